@@ -1,0 +1,160 @@
+"""Cards as small ints and sets of cards as int bit masks.
+
+A card is ``suit * 13 + rank`` with suits ``C D H S`` = 0..3 and ranks ``2..A`` = 0..12; the
+jokers are 52 (``JK``, the only joker of Setback, also the "big" joker) and 53 (``JL``, the
+little joker of games with two). A set of cards is an int whose bit ``c`` is set when card ``c``
+is in it; :class:`CardSet` wraps such a mask for readable output at the edges.
+
+>>> parse_card("10d") == parse_card("TD") == card_of(1, 8)
+True
+>>> format_cards(parse_cards("AS 2c jk"))
+'2C AS JK'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from tricktable.errors import NotationError
+
+SUITS = "CDHS"
+RANKS = "23456789TJQKA"
+SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
+SUIT_SYMBOLS = "♣♦♥♠"
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+TEN, JACK, QUEEN, KING, ACE = 8, 9, 10, 11, 12
+
+JOKER = 52
+LITTLE_JOKER = 53
+NUM_CARDS = 54
+
+SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
+FULL_DECK = (1 << 52) - 1
+JOKER_BIT = 1 << JOKER
+LITTLE_JOKER_BIT = 1 << LITTLE_JOKER
+
+
+def card_of(suit: int, rank: int) -> int:
+    """The card of a suit (0..3) and a rank (0 = two .. 12 = ace)."""
+    return suit * 13 + rank
+
+
+def suit_of(card: int) -> int:
+    """The printed suit of a card (0..3); jokers have none and give -1."""
+    return card // 13 if card < 52 else -1
+
+
+def rank_of(card: int) -> int:
+    """The printed rank of a card (0 = two .. 12 = ace); jokers give -1."""
+    return card % 13 if card < 52 else -1
+
+
+def other_suit_of_colour(suit: int) -> int:
+    """The other suit of the same colour: clubs and spades, diamonds and hearts."""
+    return 3 - suit
+
+
+_NAMES = [r + s for s in SUITS for r in RANKS] + ["JK", "JL"]
+_BY_NAME: dict[str, int] = {name: i for i, name in enumerate(_NAMES)}
+for _i, _name in enumerate(_NAMES[:52]):
+    _ranks = [_name[0], "10"] if _name[0] == "T" else [_name[0]]
+    for _rank in _ranks:
+        for _suit in (_name[1], SUIT_SYMBOLS[_i // 13], "♧♢♡♤"[_i // 13]):
+            _BY_NAME[_rank + _suit] = _i
+_BY_NAME.update({"JOKER": JOKER, "BJ": JOKER, "LJ": LITTLE_JOKER, "🃏": JOKER})
+
+
+def card_name(card: int) -> str:
+    """The canonical name of a card: ``TD``, ``QS``, ``JK``."""
+    return _NAMES[card]
+
+
+def parse_card(text: str) -> int:
+    """Read a card: canonical ``TD``, also ``10d``, ``t♦`` and ``joker``."""
+    card = _BY_NAME.get(text.strip().upper())
+    if card is None:
+        raise NotationError(f"unknown card {text!r}: write rank then suit, like TD, 10D, QS or JK")
+    return card
+
+
+def parse_cards(text: str | Iterable[str]) -> list[int]:
+    """Read cards separated by spaces or commas, or an iterable of card names."""
+    items = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    return [parse_card(item) for item in items]
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The bit mask of some cards."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def cards_in(mask: int) -> list[int]:
+    """The cards of a mask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def format_cards(cards: Iterable[int] | int) -> str:
+    """Canonical names of cards (or of a mask), space-separated, in card order."""
+    items = cards_in(cards) if isinstance(cards, int) else sorted(cards)
+    return " ".join(_NAMES[c] for c in items)
+
+
+def pretty_card(card: int) -> str:
+    """A card with its suit symbol, for people: ``10♦``, ``Q♠``, ``🃏``."""
+    if card >= 52:
+        return "JK" if card == JOKER else "JL"
+    rank = RANKS[card % 13]
+    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card // 13]
+
+
+class CardSet:
+    """A readable, immutable wrapper around a card bit mask.
+
+    >>> CardSet.parse("AS 2C")
+    CardSet('2C AS')
+    >>> len(CardSet.parse("AS 2C")), parse_card("AS") in CardSet.parse("AS 2C")
+    (2, True)
+    """
+
+    __slots__ = ("mask",)
+
+    def __init__(self, mask: int = 0) -> None:
+        self.mask = mask
+
+    @classmethod
+    def parse(cls, text: str | Iterable[str]) -> CardSet:
+        """Read a set of cards (see :func:`parse_cards`)."""
+        return cls(mask_of(parse_cards(text)))
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(cards_in(self.mask))
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, int) and bool(self.mask >> card & 1)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CardSet) and other.mask == self.mask
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def __repr__(self) -> str:
+        return f"CardSet({format_cards(self.mask)!r})"
+
+    def __str__(self) -> str:
+        return format_cards(self.mask)
+
+    def names(self) -> list[str]:
+        """Canonical card names, in card order."""
+        return [_NAMES[c] for c in cards_in(self.mask)]

@@ -1,0 +1,69 @@
+"""Actions as ints, so that a phase's legal actions are one int bit mask.
+
+Cards played are the card ints 0..63; ``pass`` is 64; ``bid N`` is 128 + N (N < 64); games may
+add their own codes from 256 up (see each game's ``action_name`` and ``parse_action``).
+"""
+
+from __future__ import annotations
+
+from tricktable.cards import card_name, cards_in, parse_card
+from tricktable.errors import NotationError
+
+PASS = 64
+BID = 128
+PASS_BIT = 1 << PASS
+
+
+def bid(n: int) -> int:
+    """The action ``bid n``."""
+    return BID + n
+
+
+def is_play(action: int) -> bool:
+    """Whether an action plays a card."""
+    return 0 <= action < 64
+
+
+def is_bid(action: int) -> bool:
+    """Whether an action is ``bid N``."""
+    return BID <= action < BID + 64
+
+
+def action_name(action: int) -> str:
+    """The text of a standard action: ``play TD``, ``pass``, ``bid 3``."""
+    if 0 <= action < 64:
+        return "play " + card_name(action)
+    if action == PASS:
+        return "pass"
+    if BID <= action < BID + 64:
+        return f"bid {action - BID}"
+    raise NotationError(f"unknown action code {action}")
+
+
+def parse_action(text: str) -> int:
+    """Read a standard action; ``play`` may be left out before a card (``TD``)."""
+    words = text.strip().lower().split()
+    if not words:
+        raise NotationError("empty action: write pass, bid N or play CARD")
+    if words == ["pass"]:
+        return PASS
+    if words[0] == "bid" and len(words) == 2:
+        try:
+            n = int(words[1])
+        except ValueError:
+            raise NotationError(f"bad bid {text.strip()!r}: write bid N, N a whole number") from None
+        if not 0 <= n < 64:
+            raise NotationError(f"bad bid {text.strip()!r}: N must be 0..63")
+        return BID + n
+    if words[0] == "play" and len(words) == 2:
+        return parse_card(words[1])
+    if len(words) == 1:
+        try:
+            return parse_card(words[0])
+        except NotationError:
+            pass
+    raise NotationError(f"unknown action {text.strip()!r}: write pass, bid N or play CARD")
+
+
+# A legal-action mask decodes like a card mask: the set bits, lowest first.
+actions_in = cards_in

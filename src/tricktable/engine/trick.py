@@ -1,0 +1,590 @@
+"""The trick-taking core, written once: deal, follow suit, trump, trick winner, turn order, log.
+
+A game is a :class:`Game` subclass (immutable: options, tables, a factory) paired with a
+:class:`TrickState` subclass (mutable) that fills in a few hooks:
+
+- ``_start_hand()`` — set up the hand's first phase (auction, passing or play) and ``to_act``;
+- ``_other_legal()`` / ``_apply_other(action)`` — the legal-action mask and effect of every
+  phase but card play (auction, bidding, trump choice, card passing);
+- ``_play_mask(seat, hand)`` — which cards may be played, when the default (follow suit,
+  ``lead_forbid``) is not enough;
+- ``_on_lead(card)`` — e.g. Setback's first lead names trump;
+- ``_score_hand()`` — score a finished hand, return its result, set ``winner`` when the match
+  is over;
+- ``_explain(action)`` — why an action is illegal, for the error message.
+
+Legal actions of every phase are one int bit mask over action codes (see ``actions``), cached
+until the next ``apply``; that keeps ``legal_actions()`` and ``apply()`` cheap on the hot path
+that every bot and every search uses.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, NamedTuple
+
+from tricktable.cards import (
+    SUIT_MASKS,
+    SUITS,
+    card_name,
+    cards_in,
+    format_cards,
+    mask_of,
+    suit_of,
+)
+from tricktable.engine import actions as act
+from tricktable.engine.options import options_dict
+from tricktable.errors import IllegalAction, RecordError, TricktableError
+
+# Phases. Games with other phases (passing, trump choice) add codes of their own from 10 up.
+DEAL, AUCTION, PLAY, OVER = 0, 1, 2, 3
+PHASE_NAMES = {DEAL: "deal", AUCTION: "auction", PLAY: "play", OVER: "over"}
+
+
+class TrumpTables(NamedTuple):
+    """What trump changes, as tables indexed by card.
+
+    ``mask`` holds every trump card; ``power[c]`` ranks a card in a trick (trumps 100 and up,
+    other cards by rank, beaten by any trump and only counting in the suit led);
+    ``suit_mask[c]`` is the mask of the suit card ``c`` belongs to for following suit.
+    """
+
+    suit: int
+    mask: int
+    power: list[int]
+    suit_mask: list[int]
+
+
+def trump_tables(trump: int, trump_order: Sequence[int]) -> TrumpTables:
+    """Tables for a trump suit (-1 for none) whose trump cards, lowest first, are ``trump_order``.
+
+    Cards in ``trump_order`` outside the printed suit (a joker, a left bower) join trump for
+    following suit; the printed suits keep every other card.
+    """
+    mask = mask_of(trump_order)
+    suit_masks = [SUIT_MASKS[s] & ~mask for s in range(4)]
+    if trump >= 0:
+        suit_masks[trump] = mask
+    power = [c % 13 if c < 52 else -1 for c in range(64)]
+    suit_mask = [suit_masks[c // 13] if c < 52 else 0 for c in range(64)]
+    for i, card in enumerate(trump_order):
+        power[card] = 100 + i
+        suit_mask[card] = mask
+    return TrumpTables(trump, mask, power, suit_mask)
+
+
+NO_TRUMP = trump_tables(-1, ())
+
+
+@dataclass
+class HandLog:
+    """One hand of the action log: the dealer, the deal (a mask per seat) and every action."""
+
+    dealer: int
+    deal: list[int]
+    actions: list[int]
+    actors: list[int]
+
+
+class Game:
+    """A game with its options: immutable, and a factory of states.
+
+    Subclasses set ``name``, ``Options`` (a frozen dataclass), ``State``, ``deck``,
+    ``hand_size`` and ``num_scores``; ``preset`` names the variant the options came from.
+    """
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    Options: ClassVar[type]
+    State: ClassVar[type[TrickState]]
+    num_players: ClassVar[int] = 4
+    num_scores: ClassVar[int] = 2
+    deck: ClassVar[tuple[int, ...]] = tuple(range(52))
+
+    def __init__(self, options: Any = None, preset: str | None = None) -> None:
+        self.options = options if options is not None else self.Options()
+        self.preset = preset or self.name
+        self.hand_size = self._hand_size()
+
+    def _hand_size(self) -> int:
+        return len(self.deck) // self.num_players
+
+    def new_state(self, seed: int | None = None) -> TrickState:
+        """A new match, before its first deal; the seed decides the first dealer and the deals."""
+        return self.State(self, seed)
+
+    def options_dict(self) -> dict[str, object]:
+        """The options as a JSON-ready dict (the ``options`` of a record)."""
+        return options_dict(self.options)
+
+    def spec(self) -> str:
+        """The text that loads this game again, e.g. ``setback(target=11)``."""
+        defaults = options_dict(type(self.options)())
+        changed = {k: v for k, v in self.options_dict().items() if defaults.get(k) != v}
+        if not changed:
+            return self.preset
+        body = ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in changed.items())
+        return f"{self.preset}({body})"
+
+    def action_name(self, action: int) -> str:
+        """The text of an action (``play TD``, ``bid 3``...)."""
+        return act.action_name(action)
+
+    def parse_action(self, text: str) -> int:
+        """Read an action's text; raises ``NotationError``."""
+        return act.parse_action(text)
+
+    def team_of(self, seat: int) -> int:
+        """The index in ``scores`` that a seat plays for."""
+        return seat & 1 if self.num_scores == 2 else seat
+
+
+class TrickState:
+    """A match in progress: mutable, cheap to clone, rebuilt exactly from its action log."""
+
+    def __init__(self, game: Game, seed: int | None = None) -> None:
+        n = game.num_players
+        self.game = game
+        self.options = game.options
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.phase = DEAL
+        self.dealer = self.rng.randrange(n)
+        self.to_act = -1
+        self.hands = [0] * n
+        self.dealt = [0] * n
+        self.won = [0] * n
+        self.tricks_won = [0] * n
+        self.trick: list[int] = []
+        self.trick_leader = -1
+        self.tricks: list[tuple[int, tuple[int, ...], int]] = []
+        self.tables = NO_TRUMP
+        self.lead_mask = 0
+        self.lead_forbid = 0
+        self.best_power = -1
+        self.best_seat = -1
+        self.scores = [0] * game.num_scores
+        self.history: list[HandLog] = []
+        self.results: list[dict[str, Any]] = []
+        self.winner: int | None = None
+        self.actions: list[int] = []
+        self.actors: list[int] = []
+        self._legal = -1
+
+    # ----------------------------------------------------------------- the public interface
+
+    @property
+    def needs_deal(self) -> bool:
+        """Whether the next step is a deal (the match is not over and no hand is in play)."""
+        return self.phase == DEAL
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match has ended."""
+        return self.phase == OVER
+
+    @property
+    def trump(self) -> int:
+        """The trump suit of the hand (0..3), or -1 while there is none."""
+        return self.tables.suit
+
+    def legal_mask(self) -> int:
+        """The legal actions as a bit mask over action codes (0 when nobody is to act)."""
+        legal = self._legal
+        if legal < 0:
+            if self.phase == PLAY:
+                legal = self._play_mask(self.to_act, self.hands[self.to_act])
+            elif self.phase in (DEAL, OVER):
+                legal = 0
+            else:
+                legal = self._other_legal()
+            self._legal = legal
+        return legal
+
+    def legal_actions(self) -> list[int]:
+        """The legal actions of the seat to act, lowest code first; empty between hands."""
+        return act.actions_in(self.legal_mask())
+
+    def apply(self, action: int) -> None:
+        """Take ``action`` for the seat to act; raises :class:`IllegalAction` if not legal."""
+        legal = self._legal
+        if legal < 0:
+            legal = self.legal_mask()
+        if action.__class__ is not int or action < 0 or not legal >> action & 1:
+            raise self.illegal(action)
+        self._legal = -1
+        self.actions.append(action)
+        self.actors.append(self.to_act)
+        if self.phase == PLAY:
+            self._play(action)
+        else:
+            self._apply_other(action)
+
+    def deal(self, hands: Sequence[int] | None = None, dealer: int | None = None) -> None:
+        """Deal the next hand: from the match's random generator, or the masks ``hands``.
+
+        The deal passes to the left after every hand; ``dealer`` overrides that (replay).
+        """
+        if self.phase != DEAL:
+            raise TricktableError("cannot deal now: a hand is in play or the match is over")
+        n = self.game.num_players
+        if self.history:
+            self.dealer = (self.dealer + 1) % n
+        if dealer is not None:
+            self.dealer = dealer
+        if hands is None:
+            hands = self._shuffle()
+        masks = list(hands)
+        self.hands = masks
+        self.dealt = list(masks)
+        self.won = [0] * n
+        self.tricks_won = [0] * n
+        self.trick = []
+        self.tricks = []
+        self.tables = NO_TRUMP
+        self.lead_forbid = 0
+        self.actions = []
+        self.actors = []
+        self.history.append(HandLog(self.dealer, list(masks), self.actions, self.actors))
+        self._legal = -1
+        self._start_hand()
+
+    def clone(self) -> TrickState:
+        """An independent copy (the game and past hands' logs are shared, being final)."""
+        other = copy.copy(self)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.hands = self.hands[:]
+        other.dealt = self.dealt[:]
+        other.won = self.won[:]
+        other.tricks_won = self.tricks_won[:]
+        other.trick = self.trick[:]
+        other.tricks = self.tricks[:]
+        other.scores = self.scores[:]
+        other.results = self.results[:]
+        other.actions = self.actions[:]
+        other.actors = self.actors[:]
+        other.history = self.history[:]
+        if other.history:
+            last = self.history[-1]
+            other.history[-1] = HandLog(last.dealer, last.deal, other.actions, other.actors)
+        self._clone_extra(other)
+        return other
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know, and nothing more (a live window on this state)."""
+        return View(self, seat)
+
+    def illegal(self, action: object) -> IllegalAction:
+        """The error for an illegal action, with the reason the rules give."""
+        seat = self.to_act
+        if action.__class__ is not int or action < 0:  # type: ignore[operator]
+            return IllegalAction(seat, repr(action), "sent something that is not an action")
+        try:
+            text = self.game.action_name(action)  # type: ignore[arg-type]
+        except TricktableError:
+            text = f"action {action}"
+        if self.phase == OVER:
+            return IllegalAction(seat, text, "cannot act: the match is over")
+        if self.phase == DEAL:
+            return IllegalAction(seat, text, "cannot act: the next hand is not dealt yet")
+        return IllegalAction(seat, text, self._explain(action))  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------------- card play (shared)
+
+    def _play_mask(self, seat: int, hand: int) -> int:
+        if not self.trick:
+            allowed = hand & ~self.lead_forbid
+            return allowed or hand
+        follow = hand & self.lead_mask
+        return follow or hand
+
+    def _play(self, card: int) -> None:
+        seat = self.to_act
+        bit = 1 << card
+        self.hands[seat] ^= bit
+        trick = self.trick
+        if not trick:
+            self.trick_leader = seat
+            self._on_lead(card)
+            tables = self.tables
+            self.lead_mask = tables.suit_mask[card]
+            self.best_power = tables.power[card]
+            self.best_seat = seat
+        else:
+            tables = self.tables
+            power = tables.power[card]
+            if power < 100 and not bit & self.lead_mask:
+                power = -1
+            if power > self.best_power:
+                self.best_power = power
+                self.best_seat = seat
+        trick.append(card)
+        if len(trick) < self.game.num_players:
+            self.to_act = (seat + 1) % self.game.num_players
+            return
+        winner = self.best_seat
+        self.won[winner] |= mask_of(trick)
+        self.tricks_won[winner] += 1
+        self.tricks.append((self.trick_leader, tuple(trick), winner))
+        self._on_trick(winner)
+        self.trick = []
+        if self.hands[winner]:
+            self.to_act = winner
+        else:
+            self._end_hand()
+
+    def _end_hand(self) -> None:
+        self.to_act = -1
+        self.results.append(self._score_hand())
+        self.phase = OVER if self.winner is not None else DEAL
+
+    def _shuffle(self) -> list[int]:
+        # A partial Fisher-Yates on the match's generator: only the dealt cards are drawn.
+        deck = list(self.game.deck)
+        rnd = self.rng.random
+        size = len(deck)
+        n, per = self.game.num_players, self.game.hand_size
+        for i in range(n * per):
+            j = i + int(rnd() * (size - i))
+            deck[i], deck[j] = deck[j], deck[i]
+        return [mask_of(deck[s * per : s * per + per]) for s in range(n)]
+
+    def _explain_play(self, card: int) -> str:
+        seat = self.to_act
+        hand = self.hands[seat]
+        if not 0 <= card < 64:
+            return "must play a card now"
+        if not hand >> card & 1:
+            return f"does not hold {card_name(card)}"
+        if self.trick and hand & self.lead_mask:
+            led = self.trick[0]
+            suit = SUITS[suit_of(led)] if self.lead_mask != self.tables.mask else SUITS[self.trump]
+            return f"must follow suit {suit}"
+        if not self.trick and self.lead_forbid >> card & 1:
+            return f"may not lead {card_name(card)} now"
+        return f"may not play {card_name(card)} now"
+
+    # -------------------------------------------------------------------------- the hooks
+
+    def _start_hand(self) -> None:
+        raise NotImplementedError
+
+    def _other_legal(self) -> int:
+        return 0
+
+    def _apply_other(self, action: int) -> None:
+        raise NotImplementedError
+
+    def _on_lead(self, card: int) -> None:
+        """Called before the first card of each trick is placed."""
+
+    def _on_trick(self, winner: int) -> None:
+        """Called when a trick is complete, before the next lead."""
+
+    def _score_hand(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _explain(self, action: int) -> str:
+        if self.phase == PLAY:
+            return self._explain_play(action)
+        return "may not do that now"
+
+    def _clone_extra(self, other: TrickState) -> None:
+        """Copy the mutable lists a game adds of its own."""
+
+    def _public(self, viewer: int, actor: int, action: int) -> bool:
+        """Whether ``viewer`` may see ``actor``'s ``action`` (all public unless a game says)."""
+        return True
+
+    def _phase_name(self) -> str:
+        """The name of a game-specific phase code."""
+        return str(self.phase)
+
+    def _view_extra(self, seat: int) -> dict[str, Any]:
+        """Public game-specific facts for a view's dict (bids, declarer...)."""
+        return {}
+
+
+class View:
+    """What one seat may know about a state: its own cards and everything public.
+
+    A view is a live window: it reads the state each time, so a bot may keep it. Bots get
+    nothing else; ``to_dict()`` is what travels to bots in other processes.
+    """
+
+    __slots__ = ("_state", "seat")
+
+    def __init__(self, state: TrickState, seat: int) -> None:
+        self._state = state
+        self.seat = seat
+
+    @property
+    def game(self) -> Game:
+        """The game being played (rules and options are public)."""
+        return self._state.game
+
+    @property
+    def hand(self) -> int:
+        """This seat's cards, as a mask."""
+        return self._state.hands[self.seat]
+
+    @property
+    def dealt(self) -> int:
+        """The cards this seat was dealt this hand, as a mask."""
+        return self._state.dealt[self.seat]
+
+    @property
+    def to_act(self) -> int:
+        """The seat to act, or -1 when nobody is."""
+        return self._state.to_act
+
+    @property
+    def phase(self) -> int:
+        """The phase code (``AUCTION``, ``PLAY``...)."""
+        return self._state.phase
+
+    @property
+    def dealer(self) -> int:
+        """The seat that dealt this hand."""
+        return self._state.dealer
+
+    @property
+    def trump(self) -> int:
+        """The trump suit, or -1 while there is none."""
+        return self._state.tables.suit
+
+    @property
+    def tables(self) -> TrumpTables:
+        """The trump tables in force (public knowledge)."""
+        return self._state.tables
+
+    @property
+    def trick(self) -> list[tuple[int, int]]:
+        """The current trick as (seat, card) pairs, in play order."""
+        state = self._state
+        n = state.game.num_players
+        return [((state.trick_leader + i) % n, c) for i, c in enumerate(state.trick)]
+
+    @property
+    def tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
+        """The finished tricks of this hand: (leader, cards in play order, winner)."""
+        return list(self._state.tricks)
+
+    @property
+    def played(self) -> int:
+        """Every card played this hand so far, as a mask."""
+        state = self._state
+        return mask_of(state.trick) | _or_all(state.won)
+
+    @property
+    def won(self) -> list[int]:
+        """The cards each seat has captured this hand (public: they were played face up)."""
+        return list(self._state.won)
+
+    @property
+    def tricks_won(self) -> list[int]:
+        """How many tricks each seat has won this hand."""
+        return list(self._state.tricks_won)
+
+    @property
+    def scores(self) -> list[int]:
+        """The match scores, by team (or by seat in games without partnerships)."""
+        return list(self._state.scores)
+
+    @property
+    def results(self) -> list[dict[str, Any]]:
+        """The results of the finished hands."""
+        return list(self._state.results)
+
+    @property
+    def hand_number(self) -> int:
+        """0-based index of the current hand."""
+        return max(len(self._state.history) - 1, 0)
+
+    @property
+    def actions(self) -> list[tuple[int, int]]:
+        """This hand's actions that this seat may see, as (seat, action) pairs."""
+        state = self._state
+        return [
+            (actor, action)
+            for actor, action in zip(state.actors, state.actions, strict=True)
+            if actor == self.seat or state._public(self.seat, actor, action)
+        ]
+
+    def info(self) -> dict[str, Any]:
+        """Game-specific public facts (declarer, bids, ...)."""
+        return self._state._view_extra(self.seat)
+
+    def legal_actions(self) -> list[int]:
+        """This seat's legal actions: empty unless it is this seat's turn."""
+        state = self._state
+        return state.legal_actions() if state.to_act == self.seat else []
+
+    def legal_mask(self) -> int:
+        """This seat's legal actions as a mask: 0 unless it is this seat's turn."""
+        state = self._state
+        return state.legal_mask() if state.to_act == self.seat else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything this seat may know, as JSON-ready data with canonical names."""
+        state, game = self._state, self._state.game
+        return {
+            "game": game.preset,
+            "seat": self.seat,
+            "hand_number": self.hand_number,
+            "phase": PHASE_NAMES.get(state.phase, state._phase_name()),
+            "dealer": state.dealer,
+            "to_act": state.to_act,
+            "hand": format_cards(self.hand).split(),
+            "trump": SUITS[state.tables.suit] if state.tables.suit >= 0 else None,
+            "actions": [{"seat": s, "action": game.action_name(a)} for s, a in self.actions],
+            "trick": [{"seat": s, "card": card_name(c)} for s, c in self.trick],
+            "tricks": [
+                {"leader": ld, "cards": [card_name(c) for c in cs], "winner": w}
+                for ld, cs, w in state.tricks
+            ],
+            "scores": list(state.scores),
+            "legal": [game.action_name(a) for a in self.legal_actions()],
+            **self.info(),
+        }
+
+
+def _or_all(masks: Sequence[int]) -> int:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
+def check_deal(game: Game, deal: Sequence[Sequence[int]]) -> list[int]:
+    """Masks of a deal given as card lists, or a :class:`RecordError` saying what is wrong."""
+    n, per = game.num_players, game.hand_size
+    if len(deal) != n:
+        raise RecordError(f"deal has {len(deal)} hands; {game.name} deals {n}")
+    deck = mask_of(game.deck)
+    seen = 0
+    masks = []
+    for seat, cards in enumerate(deal):
+        if len(cards) != per:
+            raise RecordError(f"seat {seat} was dealt {len(cards)} cards; {game.name} deals {per}")
+        mask = 0
+        for card in cards:
+            bit = 1 << card
+            if not deck & bit:
+                raise RecordError(f"{card_name(card)} is not in the {game.name} deck")
+            if seen & bit:
+                raise RecordError(f"{card_name(card)} is dealt twice")
+            seen |= bit
+            mask |= bit
+        masks.append(mask)
+    return masks
+
+
+def deal_lists(masks: Sequence[int]) -> list[list[int]]:
+    """A deal as card lists (for records), from masks."""
+    return [cards_in(m) for m in masks]

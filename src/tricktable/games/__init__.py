@@ -1,0 +1,76 @@
+"""The registry of games and their presets (variants as named option sets).
+
+>>> load_game("setback(target=11)").options.target
+11
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from tricktable.engine.options import build_options, parse_spec
+from tricktable.engine.trick import Game
+from tricktable.errors import OptionError
+from tricktable.games.setback import Setback
+
+GAMES: dict[str, type[Game]] = {}
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named variant: a base game and the options that differ from its defaults."""
+
+    name: str
+    game: str
+    summary: str
+    options: Mapping[str, object] = field(default_factory=dict)
+    source: str = ""
+
+
+PRESETS: dict[str, Preset] = {}
+
+
+def register(game: type[Game]) -> type[Game]:
+    """Add a game class to the registry (usable as a decorator)."""
+    GAMES[game.name] = game
+    return game
+
+
+def register_preset(preset: Preset) -> Preset:
+    """Add a named variant; its options are checked now, so a bad preset fails at import."""
+    if preset.game not in GAMES:
+        raise OptionError(f"preset {preset.name!r} names unknown game {preset.game!r}")
+    cls = GAMES[preset.game]
+    build_options(cls.Options, preset.options, preset.name)
+    PRESETS[preset.name] = preset
+    return preset
+
+
+register(Setback)
+
+
+def names() -> list[str]:
+    """Every game and preset name."""
+    return sorted(set(GAMES) | set(PRESETS))
+
+
+def load_game(
+    spec: str, extra: Mapping[str, object] | None = None, options: Mapping[str, object] | None = None
+) -> Game:
+    """The game named by ``spec`` (a game or preset, options in parentheses allowed).
+
+    ``options`` (e.g. a record's) apply first, then the spec's own, then ``extra`` (house rules).
+    """
+    name, values = parse_spec(spec)
+    preset = PRESETS.get(name)
+    base_name = preset.game if preset else name
+    cls = GAMES.get(base_name)
+    if cls is None:
+        raise OptionError(f"unknown game {name!r}; valid: {', '.join(names())}")
+    start = build_options(cls.Options, dict(preset.options) if preset else {}, name)
+    merged: dict[str, object] = dict(options or {})
+    merged.update(values)
+    merged.update(extra or {})
+    opts = build_options(cls.Options, merged, name, base=start)
+    return cls(opts, preset=name)
