@@ -1,35 +1,42 @@
 # The two set-up commands of the README: `make run` and `make test`.
+# The package is installed (not editable) because mypyc compiles its hot modules: an
+# installed copy can never run a stale compiled module beside an edited source file.
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+SOURCES := pyproject.toml setup.py $(shell find src -name '*.py' 2>/dev/null)
 STAMP := $(VENV)/.installed-dev
 RUN_STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit bench clean
+.PHONY: run test lint typecheck bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(RUN_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e .
+$(RUN_STAMP): $(SOURCES) | $(BIN)/python
+	$(BIN)/pip install --quiet .
 	touch $@
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[dev]'
+$(STAMP): $(SOURCES) | $(BIN)/python
+	$(BIN)/pip install --quiet '.[dev]'
 	touch $@ $(RUN_STAMP)
 
 run: $(RUN_STAMP)
 	$(BIN)/tricktable play
 
-test: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks setup.py
+	$(BIN)/ruff format --check src tests benchmarks setup.py
+
+typecheck: $(STAMP)
 	$(BIN)/mypy
-	$(BIN)/pytest -n auto
+
+test: lint typecheck
+	$(BIN)/pytest -n 2
 
 bench: $(RUN_STAMP)
 	$(BIN)/python benchmarks/setback_speed.py
 
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache src/*.egg-info

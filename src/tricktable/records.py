@@ -58,13 +58,13 @@ def load_record(source: str | Path | IO[str]) -> dict[str, Any]:
     """Read a record's JSON from a path, ``-`` (standard input) or an open file."""
     try:
         if hasattr(source, "read"):
-            text = source.read()  # type: ignore[union-attr]
+            text = source.read()
         elif str(source) == "-":
             import sys
 
             text = sys.stdin.read()
         else:
-            text = Path(source).read_text(encoding="utf-8")  # type: ignore[arg-type]
+            text = Path(source).read_text(encoding="utf-8")
     except OSError as exc:
         raise RecordError(f"cannot read {source}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
@@ -72,7 +72,9 @@ def load_record(source: str | Path | IO[str]) -> dict[str, Any]:
     try:
         record = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+        raise RecordError(
+            f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        ) from None
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     return record
@@ -110,7 +112,11 @@ def _replay_hand(state: TrickState, h: int, hand: Any) -> None:
     if not isinstance(hand, dict):
         raise RecordError("a hand must be an object", h)
     dealer, deal, actions = hand.get("dealer"), hand.get("deal"), hand.get("actions")
-    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < game.num_players:
+    if (
+        not isinstance(dealer, int)
+        or isinstance(dealer, bool)
+        or not 0 <= dealer < game.num_players
+    ):
         raise RecordError(f"bad dealer {dealer!r}: expected a seat 0..{game.num_players - 1}", h)
     if not isinstance(deal, list) or not all(isinstance(x, list) for x in deal):
         raise RecordError("bad 'deal': expected a list of card lists", h)

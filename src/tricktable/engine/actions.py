@@ -51,7 +51,9 @@ def parse_action(text: str) -> int:
         try:
             n = int(words[1])
         except ValueError:
-            raise NotationError(f"bad bid {text.strip()!r}: write bid N, N a whole number") from None
+            raise NotationError(
+                f"bad bid {text.strip()!r}: write bid N, N a whole number"
+            ) from None
         if not 0 <= n < 64:
             raise NotationError(f"bad bid {text.strip()!r}: N must be 0..63")
         return BID + n

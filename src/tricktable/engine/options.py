@@ -61,8 +61,7 @@ def _convert(cls: type, field: dataclasses.Field[Any], raw: object, game: str) -
     kind = _kind(cls, field)
     text = str(raw).strip().strip("\"'") if not isinstance(raw, bool | int) else raw
     bad = OptionError(
-        f"{game}: bad value {raw!r} for option {field.name!r}; "
-        f"valid: {describe_value(cls, field)}"
+        f"{game}: bad value {raw!r} for option {field.name!r}; valid: {describe_value(cls, field)}"
     )
     if kind is bool:
         if isinstance(text, bool):

@@ -127,7 +127,9 @@ class Game:
         changed = {k: v for k, v in self.options_dict().items() if defaults.get(k) != v}
         if not changed:
             return self.preset
-        body = ",".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in changed.items())
+        body = ",".join(
+            f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in changed.items()
+        )
         return f"{self.preset}({body})"
 
     def action_name(self, action: int) -> str:
@@ -282,17 +284,17 @@ class TrickState:
     def illegal(self, action: object) -> IllegalAction:
         """The error for an illegal action, with the reason the rules give."""
         seat = self.to_act
-        if action.__class__ is not int or action < 0:  # type: ignore[operator]
+        if action.__class__ is not int or action < 0:
             return IllegalAction(seat, repr(action), "sent something that is not an action")
         try:
-            text = self.game.action_name(action)  # type: ignore[arg-type]
+            text = self.game.action_name(action)
         except TricktableError:
             text = f"action {action}"
         if self.phase == OVER:
             return IllegalAction(seat, text, "cannot act: the match is over")
         if self.phase == DEAL:
             return IllegalAction(seat, text, "cannot act: the next hand is not dealt yet")
-        return IllegalAction(seat, text, self._explain(action))  # type: ignore[arg-type]
+        return IllegalAction(seat, text, self._explain(action))
 
     # ------------------------------------------------------------------- card play (shared)
 

@@ -56,7 +56,9 @@ def names() -> list[str]:
 
 
 def load_game(
-    spec: str, extra: Mapping[str, object] | None = None, options: Mapping[str, object] | None = None
+    spec: str,
+    extra: Mapping[str, object] | None = None,
+    options: Mapping[str, object] | None = None,
 ) -> Game:
     """The game named by ``spec`` (a game or preset, options in parentheses allowed).
 

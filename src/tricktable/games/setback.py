@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from tricktable.cards import ACE, JACK, JOKER, JOKER_BIT, KING, QUEEN, SUIT_MASKS, SUITS, TEN
 from tricktable.engine.actions import BID, PASS, PASS_BIT
-from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState, trump_tables
+from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState, TrumpTables, trump_tables
 from tricktable.errors import OptionError
 
 POINT_NAMES = ("high", "low", "jack", "off_jack", "joker", "game")
@@ -23,7 +23,10 @@ class SetbackOptions:
 
     target: int = field(
         default=21,
-        metadata={"doc": "score that ends the match when the declarers reach it", "range": (1, 10000)},
+        metadata={
+            "doc": "score that ends the match when the declarers reach it",
+            "range": (1, 10000),
+        },
     )
     min_bid: int = field(default=2, metadata={"doc": "lowest bid", "range": (1, 6)})
     max_bid: int = field(
@@ -111,7 +114,15 @@ def score_hand(
 class SetbackState(TrickState):
     """A Setback match: auction, then six tricks whose first lead names trump."""
 
-    game: Setback
+    def __init__(self, game: Game, seed: int | None = None) -> None:
+        super().__init__(game, seed)
+        assert isinstance(game, Setback)
+        self.bid_masks: list[int] = game.bid_masks
+        self.trumps: list[TrumpTables] = game.trumps
+        self.high_bid = 0
+        self.high_bidder = -1
+        self.declarer = -1
+        self.bid = 0
 
     def _start_hand(self) -> None:
         self.phase = AUCTION
@@ -124,7 +135,7 @@ class SetbackState(TrickState):
         self.lead_forbid = JOKER_BIT
 
     def _other_legal(self) -> int:
-        return self.game.bid_masks[self.high_bid]
+        return self.bid_masks[self.high_bid]
 
     def _apply_other(self, action: int) -> None:
         seat = self.to_act
@@ -149,7 +160,7 @@ class SetbackState(TrickState):
 
     def _on_lead(self, card: int) -> None:
         if self.tables.suit < 0:
-            self.tables = self.game.trumps[card // 13]
+            self.tables = self.trumps[card // 13]
 
     def _score_hand(self) -> dict[str, Any]:
         opts = self.options
@@ -206,7 +217,7 @@ def _bid_masks(opts: SetbackOptions) -> list[int]:
     return masks
 
 
-def _setback_trumps() -> list[Any]:
+def _setback_trumps() -> list[TrumpTables]:
     # The joker ranks as the "10.5" of trump: between the ten and the jack.
     out = []
     for suit in range(4):

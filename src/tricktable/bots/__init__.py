@@ -1,0 +1,35 @@
+"""Bots by name: ``random``, ``heuristic`` (and, from transports, programs and URLs)."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+from tricktable.bots.base import Bot
+from tricktable.errors import BotError
+
+#: name -> "module:Class" of the built-in bots, imported only when used
+BUILTIN: dict[str, str] = {
+    "random": "tricktable.bots.random_bot:RandomBot",
+    "heuristic": "tricktable.bots.heuristic:HeuristicBot",
+}
+
+
+def _load(target: str) -> Callable[[], Bot]:
+    module, _, cls = target.partition(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def make_bot(spec: str) -> Bot:
+    """A new bot from its name; raises :class:`BotError` naming the valid choices."""
+    name = spec.strip()
+    target = BUILTIN.get(name.lower())
+    if target is None:
+        valid = ", ".join(sorted(BUILTIN))
+        raise BotError(f"unknown player {spec!r}; valid: human, {valid}")
+    return _load(target)()
+
+
+def bot_names() -> list[str]:
+    """The names of the built-in bots."""
+    return sorted(BUILTIN)

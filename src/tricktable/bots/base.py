@@ -1,0 +1,35 @@
+"""The one small interface every player implements, whatever its transport."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tricktable.engine.trick import Game, View
+
+
+class Bot:
+    """A player. It is told its seat once per match and sees only that seat's :class:`View`.
+
+    Only :meth:`act` is required. Subprocess and HTTP bots adapt to this same interface.
+    """
+
+    #: the name shown at the table and written into records (``bot:NAME``)
+    name = "bot"
+
+    def start_match(self, game: Game, seat: int, seed: int) -> None:
+        """A match begins; ``seed`` is this seat's own seed (for bots that draw at random)."""
+        self.game = game
+        self.seat = seat
+
+    def act(self, view: View) -> int:
+        """The action to take; ``view.legal_actions()`` lists what is allowed."""
+        raise NotImplementedError
+
+    def end_hand(self, view: View, result: dict[str, Any]) -> None:
+        """A hand has been scored (``result`` is its record result)."""
+
+    def end_match(self, view: View) -> None:
+        """The match is over (or stopped)."""
+
+    def close(self) -> None:
+        """Release what the bot holds (processes, connections)."""

@@ -1,0 +1,25 @@
+"""``tricktable replay``: check a record, print its result as JSON or as a readable account."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from tricktable.errors import TricktableError
+from tricktable.records import load_record, replay, result_of
+
+
+def run_replay(path: str, as_json: bool) -> int:
+    """Replay the record at ``path``; 0 if valid, 2 (one line on stderr) if not."""
+    try:
+        state = replay(load_record(path))
+    except TricktableError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if as_json:
+        print(json.dumps(result_of(state)))
+        return 0
+    from tricktable.ui.account import render_account
+
+    render_account(state)
+    return 0

@@ -1,0 +1,17 @@
+"""Seeds derived from a match seed, the same on every machine and in every worker."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+
+def derive_seed(seed: int, *parts: object) -> int:
+    """A 63-bit seed for a sub-stream (a match of a run, a bot's seat...) of ``seed``."""
+    text = "/".join([str(seed), *map(str, parts)]).encode()
+    return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big") >> 1
+
+
+def fresh_seed() -> int:
+    """A new random seed for a match given none (records always carry their seed)."""
+    return secrets.randbits(31)
