@@ -1,4 +1,4 @@
-"""Setback exactly as ../shared/RULES.md: 53 cards, six each, one round of bids, first lead names trump.
+"""Setback exactly as RULES.md: 53 cards, six each, one round of bids, first lead names trump.
 
 Every decision marked (option) in RULES.md is a field of :class:`SetbackOptions`.
 Scoring is the pure function :func:`hand_points` plus :func:`score_hand`, tested with tables.
