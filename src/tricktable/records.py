@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from tricktable.cards import card_name, parse_card
-from tricktable.engine.trick import HandLog, TrickState, check_deal, deal_lists
+from tricktable.engine.trick import HandLog, TrickState, deal_lists
 from tricktable.errors import NotationError, RecordError, TricktableError
 from tricktable.games import load_game
 
@@ -41,7 +41,8 @@ def _hand_record(state: TrickState, log: HandLog) -> dict[str, Any]:
     game = state.game
     return {
         "dealer": log.dealer,
-        "deal": [[card_name(c) for c in hand] for hand in deal_lists(log.deal)],
+        "deal": [[card_name(c) for c in hand] for hand in deal_lists(log.deal)]
+        + ([[card_name(c) for c in log.stock]] if game.records_stock else []),
         "actions": [game.action_name(a) for a in log.actions],
     }
 
@@ -124,12 +125,12 @@ def _replay_hand(state: TrickState, h: int, hand: Any) -> None:
         raise RecordError("bad 'actions': expected a list of strings", h)
     try:
         cards = [[parse_card(c) if isinstance(c, str) else _bad_card(c) for c in d] for d in deal]
-        masks = check_deal(game, cards)
+        masks, stock = state.check_deal(cards)
     except RecordError as exc:
         raise RecordError(str(exc), h) from None
     except NotationError as exc:
         raise RecordError(str(exc), h) from None
-    state.deal(masks, dealer=dealer)
+    state.deal(masks, dealer=dealer, stock=stock)
     for a, text in enumerate(actions):
         if state.needs_deal or state.is_over:
             raise RecordError(f"the hand is over; {text!r} is one action too many", h, a)

@@ -1,7 +1,9 @@
 """Actions as ints, so that a phase's legal actions are one int bit mask.
 
 Cards played are the card ints 0..63; ``pass`` is 64; ``bid N`` is 128 + N (N < 64); games may
-add their own codes from 256 up (see each game's ``action_name`` and ``parse_action``).
+add their own codes from 256 up to 1023 (see each game's ``action_name`` and ``parse_action``).
+Passing cards to another seat (``pass 2C 3D 4H``) is ``PASS_CARDS | mask``: those codes are too
+many for a mask, so a passing phase lists its legal actions itself (see ``TrickState``).
 """
 
 from __future__ import annotations
@@ -12,6 +14,12 @@ from tricktable.errors import NotationError
 PASS = 64
 BID = 128
 PASS_BIT = 1 << PASS
+PASS_CARDS = 1 << 64
+
+
+def pass_cards(mask: int) -> int:
+    """The action of passing the cards of ``mask``."""
+    return PASS_CARDS | mask
 
 
 def bid(n: int) -> int:
@@ -37,6 +45,8 @@ def action_name(action: int) -> str:
         return "pass"
     if BID <= action < BID + 64:
         return f"bid {action - BID}"
+    if action > PASS_CARDS and action >> 64 == 1:
+        return "pass " + " ".join(card_name(c) for c in cards_in(action ^ PASS_CARDS))
     raise NotationError(f"unknown action code {action}")
 
 
@@ -47,6 +57,11 @@ def parse_action(text: str) -> int:
         raise NotationError("empty action: write pass, bid N or play CARD")
     if words == ["pass"]:
         return PASS
+    if words[0] == "pass":
+        mask = 0
+        for word in words[1:]:
+            mask |= 1 << parse_card(word)
+        return PASS_CARDS | mask
     if words[0] == "bid" and len(words) == 2:
         try:
             n = int(words[1])

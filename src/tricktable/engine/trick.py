@@ -5,13 +5,20 @@ A game is a :class:`Game` subclass (immutable: options, tables, a factory) paire
 
 - ``_start_hand()`` — set up the hand's first phase (auction, passing or play) and ``to_act``;
 - ``_other_legal()`` / ``_apply_other(action)`` — the legal-action mask and effect of every
-  phase but card play (auction, bidding, trump choice, card passing);
+  phase but card play (auction, bidding, trump choice); a phase whose actions do not fit a mask
+  (card passing) returns ``SPECIAL`` and lists them in ``_other_actions()``;
+- ``_deal_size()`` — cards per seat for the next hand (Oh Hell varies it); the rest of the deck
+  is the hand's ``stock``, top card first (Euchre's up-card, Oh Hell's trump card);
 - ``_play_mask(seat, hand)`` — which cards may be played, when the default (follow suit,
   ``lead_forbid``) is not enough;
 - ``_on_lead(card)`` — e.g. Setback's first lead names trump;
 - ``_score_hand()`` — score a finished hand, return its result, set ``winner`` when the match
   is over;
-- ``_explain(action)`` — why an action is illegal, for the error message.
+- ``_explain(action)`` — why an action is illegal, for the error message;
+- ``_hand_seen(seat)`` — the cards a seat may see of its own (Spades' blind nil hides them).
+
+``skip`` names a seat that sits a hand out (Euchre alone); ``next_dealer`` may be set by a game
+that redeals with the same dealer.
 
 Legal actions of every phase are one int bit mask over action codes (see ``actions``), cached
 until the next ``apply``; that keeps ``legal_actions()`` and ``apply()`` cheap on the hot path
@@ -41,6 +48,8 @@ from tricktable.errors import IllegalAction, RecordError, TricktableError
 
 # Phases. Games with other phases (passing, trump choice) add codes of their own from 10 up.
 DEAL, AUCTION, PLAY, OVER = 0, 1, 2, 3
+#: ``_other_legal()`` result for a phase whose legal actions are listed, not masked
+SPECIAL = -2
 PHASE_NAMES = {DEAL: "deal", AUCTION: "auction", PLAY: "play", OVER: "over"}
 
 
@@ -87,6 +96,7 @@ class HandLog:
     deal: list[int]
     actions: list[int]
     actors: list[int]
+    stock: list[int]
 
 
 class Game:
@@ -104,6 +114,8 @@ class Game:
     num_players: ClassVar[int] = 4
     num_scores: ClassVar[int] = 2
     deck: ClassVar[tuple[int, ...]] = tuple(range(52))
+    #: whether records list the undealt cards (the stock) after the hands
+    records_stock: ClassVar[bool] = False
 
     def __init__(self, options: Any = None, preset: str | None = None) -> None:
         self.options = options if options is not None else self.Options()
@@ -154,9 +166,15 @@ class TrickState:
         self.options = game.options
         self.seed = seed
         self.rng = random.Random(seed)
+        self.n = n
         self.phase = DEAL
         self.dealer = self.rng.randrange(n)
+        self.next_dealer = self.dealer
         self.to_act = -1
+        self.skip = -1
+        self.trick_size = n
+        self.hand_size = game.hand_size
+        self.stock: list[int] = []
         self.hands = [0] * n
         self.dealt = [0] * n
         self.won = [0] * n
@@ -209,14 +227,22 @@ class TrickState:
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the seat to act, lowest code first; empty between hands."""
-        return act.actions_in(self.legal_mask())
+        legal = self.legal_mask()
+        if legal < 0:
+            return self._other_actions()
+        return act.actions_in(legal)
 
     def apply(self, action: int) -> None:
         """Take ``action`` for the seat to act; raises :class:`IllegalAction` if not legal."""
         legal = self._legal
         if legal < 0:
             legal = self.legal_mask()
-        if action.__class__ is not int or action < 0 or not legal >> action & 1:
+        if action.__class__ is not int or action < 0:
+            raise self.illegal(action)
+        if legal >= 0:
+            if not legal >> action & 1:
+                raise self.illegal(action)
+        elif action not in self._other_actions():
             raise self.illegal(action)
         self._legal = -1
         self.actions.append(action)
@@ -226,20 +252,29 @@ class TrickState:
         else:
             self._apply_other(action)
 
-    def deal(self, hands: Sequence[int] | None = None, dealer: int | None = None) -> None:
+    def deal(
+        self,
+        hands: Sequence[int] | None = None,
+        dealer: int | None = None,
+        stock: Sequence[int] | None = None,
+    ) -> None:
         """Deal the next hand: from the match's random generator, or the masks ``hands``.
 
         The deal passes to the left after every hand; ``dealer`` overrides that (replay).
+        ``stock`` is the undealt rest of the deck, top first, for games that use it.
         """
         if self.phase != DEAL:
             raise TricktableError("cannot deal now: a hand is in play or the match is over")
-        n = self.game.num_players
+        n = self.n
         if self.history:
-            self.dealer = (self.dealer + 1) % n
+            self.dealer = self.next_dealer
         if dealer is not None:
             self.dealer = dealer
+        self.next_dealer = (self.dealer + 1) % n
+        self.hand_size = self._deal_size()
         if hands is None:
-            hands = self._shuffle()
+            hands, stock = self._shuffle()
+        self.stock = list(stock or ())
         masks = list(hands)
         self.hands = masks
         self.dealt = list(masks)
@@ -249,9 +284,12 @@ class TrickState:
         self.tricks = []
         self.tables = NO_TRUMP
         self.lead_forbid = 0
+        self.skip = -1
+        self.trick_size = n
         self.actions = []
         self.actors = []
-        self.history.append(HandLog(self.dealer, list(masks), self.actions, self.actors))
+        log = HandLog(self.dealer, list(masks), self.actions, self.actors, list(self.stock))
+        self.history.append(log)
         self._legal = -1
         self._start_hand()
 
@@ -262,6 +300,7 @@ class TrickState:
         other.rng.setstate(self.rng.getstate())
         other.hands = self.hands[:]
         other.dealt = self.dealt[:]
+        other.stock = self.stock[:]
         other.won = self.won[:]
         other.tricks_won = self.tricks_won[:]
         other.trick = self.trick[:]
@@ -273,7 +312,9 @@ class TrickState:
         other.history = self.history[:]
         if other.history:
             last = self.history[-1]
-            other.history[-1] = HandLog(last.dealer, last.deal, other.actions, other.actors)
+            other.history[-1] = HandLog(
+                last.dealer, last.deal, other.actions, other.actors, last.stock
+            )
         self._clone_extra(other)
         return other
 
@@ -295,6 +336,41 @@ class TrickState:
         if self.phase == DEAL:
             return IllegalAction(seat, text, "cannot act: the next hand is not dealt yet")
         return IllegalAction(seat, text, self._explain(action))
+
+    def check_deal(self, deal: Sequence[Sequence[int]]) -> tuple[list[int], list[int]]:
+        """The masks and stock of a next deal given as card lists, or a :class:`RecordError`.
+
+        The hands come first; games that record their stock list it last, top card first.
+        """
+        game = self.game
+        n, per = self.n, self._deal_size()
+        want = n + 1 if game.records_stock else n
+        if len(deal) != want:
+            raise RecordError(f"deal has {len(deal)} card lists; {game.name} needs {want}")
+        deck = mask_of(game.deck)
+        seen = 0
+        masks = []
+        for seat, cards in enumerate(deal):
+            if seat < n and len(cards) != per:
+                raise RecordError(
+                    f"seat {seat} was dealt {len(cards)} cards; {game.name} deals {per}"
+                )
+            mask = 0
+            for card in cards:
+                bit = 1 << card
+                if not deck & bit:
+                    raise RecordError(f"{card_name(card)} is not in the {game.name} deck")
+                if seen & bit:
+                    raise RecordError(f"{card_name(card)} is dealt twice")
+                seen |= bit
+                mask |= bit
+            masks.append(mask)
+        stock = list(deal[n]) if game.records_stock else []
+        if game.records_stock and len(stock) != len(game.deck) - n * per:
+            raise RecordError(
+                f"the stock has {len(stock)} cards; it should hold the rest of the deck"
+            )
+        return masks[:n], stock
 
     # ------------------------------------------------------------------- card play (shared)
 
@@ -326,8 +402,11 @@ class TrickState:
                 self.best_power = power
                 self.best_seat = seat
         trick.append(card)
-        if len(trick) < self.game.num_players:
-            self.to_act = (seat + 1) % self.game.num_players
+        if len(trick) < self.trick_size:
+            nxt = (seat + 1) % self.n
+            if nxt == self.skip:
+                nxt = (nxt + 1) % self.n
+            self.to_act = nxt
             return
         winner = self.best_seat
         self.won[winner] |= mask_of(trick)
@@ -345,16 +424,18 @@ class TrickState:
         self.results.append(self._score_hand())
         self.phase = OVER if self.winner is not None else DEAL
 
-    def _shuffle(self) -> list[int]:
-        # A partial Fisher-Yates on the match's generator: only the dealt cards are drawn.
+    def _shuffle(self) -> tuple[list[int], list[int]]:
+        # A partial Fisher-Yates on the match's generator: only the cards used are drawn.
         deck = list(self.game.deck)
         rnd = self.rng.random
         size = len(deck)
-        n, per = self.game.num_players, self.game.hand_size
-        for i in range(n * per):
+        n, per = self.n, self.hand_size
+        used = n * per + (self._stock_used() if self.game.records_stock else 0)
+        for i in range(min(used, size - 1)):
             j = i + int(rnd() * (size - i))
             deck[i], deck[j] = deck[j], deck[i]
-        return [mask_of(deck[s * per : s * per + per]) for s in range(n)]
+        hands = [mask_of(deck[s * per : s * per + per]) for s in range(n)]
+        return hands, (deck[n * per :] if self.game.records_stock else [])
 
     def _explain_play(self, card: int) -> str:
         seat = self.to_act
@@ -376,8 +457,24 @@ class TrickState:
     def _start_hand(self) -> None:
         raise NotImplementedError
 
+    def _deal_size(self) -> int:
+        """Cards per seat in the hand about to be dealt (``len(self.history)`` is its index)."""
+        return self.game.hand_size
+
+    def _stock_used(self) -> int:
+        """How many stock cards the game looks at (they are shuffled; the rest need not be)."""
+        return len(self.game.deck) - self.n * self.hand_size
+
     def _other_legal(self) -> int:
         return 0
+
+    def _other_actions(self) -> list[int]:
+        """The legal actions of a ``SPECIAL`` phase."""
+        return []
+
+    def _hand_seen(self, seat: int) -> int:
+        """The cards ``seat`` may see of its own hand."""
+        return self.hands[seat]
 
     def _apply_other(self, action: int) -> None:
         raise NotImplementedError
@@ -433,12 +530,13 @@ class View:
     @property
     def hand(self) -> int:
         """This seat's cards, as a mask."""
-        return self._state.hands[self.seat]
+        return self._state._hand_seen(self.seat)
 
     @property
     def dealt(self) -> int:
-        """The cards this seat was dealt this hand, as a mask."""
-        return self._state.dealt[self.seat]
+        """The cards this seat was dealt this hand, as a mask (empty while it may not look)."""
+        state = self._state
+        return state.dealt[self.seat] if state._hand_seen(self.seat) else 0
 
     @property
     def to_act(self) -> int:
@@ -528,7 +626,10 @@ class View:
         return state.legal_actions() if state.to_act == self.seat else []
 
     def legal_mask(self) -> int:
-        """This seat's legal actions as a mask: 0 unless it is this seat's turn."""
+        """This seat's legal actions as a mask: 0 unless it is this seat's turn.
+
+        ``SPECIAL`` (negative) in a phase whose actions are listed, not masked.
+        """
         state = self._state
         return state.legal_mask() if state.to_act == self.seat else 0
 
@@ -561,30 +662,6 @@ def _or_all(masks: Sequence[int]) -> int:
     for m in masks:
         out |= m
     return out
-
-
-def check_deal(game: Game, deal: Sequence[Sequence[int]]) -> list[int]:
-    """Masks of a deal given as card lists, or a :class:`RecordError` saying what is wrong."""
-    n, per = game.num_players, game.hand_size
-    if len(deal) != n:
-        raise RecordError(f"deal has {len(deal)} hands; {game.name} deals {n}")
-    deck = mask_of(game.deck)
-    seen = 0
-    masks = []
-    for seat, cards in enumerate(deal):
-        if len(cards) != per:
-            raise RecordError(f"seat {seat} was dealt {len(cards)} cards; {game.name} deals {per}")
-        mask = 0
-        for card in cards:
-            bit = 1 << card
-            if not deck & bit:
-                raise RecordError(f"{card_name(card)} is not in the {game.name} deck")
-            if seen & bit:
-                raise RecordError(f"{card_name(card)} is dealt twice")
-            seen |= bit
-            mask |= bit
-        masks.append(mask)
-    return masks
 
 
 def deal_lists(masks: Sequence[int]) -> list[list[int]]:
