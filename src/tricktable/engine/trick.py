@@ -112,8 +112,10 @@ class Game:
     Options: ClassVar[type]
     State: ClassVar[type[TrickState]]
     num_players: ClassVar[int] = 4
-    num_scores: ClassVar[int] = 2
-    deck: ClassVar[tuple[int, ...]] = tuple(range(52))
+    #: sides that score: 2 partnerships, or one per seat (may depend on the options)
+    num_scores: int = 2
+    #: the cards in play (may depend on the options)
+    deck: tuple[int, ...] = tuple(range(52))
     #: whether records list the undealt cards (the stock) after the hands
     records_stock: ClassVar[bool] = False
 

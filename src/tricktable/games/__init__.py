@@ -6,8 +6,10 @@
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from importlib import resources
 
 from tricktable.engine.options import build_options, parse_spec
 from tricktable.engine.trick import Game
@@ -48,6 +50,24 @@ def register_preset(preset: Preset) -> Preset:
 
 
 register(Setback)
+
+
+def _load_presets() -> None:
+    # Variants are data: presets.toml beside this module (see its header).
+    text = resources.files(__package__).joinpath("presets.toml").read_text(encoding="utf-8")
+    for name, table in tomllib.loads(text).items():
+        register_preset(
+            Preset(
+                name=name,
+                game=table["game"],
+                summary=table.get("summary", ""),
+                options=table.get("options", {}),
+                source=table.get("source", ""),
+            )
+        )
+
+
+_load_presets()
 
 
 def names() -> list[str]:

@@ -1,7 +1,8 @@
-"""Setback exactly as RULES.md: 53 cards, six each, one round of bids, first lead names trump.
+"""Setback and the Pitch family: one round of bids, then tricks whose first lead names trump.
 
-Every decision marked (option) in RULES.md is a field of :class:`SetbackOptions`.
-Scoring is the pure function :func:`hand_points` plus :func:`score_hand`, tested with tables.
+The defaults of :class:`SetbackOptions` are exactly RULES.md; every other member of the family
+(``setback-classic``, ``auction-pitch``, ``smear``, ``ten-point-pitch``...) is a preset of these
+options in ``presets.toml`` — data, not code. Scoring is in :mod:`pitch_scoring`.
 """
 
 from __future__ import annotations
@@ -9,116 +10,136 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tricktable.cards import ACE, JACK, JOKER, JOKER_BIT, KING, QUEEN, SUIT_MASKS, SUITS, TEN
+from tricktable.cards import JACK, JOKER, LITTLE_JOKER, SUITS, TEN
 from tricktable.engine.actions import BID, PASS, PASS_BIT
-from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState, TrumpTables, trump_tables
+from tricktable.engine.trick import AUCTION, DEAL, PLAY, Game, TrickState, TrumpTables, trump_tables
 from tricktable.errors import OptionError
+from tricktable.games.pitch_scoring import (
+    POINT_NAMES,
+    SETBACK_POINTS,
+    game_count,
+    hand_points,
+    match_winner,
+    score_hand,
+)
 
-POINT_NAMES = ("high", "low", "jack", "off_jack", "joker", "game")
+__all__ = ["SETBACK_POINTS", "Setback", "SetbackOptions", "game_count", "hand_points", "score_hand"]
 
 
 @dataclass(frozen=True)
 class SetbackOptions:
-    """The rule options of Setback; the defaults are RULES.md's."""
+    """The rule options of the Pitch family; the defaults are RULES.md's Setback."""
 
     target: int = field(
-        default=21,
-        metadata={
-            "doc": "score that ends the match when the declarers reach it",
-            "range": (1, 10000),
-        },
+        default=21, metadata={"doc": "score that ends the match (see win)", "range": (1, 10000)}
     )
-    min_bid: int = field(default=2, metadata={"doc": "lowest bid", "range": (1, 6)})
+    min_bid: int = field(default=2, metadata={"doc": "lowest bid", "range": (1, 30)})
     max_bid: int = field(
-        default=6, metadata={"doc": "highest bid; it ends the auction at once", "range": (1, 6)}
+        default=6,
+        metadata={"doc": "highest bid; it ends the auction at once", "range": (1, 30)},
     )
     low_to: Literal["captured", "dealt"] = field(
         default="captured",
-        metadata={"doc": "Low goes to the team that captures it, or that was dealt it"},
+        metadata={"doc": "Low goes to the side that captures it, or that was dealt it"},
     )
     declarer_scores: Literal["bid", "taken"] = field(
-        default="bid",
-        metadata={"doc": "a made bid scores the bid, or the points actually taken"},
+        default="bid", metadata={"doc": "a made bid scores the bid, or the points taken"}
+    )
+    jokers: int = field(
+        default=1,
+        metadata={
+            "doc": "jokers in the deck (trumps between the ten and the jacks)",
+            "range": (0, 2),
+        },
+    )
+    hand_size: int = field(
+        default=6, metadata={"doc": "cards dealt to each seat", "range": (1, 13)}
+    )
+    points: str = field(
+        default=",".join(SETBACK_POINTS),
+        metadata={
+            "doc": "points counted, comma-separated, name=N for a weight: " + " ".join(POINT_NAMES)
+        },
+    )
+    off_jack_trump: bool = field(
+        default=False, metadata={"doc": "the off-jack is a trump, just below the jack"}
+    )
+    off_five_trump: bool = field(
+        default=False, metadata={"doc": "the off-five is a trump, just below the five"}
+    )
+    may_trump: bool = field(
+        default=False, metadata={"doc": "a player may trump even when able to follow suit"}
+    )
+    joker_lead: Literal["last", "any"] = field(
+        default="last",
+        metadata={"doc": "the joker may open a trick only as the last card, or any time"},
+    )
+    dealer_takes: bool = field(
+        default=False, metadata={"doc": "the dealer may take the high bid at the same level"}
+    )
+    all_pass: Literal["stuck", "redeal"] = field(
+        default="stuck",
+        metadata={"doc": "when all pass: the dealer is stuck at min_bid, or the deal is thrown in"},
+    )
+    win: Literal["declarers", "first", "top"] = field(
+        default="declarers",
+        metadata={
+            "doc": "declarers: only declarers reaching target win; first: first to target "
+            "(declarers first); top: a unique top score at or above target"
+        },
+    )
+    partners: bool = field(
+        default=True, metadata={"doc": "partnerships (0+2 v 1+3), or each for itself"}
     )
 
     def __post_init__(self) -> None:
         if self.min_bid > self.max_bid:
             raise OptionError(f"min_bid {self.min_bid} is above max_bid {self.max_bid}")
+        if 4 * self.hand_size > 52 + self.jokers:
+            raise OptionError(
+                f"hand_size {self.hand_size} needs more than the {52 + self.jokers} cards"
+            )
+        weights = point_weights(self.points)
+        needs = 2 if "little_joker" in weights else 1 if "joker" in weights else 0
+        if self.jokers < needs:
+            raise OptionError(f"points {self.points!r} count a joker the deck does not have")
+        if self.max_bid > sum(weights.values()):
+            raise OptionError(
+                f"max_bid {self.max_bid} is more than the {sum(weights.values())} points"
+            )
 
 
-def _rank_bits(rank: int) -> int:
-    return sum(1 << (s * 13 + rank) for s in range(4))
-
-
-_TENS, _JACKS, _QUEENS, _KINGS, _ACES = (_rank_bits(r) for r in (TEN, JACK, QUEEN, KING, ACE))
-
-
-def game_count(mask: int) -> int:
-    """Small points in a set of cards: J 1, Q 2, K 3, A 4, 10 10 (joker and others 0)."""
-    return (
-        10 * (mask & _TENS).bit_count()
-        + (mask & _JACKS).bit_count()
-        + 2 * (mask & _QUEENS).bit_count()
-        + 3 * (mask & _KINGS).bit_count()
-        + 4 * (mask & _ACES).bit_count()
-    )
-
-
-def hand_points(
-    trump: int, dealt: list[int], won: list[int], low_to: str = "captured"
-) -> dict[str, int | None]:
-    """Which team (0 or 1) earned each of the six points; None when not dealt or tied.
-
-    ``dealt[seat]`` and ``won[seat]`` are card masks; teams are seats 0+2 and 1+3.
-    """
-    team_won = (won[0] | won[2], won[1] | won[3])
-    team_dealt = (dealt[0] | dealt[2], dealt[1] | dealt[3])
-    everything = team_dealt[0] | team_dealt[1]
-
-    def owner(bit: int, masks: tuple[int, int] = team_won) -> int | None:
-        if not everything & bit:
-            return None
-        return 0 if masks[0] & bit else 1
-
-    trumps = everything & SUIT_MASKS[trump]
-    high = 1 << (trumps.bit_length() - 1) if trumps else 0
-    low = trumps & -trumps
-    game0, game1 = game_count(team_won[0]), game_count(team_won[1])
-    return {
-        "high": owner(high),
-        "low": owner(low, team_dealt if low_to == "dealt" else team_won),
-        "jack": owner(1 << (trump * 13 + JACK)),
-        "off_jack": owner(1 << ((3 - trump) * 13 + JACK)),
-        "joker": owner(JOKER_BIT),
-        "game": 0 if game0 > game1 else 1 if game1 > game0 else None,
-    }
-
-
-def score_hand(
-    points: dict[str, int | None], declarer_team: int, bid: int, declarer_scores: str = "bid"
-) -> tuple[list[int], list[int]]:
-    """(points taken by each team, change of each team's score) for a finished hand."""
-    taken = [0, 0]
-    for team in points.values():
-        if team is not None:
-            taken[team] += 1
-    delta = list(taken)
-    made = taken[declarer_team] >= bid
-    if not made:
-        delta[declarer_team] = -bid
-    elif declarer_scores == "bid":
-        delta[declarer_team] = bid
-    return taken, delta
+def point_weights(text: str) -> dict[str, int]:
+    """Read the ``points`` option: ``high,low,three=3`` -> {"high": 1, "low": 1, "three": 3}."""
+    weights: dict[str, int] = {}
+    for item in text.replace(" ", "").split(","):
+        if not item:
+            continue
+        name, _, weight = item.partition("=")
+        if name not in POINT_NAMES:
+            raise OptionError(f"unknown point {name!r}; valid points: {', '.join(POINT_NAMES)}")
+        try:
+            weights[name] = int(weight) if weight else 1
+        except ValueError:
+            raise OptionError(f"bad weight {weight!r} for point {name!r}: write {name}=N") from None
+    if not weights:
+        raise OptionError("points must name at least one point")
+    return weights
 
 
 class SetbackState(TrickState):
-    """A Setback match: auction, then six tricks whose first lead names trump."""
+    """A Pitch-family match: auction, then tricks whose first lead names trump."""
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
         super().__init__(game, seed)
         assert isinstance(game, Setback)
         self.bid_masks: list[int] = game.bid_masks
+        self.dealer_masks: list[int] = game.dealer_masks
         self.trumps: list[TrumpTables] = game.trumps
+        self.weights: dict[str, int] = game.weights
+        self.point_list: list[str] = list(game.weights)
+        self.may_trump: bool = game.options.may_trump
+        self.joker_forbid: int = game.joker_forbid
         self.high_bid = 0
         self.high_bidder = -1
         self.declarer = -1
@@ -132,18 +153,35 @@ class SetbackState(TrickState):
         self.declarer = -1
         self.bid = 0
         # RULES.md: a trick may not be opened with the joker while other cards remain.
-        self.lead_forbid = JOKER_BIT
+        self.lead_forbid = self.joker_forbid
+
+    def _play_mask(self, seat: int, hand: int) -> int:
+        if not self.trick:
+            allowed = hand & ~self.lead_forbid
+            return allowed or hand
+        follow = hand & self.lead_mask
+        if not follow:
+            return hand
+        if self.may_trump:
+            return follow | hand & self.tables.mask
+        return follow
 
     def _other_legal(self) -> int:
+        if self.to_act == self.dealer:
+            return self.dealer_masks[self.high_bid]
         return self.bid_masks[self.high_bid]
 
     def _apply_other(self, action: int) -> None:
         seat = self.to_act
+        opts = self.options
         if action != PASS:
             self.high_bid = action - BID
             self.high_bidder = seat
-            if self.high_bid >= self.options.max_bid:
-                self._end_auction()
+            if self.high_bid >= opts.max_bid:
+                if opts.dealer_takes and seat != self.dealer:
+                    self.to_act = self.dealer  # only the dealer may still act: take it or not
+                else:
+                    self._end_auction()
                 return
         if seat == self.dealer:
             self._end_auction()
@@ -151,27 +189,59 @@ class SetbackState(TrickState):
             self.to_act = (seat + 1) % 4
 
     def _end_auction(self) -> None:
-        if self.high_bidder < 0:  # all passed: the dealer is stuck at the minimum bid
-            self.declarer, self.bid = self.dealer, self.options.min_bid
+        if self.high_bidder < 0:
+            if self.options.all_pass == "redeal":
+                self._throw_in()
+                return
+            self.declarer, self.bid = self.dealer, self.options.min_bid  # the dealer is stuck
         else:
             self.declarer, self.bid = self.high_bidder, self.high_bid
         self.phase = PLAY
         self.to_act = self.declarer
 
+    def _throw_in(self) -> None:
+        self.to_act = -1
+        self.results.append(
+            {
+                "declarer": None,
+                "bid": None,
+                "trump": None,
+                "thrown_in": True,
+                "points": {},
+                "taken": [0] * len(self.scores),
+                "scores": list(self.scores),
+            }
+        )
+        self.phase = DEAL  # the deal passes on; nobody scores
+
     def _on_lead(self, card: int) -> None:
         if self.tables.suit < 0:
             self.tables = self.trumps[card // 13]
 
+    def _side(self, seat: int) -> int:
+        return seat & 1 if self.options.partners else seat
+
     def _score_hand(self) -> dict[str, Any]:
         opts = self.options
-        trump = self.tables.suit
-        points = hand_points(trump, self.dealt, self.won, opts.low_to)
-        team = self.declarer & 1
-        taken, delta = score_hand(points, team, self.bid, opts.declarer_scores)
-        self.scores[0] += delta[0]
-        self.scores[1] += delta[1]
-        if self.scores[team] >= opts.target:
-            self.winner = team
+        tables = self.tables
+        trump = tables.suit
+        points = hand_points(
+            trump,
+            self.dealt,
+            self.won,
+            opts.low_to,
+            self.point_list,
+            opts.partners,
+            tables.mask,
+            tables.power,
+        )
+        side = self._side(self.declarer)
+        taken, delta = score_hand(
+            points, side, self.bid, opts.declarer_scores, len(self.scores), self.weights
+        )
+        for i, change in enumerate(delta):
+            self.scores[i] += change
+        self.winner = match_winner(self.scores, side, opts.target, opts.win)
         return {
             "declarer": self.declarer,
             "bid": self.bid,
@@ -194,7 +264,8 @@ class SetbackState(TrickState):
             return "may not bid now"
         if not 0 <= action < 64:
             return "must play a card, the auction is over"
-        if not self.trick and action == JOKER and self.hands[self.to_act] >> action & 1:
+        hand = self.hands[self.to_act]
+        if not self.trick and self.lead_forbid >> action & 1 and hand >> action & 1:
             return "may not lead the joker while holding other cards"
         return self._explain_play(action)
 
@@ -207,28 +278,37 @@ class SetbackState(TrickState):
         }
 
 
-def _bid_masks(opts: SetbackOptions) -> list[int]:
+def _bid_masks(opts: SetbackOptions, dealer: bool) -> list[int]:
     masks = []
     for high in range(opts.max_bid + 1):
         mask = PASS_BIT
-        for n in range(max(opts.min_bid, high + 1), opts.max_bid + 1):
+        # The dealer may take the high bid at the same level where the variant allows it.
+        lowest = high if dealer and opts.dealer_takes and high >= opts.min_bid else high + 1
+        for n in range(max(opts.min_bid, lowest), opts.max_bid + 1):
             mask |= 1 << (BID + n)
         masks.append(mask)
     return masks
 
 
-def _setback_trumps() -> list[TrumpTables]:
-    # The joker ranks as the "10.5" of trump: between the ten and the jack.
+def _trump_tables(opts: SetbackOptions) -> list[TrumpTables]:
     out = []
     for suit in range(4):
+        other = 3 - suit
         order = [suit * 13 + r for r in range(13)]
-        order.insert(TEN + 1, JOKER)
+        if opts.off_five_trump:
+            order.insert(3, other * 13 + 3)  # just below the five (index 3 is the five)
+        # Jokers rank between the ten and the jacks: little, then big (RULES.md: the "10.5").
+        ten = order.index(suit * 13 + TEN)
+        jokers = [LITTLE_JOKER, JOKER][2 - opts.jokers :] if opts.jokers else []
+        order[ten + 1 : ten + 1] = jokers
+        if opts.off_jack_trump:
+            order.insert(order.index(suit * 13 + JACK), other * 13 + JACK)
         out.append(trump_tables(suit, order))
     return out
 
 
 class Setback(Game):
-    """Setback as RULES.md decides it."""
+    """Setback as RULES.md decides it, and with other options every Pitch variant."""
 
     name = "setback"
     title = "Setback"
@@ -238,9 +318,15 @@ class Setback(Game):
     deck = tuple(range(53))
 
     def __init__(self, options: Any = None, preset: str | None = None) -> None:
-        super().__init__(options, preset)
-        self.bid_masks = _bid_masks(self.options)
-        self.trumps = _setback_trumps()
+        opts = options if options is not None else SetbackOptions()
+        self.deck = tuple(range(52 + opts.jokers))
+        self.num_scores = 2 if opts.partners else 4
+        super().__init__(opts, preset)
+        self.bid_masks = _bid_masks(opts, dealer=False)
+        self.dealer_masks = _bid_masks(opts, dealer=True)
+        self.trumps = _trump_tables(opts)
+        self.weights = point_weights(opts.points)
+        self.joker_forbid = 0 if opts.joker_lead == "any" else (1 << JOKER) | (1 << LITTLE_JOKER)
 
     def _hand_size(self) -> int:
-        return 6
+        return int(self.options.hand_size)

@@ -1,0 +1,182 @@
+"""Scoring of the Pitch family as pure functions: which side earns each point, and the score.
+
+A *side* is a team (0 = seats 0+2, 1 = seats 1+3) in partnership games, or a seat in
+cut-throat ones. ``dealt`` and ``won`` are card masks by seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tricktable.cards import (
+    ACE,
+    JACK,
+    JOKER_BIT,
+    KING,
+    LITTLE_JOKER_BIT,
+    QUEEN,
+    SUIT_MASKS,
+    TEN,
+)
+
+#: every point a Pitch variant may count, in the order results list them
+POINT_NAMES = (
+    "high",
+    "low",
+    "jack",
+    "off_jack",
+    "joker",
+    "little_joker",
+    "three",
+    "five",
+    "off_five",
+    "ten",
+    "game",
+)
+#: Setback's six points (RULES.md), each worth one
+SETBACK_POINTS = ("high", "low", "jack", "off_jack", "joker", "game")
+
+
+def _rank_bits(rank: int) -> int:
+    return sum(1 << (s * 13 + rank) for s in range(4))
+
+
+_TENS, _JACKS, _QUEENS, _KINGS, _ACES = (_rank_bits(r) for r in (TEN, JACK, QUEEN, KING, ACE))
+_JOKERS = JOKER_BIT | LITTLE_JOKER_BIT
+
+
+def game_count(mask: int) -> int:
+    """Small points in a set of cards: J 1, Q 2, K 3, A 4, 10 10 (jokers and others 0)."""
+    return (
+        10 * (mask & _TENS).bit_count()
+        + (mask & _JACKS).bit_count()
+        + 2 * (mask & _QUEENS).bit_count()
+        + 3 * (mask & _KINGS).bit_count()
+        + 4 * (mask & _ACES).bit_count()
+    )
+
+
+def sides_of(masks: Sequence[int], partners: bool = True) -> list[int]:
+    """Masks by side: the two partnerships' unions, or each seat's own."""
+    if partners:
+        return [masks[0] | masks[2], masks[1] | masks[3]]
+    return list(masks)
+
+
+def high_low(
+    trump: int, dealt_all: int, trump_mask: int = 0, power: Sequence[int] = ()
+) -> tuple[int, int]:
+    """The bits of the highest and lowest trump dealt (jokers are never High or Low).
+
+    With only the printed suit as (non-joker) trump, bit order is rank order; when other cards
+    join trump (an off-jack, an off-five) ``trump_mask`` and ``power`` rank them.
+    """
+    suit = SUIT_MASKS[trump]
+    extra = trump_mask & ~suit & ~_JOKERS
+    trumps = dealt_all & (suit | extra)
+    if not trumps:
+        return 0, 0
+    if not extra:
+        return 1 << (trumps.bit_length() - 1), trumps & -trumps
+    cards = [c for c in range(52) if trumps >> c & 1]
+    return 1 << max(cards, key=power.__getitem__), 1 << min(cards, key=power.__getitem__)
+
+
+def hand_points(
+    trump: int,
+    dealt: Sequence[int],
+    won: Sequence[int],
+    low_to: str = "captured",
+    points: Sequence[str] = SETBACK_POINTS,
+    partners: bool = True,
+    trump_mask: int = 0,
+    power: Sequence[int] = (),
+) -> dict[str, int | None]:
+    """Which side earned each point of ``points``; None when its card was not dealt or tied."""
+    side_won = sides_of(won, partners)
+    side_dealt = sides_of(dealt, partners)
+    everything = 0
+    for mask in dealt:
+        everything |= mask
+    high, low = high_low(trump, everything, trump_mask, power)
+    other = 3 - trump
+
+    def owner(bit: int, masks: list[int] = side_won) -> int | None:
+        if not everything & bit:
+            return None
+        for side, mask in enumerate(masks):
+            if mask & bit:
+                return side
+        return None
+
+    out: dict[str, int | None] = {}
+    for name in points:
+        if name == "high":
+            out[name] = owner(high)
+        elif name == "low":
+            out[name] = owner(low, side_dealt if low_to == "dealt" else side_won)
+        elif name == "jack":
+            out[name] = owner(1 << (trump * 13 + JACK))
+        elif name == "off_jack":
+            out[name] = owner(1 << (other * 13 + JACK))
+        elif name == "joker":
+            out[name] = owner(JOKER_BIT)
+        elif name == "little_joker":
+            out[name] = owner(LITTLE_JOKER_BIT)
+        elif name == "three":
+            out[name] = owner(1 << (trump * 13 + 1))
+        elif name == "five":
+            out[name] = owner(1 << (trump * 13 + 3))
+        elif name == "off_five":
+            out[name] = owner(1 << (other * 13 + 3))
+        elif name == "ten":
+            out[name] = owner(1 << (trump * 13 + TEN))
+        elif name == "game":
+            counts = [game_count(m) for m in side_won]
+            best = max(counts)
+            out[name] = counts.index(best) if counts.count(best) == 1 else None
+        else:  # pragma: no cover - the options validate point names
+            raise ValueError(f"unknown point {name!r}")
+    return out
+
+
+def score_hand(
+    points: dict[str, int | None],
+    declarer_side: int,
+    bid: int,
+    declarer_scores: str = "bid",
+    sides: int = 2,
+    weights: dict[str, int] | None = None,
+) -> tuple[list[int], list[int]]:
+    """(points taken by each side, change of each side's score) for a finished hand.
+
+    The declaring side scores its bid (or what it took, with ``declarer_scores="taken"``) when it
+    took at least its bid, and loses its bid otherwise; every other side scores what it took.
+    """
+    taken = [0] * sides
+    for name, side in points.items():
+        if side is not None:
+            taken[side] += weights.get(name, 1) if weights else 1
+    delta = list(taken)
+    if taken[declarer_side] < bid:
+        delta[declarer_side] = -bid
+    elif declarer_scores == "bid":
+        delta[declarer_side] = bid
+    return taken, delta
+
+
+def match_winner(scores: Sequence[int], declarer_side: int, target: int, rule: str) -> int | None:
+    """The side that has won the match after a hand, or None if it goes on.
+
+    ``declarers``: only the declaring side reaching the target wins (RULES.md).
+    ``first``: any side reaching it wins; the declarers first if they did, else the top side.
+    ``top``: once a side reaches it, the unique top score wins; a tie at the top plays on.
+    """
+    if rule == "declarers":
+        return declarer_side if scores[declarer_side] >= target else None
+    best = max(scores)
+    if best < target:
+        return None
+    if rule == "first" and scores[declarer_side] >= target:
+        return declarer_side
+    return scores.index(best) if list(scores).count(best) == 1 else None
