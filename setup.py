@@ -15,6 +15,7 @@ HOT = [
     "src/tricktable/engine/actions.py",
     "src/tricktable/engine/trick.py",
     "src/tricktable/games/setback.py",
+    "src/tricktable/games/pitch_scoring.py",
     "src/tricktable/bots/base.py",
     "src/tricktable/bots/random_bot.py",
     "src/tricktable/match.py",

@@ -17,7 +17,11 @@ BUILTIN: dict[str, str] = {
 
 def _load(target: str) -> Callable[[], Bot]:
     module, _, cls = target.partition(":")
-    return getattr(importlib.import_module(module), cls)
+    try:
+        loaded: Callable[[], Bot] = getattr(importlib.import_module(module), cls)
+        return loaded
+    except (ImportError, AttributeError) as exc:
+        raise BotError(f"cannot load bot {target!r}: {exc}") from None
 
 
 def make_bot(spec: str) -> Bot:

@@ -50,11 +50,20 @@ def cli() -> None:
     default=None,
     help="where to save the match record (default: records/ for a human game)",
 )
-def play(game_spec: str, players: str, seed: int | None, save_path: str | None) -> None:
+@click.option(
+    "--max-hands",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="stop a match that has no winner after this many hands",
+)
+def play(
+    game_spec: str, players: str, seed: int | None, save_path: str | None, max_hands: int
+) -> None:
     """Play a match: you against bots, or bots alone when no seat is human."""
     from tricktable.cli.play import run_play
 
-    sys.exit(run_play(game_spec, players, seed, save_path))
+    sys.exit(run_play(game_spec, players, seed, save_path, max_hands))
 
 
 @cli.command()

@@ -12,7 +12,8 @@ from tricktable.records import load_record, replay, result_of
 def run_replay(path: str, as_json: bool) -> int:
     """Replay the record at ``path``; 0 if valid, 2 (one line on stderr) if not."""
     try:
-        state = replay(load_record(path))
+        record = load_record(path)
+        state = replay(record)
     except TricktableError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -21,5 +22,5 @@ def run_replay(path: str, as_json: bool) -> int:
         return 0
     from tricktable.ui.account import render_account
 
-    render_account(state)
+    render_account(state, record.get("players"))
     return 0

@@ -627,6 +627,13 @@ class View:
         state = self._state
         return state.legal_actions() if state.to_act == self.seat else []
 
+    def illegal(self, action: object) -> IllegalAction:
+        """The engine's error for ``action`` by this seat: why the rules refuse it now.
+
+        It speaks only of what this seat may know (its own cards, the public state).
+        """
+        return self._state.illegal(action)
+
     def legal_mask(self) -> int:
         """This seat's legal actions as a mask: 0 unless it is this seat's turn.
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
+from pathlib import Path
 
 from tricktable.engine.options import build_options, parse_spec
 from tricktable.engine.trick import Game
@@ -54,7 +54,7 @@ register(Setback)
 
 def _load_presets() -> None:
     # Variants are data: presets.toml beside this module (see its header).
-    text = resources.files(__package__).joinpath("presets.toml").read_text(encoding="utf-8")
+    text = (Path(__file__).parent / "presets.toml").read_text(encoding="utf-8")
     for name, table in tomllib.loads(text).items():
         register_preset(
             Preset(

@@ -1,0 +1,143 @@
+"""``tricktable simulate``: play many hands or matches between bots and report statistics.
+
+With ``--json`` the report (see :mod:`tricktable.simulate` for its keys) is one JSON object on
+standard output and nothing else; otherwise it is a set of Rich tables, after a progress bar
+when standard output is a terminal. Rich and the process pool are imported only when used, so
+that ``--json --workers 1`` starts as fast as the engine allows.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from tricktable.errors import TricktableError
+from tricktable.simulate import Simulation, prepare, simulate
+
+
+def run_simulate(
+    game_spec: str,
+    players: str,
+    hands: int | None,
+    matches: int | None,
+    seed: int,
+    workers: int | None,
+    as_json: bool,
+) -> int:
+    """Simulate and print the report; 0 on success, 2 (one line on stderr) on bad input."""
+    try:
+        sim = prepare(game_spec, players, seed, hands, matches)
+        if not as_json and sys.stdout.isatty():
+            report = _simulate_with_progress(sim, workers)
+        else:
+            report = simulate(sim, workers)
+    except TricktableError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if as_json:
+        print(json.dumps(report))
+    else:
+        render_report(report)
+    return 0
+
+
+def _simulate_with_progress(sim: Simulation, workers: int | None) -> dict[str, Any]:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    # No refresh thread (auto_refresh=False): the bar moves once per chunk anyway, and a
+    # thread alive while the pool forks its workers could leave them a held lock.
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        transient=True,
+        auto_refresh=False,
+    ) as bar:
+        task = bar.add_task(f"playing {sim.mode}", total=sim.total)
+        bar.refresh()
+
+        def advance(n: int) -> None:
+            bar.advance(task, n)
+            bar.refresh()
+
+        return simulate(sim, workers, advance)
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{100 * value:.1f}%"
+
+
+def _num(value: float | None, digits: int = 3) -> str:
+    return "—" if value is None else f"{value:+.{digits}f}"
+
+
+def render_report(report: dict[str, Any]) -> None:
+    """Print a simulation report as readable tables."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    timing = report["timing"]
+    console.print(
+        f"[bold]{report['game']}[/]  players {','.join(report['players'])}  seed {report['seed']}"
+    )
+    console.print(
+        f"{report['hands']} hands; {report['matches']} matches completed, "
+        f"{report['matches_stopped']} stopped unfinished; "
+        f"{timing['hands_per_second']:,.0f} hands/s "
+        f"({timing['elapsed_seconds']:.2f} s, {timing['workers']} workers)"
+    )
+
+    teams = Table(title="Teams")
+    for name in ("team", "seats", "match wins", "points taken", "per hand"):
+        teams.add_column(name, justify="left" if name in ("team", "seats") else "right")
+    teams.add_column("score change", justify="right")
+    teams.add_column("per hand", justify="right")
+    taken = report.get("points_taken")
+    change = report["score_change"]
+    for t, team in enumerate(report["teams"]):
+        seats = ", ".join(f"{s} {p}" for s, p in zip(team["seats"], team["players"], strict=True))
+        teams.add_row(
+            str(t),
+            seats,
+            str(report["match_wins"][t]),
+            str(taken["total"][t]) if taken else "—",
+            _num(taken["per_hand"][t]) if taken else "—",
+            str(change["total"][t]),
+            _num(change["per_hand"][t]),
+        )
+    console.print(teams)
+
+    if "bids" in report:
+        bids = Table(title="Winning bids")
+        for name in ("bid", "hands", "share", "made", "make rate"):
+            bids.add_column(name, justify="left" if name == "bid" else "right")
+        for bid, row in report["bids"].items():
+            bids.add_row(
+                bid,
+                str(row["count"]),
+                _pct(row["share"]),
+                str(row["made"]),
+                _pct(row["make_rate"]),
+            )
+        console.print(bids)
+
+    if "points" in report:
+        points = Table(title="Points (shares of the hands where the point was in play)")
+        points.add_column("point")
+        points.add_column("in play", justify="right")
+        for t in range(len(report["teams"])):
+            points.add_column(f"team {t}", justify="right")
+        points.add_column("declarers", justify="right")
+        points.add_column("tied", justify="right")
+        for name, row in report["points"].items():
+            available = row["available"]
+            points.add_row(
+                name,
+                _pct(row["available_rate"]),
+                *(_pct(share) for share in row["won_share"]),
+                _pct(row["declarers_share"]),
+                _pct(row["tied"] / available) if available else "—",
+            )
+        console.print(points)

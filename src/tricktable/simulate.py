@@ -1,0 +1,509 @@
+"""Simulation: many hands or matches between bots, split into fixed chunks, with statistics.
+
+The work is cut into chunks that do not depend on the number of workers, each chunk is played
+with fresh bots from seeds derived from the run's seed, and the chunks' counts are summed in
+chunk order — so a seed gives the same report with one worker or with twenty.
+
+- ``--matches M``: match ``i`` (0-based) is seeded ``derive_seed(seed, "match", i)``; chunks
+  hold :data:`MATCHES_PER_CHUNK` consecutive matches.
+- ``--hands N``: chunk ``j`` holds :data:`HANDS_PER_CHUNK` hands (the last one may hold fewer).
+  It plays consecutive matches seeded ``derive_seed(seed, "hands", j, k)`` for k = 0, 1, ...,
+  starting a new match when one ends, and stops the last one when its quota is played. The
+  hands are therefore played inside real matches: the scores are real and bots may use them.
+
+Every hand and match goes through :func:`tricktable.match.play_match` (bots' ``act(view)`` and
+``state.apply``), the path every bot uses. Statistics come from the match's final state, one
+``state.results`` entry per hand; no listener runs per action.
+
+The report (:func:`build_report`, the JSON of ``tricktable simulate --json``) has these keys:
+
+``game``
+    the game spec that loads the game again, e.g. ``setback(target=11)``.
+``players``
+    the four players, by seat.
+``seed``
+    the run's seed.
+``mode``
+    ``"hands"`` or ``"matches"``: which of ``--hands`` and ``--matches`` was given.
+``hands``
+    hands played.
+``matches``
+    matches completed: played until a team won.
+``matches_stopped``
+    matches stopped unfinished: with ``--hands``, a chunk's last match when its quota is
+    played; with either, a match still undecided after :data:`MAX_HANDS_PER_MATCH` hands
+    (random bots rarely finish one). With ``--matches M``, ``matches + matches_stopped == M``.
+``teams``
+    one entry per score: ``{"seats": [0, 2], "players": [...]}``; every list below that has
+    one number per team follows this order.
+``match_wins``
+    completed matches won by each team (they sum to ``matches``).
+``points_taken``
+    ``{"total": [...], "per_hand": [...]}``: points of the hand taken by each team (the
+    hand results' ``taken``); absent for a game whose results have no ``taken``.
+``score_change``
+    ``{"total": [...], "per_hand": [...]}``: how each team's match score moved (a set-back
+    declarer loses its bid), from the scores themselves, so every game has it.
+``bids``
+    for each bid value (``"2"`` .. ``"6"``) and ``"stuck"`` (every seat passed and the dealer
+    declares at the minimum bid): ``{"count", "share", "made", "make_rate"}`` — hands won at
+    that bid, their share of all hands, how many the declarers made (took at least the bid)
+    and ``made / count`` (null when count is 0). The counts sum to ``hands``.
+``points``
+    for each of ``high``, ``low``, ``jack``, ``off_jack``, ``joker``, ``game``:
+    ``available`` (hands in which the point was in play), ``available_rate``
+    (``available / hands``), ``won`` (by team), ``won_share`` (``won / available``, by team),
+    ``won_by_declarers``, ``declarers_share`` (``won_by_declarers / available``) and ``tied``.
+    A point is available when the result names a team for it (null means the card was not
+    dealt), except **Game**, which is in play in every hand: a null Game point means a tie, so
+    Game's ``available_rate`` is always 1.0 and its ``tied`` counts the ties (its
+    ``won_share`` then sums to ``1 - tied / available``). High and Low are available in every
+    hand, since trump is the suit of a dealt card.
+``timing``
+    ``{"workers", "elapsed_seconds", "hands_per_second"}``: the only keys that vary between
+    runs of one seed; elapsed time counts the play, not the start of the process.
+
+A game whose hand results lack ``bid``, ``taken`` or ``points`` still simulates: the report
+leaves out what its results do not have.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tricktable.bots import make_bot
+from tricktable.bots.base import Bot
+from tricktable.engine.actions import BID, PASS
+from tricktable.engine.trick import Game, TrickState
+from tricktable.errors import TricktableError
+from tricktable.games import load_game
+from tricktable.match import play_match
+from tricktable.seeds import derive_seed
+
+#: hands per chunk of a ``--hands`` run (a fixed size, so results ignore the worker count)
+HANDS_PER_CHUNK = 1000
+#: matches per chunk of a ``--matches`` run
+MATCHES_PER_CHUNK = 10
+#: hands after which a match is stopped unfinished: random bots, which bid high and go set,
+#: can drive both scores down for ever and never reach the target
+MAX_HANDS_PER_MATCH = 1000
+#: points in play in every hand, whose null means a tie rather than "not dealt"
+ALWAYS_IN_PLAY = frozenset({"game"})
+#: how many decimals the rates of the report keep
+DIGITS = 6
+
+#: one kind of hand: (declarer, bid, stuck, taken by team, point winners by point name)
+HandKind = tuple[int | None, int | None, bool, tuple[int, ...], tuple[int | None, ...]]
+#: called after each chunk with how many hands (``--hands``) or matches it played
+Progress = Callable[[int], None]
+
+
+class SimulationError(TricktableError):
+    """A simulation that cannot run: bad players, or a bot that failed in a worker."""
+
+
+# Plain classes rather than dataclasses: building a dataclass costs milliseconds at import,
+# and the speed benchmark times the whole process.
+
+
+class Chunk:
+    """One fixed piece of a run: ``count`` hands, or ``count`` matches from match ``start``."""
+
+    __slots__ = ("count", "game_spec", "index", "mode", "players", "seed", "start")
+
+    def __init__(
+        self,
+        index: int,
+        game_spec: str,
+        players: tuple[str, ...],
+        seed: int,
+        mode: str,
+        start: int,
+        count: int,
+    ) -> None:
+        self.index = index
+        self.game_spec = game_spec
+        self.players = players
+        self.seed = seed
+        self.mode = mode
+        self.start = start
+        self.count = count
+
+
+class Tally:
+    """The counts of a chunk or a run; tallies of chunks add up to the tally of the run.
+
+    ``kinds`` counts the hands of each :data:`HandKind`: a few thousand distinct keys cover
+    any number of hands, which keeps the per-hand work to one dict update.
+    """
+
+    def __init__(
+        self,
+        num_scores: int,
+        hands: int = 0,
+        matches: int = 0,
+        stopped: int = 0,
+        wins: list[int] | None = None,
+        score_change: list[int] | None = None,
+    ) -> None:
+        self.num_scores = num_scores
+        self.hands = hands
+        self.matches = matches
+        self.stopped = stopped
+        self.wins = wins if wins is not None else [0] * num_scores
+        self.score_change = score_change if score_change is not None else [0] * num_scores
+        self.point_names: tuple[str, ...] = ()
+        self.kinds: dict[HandKind, int] = {}
+
+    def add(self, other: Tally) -> None:
+        """Add another tally's counts to this one."""
+        self.hands += other.hands
+        self.matches += other.matches
+        self.stopped += other.stopped
+        for team in range(self.num_scores):
+            self.wins[team] += other.wins[team]
+            self.score_change[team] += other.score_change[team]
+        if not self.point_names:
+            self.point_names = other.point_names
+        kinds = self.kinds
+        for kind, n in other.kinds.items():
+            kinds[kind] = kinds.get(kind, 0) + n
+
+    def add_match(self, state: TrickState) -> None:
+        """Count the hands of a match that was played (or stopped), from its final state."""
+        results = state.results
+        history = state.history
+        kinds = self.kinds
+        count = kinds.get
+        if results and not self.point_names:
+            points = results[0].get("points")
+            self.point_names = tuple(points) if isinstance(points, dict) else ()
+        # Only a hand won at the lowest bid can be a stuck dealer's; others skip the check.
+        low = getattr(state.options, "min_bid", None)
+        low = low if isinstance(low, int) else 1 << 30
+        for i, result in enumerate(results):
+            # The fast path: one tuple per hand and one dict update (see Tally).
+            try:
+                bid = result["bid"]
+                kind: HandKind = (
+                    result["declarer"],
+                    bid,
+                    bid <= low and _stuck(history[i].actions),
+                    tuple(result["taken"]),
+                    tuple(result["points"].values()),
+                )
+            except (KeyError, TypeError, AttributeError):
+                kind = _hand_kind(result, history[i].actions)
+            kinds[kind] = count(kind, 0) + 1
+        self.hands += len(state.results)
+        scores = state.scores
+        for team in range(min(self.num_scores, len(scores))):
+            self.score_change[team] += scores[team]
+        if not state.is_over:
+            self.stopped += 1
+            return
+        self.matches += 1
+        winner = state.winner
+        if winner is not None and 0 <= winner < self.num_scores:
+            self.wins[winner] += 1
+
+
+def _stuck(actions: list[int]) -> bool:
+    """Whether a hand's auction ended without a bid: the first card came before any bid."""
+    for action in actions:
+        if action < PASS:
+            return True
+        if BID <= action < BID + 64:
+            return False
+    return True
+
+
+def _hand_kind(result: dict[str, Any], actions: list[int]) -> HandKind:
+    """The kind of a hand whose result lacks some of Setback's keys (other games)."""
+    declarer, bid = result.get("declarer"), result.get("bid")
+    taken, points = result.get("taken"), result.get("points")
+    return (
+        declarer if isinstance(declarer, int) else None,
+        bid if isinstance(bid, int) else None,
+        isinstance(bid, int) and _stuck(actions),
+        tuple(taken) if isinstance(taken, list) else (),
+        tuple(points.values()) if isinstance(points, dict) else (),
+    )
+
+
+class Simulation:
+    """A checked request (see :func:`prepare`): what to play, by whom, how much, which seed."""
+
+    def __init__(
+        self,
+        game_spec: str,
+        players: tuple[str, ...],
+        seed: int,
+        hands: int | None = None,
+        matches: int | None = None,
+    ) -> None:
+        self.game_spec = game_spec
+        self.players = players
+        self.seed = seed
+        self.hands = hands
+        self.matches = matches
+
+    @property
+    def mode(self) -> str:
+        """``"hands"`` or ``"matches"``."""
+        return "hands" if self.hands is not None else "matches"
+
+    @property
+    def total(self) -> int:
+        """How many hands or matches the run plays (the unit of progress)."""
+        return self.hands if self.hands is not None else (self.matches or 0)
+
+    def chunks(self) -> list[Chunk]:
+        """The fixed chunks of the run, in order."""
+        size = HANDS_PER_CHUNK if self.hands is not None else MATCHES_PER_CHUNK
+        total = self.total
+        return [
+            Chunk(
+                i,
+                self.game_spec,
+                self.players,
+                self.seed,
+                self.mode,
+                start,
+                min(size, total - start),
+            )
+            for i, start in enumerate(range(0, total, size))
+        ]
+
+
+def prepare(
+    game_spec: str,
+    players: str | Sequence[str],
+    seed: int,
+    hands: int | None = None,
+    matches: int | None = None,
+) -> Simulation:
+    """Check a request and return it as a :class:`Simulation`; raises :class:`TricktableError`.
+
+    ``players`` is one name per seat, as a list or as comma-separated text.
+    """
+    if (hands is None) == (matches is None):
+        raise SimulationError("give exactly one of --hands N or --matches M")
+    if (hands if hands is not None else matches or 0) < 1:
+        raise SimulationError("the number of hands or matches must be at least 1")
+    game = load_game(game_spec)
+    names = players.split(",") if isinstance(players, str) else list(players)
+    names = [name.strip() for name in names]
+    if len(names) != game.num_players:
+        raise SimulationError(
+            f"{game.name} needs {game.num_players} players, got {len(names)}: {','.join(names)}"
+        )
+    for name in names:
+        if name.lower() == "human":
+            raise SimulationError("simulate plays bots only; 'human' cannot take a seat")
+        make_bot(name).close()
+    return Simulation(game.spec(), tuple(names), seed, hands, matches)
+
+
+def play_chunk(chunk: Chunk) -> Tally:
+    """Play one chunk with fresh bots and return its tally (run in this or a worker process)."""
+    try:
+        game = load_game(chunk.game_spec)
+        bots = [make_bot(name) for name in chunk.players]
+        try:
+            if chunk.mode == "hands":
+                return _play_hands(game, bots, chunk)
+            return _play_matches(game, bots, chunk)
+        finally:
+            for bot in bots:
+                bot.close()
+    except SimulationError:
+        raise
+    except TricktableError as exc:
+        # Errors with extra constructor arguments do not survive pickling back from a worker.
+        raise SimulationError(str(exc)) from None
+
+
+def _play_hands(game: Game, bots: list[Bot], chunk: Chunk) -> Tally:
+    tally = Tally(game.num_scores)
+    k = 0
+    while tally.hands < chunk.count:
+        seed = derive_seed(chunk.seed, "hands", chunk.index, k)
+        quota = min(chunk.count - tally.hands, MAX_HANDS_PER_MATCH)
+        tally.add_match(play_match(game, bots, seed, max_hands=quota))
+        k += 1
+    return tally
+
+
+def _play_matches(game: Game, bots: list[Bot], chunk: Chunk) -> Tally:
+    tally = Tally(game.num_scores)
+    for i in range(chunk.start, chunk.start + chunk.count):
+        seed = derive_seed(chunk.seed, "match", i)
+        tally.add_match(play_match(game, bots, seed, max_hands=MAX_HANDS_PER_MATCH))
+    return tally
+
+
+def run(sim: Simulation, workers: int | None = None, progress: Progress | None = None) -> Tally:
+    """Play every chunk of ``sim`` (in ``workers`` processes) and return the run's tally.
+
+    One worker, or a run of one chunk, plays in this process and starts no pool at all.
+    """
+    chunks = sim.chunks()
+    workers = min(workers or os.cpu_count() or 1, len(chunks))
+    tallies: list[Tally | None] = [None] * len(chunks)
+    if workers <= 1:
+        for chunk in chunks:
+            tallies[chunk.index] = play_chunk(chunk)
+            if progress is not None:
+                progress(chunk.count)
+    else:
+        _run_pool(chunks, workers, tallies, progress)
+    total = Tally(load_game(sim.game_spec).num_scores)
+    for tally in tallies:
+        assert tally is not None
+        total.add(tally)
+    return total
+
+
+def _run_pool(
+    chunks: list[Chunk], workers: int, tallies: list[Tally | None], progress: Progress | None
+) -> None:
+    import multiprocessing
+
+    # Leaving the block terminates the workers: on Ctrl-C or a failed chunk nobody waits for
+    # the chunks still running.
+    with multiprocessing.Pool(workers, initializer=_worker_init) as pool:
+        for index, tally in pool.imap_unordered(_play_numbered, chunks):
+            tallies[index] = tally
+            if progress is not None:
+                progress(chunks[index].count)
+
+
+def _play_numbered(chunk: Chunk) -> tuple[int, Tally]:
+    return chunk.index, play_chunk(chunk)
+
+
+def _worker_init() -> None:
+    # Ctrl-C reaches the whole process group; the parent alone handles it, so that the
+    # workers do not each print a traceback.
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def simulate(
+    sim: Simulation, workers: int | None = None, progress: Progress | None = None
+) -> dict[str, Any]:
+    """Run ``sim`` and return its report (see this module's docstring for the keys)."""
+    workers = workers or os.cpu_count() or 1
+    began = time.perf_counter()
+    tally = run(sim, workers, progress)
+    elapsed = time.perf_counter() - began
+    return build_report(sim, tally, workers, elapsed)
+
+
+def build_report(sim: Simulation, tally: Tally, workers: int, elapsed: float) -> dict[str, Any]:
+    """The report of a run from its tally (see this module's docstring for the keys)."""
+    game = load_game(sim.game_spec)
+    teams = tally.num_scores
+    hands = tally.hands
+    seats = [[s for s in range(game.num_players) if game.team_of(s) == t] for t in range(teams)]
+    report: dict[str, Any] = {
+        "game": sim.game_spec,
+        "players": list(sim.players),
+        "seed": sim.seed,
+        "mode": sim.mode,
+        "hands": hands,
+        "matches": tally.matches,
+        "matches_stopped": tally.stopped,
+        "teams": [{"seats": s, "players": [sim.players[i] for i in s]} for s in seats],
+        "match_wins": list(tally.wins),
+    }
+    taken_total = [0] * teams
+    has_taken = False
+    bids: dict[str, list[int]] = {}
+    point_names = tally.point_names
+    # per point: [available, tied, won by declarers, won by team 0, won by team 1, ...]
+    points = {name: [0] * (3 + teams) for name in point_names}
+    for (declarer, bid, stuck, taken, winners), n in tally.kinds.items():
+        if len(taken) == teams:
+            has_taken = True
+            for team in range(teams):
+                taken_total[team] += taken[team] * n
+        side = game.team_of(declarer) if declarer is not None else -1
+        if bid is not None:
+            row = bids.setdefault("stuck" if stuck else str(bid), [0, 0])
+            row[0] += n
+            if len(taken) == teams and side >= 0 and taken[side] >= bid:
+                row[1] += n
+        for name, winner in zip(point_names, winners, strict=False):
+            counts = points[name]
+            if winner is None:
+                if name in ALWAYS_IN_PLAY:
+                    counts[0] += n
+                    counts[1] += n
+                continue
+            counts[0] += n
+            if winner == side:
+                counts[2] += n
+            if 0 <= winner < teams:
+                counts[3 + winner] += n
+    if has_taken:
+        report["points_taken"] = _total_and_mean(taken_total, hands)
+    report["score_change"] = _total_and_mean(tally.score_change, hands)
+    if bids:
+        report["bids"] = _bid_report(game, bids, hands)
+    if point_names:
+        report["points"] = {
+            name: _point_report(counts, teams, hands) for name, counts in points.items()
+        }
+    rate = hands / elapsed if elapsed > 0 else 0.0
+    report["timing"] = {
+        "workers": workers,
+        "elapsed_seconds": round(elapsed, 3),
+        "hands_per_second": round(rate, 1),
+    }
+    return report
+
+
+def _ratio(part: int, whole: int) -> float | None:
+    return round(part / whole, DIGITS) if whole else None
+
+
+def _total_and_mean(totals: list[int], hands: int) -> dict[str, Any]:
+    return {"total": list(totals), "per_hand": [_ratio(t, hands) for t in totals]}
+
+
+def _bid_report(game: Game, bids: dict[str, list[int]], hands: int) -> dict[str, Any]:
+    # Every bid the rules allow gets a row, made or not, so that reports share one shape.
+    values = {int(k) for k in bids if k != "stuck"}
+    low, high = getattr(game.options, "min_bid", None), getattr(game.options, "max_bid", None)
+    if isinstance(low, int) and isinstance(high, int):
+        values.update(range(low, high + 1))
+    out: dict[str, Any] = {}
+    for key in [*map(str, sorted(values)), "stuck"]:
+        count, made = bids.get(key, (0, 0))
+        out[key] = {
+            "count": count,
+            "share": _ratio(count, hands),
+            "made": made,
+            "make_rate": _ratio(made, count),
+        }
+    return out
+
+
+def _point_report(counts: list[int], teams: int, hands: int) -> dict[str, Any]:
+    available, tied, declarers = counts[0], counts[1], counts[2]
+    won = counts[3 : 3 + teams]
+    return {
+        "available": available,
+        "available_rate": _ratio(available, hands),
+        "won": won,
+        "won_share": [_ratio(w, available) for w in won],
+        "won_by_declarers": declarers,
+        "declarers_share": _ratio(declarers, available),
+        "tied": tied,
+    }

@@ -1,0 +1,64 @@
+"""The readable account of a match: hand by hand and trick by trick, every deal face up.
+
+The account replays the state's own action log through a fresh state — the engine's one path —
+and shows it with the same :class:`~tricktable.ui.terminal.TableDisplay` a live table uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.text import Text
+
+from tricktable.engine.trick import TrickState
+from tricktable.ui.terminal import TableDisplay, make_console, seat_names
+
+
+def render_account(
+    state: TrickState, players: Sequence[str] | object = None, console: Console | None = None
+) -> None:
+    """Print the account of ``state``'s match so far (a replayed record, a finished match).
+
+    ``players`` (a record's ``players``) are named beside the seats when given.
+    """
+    console = console or make_console()
+    game = state.game
+    n = game.num_players
+    display = TableDisplay(console, game, seat_names((), n), reveal=range(n))
+    title = Text(display.title(), style="bold")
+    if state.seed is not None:
+        title.append(f" · seed {state.seed}")
+    console.print(title)
+    # A record's players are optional and unchecked by replay: use them only when well formed.
+    labels = None
+    if isinstance(players, list | tuple) and len(players) == n:
+        labels = [str(p) for p in players]
+    display.show_seats(
+        [f"seat {seat}" + (f", {labels[seat]}" if labels else "") for seat in range(n)]
+    )
+
+    replay = game.new_state(state.seed)
+    display.start(replay)
+    for log in state.history:
+        replay.deal(log.deal, dealer=log.dealer)
+        display.hand_banner(replay)
+        for action in log.actions:
+            seat = replay.to_act
+            replay.apply(action)
+            display(replay, seat, action)
+        if not (replay.needs_deal or replay.is_over):
+            console.print(Text("The hand stops here, unfinished.", style="bold"))
+
+    if replay.is_over:
+        display.show_match_end(replay)
+    else:
+        console.print()
+        hands = len(replay.results)
+        console.print(
+            Text(
+                f"No winner yet after {hands} hand{'s' * (hands != 1)}: "
+                f"{display.scores_text(replay.scores)}.",
+                style="bold",
+            )
+        )

@@ -1,0 +1,282 @@
+"""``tricktable play``: real subprocesses with piped input, and the human's answers in-process."""
+
+from __future__ import annotations
+
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import tricktable
+from tricktable.cards import mask_of, parse_cards
+from tricktable.engine import actions as act
+from tricktable.engine.trick import TrickState
+from tricktable.errors import IllegalAction, NotationError
+from tricktable.games import load_game
+from tricktable.records import load_record, replay
+from tricktable.ui.terminal import read_answer
+
+SRC = str(Path(tricktable.__file__).resolve().parents[1])
+BOTS = "heuristic,random,heuristic,random"
+
+
+def child_env() -> dict[str, str]:
+    """The environment of a child ``tricktable``: our source tree first, UTF-8, wide lines."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (SRC, env.get("PYTHONPATH")) if p)
+    env["PYTHONIOENCODING"] = "utf-8"
+    env["COLUMNS"] = "200"  # Rich wraps at 80 in a pipe; keep each message on one line
+    env["USER"] = "tester"
+    return env
+
+
+def play(
+    *args: str, stdin: str = "", cwd: Path | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    """Run ``tricktable play ARGS`` with ``stdin`` piped in."""
+    return subprocess.run(
+        [sys.executable, "-m", "tricktable", "play", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=timeout,
+        env=child_env(),
+        cwd=cwd,
+    )
+
+
+def saved_path(output: str, cwd: Path) -> Path:
+    """The record path the game says it saved to."""
+    match = re.search(r"record saved to (\S+)", output)
+    assert match, output[-2000:]
+    path = Path(match.group(1))
+    return path if path.is_absolute() else cwd / path
+
+
+def seed_with_first_dealer(seat: int) -> int:
+    """A seed whose first dealer is ``seat`` (so the seat after it bids first)."""
+    game = load_game("setback")
+    return next(s for s in range(1000) if game.new_state(s).dealer == seat)
+
+
+# ----------------------------------------------------------------------------- unattended
+
+
+def test_unattended_match_plays_to_the_end_and_saves_the_same_record_twice(
+    tmp_path: Path,
+) -> None:
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    run = play("--players", BOTS, "--seed", "7", "--save", str(first))
+    assert run.returncode == 0, run.stderr
+    assert "win the match" in run.stdout
+    assert f"record saved to {first}" in run.stdout
+    assert re.search(r"^Hand +1: ", run.stdout, re.M)  # one compact line per hand
+    state = replay(load_record(first))
+    assert state.is_over and state.winner is not None
+    record = load_record(first)
+    assert record["seed"] == 7
+    assert record["players"] == ["bot:heuristic", "bot:random", "bot:heuristic", "bot:random"]
+    assert "unfinished_hand" not in record
+
+    again = play("--players", BOTS, "--seed", "7", "--save", str(second))
+    assert again.returncode == 0, again.stderr
+    assert load_record(second) == record
+    assert again.stdout.replace(str(second), str(first)) == run.stdout
+
+
+def test_unattended_match_saves_nothing_without_save(tmp_path: Path) -> None:
+    run = play("--players", BOTS, "--seed", "11", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "win the match" in run.stdout
+    assert "record saved" not in run.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+# ------------------------------------------------------------------------------- bad setup
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        ("human,nobody,random,random", "unknown player 'nobody'"),
+        ("human,random", "--players needs 4 comma-separated players"),
+        ("human,,random,random", "--players needs 4 comma-separated players"),
+    ],
+)
+def test_bad_players_are_one_line_and_exit_2(tmp_path: Path, players: str, message: str) -> None:
+    run = play("--players", players, "--seed", "1", cwd=tmp_path)
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert run.stderr.startswith("error: ") and message in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in run.stderr
+    assert not (tmp_path / "records").exists()
+
+
+def test_bad_game_is_one_line_and_exit_2() -> None:
+    run = play("--game", "setback(target=zero)", "--players", BOTS)
+    assert run.returncode == 2
+    assert run.stderr.startswith("error: ") and len(run.stderr.strip().splitlines()) == 1
+
+
+def test_a_save_path_that_cannot_be_written_fails_before_playing(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    run = play("--players", BOTS, "--seed", "1", "--save", str(blocker / "m.json"))
+    assert run.returncode == 2
+    assert run.stderr.startswith("error: cannot create") and "Hand" not in run.stdout
+
+
+# ------------------------------------------------------------------------------- a human
+
+
+def test_bad_answers_get_a_clear_line_and_a_new_prompt(tmp_path: Path) -> None:
+    # The dealer is East (seat 3), so the human (seat 0) bids first, before any bot acts.
+    seed = seed_with_first_dealer(3)
+    answers = ["xyz", "bid 99", "play ZZ", "bid 1", "?", "hand", "pass", "1", "1"]
+    run = play("--players", BOTS.replace("heuristic", "human", 1), "--seed", str(seed),
+               stdin="\n".join(answers) + "\n", cwd=tmp_path)  # fmt: skip
+    out = run.stdout
+    assert run.returncode == 0, run.stderr
+    assert f"seed {seed}" in out
+    assert "✗ unknown action 'xyz': write pass, bid N or play CARD" in out
+    assert "✗ 'bid 99' is not legal: you must bid from 2 to 6" in out
+    assert "✗ unknown card 'zz'" in out
+    assert "✗ 'bid 1' is not legal: you must bid from 2 to 6" in out
+    assert "The rules in brief" in out  # "?"
+    assert out.count("Your hand: ") >= 3  # the first turn, "hand", and a play after the auction
+    assert out.count("You > ") == len(answers) + 1  # a new prompt after every answer
+    assert "Auction: You pass" in out  # "pass" was taken, and the game went on
+    assert "End of input: stopped." in out
+    path = saved_path(out, tmp_path)
+    assert path.parent == tmp_path / "records" and path.name.startswith(f"match-{seed}-")
+    record = load_record(path)
+    assert record["players"][0] == "tester"
+    assert record["unfinished_hand"]["actions"][0] == "pass"
+    assert replay(record).results == []  # no hand finished: the record replays to nothing yet
+
+
+def test_quit_stops_and_saves_where_asked(tmp_path: Path) -> None:
+    target = tmp_path / "deep" / "game.json"
+    run = play("--seed", "4", "--players", "human,random,random,random", "--save", str(target),
+               stdin="quit\n")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "Stopped." in run.stdout and f"record saved to {target}" in run.stdout
+    assert "unfinished_hand" in load_record(target)
+
+
+def test_a_whole_match_answering_the_first_choice_every_time(tmp_path: Path) -> None:
+    target = tmp_path / "full.json"
+    run = play("--seed", "5", "--save", str(target), stdin="1\n" * 4000)  # human v 3 heuristic
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"You (win!|lose\.) .* win the match", run.stdout)
+    assert f"record saved to {target}" in run.stdout
+    assert "High" in run.stdout and "Game" in run.stdout and "Scores: You & North" in run.stdout
+    state = replay(load_record(target))
+    assert state.is_over and state.winner is not None
+    final = state.scores
+    assert f"{final[state.winner]} to {final[1 - state.winner]}" in run.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
+def test_ctrl_c_at_the_prompt_saves_and_exits_130(tmp_path: Path) -> None:
+    target = tmp_path / "cut.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tricktable", "play", "--seed", "2", "--save", str(target),
+         "--players", "human,random,random,random"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(),
+    )  # fmt: skip
+    assert proc.stdout is not None
+    seen = b""
+    deadline = time.monotonic() + 30
+    while b"You > " not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([proc.stdout], [], [], 0.5)
+        if ready:
+            chunk = os.read(proc.stdout.fileno(), 4096)
+            if not chunk:
+                break
+            seen += chunk
+    assert b"You > " in seen, seen.decode(errors="replace")
+    proc.send_signal(signal.SIGINT)
+    rest, err = proc.communicate(timeout=30)
+    out = (seen + rest).decode()
+    assert proc.returncode == 130, err.decode()
+    assert "Interrupted." in out and f"record saved to {target}" in out
+    assert b"Traceback" not in err
+    assert "unfinished_hand" in load_record(target)
+
+
+# ------------------------------------------------------------------ the answers, in-process
+
+
+def auction_state() -> tuple[object, int]:
+    """A Setback hand dealt by East, so seat 0 bids first; seat 0 holds 10♦ Q♦ 7♣ J♣ A♥ JK."""
+    game = load_game("setback")
+    state = game.new_state(1)
+    hands = [
+        "TD QD 7C JC AH JK",
+        "2C 3C 4C 5C 6C 8C",
+        "2D 3D 4D 5D 6D 7D",
+        "2S 3S 4S 5S 6S 7S",
+    ]
+    state.deal([mask_of(parse_cards(h)) for h in hands], dealer=3)
+    return state, 0
+
+
+def answer(text: str, state: TrickState) -> int:
+    """What the human player reads ``text`` as, through the seat-to-act's view."""
+    return read_answer(text, state.view(state.to_act))
+
+
+def test_answers_in_the_auction() -> None:
+    state, _ = auction_state()
+    assert answer("pass", state) == act.PASS
+    assert answer("  P ", state) == act.PASS
+    assert answer("1", state) == act.PASS  # 1 is no bid: the first choice
+    assert answer("3", state) == act.bid(3)  # a bare number is a bid
+    assert answer("bid 6", state) == act.bid(6)
+    with pytest.raises(IllegalAction, match="must bid from 2 to 6"):
+        answer("bid 7", state)
+    with pytest.raises(IllegalAction, match="must bid from 2 to 6"):
+        answer("bid -4", state)
+    with pytest.raises(IllegalAction, match="must bid or pass"):
+        answer("TD", state)
+    with pytest.raises(IllegalAction, match="must bid from 2 to 6"):
+        answer("9", state)
+    with pytest.raises(IllegalAction, match="must bid from 2 to 6"):
+        answer("0", state)
+    with pytest.raises(NotationError, match="unknown action"):
+        answer("²", state)
+    state.apply(act.bid(4))
+    with pytest.raises(IllegalAction, match="more than the high bid of 4"):
+        answer("3", state)
+
+
+def test_answers_in_play() -> None:
+    state, _ = auction_state()
+    state.apply(act.bid(6))  # six ends the auction: seat 0 declares and leads
+    ten = parse_cards("TD")[0]
+    for text in ("play TD", "TD", "td", "10d", "10D", "t♦", "10♦", "play 10d"):
+        assert read_answer(text, state) == ten, text
+    legal = state.legal_actions()
+    assert answer("1", state) == legal[0]
+    assert read_answer(str(len(legal)), state) == legal[-1]
+    with pytest.raises(IllegalAction, match="may not lead the joker"):
+        answer("JK", state)
+    with pytest.raises(IllegalAction, match="does not hold 2S"):
+        answer("2s", state)
+    with pytest.raises(IllegalAction, match="must play a card"):
+        answer("pass", state)
+    with pytest.raises(NotationError, match="unknown card"):
+        answer("play ZZ", state)
+    with pytest.raises(NotationError, match="no choice 0"):
+        answer("0", state)
+    with pytest.raises(NotationError, match="there is no choice 7: pick 1 to 5"):
+        answer("7", state)

@@ -1,0 +1,259 @@
+"""``tricktable simulate``: the report, its determinism across workers, its numbers and errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tricktable import simulate as sim_mod
+from tricktable.bots import make_bot
+from tricktable.cli.simulate import run_simulate
+from tricktable.engine.actions import BID, PASS
+from tricktable.games import load_game
+from tricktable.match import play_match
+from tricktable.seeds import derive_seed
+from tricktable.simulate import (
+    HANDS_PER_CHUNK,
+    SimulationError,
+    Tally,
+    build_report,
+    prepare,
+    run,
+    simulate,
+)
+
+Cli = Callable[..., subprocess.CompletedProcess[str]]
+RANDOM4 = "random,random,random,random"
+MIXED = "heuristic,random,heuristic,random"
+POINTS = ("high", "low", "jack", "off_jack", "joker", "game")
+
+
+def sim_json(cli: Cli, *args: str) -> dict[str, Any]:
+    """Run ``simulate ARGS --json`` and return its one JSON object."""
+    done = cli("simulate", *args, "--json")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    lines = done.stdout.splitlines()
+    assert len(lines) == 1, done.stdout[:500]
+    report = json.loads(lines[0])
+    assert isinstance(report, dict)
+    return report
+
+
+def without_timing(report: dict[str, Any]) -> dict[str, Any]:
+    """The deterministic part of a report."""
+    return {k: v for k, v in report.items() if k != "timing"}
+
+
+def test_json_is_one_object(cli: Cli) -> None:
+    report = sim_json(cli, "--players", RANDOM4, "--hands", "300", "--seed", "5", "--workers", "1")
+    assert report["hands"] == 300
+    assert report["players"] == RANDOM4.split(",")
+    assert report["seed"] == 5
+    assert report["mode"] == "hands"
+    assert set(report["timing"]) == {"workers", "elapsed_seconds", "hands_per_second"}
+    assert report["timing"]["hands_per_second"] > 0
+
+
+def test_hands_results_ignore_the_worker_count(cli: Cli) -> None:
+    # 2,300 hands make three chunks, so two workers really split them.
+    args = ("--players", RANDOM4, "--hands", "2300", "--seed", "7")
+    one = sim_json(cli, *args, "--workers", "1")
+    two = sim_json(cli, *args, "--workers", "2")
+    assert two["timing"]["workers"] == 2
+    assert without_timing(one) == without_timing(two)
+    assert one["hands"] == 2300
+
+
+def test_matches_results_ignore_the_worker_count(cli: Cli) -> None:
+    args = ("--players", MIXED, "--matches", "12", "--seed", "3")
+    one = sim_json(cli, *args, "--workers", "1")
+    two = sim_json(cli, *args, "--workers", "2")
+    assert without_timing(one) == without_timing(two)
+
+
+def test_seed_changes_results() -> None:
+    a = simulate(prepare("setback", RANDOM4, seed=1, hands=200), workers=1)
+    b = simulate(prepare("setback", RANDOM4, seed=2, hands=200), workers=1)
+    assert without_timing(a) != without_timing(b)
+
+
+def test_hands_plays_exactly_n_hands() -> None:
+    sim = prepare("setback", RANDOM4, seed=11, hands=HANDS_PER_CHUNK + 234)
+    assert [c.count for c in sim.chunks()] == [HANDS_PER_CHUNK, 234]
+    tally = run(sim, workers=1)
+    assert tally.hands == HANDS_PER_CHUNK + 234
+    assert sum(tally.kinds.values()) == tally.hands
+
+
+def test_matches_plays_m_matches_and_wins_sum_to_m() -> None:
+    report = simulate(prepare("setback", MIXED, seed=2, matches=13), workers=1)
+    assert report["mode"] == "matches"
+    assert report["matches"] + report["matches_stopped"] == 13
+    assert report["matches_stopped"] == 0
+    assert sum(report["match_wins"]) == report["matches"] == 13
+
+
+def test_matches_agree_with_playing_them_directly() -> None:
+    # The report's counts are those of the matches the design says are played: match i with
+    # derive_seed(seed, "match", i), through play_match.
+    seed, count = 4, 6
+    report = simulate(prepare("setback", MIXED, seed=seed, matches=count), workers=1)
+    game = load_game("setback")
+    bots = [make_bot(name) for name in MIXED.split(",")]
+    hands, wins, taken, change = 0, [0, 0], [0, 0], [0, 0]
+    bid_counts: dict[str, int] = {}
+    for i in range(count):
+        state = play_match(game, bots, derive_seed(seed, "match", i))
+        assert state.winner is not None
+        hands += len(state.results)
+        wins[state.winner] += 1
+        for team in (0, 1):
+            change[team] += state.scores[team]
+        for log, result in zip(state.history, state.results, strict=True):
+            taken[0] += result["taken"][0]
+            taken[1] += result["taken"][1]
+            bids = [a for a in log.actions if BID <= a < BID + 64]
+            key = str(result["bid"]) if bids else "stuck"
+            bid_counts[key] = bid_counts.get(key, 0) + 1
+    assert report["hands"] == hands
+    assert report["match_wins"] == wins
+    assert report["points_taken"]["total"] == taken
+    assert report["score_change"]["total"] == change
+    assert {k: v["count"] for k, v in report["bids"].items() if v["count"]} == bid_counts
+
+
+def test_numbers_are_consistent() -> None:
+    report = simulate(prepare("setback", RANDOM4, seed=9, hands=1500), workers=1)
+    hands = report["hands"]
+    assert hands == 1500
+    bids = report["bids"]
+    assert list(bids) == ["2", "3", "4", "5", "6", "stuck"]
+    assert sum(row["count"] for row in bids.values()) == hands
+    for row in bids.values():
+        assert 0 <= row["made"] <= row["count"]
+        if row["count"]:
+            assert row["make_rate"] == pytest.approx(row["made"] / row["count"], abs=1e-6)
+    points = report["points"]
+    assert list(points) == list(POINTS)
+    # High, Low and Game are in play in every hand (Game possibly tied); the others when dealt.
+    for name in ("high", "low", "game"):
+        assert points[name]["available_rate"] == 1.0
+    for name, row in points.items():
+        assert sum(row["won"]) + row["tied"] == row["available"] <= hands
+        assert row["won_by_declarers"] <= row["available"]
+        if name != "game":
+            assert row["tied"] == 0
+    # Every point won is a point taken, and nothing else is.
+    for team in (0, 1):
+        assert report["points_taken"]["total"][team] == sum(p["won"][team] for p in points.values())
+        assert report["points_taken"]["per_hand"][team] == pytest.approx(
+            report["points_taken"]["total"][team] / hands, abs=1e-6
+        )
+    assert 0 < points["jack"]["available_rate"] < 1
+
+
+def test_unfinished_matches_are_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Random bots bid high, go set and rarely reach the target: the cap ends their matches.
+    monkeypatch.setattr(sim_mod, "MAX_HANDS_PER_MATCH", 40)
+    report = simulate(prepare("setback", RANDOM4, seed=1, matches=3), workers=1)
+    assert report["hands"] <= 3 * 40
+    assert report["matches"] + report["matches_stopped"] == 3
+    assert sum(report["match_wins"]) == report["matches"]
+
+
+def _play_out(state: Any) -> None:
+    while state.to_act >= 0:
+        state.apply(state.legal_actions()[0])
+
+
+def test_stuck_dealer_hands_are_counted_apart() -> None:
+    game = load_game("setback")
+    state = game.new_state(3)
+    state.deal()
+    for _ in range(4):
+        state.apply(PASS)
+    _play_out(state)
+    state.deal()
+    for _ in range(3):
+        state.apply(PASS)
+    state.apply(BID + 2)  # the dealer bids the minimum: not stuck
+    _play_out(state)
+    tally = Tally(2)
+    tally.add_match(state)
+    assert tally.hands == 2
+    assert tally.stopped == 1 and tally.matches == 0
+    stuck = {(kind[1], kind[2]): n for kind, n in tally.kinds.items()}
+    assert stuck == {(2, True): 1, (2, False): 1}
+    sim = prepare("setback", RANDOM4, seed=0, hands=2)
+    report = build_report(sim, tally, workers=1, elapsed=1.0)
+    assert report["bids"]["stuck"]["count"] == 1
+    assert report["bids"]["2"]["count"] == 1
+
+
+def test_results_without_setback_keys_still_report() -> None:
+    # A game whose hand results carry only scores: the report keeps what exists.
+    tally = Tally(2, hands=5, score_change=[3, -1])
+    tally.kinds[(None, None, False, (), ())] = 5
+    sim = prepare("setback", RANDOM4, seed=0, hands=5)
+    report = build_report(sim, tally, workers=1, elapsed=0.5)
+    assert report["hands"] == 5
+    assert report["score_change"] == {"total": [3, -1], "per_hand": [0.6, -0.2]}
+    assert "bids" not in report and "points" not in report and "points_taken" not in report
+
+
+def test_readable_report(cli: Cli) -> None:
+    done = cli("simulate", "--players", RANDOM4, "--hands", "200", "--seed", "1", "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    for title in ("Teams", "Winning bids", "Points", "stuck", "off_jack", "hands/s"):
+        assert title in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--players", "random,robot,random,random", "--hands", "10"), "robot"),
+        (("--game", "nosuchgame", "--players", RANDOM4, "--hands", "10"), "nosuchgame"),
+        (("--players", RANDOM4), "exactly one"),
+        (("--players", RANDOM4, "--hands", "5", "--matches", "5"), "exactly one"),
+        (("--players", RANDOM4, "--hands", "0"), "hands"),
+    ],
+)
+def test_errors_are_one_line(cli: Cli, args: tuple[str, ...], message: str) -> None:
+    done = cli("simulate", *args, "--json")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("error:")
+    assert message in lines[0]
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "message"),
+    [
+        ("setback", "random,random,random", "needs 4 players, got 3"),
+        ("setback", "human,random,random,random", "'human'"),
+        ("setback(target=x)", RANDOM4, "target"),
+        ("setback", "random,,random,random", "unknown player"),
+    ],
+)
+def test_run_simulate_errors(
+    capsys: pytest.CaptureFixture[str], game: str, players: str, message: str
+) -> None:
+    assert run_simulate(game, players, 10, None, 1, 1, True) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert err.startswith("error:") and message in err
+
+
+@pytest.mark.parametrize(("hands", "matches"), [(None, None), (5, 5)])
+def test_prepare_wants_hands_or_matches(hands: int | None, matches: int | None) -> None:
+    with pytest.raises(SimulationError, match="exactly one"):
+        prepare("setback", RANDOM4, seed=1, hands=hands, matches=matches)
