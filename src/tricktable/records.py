@@ -76,6 +76,8 @@ def load_record(source: str | Path | IO[str]) -> dict[str, Any]:
         raise RecordError(
             f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
         ) from None
+    except RecursionError:
+        raise RecordError("malformed JSON: nested too deeply") from None
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     return record

@@ -15,7 +15,7 @@ A game is a :class:`Game` subclass (immutable: options, tables, a factory) paire
 - ``_score_hand()`` — score a finished hand, return its result, set ``winner`` when the match
   is over;
 - ``_explain(action)`` — why an action is illegal, for the error message;
-- ``_hand_seen(seat)`` — the cards a seat may see of its own (Spades' blind nil hides them).
+- ``_may_look(seat)`` — whether a seat may see its own cards yet (Spades' blind nil).
 
 ``skip`` names a seat that sits a hand out (Euchre alone); ``next_dealer`` may be set by a game
 that redeals with the same dealer.
@@ -328,7 +328,7 @@ class TrickState:
         """The error for an illegal action, with the reason the rules give."""
         seat = self.to_act
         if action.__class__ is not int or action < 0:
-            return IllegalAction(seat, repr(action), "sent something that is not an action")
+            return IllegalAction(seat, str(action), "sent something that is not an action")
         try:
             text = self.game.action_name(action)
         except TricktableError:
@@ -474,9 +474,9 @@ class TrickState:
         """The legal actions of a ``SPECIAL`` phase."""
         return []
 
-    def _hand_seen(self, seat: int) -> int:
-        """The cards ``seat`` may see of its own hand."""
-        return self.hands[seat]
+    def _may_look(self, seat: int) -> bool:
+        """Whether ``seat`` may see its own cards now."""
+        return True
 
     def _apply_other(self, action: int) -> None:
         raise NotImplementedError
@@ -532,13 +532,14 @@ class View:
     @property
     def hand(self) -> int:
         """This seat's cards, as a mask."""
-        return self._state._hand_seen(self.seat)
+        state = self._state
+        return state.hands[self.seat] if state._may_look(self.seat) else 0
 
     @property
     def dealt(self) -> int:
         """The cards this seat was dealt this hand, as a mask (empty while it may not look)."""
         state = self._state
-        return state.dealt[self.seat] if state._hand_seen(self.seat) else 0
+        return state.dealt[self.seat] if state._may_look(self.seat) else 0
 
     @property
     def to_act(self) -> int:

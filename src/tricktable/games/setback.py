@@ -53,7 +53,7 @@ class SetbackOptions:
         },
     )
     hand_size: int = field(
-        default=6, metadata={"doc": "cards dealt to each seat", "range": (1, 13)}
+        default=6, metadata={"doc": "cards dealt to each seat", "range": (2, 13)}
     )
     points: str = field(
         default=",".join(SETBACK_POINTS),
@@ -127,6 +127,9 @@ def point_weights(text: str) -> dict[str, int]:
     return weights
 
 
+JOKERS = (1 << JOKER) | (1 << LITTLE_JOKER)
+
+
 class SetbackState(TrickState):
     """A Pitch-family match: auction, then tricks whose first lead names trump."""
 
@@ -152,8 +155,9 @@ class SetbackState(TrickState):
         self.high_bidder = -1
         self.declarer = -1
         self.bid = 0
-        # RULES.md: a trick may not be opened with the joker while other cards remain.
-        self.lead_forbid = self.joker_forbid
+        # The first lead names trump, so a joker may never make it (hand_size >= 2 ensures
+        # another card); later, RULES.md forbids opening with it while other cards remain.
+        self.lead_forbid = JOKERS
 
     def _play_mask(self, seat: int, hand: int) -> int:
         if not self.trick:
@@ -217,6 +221,7 @@ class SetbackState(TrickState):
     def _on_lead(self, card: int) -> None:
         if self.tables.suit < 0:
             self.tables = self.trumps[card // 13]
+            self.lead_forbid = self.joker_forbid
 
     def _side(self, seat: int) -> int:
         return seat & 1 if self.options.partners else seat
@@ -326,7 +331,7 @@ class Setback(Game):
         self.dealer_masks = _bid_masks(opts, dealer=True)
         self.trumps = _trump_tables(opts)
         self.weights = point_weights(opts.points)
-        self.joker_forbid = 0 if opts.joker_lead == "any" else (1 << JOKER) | (1 << LITTLE_JOKER)
+        self.joker_forbid = 0 if opts.joker_lead == "any" else JOKERS
 
     def _hand_size(self) -> int:
         return int(self.options.hand_size)

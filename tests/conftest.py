@@ -1,0 +1,97 @@
+"""Shared fixtures of the Setback tests: the test vectors, and states built from card text.
+
+Helpers are fixtures (``make_state``, ``apply_actions``...) rather than importable functions, so
+that no test module depends on how pytest puts ``tests/`` on ``sys.path``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+
+from tricktable.cards import mask_of, parse_cards
+from tricktable.games import load_game
+from tricktable.games.setback import SetbackState
+
+#: the shared test vectors, cloned beside the repository (…/main/../shared)
+VECTORS = Path(__file__).parents[2] / "shared/vectors/setback"
+
+MakeState = Callable[..., SetbackState]
+ApplyActions = Callable[[SetbackState, "str | Iterable[str]"], SetbackState]
+
+
+def game_spec(options: str = "") -> str:
+    """The spec text of Setback with ``options`` (``"target=11,low_to=dealt"``) or none."""
+    return f"setback({options})" if options else "setback"
+
+
+def build_state(deal: Iterable[str], dealer: int, options: str = "") -> SetbackState:
+    """A Setback state with four hands given as text (6 cards each) dealt by ``dealer``."""
+    game = load_game(game_spec(options))
+    state = game.new_state(0)
+    masks = [mask_of(parse_cards(text)) for text in deal]
+    assert len(masks) == 4 and all(m.bit_count() == 6 for m in masks), deal
+    state.deal(masks, dealer=dealer)
+    assert isinstance(state, SetbackState)
+    return state
+
+
+def run_actions(state: SetbackState, actions: str | Iterable[str]) -> SetbackState:
+    """Apply action texts (a list, or one string separated by commas) to ``state``."""
+    items = actions.split(",") if isinstance(actions, str) else list(actions)
+    for text in items:
+        if text.strip():
+            state.apply(state.game.parse_action(text))
+    return state
+
+
+def cli_env() -> dict[str, str]:
+    """The environment for a ``python -m tricktable`` child: ours, with the source tree first."""
+    env = dict(os.environ)
+    src = str(Path(__file__).parents[1] / "src")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (src, env.get("PYTHONPATH")) if p)
+    return env
+
+
+def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m tricktable ARGS`` and capture its output as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "tricktable", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=cli_env(),
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.fixture(scope="session")
+def vectors() -> Path:
+    """The folder of the Setback test vectors (the tests using it skip when it is absent)."""
+    if not VECTORS.is_dir():
+        pytest.skip(f"test vectors not found at {VECTORS} (clone shared/ beside the repo)")
+    return VECTORS
+
+
+@pytest.fixture
+def make_state() -> MakeState:
+    """``make_state(deal_text_list, dealer, options="")``: a dealt Setback state."""
+    return build_state
+
+
+@pytest.fixture
+def apply_actions() -> ApplyActions:
+    """``apply_actions(state, actions)``: apply action texts, return the state."""
+    return run_actions
+
+
+@pytest.fixture
+def cli() -> Callable[..., subprocess.CompletedProcess[str]]:
+    """``cli(*args, stdin=None)``: run the command line in a child process."""
+    return run_cli

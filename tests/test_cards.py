@@ -1,0 +1,202 @@
+"""Tests of card and action notation (RULES.md "Notation") and of card sets."""
+
+from __future__ import annotations
+
+import pytest
+
+from tricktable.cards import (
+    JOKER,
+    CardSet,
+    card_name,
+    card_of,
+    cards_in,
+    format_cards,
+    mask_of,
+    other_suit_of_colour,
+    parse_card,
+    parse_cards,
+    pretty_card,
+    rank_of,
+    suit_of,
+)
+from tricktable.engine import actions as act
+from tricktable.errors import NotationError, TricktableError
+from tricktable.games import load_game
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("TD", "TD"),
+        ("10D", "TD"),
+        ("10d", "TD"),
+        ("td", "TD"),
+        ("10♦", "TD"),
+        ("T♦", "TD"),
+        ("QS", "QS"),
+        ("qs", "QS"),
+        ("Q♠", "QS"),
+        ("2C", "2C"),
+        ("2♣", "2C"),
+        ("AH", "AH"),
+        ("a♥", "AH"),
+        ("JK", "JK"),
+        ("jk", "JK"),
+        ("joker", "JK"),
+        (" 9h ", "9H"),
+    ],
+)
+def test_card_input_forms_read_to_canonical(text: str, canonical: str) -> None:
+    card = parse_card(text)
+    assert card_name(card) == canonical
+    assert parse_card(canonical) == card
+
+
+@pytest.mark.parametrize("text", ["", "XX", "1D", "11D", "ZS", "TX", "10", "D", "JKK", "JL0"])
+def test_unknown_card_is_a_notation_error(text: str) -> None:
+    with pytest.raises(NotationError, match="unknown card"):
+        parse_card(text)
+
+
+def test_notation_error_is_a_value_error_and_project_error() -> None:
+    with pytest.raises(ValueError):
+        parse_card("XX")
+    with pytest.raises(TricktableError):
+        parse_card("XX")
+
+
+def test_card_ints_follow_suit_times_13_plus_rank() -> None:
+    assert parse_card("2C") == 0
+    assert parse_card("AC") == 12
+    assert parse_card("2D") == 13
+    assert parse_card("TD") == card_of(1, 8) == 21
+    assert parse_card("AS") == 51
+    assert parse_card("JK") == JOKER == 52
+
+
+def test_every_card_name_round_trips_and_is_canonical() -> None:
+    for card in range(53):
+        name = card_name(card)
+        assert parse_card(name) == card
+        assert len(name) == 2
+        assert name == name.upper()
+        assert name[0] in "23456789TJQKA" or name == "JK"
+    assert len({card_name(c) for c in range(53)}) == 53
+
+
+@pytest.mark.parametrize(
+    ("card", "suit", "rank"), [("2C", 0, 0), ("TD", 1, 8), ("JH", 2, 9), ("AS", 3, 12)]
+)
+def test_suit_and_rank_of(card: str, suit: int, rank: int) -> None:
+    assert suit_of(parse_card(card)) == suit
+    assert rank_of(parse_card(card)) == rank
+
+
+def test_joker_has_no_suit_or_rank() -> None:
+    assert suit_of(JOKER) == -1
+    assert rank_of(JOKER) == -1
+
+
+@pytest.mark.parametrize(("suit", "other"), [(0, 3), (1, 2), (2, 1), (3, 0)])
+def test_other_suit_of_colour(suit: int, other: int) -> None:
+    assert other_suit_of_colour(suit) == other
+
+
+@pytest.mark.parametrize(
+    ("card", "pretty"), [("TD", "10♦"), ("QS", "Q♠"), ("2C", "2♣"), ("AH", "A♥"), ("JK", "JK")]
+)
+def test_pretty_card_for_people(card: str, pretty: str) -> None:
+    assert pretty_card(parse_card(card)) == pretty
+    assert parse_card(pretty) == parse_card(card)
+
+
+def test_parse_cards_accepts_spaces_commas_and_lists() -> None:
+    expected = [parse_card("AS"), parse_card("2C"), JOKER]
+    assert parse_cards("AS 2c jk") == expected
+    assert parse_cards("AS,2C, JK") == expected
+    assert parse_cards(["AS", "2C", "JK"]) == expected
+
+
+def test_format_cards_is_canonical_and_sorted() -> None:
+    assert format_cards(parse_cards("AS 2c jk 10♦")) == "2C TD AS JK"
+    assert format_cards(mask_of(parse_cards("AS 2c jk 10♦"))) == "2C TD AS JK"
+    assert format_cards(0) == ""
+
+
+def test_mask_and_cards_in_are_inverse() -> None:
+    cards = parse_cards("2C TD QH AS JK")
+    mask = mask_of(cards)
+    assert mask.bit_count() == 5
+    assert cards_in(mask) == sorted(cards)
+    assert cards_in(0) == []
+
+
+def test_card_set() -> None:
+    cs = CardSet.parse("AS 2c")
+    assert len(cs) == 2
+    assert parse_card("AS") in cs
+    assert parse_card("KS") not in cs
+    assert "AS" not in cs  # membership is by card int, not by text
+    assert list(cs) == [parse_card("2C"), parse_card("AS")]
+    assert str(cs) == "2C AS"
+    assert repr(cs) == "CardSet('2C AS')"
+    assert cs.names() == ["2C", "AS"]
+    assert cs == CardSet(mask_of(parse_cards("2C AS")))
+    assert hash(cs) == hash(CardSet.parse("as,2C"))
+    assert cs != CardSet.parse("2C")
+
+
+# ------------------------------------------------------------------------------ actions
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "canonical"),
+    [
+        ("pass", act.PASS, "pass"),
+        ("PASS", act.PASS, "pass"),
+        ("  pass ", act.PASS, "pass"),
+        ("bid 2", act.bid(2), "bid 2"),
+        ("Bid 6", act.bid(6), "bid 6"),
+        ("play TD", parse_card("TD"), "play TD"),
+        ("play 10d", parse_card("TD"), "play TD"),
+        ("play 10♦", parse_card("TD"), "play TD"),
+        ("PLAY jk", JOKER, "play JK"),
+        ("QS", parse_card("QS"), "play QS"),
+    ],
+)
+def test_action_notation(text: str, code: int, canonical: str) -> None:
+    game = load_game("setback")
+    assert game.parse_action(text) == code
+    assert game.action_name(code) == canonical
+    assert act.parse_action(canonical) == code
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty action"),
+        ("   ", "empty action"),
+        ("bid", "unknown action"),
+        ("bid x", "bad bid"),
+        ("bid 64", "bad bid"),
+        ("bid -1", "bad bid"),
+        ("play", "unknown action"),
+        ("play XX", "unknown card"),
+        ("double", "unknown action"),
+        ("play AS now", "unknown action"),
+        ("bid 2 3", "unknown action"),
+    ],
+)
+def test_bad_action_text_is_a_notation_error(text: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message):
+        load_game("setback").parse_action(text)
+
+
+def test_action_kinds() -> None:
+    assert act.is_play(0) and act.is_play(JOKER)
+    assert not act.is_play(act.PASS)
+    assert act.is_bid(act.bid(3))
+    assert not act.is_bid(act.PASS)
+    assert act.bid(3) == act.BID + 3
+    with pytest.raises(NotationError):
+        act.action_name(300)
