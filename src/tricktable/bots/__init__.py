@@ -11,11 +11,12 @@ from tricktable.errors import BotError
 #: name -> "module:Class" of the built-in bots, imported only when used
 BUILTIN: dict[str, str] = {
     "random": "tricktable.bots.random_bot:RandomBot",
-    "heuristic": "tricktable.bots.heuristic:HeuristicBot",
+    "heuristic": "tricktable.bots.family:FamilyHeuristic",
 }
 
 
-def _load(target: str) -> Callable[[], Bot]:
+def load_class(target: str) -> Callable[[], Bot]:
+    """The bot class a ``module:Class`` target names; a :class:`BotError` if it cannot load."""
     module, _, cls = target.partition(":")
     try:
         loaded: Callable[[], Bot] = getattr(importlib.import_module(module), cls)
@@ -31,7 +32,7 @@ def make_bot(spec: str) -> Bot:
     if target is None:
         valid = ", ".join(sorted(BUILTIN))
         raise BotError(f"unknown player {spec!r}; valid: human, {valid}")
-    return _load(target)()
+    return load_class(target)()
 
 
 def bot_names() -> list[str]:

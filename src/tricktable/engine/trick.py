@@ -118,6 +118,8 @@ class Game:
     deck: tuple[int, ...] = tuple(range(52))
     #: whether records list the undealt cards (the stock) after the hands
     records_stock: ClassVar[bool] = False
+    #: "module:Class" of the game's own heuristic bot (what the ``heuristic`` player plays)
+    heuristic_bot: ClassVar[str] = ""
 
     def __init__(self, options: Any = None, preset: str | None = None) -> None:
         self.options = options if options is not None else self.Options()

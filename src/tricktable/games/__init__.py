@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import importlib
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -49,7 +50,17 @@ def register_preset(preset: Preset) -> Preset:
     return preset
 
 
-register(Setback)
+#: the modules of the other games; each defines ``GAME``, its Game class
+GAME_MODULES: tuple[str, ...] = ()
+
+
+def _load_games() -> None:
+    register(Setback)
+    for module in GAME_MODULES:
+        register(importlib.import_module(f"tricktable.games.{module}").GAME)
+
+
+_load_games()
 
 
 def _load_presets() -> None:

@@ -321,6 +321,7 @@ class Setback(Game):
     Options = SetbackOptions
     State = SetbackState
     deck = tuple(range(53))
+    heuristic_bot = "tricktable.bots.heuristic:HeuristicBot"
 
     def __init__(self, options: Any = None, preset: str | None = None) -> None:
         opts = options if options is not None else SetbackOptions()
