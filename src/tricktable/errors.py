@@ -50,3 +50,29 @@ class RecordError(TricktableError):
 
 class BotError(TricktableError):
     """A bot that failed: it crashed, timed out, or answered something unusable."""
+
+
+class BotFault(BotError):
+    """A bot broke the rules of its transport or of the game during a match.
+
+    ``kind`` is one of ``timeout``, ``crash``, ``closed``, ``illegal``, ``malformed``, ``flood``,
+    ``encoding``, ``match-time``; ``seat`` the bot's seat; ``detail`` what happened, precisely
+    (the message received, what was expected).
+    """
+
+    KINDS = (
+        "timeout",
+        "crash",
+        "closed",
+        "illegal",
+        "malformed",
+        "flood",
+        "encoding",
+        "match-time",
+    )
+
+    def __init__(self, seat: int, kind: str, detail: str) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.detail = detail
+        super().__init__(f"seat {seat}: {kind}: {detail}")
