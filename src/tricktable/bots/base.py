@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from tricktable.engine.trick import Game, View
 
 
+# Bots written in Python by anyone subclass this compiled class: mypyc must allow it.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Bot:
     """A player. It is told its seat once per match and sees only that seat's :class:`View`.
 

@@ -27,11 +27,11 @@ that every bot and every search uses.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from tricktable.cards import (
     SUIT_MASKS,
@@ -53,18 +53,21 @@ SPECIAL = -2
 PHASE_NAMES = {DEAL: "deal", AUCTION: "auction", PLAY: "play", OVER: "over"}
 
 
-class TrumpTables(NamedTuple):
-    """What trump changes, as tables indexed by card.
+class TrumpTables:
+    """What trump changes, as tables indexed by card (a plain class: native fields when compiled).
 
     ``mask`` holds every trump card; ``power[c]`` ranks a card in a trick (trumps 100 and up,
     other cards by rank, beaten by any trump and only counting in the suit led);
     ``suit_mask[c]`` is the mask of the suit card ``c`` belongs to for following suit.
     """
 
-    suit: int
-    mask: int
-    power: list[int]
-    suit_mask: list[int]
+    __slots__ = ("mask", "power", "suit", "suit_mask")
+
+    def __init__(self, suit: int, mask: int, power: list[int], suit_mask: list[int]) -> None:
+        self.suit = suit
+        self.mask = mask
+        self.power = power
+        self.suit_mask = suit_mask
 
 
 def trump_tables(trump: int, trump_order: Sequence[int]) -> TrumpTables:
@@ -88,17 +91,22 @@ def trump_tables(trump: int, trump_order: Sequence[int]) -> TrumpTables:
 NO_TRUMP = trump_tables(-1, ())
 
 
-@dataclass
 class HandLog:
     """One hand of the action log: the dealer, the deal (a mask per seat) and every action."""
 
-    dealer: int
-    deal: list[int]
-    actions: list[int]
-    actors: list[int]
-    stock: list[int]
+    __slots__ = ("actions", "actors", "deal", "dealer", "stock")
+
+    def __init__(
+        self, dealer: int, deal: list[int], actions: list[int], actors: list[int], stock: list[int]
+    ) -> None:
+        self.dealer = dealer
+        self.deal = deal
+        self.actions = actions
+        self.actors = actors
+        self.stock = stock
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game:
     """A game with its options: immutable, and a factory of states.
 
@@ -161,6 +169,7 @@ class Game:
         return seat & 1 if self.num_scores == 2 else seat
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TrickState:
     """A match in progress: mutable, cheap to clone, rebuilt exactly from its action log."""
 
@@ -185,6 +194,7 @@ class TrickState:
         self.tricks_won = [0] * n
         self.trick: list[int] = []
         self.trick_leader = -1
+        self.trick_mask = 0
         self.tricks: list[tuple[int, tuple[int, ...], int]] = []
         self.tables = NO_TRUMP
         self.lead_mask = 0
@@ -198,6 +208,7 @@ class TrickState:
         self.actions: list[int] = []
         self.actors: list[int] = []
         self._legal = -1
+        self._views: list[View] = []
 
     # ----------------------------------------------------------------- the public interface
 
@@ -231,17 +242,23 @@ class TrickState:
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the seat to act, lowest code first; empty between hands."""
-        legal = self.legal_mask()
-        if legal < 0:
-            return self._other_actions()
-        return act.actions_in(legal)
+        if self.phase == PLAY:
+            legal = self._legal
+            if legal < 0:
+                legal = self.legal_mask()
+            return cards_in(legal)
+        return self._other_list()
 
-    def apply(self, action: int) -> None:
-        """Take ``action`` for the seat to act; raises :class:`IllegalAction` if not legal."""
+    def apply(self, action: object) -> None:
+        """Take ``action`` for the seat to act; raises :class:`IllegalAction` if not legal.
+
+        Anything but an action code (a string, None, a bool) is refused the same way, so a
+        careless caller gets the engine's message rather than a type error.
+        """
         legal = self._legal
         if legal < 0:
             legal = self.legal_mask()
-        if action.__class__ is not int or action < 0:
+        if not isinstance(action, int) or isinstance(action, bool) or action < 0:
             raise self.illegal(action)
         if legal >= 0:
             if not legal >> action & 1:
@@ -299,9 +316,11 @@ class TrickState:
 
     def clone(self) -> TrickState:
         """An independent copy (the game and past hands' logs are shared, being final)."""
-        other = copy.copy(self)
-        other.rng = random.Random()
+        # Built field by field: a compiled state cannot go through copy.copy.
+        other = type(self)(self.game, self.seed)
         other.rng.setstate(self.rng.getstate())
+        for name in _SCALARS:
+            setattr(other, name, getattr(self, name))
         other.hands = self.hands[:]
         other.dealt = self.dealt[:]
         other.stock = self.stock[:]
@@ -319,12 +338,18 @@ class TrickState:
             other.history[-1] = HandLog(
                 last.dealer, last.deal, other.actions, other.actors, last.stock
             )
+        extra = getattr(self, "__dict__", None)
+        if extra:  # the attributes of a game written in plain Python
+            other.__dict__.update(extra)
         self._clone_extra(other)
         return other
 
     def view(self, seat: int) -> View:
         """What ``seat`` may know, and nothing more (a live window on this state)."""
-        return View(self, seat)
+        views = self._views
+        if not views:
+            views = self._views = [View(self, s) for s in range(self.n)]
+        return views[seat]
 
     def illegal(self, action: object) -> IllegalAction:
         """The error for an illegal action, with the reason the rules give."""
@@ -391,6 +416,7 @@ class TrickState:
         self.hands[seat] ^= bit
         trick = self.trick
         if not trick:
+            self.trick_mask = bit
             self.trick_leader = seat
             self._on_lead(card)
             tables = self.tables
@@ -398,6 +424,7 @@ class TrickState:
             self.best_power = tables.power[card]
             self.best_seat = seat
         else:
+            self.trick_mask |= bit
             tables = self.tables
             power = tables.power[card]
             if power < 100 and not bit & self.lead_mask:
@@ -413,7 +440,7 @@ class TrickState:
             self.to_act = nxt
             return
         winner = self.best_seat
-        self.won[winner] |= mask_of(trick)
+        self.won[winner] |= self.trick_mask
         self.tricks_won[winner] += 1
         self.tricks.append((self.trick_leader, tuple(trick), winner))
         self._on_trick(winner)
@@ -429,17 +456,31 @@ class TrickState:
         self.phase = OVER if self.winner is not None else DEAL
 
     def _shuffle(self) -> tuple[list[int], list[int]]:
-        # A partial Fisher-Yates on the match's generator: only the cards used are drawn.
+        # A partial Fisher-Yates on the match's generator: only the cards used are drawn,
+        # each straight into its seat's mask.
         deck = list(self.game.deck)
         rnd = self.rng.random
         size = len(deck)
         n, per = self.n, self.hand_size
-        used = n * per + (self._stock_used() if self.game.records_stock else 0)
-        for i in range(min(used, size - 1)):
-            j = i + int(rnd() * (size - i))
-            deck[i], deck[j] = deck[j], deck[i]
-        hands = [mask_of(deck[s * per : s * per + per]) for s in range(n)]
-        return hands, (deck[n * per :] if self.game.records_stock else [])
+        hands = [0] * n
+        i = 0
+        for seat in range(n):
+            mask = 0
+            for _ in range(per):
+                # The last card of a full deal has no choice (and draws no number).
+                j = i + int(rnd() * (size - i)) if i < size - 1 else i
+                card = deck[j]
+                deck[j] = deck[i]
+                deck[i] = card
+                mask |= 1 << card
+                i += 1
+            hands[seat] = mask
+        if not self.game.records_stock:
+            return hands, []
+        for k in range(i, min(i + self._stock_used(), size - 1)):
+            j = k + int(rnd() * (size - k))
+            deck[k], deck[j] = deck[j], deck[k]
+        return hands, deck[i:]
 
     def _explain_play(self, card: int) -> str:
         seat = self.to_act
@@ -476,6 +517,13 @@ class TrickState:
         """The legal actions of a ``SPECIAL`` phase."""
         return []
 
+    def _other_list(self) -> list[int]:
+        """The legal actions of every phase but card play (games may serve cached lists)."""
+        legal = self.legal_mask()
+        if legal < 0:
+            return self._other_actions()
+        return cards_in(legal)
+
     def _may_look(self, seat: int) -> bool:
         """Whether ``seat`` may see its own cards now."""
         return True
@@ -511,6 +559,27 @@ class TrickState:
     def _view_extra(self, seat: int) -> dict[str, Any]:
         """Public game-specific facts for a view's dict (bids, declarer...)."""
         return {}
+
+
+#: the plain-value fields a clone copies as they are
+_SCALARS = (
+    "phase",
+    "dealer",
+    "next_dealer",
+    "to_act",
+    "skip",
+    "trick_size",
+    "hand_size",
+    "trick_leader",
+    "trick_mask",
+    "tables",
+    "lead_mask",
+    "lead_forbid",
+    "best_power",
+    "best_seat",
+    "winner",
+    "_legal",
+)
 
 
 class View:

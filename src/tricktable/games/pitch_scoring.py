@@ -37,22 +37,24 @@ POINT_NAMES = (
 SETBACK_POINTS = ("high", "low", "jack", "off_jack", "joker", "game")
 
 
-def _rank_bits(rank: int) -> int:
-    return sum(1 << (s * 13 + rank) for s in range(4))
-
-
-_TENS, _JACKS, _QUEENS, _KINGS, _ACES = (_rank_bits(r) for r in (TEN, JACK, QUEEN, KING, ACE))
 _JOKERS = JOKER_BIT | LITTLE_JOKER_BIT
+
+
+_GAME_VALUE = {TEN: 10, JACK: 1, QUEEN: 2, KING: 3, ACE: 4}
+# Small points of every 13-bit suit pattern, so a count is four look-ups.
+_GAME_BY_SUIT = [
+    sum(v for r, v in _GAME_VALUE.items() if pattern >> r & 1) for pattern in range(1 << 13)
+]
 
 
 def game_count(mask: int) -> int:
     """Small points in a set of cards: J 1, Q 2, K 3, A 4, 10 10 (jokers and others 0)."""
+    table = _GAME_BY_SUIT
     return (
-        10 * (mask & _TENS).bit_count()
-        + (mask & _JACKS).bit_count()
-        + 2 * (mask & _QUEENS).bit_count()
-        + 3 * (mask & _KINGS).bit_count()
-        + 4 * (mask & _ACES).bit_count()
+        table[mask & 0x1FFF]
+        + table[mask >> 13 & 0x1FFF]
+        + table[mask >> 26 & 0x1FFF]
+        + table[mask >> 39 & 0x1FFF]
     )
 
 
@@ -82,6 +84,33 @@ def high_low(
     return 1 << max(cards, key=power.__getitem__), 1 << min(cards, key=power.__getitem__)
 
 
+def _point_cards(trump: int) -> dict[str, int]:
+    other = 3 - trump
+    return {
+        "jack": 1 << (trump * 13 + JACK),
+        "off_jack": 1 << (other * 13 + JACK),
+        "joker": JOKER_BIT,
+        "little_joker": LITTLE_JOKER_BIT,
+        "three": 1 << (trump * 13 + 1),
+        "five": 1 << (trump * 13 + 3),
+        "off_five": 1 << (other * 13 + 3),
+        "ten": 1 << (trump * 13 + TEN),
+    }
+
+
+#: by trump suit: the card each fixed-card point is earned with
+POINT_CARDS = [_point_cards(t) for t in range(4)]
+
+
+def _owner(everything: int, bit: int, masks: list[int]) -> int | None:
+    if not everything & bit:
+        return None
+    for side, mask in enumerate(masks):
+        if mask & bit:
+            return side
+    return None
+
+
 def hand_points(
     trump: int,
     dealt: Sequence[int],
@@ -94,49 +123,25 @@ def hand_points(
 ) -> dict[str, int | None]:
     """Which side earned each point of ``points``; None when its card was not dealt or tied."""
     side_won = sides_of(won, partners)
-    side_dealt = sides_of(dealt, partners)
     everything = 0
     for mask in dealt:
         everything |= mask
-    high, low = high_low(trump, everything, trump_mask, power)
-    other = 3 - trump
-
-    def owner(bit: int, masks: list[int] = side_won) -> int | None:
-        if not everything & bit:
-            return None
-        for side, mask in enumerate(masks):
-            if mask & bit:
-                return side
-        return None
-
+    cards = POINT_CARDS[trump]
     out: dict[str, int | None] = {}
     for name in points:
-        if name == "high":
-            out[name] = owner(high)
-        elif name == "low":
-            out[name] = owner(low, side_dealt if low_to == "dealt" else side_won)
-        elif name == "jack":
-            out[name] = owner(1 << (trump * 13 + JACK))
-        elif name == "off_jack":
-            out[name] = owner(1 << (other * 13 + JACK))
-        elif name == "joker":
-            out[name] = owner(JOKER_BIT)
-        elif name == "little_joker":
-            out[name] = owner(LITTLE_JOKER_BIT)
-        elif name == "three":
-            out[name] = owner(1 << (trump * 13 + 1))
-        elif name == "five":
-            out[name] = owner(1 << (trump * 13 + 3))
-        elif name == "off_five":
-            out[name] = owner(1 << (other * 13 + 3))
-        elif name == "ten":
-            out[name] = owner(1 << (trump * 13 + TEN))
+        if name == "high" or name == "low":
+            high, low = high_low(trump, everything, trump_mask, power)
+            if name == "high":
+                out[name] = _owner(everything, high, side_won)
+            else:
+                masks = sides_of(dealt, partners) if low_to == "dealt" else side_won
+                out[name] = _owner(everything, low, masks)
         elif name == "game":
             counts = [game_count(m) for m in side_won]
             best = max(counts)
             out[name] = counts.index(best) if counts.count(best) == 1 else None
-        else:  # pragma: no cover - the options validate point names
-            raise ValueError(f"unknown point {name!r}")
+        else:
+            out[name] = _owner(everything, cards[name], side_won)
     return out
 
 

@@ -7,124 +7,21 @@ options in ``presets.toml`` — data, not code. Scoring is in :mod:`pitch_scorin
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from tricktable.cards import JACK, JOKER, LITTLE_JOKER, SUITS, TEN
-from tricktable.engine.actions import BID, PASS, PASS_BIT
+from tricktable.engine.actions import BID, PASS, PASS_BIT, actions_in
 from tricktable.engine.trick import AUCTION, DEAL, PLAY, Game, TrickState, TrumpTables, trump_tables
-from tricktable.errors import OptionError
 from tricktable.games.pitch_scoring import (
-    POINT_NAMES,
     SETBACK_POINTS,
     game_count,
     hand_points,
     match_winner,
     score_hand,
 )
+from tricktable.games.setback_options import SetbackOptions, point_weights
 
 __all__ = ["SETBACK_POINTS", "Setback", "SetbackOptions", "game_count", "hand_points", "score_hand"]
-
-
-@dataclass(frozen=True)
-class SetbackOptions:
-    """The rule options of the Pitch family; the defaults are RULES.md's Setback."""
-
-    target: int = field(
-        default=21, metadata={"doc": "score that ends the match (see win)", "range": (1, 10000)}
-    )
-    min_bid: int = field(default=2, metadata={"doc": "lowest bid", "range": (1, 30)})
-    max_bid: int = field(
-        default=6,
-        metadata={"doc": "highest bid; it ends the auction at once", "range": (1, 30)},
-    )
-    low_to: Literal["captured", "dealt"] = field(
-        default="captured",
-        metadata={"doc": "Low goes to the side that captures it, or that was dealt it"},
-    )
-    declarer_scores: Literal["bid", "taken"] = field(
-        default="bid", metadata={"doc": "a made bid scores the bid, or the points taken"}
-    )
-    jokers: int = field(
-        default=1,
-        metadata={
-            "doc": "jokers in the deck (trumps between the ten and the jacks)",
-            "range": (0, 2),
-        },
-    )
-    hand_size: int = field(
-        default=6, metadata={"doc": "cards dealt to each seat", "range": (2, 13)}
-    )
-    points: str = field(
-        default=",".join(SETBACK_POINTS),
-        metadata={
-            "doc": "points counted, comma-separated, name=N for a weight: " + " ".join(POINT_NAMES)
-        },
-    )
-    off_jack_trump: bool = field(
-        default=False, metadata={"doc": "the off-jack is a trump, just below the jack"}
-    )
-    off_five_trump: bool = field(
-        default=False, metadata={"doc": "the off-five is a trump, just below the five"}
-    )
-    may_trump: bool = field(
-        default=False, metadata={"doc": "a player may trump even when able to follow suit"}
-    )
-    joker_lead: Literal["last", "any"] = field(
-        default="last",
-        metadata={"doc": "the joker may open a trick only as the last card, or any time"},
-    )
-    dealer_takes: bool = field(
-        default=False, metadata={"doc": "the dealer may take the high bid at the same level"}
-    )
-    all_pass: Literal["stuck", "redeal"] = field(
-        default="stuck",
-        metadata={"doc": "when all pass: the dealer is stuck at min_bid, or the deal is thrown in"},
-    )
-    win: Literal["declarers", "first", "top"] = field(
-        default="declarers",
-        metadata={
-            "doc": "declarers: only declarers reaching target win; first: first to target "
-            "(declarers first); top: a unique top score at or above target"
-        },
-    )
-    partners: bool = field(
-        default=True, metadata={"doc": "partnerships (0+2 v 1+3), or each for itself"}
-    )
-
-    def __post_init__(self) -> None:
-        if self.min_bid > self.max_bid:
-            raise OptionError(f"min_bid {self.min_bid} is above max_bid {self.max_bid}")
-        if 4 * self.hand_size > 52 + self.jokers:
-            raise OptionError(
-                f"hand_size {self.hand_size} needs more than the {52 + self.jokers} cards"
-            )
-        weights = point_weights(self.points)
-        needs = 2 if "little_joker" in weights else 1 if "joker" in weights else 0
-        if self.jokers < needs:
-            raise OptionError(f"points {self.points!r} count a joker the deck does not have")
-        if self.max_bid > sum(weights.values()):
-            raise OptionError(
-                f"max_bid {self.max_bid} is more than the {sum(weights.values())} points"
-            )
-
-
-def point_weights(text: str) -> dict[str, int]:
-    """Read the ``points`` option: ``high,low,three=3`` -> {"high": 1, "low": 1, "three": 3}."""
-    weights: dict[str, int] = {}
-    for item in text.replace(" ", "").split(","):
-        if not item:
-            continue
-        name, _, weight = item.partition("=")
-        if name not in POINT_NAMES:
-            raise OptionError(f"unknown point {name!r}; valid points: {', '.join(POINT_NAMES)}")
-        try:
-            weights[name] = int(weight) if weight else 1
-        except ValueError:
-            raise OptionError(f"bad weight {weight!r} for point {name!r}: write {name}=N") from None
-    if not weights:
-        raise OptionError("points must name at least one point")
-    return weights
 
 
 JOKERS = (1 << JOKER) | (1 << LITTLE_JOKER)
@@ -138,6 +35,8 @@ class SetbackState(TrickState):
         assert isinstance(game, Setback)
         self.bid_masks: list[int] = game.bid_masks
         self.dealer_masks: list[int] = game.dealer_masks
+        self.bid_lists: list[list[int]] = game.bid_lists
+        self.dealer_lists: list[list[int]] = game.dealer_lists
         self.trumps: list[TrumpTables] = game.trumps
         self.weights: dict[str, int] = game.weights
         self.point_list: list[str] = list(game.weights)
@@ -159,6 +58,13 @@ class SetbackState(TrickState):
         # another card); later, RULES.md forbids opening with it while other cards remain.
         self.lead_forbid = JOKERS
 
+    def _clone_extra(self, other: TrickState) -> None:
+        assert isinstance(other, SetbackState)
+        other.high_bid = self.high_bid
+        other.high_bidder = self.high_bidder
+        other.declarer = self.declarer
+        other.bid = self.bid
+
     def _play_mask(self, seat: int, hand: int) -> int:
         if not self.trick:
             allowed = hand & ~self.lead_forbid
@@ -174,6 +80,14 @@ class SetbackState(TrickState):
         if self.to_act == self.dealer:
             return self.dealer_masks[self.high_bid]
         return self.bid_masks[self.high_bid]
+
+    def _other_list(self) -> list[int]:
+        # Bid codes pass 63 bits; serving the precomputed lists spares decoding a big int.
+        if self.phase != AUCTION:
+            return []
+        if self.to_act == self.dealer:
+            return list(self.dealer_lists[self.high_bid])
+        return list(self.bid_lists[self.high_bid])
 
     def _apply_other(self, action: int) -> None:
         seat = self.to_act
@@ -330,6 +244,8 @@ class Setback(Game):
         super().__init__(opts, preset)
         self.bid_masks = _bid_masks(opts, dealer=False)
         self.dealer_masks = _bid_masks(opts, dealer=True)
+        self.bid_lists = [actions_in(m) for m in self.bid_masks]
+        self.dealer_lists = [actions_in(m) for m in self.dealer_masks]
         self.trumps = _trump_tables(opts)
         self.weights = point_weights(opts.points)
         self.joker_forbid = 0 if opts.joker_lead == "any" else JOKERS
