@@ -318,6 +318,11 @@ class TrickState:
         """An independent copy (the game and past hands' logs are shared, being final)."""
         # Built field by field: a compiled state cannot go through copy.copy.
         other = type(self)(self.game, self.seed)
+        extra = getattr(self, "__dict__", None)
+        if extra:  # fields kept in a dict: a game in plain Python, or this class uncompiled
+            other.__dict__.update(extra)
+        other._views = []
+        other.rng = random.Random()
         other.rng.setstate(self.rng.getstate())
         for name in _SCALARS:
             setattr(other, name, getattr(self, name))
@@ -338,9 +343,6 @@ class TrickState:
             other.history[-1] = HandLog(
                 last.dealer, last.deal, other.actions, other.actors, last.stock
             )
-        extra = getattr(self, "__dict__", None)
-        if extra:  # the attributes of a game written in plain Python
-            other.__dict__.update(extra)
         self._clone_extra(other)
         return other
 
