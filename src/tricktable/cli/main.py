@@ -21,7 +21,14 @@ PLAYERS_HELP = "four comma-separated players: human, heuristic, random"
 
 
 def game_option(func: F) -> F:
-    """The ``--game`` option shared by every command."""
+    """The ``--game`` and ``--rules`` options shared by the commands that play."""
+    func = click.option(
+        "--rules",
+        "rules_path",
+        type=click.Path(dir_okay=False),
+        default=None,
+        help="house rules: a TOML file naming a game and its [options]",
+    )(func)
     return click.option(
         "--game",
         "game_spec",
@@ -29,6 +36,15 @@ def game_option(func: F) -> F:
         show_default=True,
         help='game or variant, options in parentheses: "setback(target=11,low_to=dealt)"',
     )(func)
+
+
+def resolve_game(game_spec: str, rules_path: str | None) -> str:
+    """The game spec to play: ``--game``, with a ``--rules`` file's options applied."""
+    if rules_path is None:
+        return game_spec
+    from tricktable.games import rules_file_spec
+
+    return rules_file_spec(rules_path, game_spec)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -58,12 +74,18 @@ def cli() -> None:
     help="stop a match that has no winner after this many hands",
 )
 def play(
-    game_spec: str, players: str, seed: int | None, save_path: str | None, max_hands: int
+    game_spec: str,
+    rules_path: str | None,
+    players: str,
+    seed: int | None,
+    save_path: str | None,
+    max_hands: int,
 ) -> None:
     """Play a match: you against bots, or bots alone when no seat is human."""
     from tricktable.cli.play import run_play
 
-    sys.exit(run_play(game_spec, players, seed, save_path, max_hands))
+    spec = resolve_game(game_spec, rules_path)
+    sys.exit(run_play(spec, players, seed, save_path, max_hands))
 
 
 @cli.command()
@@ -88,6 +110,7 @@ def play(
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object and nothing else")
 def simulate(
     game_spec: str,
+    rules_path: str | None,
     players: str,
     hands: int | None,
     matches: int | None,
@@ -100,7 +123,8 @@ def simulate(
 
     if (hands is None) == (matches is None):
         raise click.UsageError("give exactly one of --hands N or --matches M")
-    sys.exit(run_simulate(game_spec, players, hands, matches, seed, workers, as_json))
+    spec = resolve_game(game_spec, rules_path)
+    sys.exit(run_simulate(spec, players, hands, matches, seed, workers, as_json))
 
 
 @cli.command()
@@ -111,6 +135,23 @@ def replay(path: str, as_json: bool) -> None:
     from tricktable.cli.replay import run_replay
 
     sys.exit(run_replay(path, as_json))
+
+
+@cli.command()
+def games() -> None:
+    """List every game and variant, one line each."""
+    from tricktable.cli.catalog import list_games
+
+    sys.exit(list_games())
+
+
+@cli.command()
+@click.argument("name")
+def rules(name: str) -> None:
+    """Print the rules of a game or variant and every option with its default."""
+    from tricktable.cli.catalog import show_rules
+
+    sys.exit(show_rules(name))
 
 
 def main() -> None:

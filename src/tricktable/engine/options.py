@@ -19,25 +19,42 @@ _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
 
+_ITEM = re.compile(r"""\s*([^=,\s]+)\s*=\s*("[^"]*"|'[^']*'|[^,]*?)\s*(?:,|$)""")
+
+
 def parse_spec(text: str) -> tuple[str, dict[str, str]]:
     """Split ``name(key=value,...)`` into the name and its raw option values.
 
+    A value in quotes may hold commas: ``setback(points="high,low,jack,game")``.
+
     >>> parse_spec("setback(target=11, low_to=dealt)")
     ('setback', {'target': '11', 'low_to': 'dealt'})
+    >>> parse_spec('setback(points="high,low", target=7)')[1]
+    {'points': 'high,low', 'target': '7'}
     """
     match = _SPEC.match(text)
     if not match:
         raise OptionError(f"cannot read game {text!r}: write NAME or NAME(option=value,...)")
-    name, body = match.group(1).lower(), match.group(2)
+    name, body = match.group(1).lower(), (match.group(2) or "").strip()
     values: dict[str, str] = {}
-    for item in (body or "").split(","):
-        if not item.strip():
-            continue
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise OptionError(f"cannot read option {item.strip()!r} in {text!r}: write key=value")
-        values[key.strip()] = value.strip()
+    pos = 0
+    while pos < len(body):
+        item = _ITEM.match(body, pos)
+        if not item or item.end() == pos:
+            rest = body[pos:].split(",")[0].strip()
+            raise OptionError(f"cannot read option {rest!r} in {text!r}: write key=value")
+        value = item.group(2)
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        values[item.group(1)] = value
+        pos = item.end()
     return name, values
+
+
+def format_value(value: object) -> str:
+    """An option value as a spec writes it (quoted when it holds a comma or parenthesis)."""
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    return f'"{text}"' if any(ch in text for ch in ",()= ") else text
 
 
 def _kind(cls: type, field: dataclasses.Field[Any]) -> Any:

@@ -43,7 +43,7 @@ from tricktable.cards import (
     suit_of,
 )
 from tricktable.engine import actions as act
-from tricktable.engine.options import options_dict
+from tricktable.engine.options import format_value, options_dict
 from tricktable.errors import IllegalAction, RecordError, TricktableError
 
 # Phases. Games with other phases (passing, trump choice) add codes of their own from 10 up.
@@ -129,9 +129,13 @@ class Game:
     #: "module:Class" of the game's own heuristic bot (what the ``heuristic`` player plays)
     heuristic_bot: ClassVar[str] = ""
 
-    def __init__(self, options: Any = None, preset: str | None = None) -> None:
+    def __init__(
+        self, options: Any = None, preset: str | None = None, baseline: Any = None
+    ) -> None:
         self.options = options if options is not None else self.Options()
         self.preset = preset or self.name
+        # The options the preset name alone gives, so that spec() writes only the differences.
+        self.baseline = baseline if baseline is not None else self.Options()
         self.hand_size = self._hand_size()
 
     def _hand_size(self) -> int:
@@ -147,13 +151,11 @@ class Game:
 
     def spec(self) -> str:
         """The text that loads this game again, e.g. ``setback(target=11)``."""
-        defaults = options_dict(type(self.options)())
+        defaults = options_dict(self.baseline)
         changed = {k: v for k, v in self.options_dict().items() if defaults.get(k) != v}
         if not changed:
             return self.preset
-        body = ",".join(
-            f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in changed.items()
-        )
+        body = ",".join(f"{k}={format_value(v)}" for k, v in changed.items())
         return f"{self.preset}({body})"
 
     def action_name(self, action: int) -> str:

@@ -106,4 +106,33 @@ def load_game(
     merged.update(values)
     merged.update(extra or {})
     opts = build_options(cls.Options, merged, name, base=start)
-    return cls(opts, preset=name)
+    game = cls(opts, preset=name)
+    game.baseline = start
+    return game
+
+
+def rules_file_spec(path: str, game_spec: str | None = None) -> str:
+    """The game spec a house-rules TOML file describes (``game`` and an ``[options]`` table).
+
+    ``game`` names a base game or variant (default: ``game_spec``, else ``setback``); every
+    option is checked now, so a bad file fails with one line listing what is valid.
+    """
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise OptionError(f"cannot read rules file {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise OptionError(f"rules file {path} is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise OptionError(f"rules file {path} is not valid TOML: {exc}") from None
+    unknown = sorted(set(data) - {"game", "options", "name", "description"})
+    if unknown:
+        raise OptionError(
+            f"rules file {path}: unknown key {unknown[0]!r}; valid keys: game, options, "
+            "name, description"
+        )
+    base = data.get("game", game_spec or "setback")
+    options = data.get("options", {})
+    if not isinstance(base, str) or not isinstance(options, dict):
+        raise OptionError(f"rules file {path}: 'game' must be a name and [options] a table")
+    return load_game(base, extra=options).spec()

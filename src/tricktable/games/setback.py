@@ -237,7 +237,9 @@ class Setback(Game):
     deck = tuple(range(53))
     heuristic_bot = "tricktable.bots.heuristic:HeuristicBot"
 
-    def __init__(self, options: Any = None, preset: str | None = None) -> None:
+    def __init__(
+        self, options: Any = None, preset: str | None = None, baseline: Any = None
+    ) -> None:
         opts = options if options is not None else SetbackOptions()
         self.deck = tuple(range(52 + opts.jokers))
         self.num_scores = 2 if opts.partners else 4
