@@ -8,7 +8,7 @@ SOURCES := pyproject.toml setup.py $(shell find src -name '*.py' 2>/dev/null)
 STAMP := $(VENV)/.installed-dev
 RUN_STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench clean
+.PHONY: run test lint typecheck tools bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -32,7 +32,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-test: lint typecheck
+# The example bots of other languages need Node.js and a C compiler on the machine.
+tools:
+	@command -v node >/dev/null 2>&1 || { apt-get update && apt-get install -y nodejs; }
+	@command -v cc >/dev/null 2>&1 || { apt-get update && apt-get install -y gcc; }
+
+test: lint typecheck tools
 	$(BIN)/pytest -n 2
 
 bench: $(RUN_STAMP)
