@@ -645,8 +645,14 @@ class View:
     def trick(self) -> list[tuple[int, int]]:
         """The current trick as (seat, card) pairs, in play order."""
         state = self._state
-        n = state.game.num_players
-        return [((state.trick_leader + i) % n, c) for i, c in enumerate(state.trick)]
+        out = []
+        seat = state.trick_leader
+        for card in state.trick:
+            out.append((seat, card))
+            seat = (seat + 1) % state.n
+            if seat == state.skip:  # a seat sitting the hand out plays no card
+                seat = (seat + 1) % state.n
+        return out
 
     @property
     def tricks(self) -> list[tuple[int, tuple[int, ...], int]]:

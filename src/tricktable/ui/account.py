@@ -41,7 +41,7 @@ def render_account(
     replay = game.new_state(state.seed)
     display.start(replay)
     for log in state.history:
-        replay.deal(log.deal, dealer=log.dealer)
+        replay.deal(log.deal, dealer=log.dealer, stock=log.stock)
         display.hand_banner(replay)
         for action in log.actions:
             seat = replay.to_act

@@ -1,0 +1,124 @@
+"""The contract every registered game and variant keeps, run through seeded random matches.
+
+For each game: matches end or stop at a cap with every hand complete; ``legal_actions()`` is
+never empty while a seat is to act, and every legal action applies; no view shows a card of
+another seat's hand that the viewer has not seen; records replay to identical results; the
+game's scoring invariants hold; every built-in bot plays legally.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tricktable.bots import make_bot
+from tricktable.engine.trick import TrickState
+from tricktable.games import load_game, names
+from tricktable.match import play_match
+from tricktable.records import replay, result_of, to_record
+
+MATCHES = 3
+MAX_HANDS = 6
+CARD = re.compile(r"\b(?:[2-9TJQKA][CDHS]|JK|JL)\b")
+
+
+def _setback_family(state: TrickState, result: dict[str, Any]) -> None:
+    if result.get("thrown_in"):
+        return
+    weights = state.game.weights  # type: ignore[attr-defined]
+    taken = sum(weights[name] for name, side in result["points"].items() if side is not None)
+    assert sum(result["taken"]) == taken
+    assert set(result["points"]) == set(weights)
+
+
+#: per game: a check of one hand's result (the scoring invariants of its written rules)
+INVARIANTS: dict[str, Callable[[TrickState, dict[str, Any]], None]] = {
+    "setback": _setback_family,
+}
+
+
+def _seen_by(state: TrickState, seat: int) -> int:
+    known = state.dealt[seat]
+    if state.game.records_stock and state.stock:
+        known |= 1 << state.stock[0]  # the turned-up card is public
+    return known
+
+
+def check_views(state: TrickState) -> None:
+    """No seat's view names a card another seat holds unless the viewer has seen it."""
+    for seat in range(state.n):
+        text = json.dumps(state.view(seat).to_dict())
+        shown = set(CARD.findall(text))
+        known = _seen_by(state, seat)
+        for other in range(state.n):
+            if other == seat:
+                continue
+            hidden = state.hands[other] & ~known
+            for card in range(64):
+                if hidden >> card & 1:
+                    name = state.game.action_name(card).split()[-1]
+                    assert name not in shown, f"seat {seat} sees {name} of seat {other}"
+
+
+def checking_listener(name: str) -> Callable[[TrickState, int, int], None]:
+    def listen(state: TrickState, seat: int, action: int) -> None:
+        if state.to_act >= 0:
+            legal = state.legal_actions()
+            assert legal, f"{name}: no legal action for seat {state.to_act}"
+            assert state.view(state.to_act).legal_actions() == legal
+        else:
+            result = state.results[-1]
+            if not state.is_over and not result.get("thrown_in"):
+                assert len(state.tricks) == state.hand_size, f"{name}: a hand ended early"
+            base = state.game.name
+            if base in INVARIANTS:
+                INVARIANTS[base](state, result)
+        if len(state.actions) % 5 == 1:
+            check_views(state)
+
+    return listen
+
+
+@pytest.mark.parametrize("name", names())
+def test_random_matches_keep_the_contract(name: str) -> None:
+    game = load_game(name)
+    for seed in range(MATCHES):
+        bots = [make_bot("random") for _ in range(game.num_players)]
+        state = play_match(game, bots, seed, listener=checking_listener(name), max_hands=MAX_HANDS)
+        assert state.history, name
+        record = json.loads(json.dumps(to_record(state)))
+        again = replay(record)
+        assert result_of(again) == result_of(state)
+        assert again.scores == state.scores
+        # The same seed plays the same match.
+        bots = [make_bot("random") for _ in range(game.num_players)]
+        assert to_record(play_match(game, bots, seed, max_hands=MAX_HANDS)) == to_record(state)
+
+
+@pytest.mark.parametrize("name", names())
+def test_every_bot_plays_every_game_legally(name: str) -> None:
+    game = load_game(name)
+    bots = [make_bot(b) for b in ("heuristic", "random", "heuristic", "random")]
+    state = play_match(game, bots, 7, listener=checking_listener(name), max_hands=MAX_HANDS)
+    assert result_of(replay(json.loads(json.dumps(to_record(state))))) == result_of(state)
+
+
+@pytest.mark.parametrize("name", names())
+def test_clone_replays_the_same_future(name: str) -> None:
+    game = load_game(name)
+    state = game.new_state(3)
+    state.deal()
+    for _ in range(5):
+        if state.to_act < 0:
+            break
+        state.apply(state.legal_actions()[0])
+    copy = state.clone()
+    while state.to_act >= 0:
+        action = state.legal_actions()[-1]
+        state.apply(action)
+        copy.apply(action)
+    assert copy.results == state.results and copy.scores == state.scores
