@@ -134,6 +134,17 @@ class Game:
     ) -> None:
         self.options = options if options is not None else self.Options()
         self.preset = preset or self.name
+        # A game written in plain Python may declare these as class attributes; compiled code
+        # reads the instance fields, so copy what a subclass declares (games that vary them
+        # by option set them after this __init__).
+        for klass in type(self).__mro__:
+            if klass is Game:
+                break
+            own = vars(klass)
+            if isinstance(own.get("num_scores"), int) and self.num_scores == 2:
+                self.num_scores = own["num_scores"]
+            if isinstance(own.get("deck"), tuple) and self.deck == tuple(range(52)):
+                self.deck = own["deck"]
         # The options the preset name alone gives, so that spec() writes only the differences.
         self.baseline = baseline if baseline is not None else self.Options()
         self.hand_size = self._hand_size()

@@ -234,16 +234,13 @@ class Setback(Game):
     summary = "53 cards with a joker, six each, one round of bids 2-6, six points, to 21"
     Options = SetbackOptions
     State = SetbackState
-    deck = tuple(range(53))
     heuristic_bot = "tricktable.bots.heuristic:HeuristicBot"
 
-    def __init__(
-        self, options: Any = None, preset: str | None = None, baseline: Any = None
-    ) -> None:
+    def __init__(self, options: Any = None, preset: str | None = None) -> None:
         opts = options if options is not None else SetbackOptions()
+        super().__init__(opts, preset)
         self.deck = tuple(range(52 + opts.jokers))
         self.num_scores = 2 if opts.partners else 4
-        super().__init__(opts, preset)
         self.bid_masks = _bid_masks(opts, dealer=False)
         self.dealer_masks = _bid_masks(opts, dealer=True)
         self.bid_lists = [actions_in(m) for m in self.bid_masks]
