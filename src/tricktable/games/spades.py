@@ -1,0 +1,378 @@
+"""Spades: partnerships bid tricks (nil and blind nil too), spades always trump, play to 500.
+
+Bidding goes once round the table from the dealer's left. A seat that may bid blind nil first
+decides, before seeing its cards, between ``bid blind-nil`` and ``look`` (the ``blind`` phase);
+a seat that looked, or that is not offered blind nil, then bids 0 (nil) to 13. Scoring is the
+pure function :func:`score_team`; the rules as implemented are in ``rules/spades.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple
+
+from tricktable.cards import SPADES, SUIT_MASKS
+from tricktable.engine import actions as act
+from tricktable.engine.actions import BID
+from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState, trump_tables
+from tricktable.errors import NotationError
+
+__all__ = ["BLIND", "BLIND_NIL", "LOOK", "Spades", "SpadesOptions", "TeamScore", "score_team"]
+
+#: the phase where a seat offered blind nil chooses it or looks at its cards
+BLIND = 10
+#: action: look at one's cards (and so give up blind nil); then bid
+LOOK = 256
+#: action: bid blind nil, without having seen one's cards
+BLIND_NIL = 257
+
+SPADE_MASK = SUIT_MASKS[SPADES]
+TWO_OF_CLUBS = 0
+_LOOK_BIT = 1 << LOOK
+_BLIND_BIT = 1 << BLIND_NIL
+
+
+@dataclass(frozen=True)
+class SpadesOptions:
+    """The rule options of Spades; the defaults are the common partnership game to 500."""
+
+    target: int = field(
+        default=500,
+        metadata={
+            "doc": "a side reaching this at the end of a hand ends the match",
+            "range": (1, 10000),
+        },
+    )
+    lose_at: int = field(
+        default=-200,
+        metadata={
+            "doc": "a side at or below this at the end of a hand ends the match (0: never)",
+            "range": (-10000, 0),
+        },
+    )
+    nil: bool = field(default=True, metadata={"doc": "a seat may bid nil (no tricks)"})
+    blind_nil: bool = field(
+        default=True, metadata={"doc": "a seat may bid blind nil, before seeing its cards"}
+    )
+    blind_nil_behind: int = field(
+        default=100,
+        metadata={
+            "doc": "blind nil only for a side behind by at least this (0: always)",
+            "range": (0, 10000),
+        },
+    )
+    nil_value: int = field(
+        default=100, metadata={"doc": "won by a made nil, lost by a failed one", "range": (0, 1000)}
+    )
+    blind_nil_value: int = field(
+        default=200,
+        metadata={"doc": "won by a made blind nil, lost by a failed one", "range": (0, 2000)},
+    )
+    bags_penalty: int = field(
+        default=100,
+        metadata={"doc": "points lost for every 10 bags (overtricks)", "range": (0, 1000)},
+    )
+    break_spades: bool = field(
+        default=True,
+        metadata={"doc": "spades may not be led until one has been played (or only spades held)"},
+    )
+    first_lead: Literal["left_of_dealer", "2c"] = field(
+        default="left_of_dealer",
+        metadata={"doc": "who leads the first trick: left_of_dealer, or 2c (the 2C must lead)"},
+    )
+
+
+class TeamScore(NamedTuple):
+    """A partnership's score for one hand (see :func:`score_team`)."""
+
+    contract: int
+    made: bool | None
+    points: int
+    bags: int
+    penalty: int
+
+
+def score_team(
+    bids: tuple[int, int],
+    blind: tuple[bool, bool],
+    tricks: tuple[int, int],
+    bags: int,
+    opts: SpadesOptions,
+) -> TeamScore:
+    """Score one partnership's hand: the two seats' bids (0 = nil), blind flags and tricks.
+
+    ``bags`` is the side's bag count before the hand; the result's ``bags`` is the count after,
+    with every full ten paid for by ``bags_penalty`` (``penalty``, included in ``points``).
+    ``made`` is None when the side had no contract (both bid nil).
+    """
+    contract = 0
+    taken = 0
+    new_bags = 0
+    points = 0
+    for bid, is_blind, won in zip(bids, blind, tricks, strict=True):
+        if bid == 0:
+            value = opts.blind_nil_value if is_blind else opts.nil_value
+            points += value if won == 0 else -value
+            new_bags += won  # a failed nil's tricks help no contract: they are bags
+        else:
+            contract += bid
+            taken += won
+    made: bool | None = None
+    if contract:
+        made = taken >= contract
+        if made:
+            points += 10 * contract
+            new_bags += taken - contract
+        else:
+            points -= 10 * contract
+    points += new_bags
+    total = bags + new_bags
+    penalty = -(total // 10) * opts.bags_penalty
+    return TeamScore(contract, made, points + penalty, total % 10, penalty)
+
+
+def bid_text(bid: int, blind: bool) -> int | str:
+    """A bid as results and views show it: a number, ``"nil"`` or ``"blind-nil"``."""
+    if bid:
+        return bid
+    return "blind-nil" if blind else "nil"
+
+
+class SpadesState(TrickState):
+    """A Spades match: the blind-nil choices and bids, then thirteen tricks with spades trump."""
+
+    def __init__(self, game: Game, seed: int | None = None) -> None:
+        super().__init__(game, seed)
+        assert isinstance(game, Spades)
+        self.bid_mask: int = game.bid_mask
+        self.spade_tables = game.spade_tables
+        self.bids = [-1] * 4
+        #: seats that bid blind nil, as bits
+        self.blind = 0
+        #: seats that may not see their cards yet (offered blind nil, not looked), as bits
+        self.hidden = 0
+        #: seats offered blind nil this hand, as bits
+        self.offered = 0
+        self.bags = [0, 0]
+        self.broken = False
+
+    # -------------------------------------------------------------------------- bidding
+
+    def blind_nil_allowed(self, team: int) -> bool:
+        """Whether a side may bid blind nil this hand (the options and the scores decide)."""
+        opts = self.options
+        if not opts.blind_nil:
+            return False
+        behind = opts.blind_nil_behind
+        return not behind or self.scores[1 - team] - self.scores[team] >= behind
+
+    def _start_hand(self) -> None:
+        self.tables = self.spade_tables
+        self.bids = [-1] * 4
+        self.blind = 0
+        self.broken = not self.options.break_spades
+        offered = 0
+        for seat in range(4):
+            if self.blind_nil_allowed(seat & 1):
+                offered |= 1 << seat
+        self.offered = self.hidden = offered
+        self._turn((self.dealer + 1) % 4)
+
+    def _turn(self, seat: int) -> None:
+        self.to_act = seat
+        self.phase = BLIND if self.hidden >> seat & 1 else AUCTION
+
+    def _may_look(self, seat: int) -> bool:
+        return not self.hidden >> seat & 1
+
+    def _other_legal(self) -> int:
+        if self.phase == BLIND:
+            return _LOOK_BIT | _BLIND_BIT
+        return self.bid_mask
+
+    def _apply_other(self, action: int) -> None:
+        seat = self.to_act
+        if action == LOOK:
+            self.hidden &= ~(1 << seat)
+            self.phase = AUCTION
+            return
+        if action == BLIND_NIL:
+            self.bids[seat] = 0
+            self.blind |= 1 << seat
+        else:
+            self.bids[seat] = action - BID
+        if seat == self.dealer:
+            self._start_play()
+        else:
+            self._turn((seat + 1) % 4)
+
+    def _start_play(self) -> None:
+        self.hidden = 0  # a blind nil bidder picks its cards up once the bidding is over
+        self.phase = PLAY
+        if self.options.first_lead == "2c":
+            self.to_act = next(s for s in range(4) if self.hands[s] & 1)
+            self.lead_forbid = ~1  # the 2C, and nothing else, leads the first trick
+        else:
+            self.to_act = (self.dealer + 1) % 4
+            self.lead_forbid = 0 if self.broken else SPADE_MASK
+
+    # ----------------------------------------------------------------------------- play
+
+    def _on_trick(self, winner: int) -> None:
+        # Spades are trump, so a trick holds a spade exactly when a spade wins it.
+        if self.best_power >= 100:
+            self.broken = True
+        self.lead_forbid = 0 if self.broken else SPADE_MASK
+
+    def _score_hand(self) -> dict[str, Any]:
+        opts = self.options
+        bids, tricks = self.bids, self.tricks_won
+        blind = [bool(self.blind >> s & 1) for s in range(4)]
+        teams = [
+            score_team(
+                (bids[t], bids[t + 2]),
+                (blind[t], blind[t + 2]),
+                (tricks[t], tricks[t + 2]),
+                self.bags[t],
+                opts,
+            )
+            for t in range(2)
+        ]
+        for t, team in enumerate(teams):
+            self.scores[t] += team.points
+            self.bags[t] = team.bags
+        self.winner = match_winner(self.scores, opts.target, opts.lose_at)
+        return {
+            "bids": [bid_text(bids[s], blind[s]) for s in range(4)],
+            "tricks": list(tricks),
+            "contracts": [team.contract for team in teams],
+            "made": [team.made for team in teams],
+            "nils": [
+                {"seat": s, "blind": blind[s], "made": tricks[s] == 0}
+                for s in range(4)
+                if bids[s] == 0
+            ],
+            "points": [team.points for team in teams],
+            "bag_penalties": [team.penalty for team in teams],
+            "bags": list(self.bags),
+            "scores": list(self.scores),
+        }
+
+    # --------------------------------------------------------------------- explanations
+
+    def _explain(self, action: int) -> str:
+        phase = self.phase
+        if phase == BLIND:
+            if 0 <= action < 64:
+                return "cannot play a card during the bidding"
+            return "must bid blind nil or look at its cards first"
+        if phase == AUCTION:
+            if 0 <= action < 64:
+                return "cannot play a card during the bidding"
+            if action == BLIND_NIL:
+                if self.offered >> self.to_act & 1:
+                    return "has looked at its cards; blind nil is no longer possible"
+                return self._why_no_blind()
+            if action == LOOK:
+                return "may already see its cards; it must bid"
+            n = action - BID
+            if n == 0 and not self.options.nil:
+                return "may not bid nil (option nil=false)"
+            low = 0 if self.options.nil else 1
+            return f"must bid from {low} to 13"
+        if not 0 <= action < 64:
+            return "must play a card, the bidding is over"
+        hand = self.hands[self.to_act]
+        if not self.trick and hand >> action & 1 and self.lead_forbid >> action & 1:
+            if hand & 1 and self.lead_forbid == ~1:
+                return "must lead 2C to the first trick"
+            return "may not lead a spade before spades are broken"
+        return self._explain_play(action)
+
+    def _why_no_blind(self) -> str:
+        opts = self.options
+        if not opts.blind_nil:
+            return "may not bid blind nil (option blind_nil=false)"
+        return f"may bid blind nil only when its side is behind by {opts.blind_nil_behind} or more"
+
+    # -------------------------------------------------------------------------- views
+
+    def _phase_name(self) -> str:
+        return "blind" if self.phase == BLIND else str(self.phase)
+
+    def _view_extra(self, seat: int) -> dict[str, Any]:
+        bids = self.bids
+        return {
+            "bids": [
+                None if bids[s] < 0 else bid_text(bids[s], bool(self.blind >> s & 1))
+                for s in range(4)
+            ],
+            "blind_nil_offered": [bool(self.offered >> s & 1) for s in range(4)],
+            "bags": list(self.bags),
+            "spades_broken": self.broken,
+        }
+
+    def _clone_extra(self, other: TrickState) -> None:
+        assert isinstance(other, SpadesState)
+        other.bids = self.bids[:]
+        other.bags = self.bags[:]
+
+
+def match_winner(scores: list[int], target: int, lose_at: int) -> int | None:
+    """The winning side once a side reaches ``target`` or falls to ``lose_at`` (0: never).
+
+    The higher score wins; equal scores play on.
+    """
+    high, low = max(scores), min(scores)
+    if (high >= target or (lose_at and low <= lose_at)) and scores[0] != scores[1]:
+        return 0 if scores[0] > scores[1] else 1
+    return None
+
+
+class Spades(Game):
+    """Partnership Spades: bids, nil and blind nil, bags, spades always trump."""
+
+    name = "spades"
+    title = "Spades"
+    summary = "52 cards, 13 each, partners bid tricks (nil, blind nil), spades trump, to 500"
+    Options = SpadesOptions
+    State = SpadesState
+    deck = tuple(range(52))
+    heuristic_bot = "tricktable.bots.spades_heuristic:SpadesHeuristic"
+
+    def __init__(self, options: Any = None, preset: str | None = None) -> None:
+        super().__init__(options, preset)
+        opts = self.options
+        low = 0 if opts.nil else 1
+        self.bid_mask = sum(1 << (BID + n) for n in range(low, 14))
+        self.spade_tables = trump_tables(SPADES, [SPADES * 13 + r for r in range(13)])
+
+    def action_name(self, action: int) -> str:
+        """The text of an action: ``look``, ``bid blind-nil``, ``bid nil`` (bid 0), ``bid 4``..."""
+        if action == LOOK:
+            return "look"
+        if action == BLIND_NIL:
+            return "bid blind-nil"
+        if action == BID:
+            return "bid nil"
+        return act.action_name(action)
+
+    def parse_action(self, text: str) -> int:
+        """Read an action; ``bid 0`` is ``bid nil``, ``bid blind nil`` is ``bid blind-nil``."""
+        words = text.strip().lower().replace("-", " ").split()
+        if words == ["look"]:
+            return LOOK
+        if words in (["bid", "blind", "nil"], ["blind", "nil"]):
+            return BLIND_NIL
+        if words in (["bid", "nil"], ["nil"]):
+            return BID
+        try:
+            return act.parse_action(text)
+        except NotationError:
+            raise NotationError(
+                f"unknown action {text.strip()!r}: write look, bid blind-nil, bid nil, "
+                "bid N or play CARD"
+            ) from None
+
+
+GAME = Spades
