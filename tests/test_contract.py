@@ -35,10 +35,64 @@ def _setback_family(state: TrickState, result: dict[str, Any]) -> None:
     assert set(result["points"]) == set(weights)
 
 
+def _hearts(state: TrickState, result: dict[str, Any]) -> None:
+    # 26 penalty points a hand (13 hearts and the queen of spades), unless the moon is shot.
+    assert sum(result["penalties"]) == 26
+    before = state.results[-2]["scores"] if len(state.results) > 1 else [0] * 4
+    gained = [a - b for a, b in zip(result["scores"], before, strict=True)]
+    if result["moon"] is None:
+        assert gained == result["penalties"]
+    else:
+        assert result["penalties"][result["moon"]] == 26
+
+
+def _filippa(state: TrickState, result: dict[str, Any]) -> None:
+    assert sum(result["penalties"]) == -36 or sum(result["penalties"]) == 36
+    clean = [s for s, p in enumerate(result["penalties"]) if p == 0]
+    assert (result["carried"] > 0) == (not clean)
+    assert sum(result["shares"]) == (0 if not clean else result["pool"])
+
+
+def _spades(state: TrickState, result: dict[str, Any]) -> None:
+    assert sum(result["tricks"]) == 13
+
+
+def _tricks(state: TrickState, result: dict[str, Any]) -> None:
+    if not result.get("thrown_in") and not state.is_over:
+        assert sum(result["tricks"]) == 13
+        assert result["points"] == result["tricks"]
+
+
+def _oh_hell(state: TrickState, result: dict[str, Any]) -> None:
+    size = result["hand_size"]
+    assert sum(result["tricks"]) == size
+    if state.game.options.hook:
+        assert sum(result["bids"]) != size
+
+
+def _euchre(state: TrickState, result: dict[str, Any]) -> None:
+    if result.get("thrown_in"):
+        return
+    assert sum(result["tricks"]) == 5
+    assert sum(1 for p in result["points"] if p) == 1  # exactly one side scores
+
+
 #: per game: a check of one hand's result (the scoring invariants of its written rules)
 INVARIANTS: dict[str, Callable[[TrickState, dict[str, Any]], None]] = {
     "setback": _setback_family,
+    "hearts": _hearts,
+    "filippa": _filippa,
+    "spades": _spades,
+    "tricks": _tricks,
+    "oh-hell": _oh_hell,
+    "euchre": _euchre,
 }
+
+
+def test_every_registered_game_has_its_invariants() -> None:
+    from tricktable.games import GAMES
+
+    assert set(GAMES) == set(INVARIANTS)
 
 
 def _seen_by(state: TrickState, seat: int) -> int:

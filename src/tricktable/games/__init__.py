@@ -51,7 +51,7 @@ def register_preset(preset: Preset) -> Preset:
 
 
 #: the modules of the other games; each defines ``GAME``, its Game class
-GAME_MODULES: tuple[str, ...] = ("euchre", "hearts", "filippa", "spades")
+GAME_MODULES: tuple[str, ...] = ("euchre", "hearts", "filippa", "spades", "tricks", "oh_hell")
 
 
 def _load_games() -> None:
