@@ -110,8 +110,8 @@ def test_record_style_option_values_are_accepted() -> None:
         ("", ["cannot read game"]),
         ("set back", ["cannot read game"]),
         ("9setback", ["cannot read game"]),
-        ("hearts", ["unknown game 'hearts'", "valid", "setback"]),
-        ("hearts(jd_bonus=true)", ["unknown game 'hearts'", "setback"]),
+        ("whist", ["unknown game 'whist'", "valid", "setback", "hearts"]),
+        ("hearts(jd_bonus=true)", ["unknown option 'jd_bonus'", "valid options", "moon"]),
     ],
 )
 def test_bad_specs_say_what_is_valid(spec: str, needles: list[str]) -> None:

@@ -18,7 +18,11 @@ from tricktable.games import load_game
 FORMAT = "tricktable-record/1"
 
 
-def to_record(state: TrickState, players: Sequence[str] | None = None) -> dict[str, Any]:
+def to_record(
+    state: TrickState,
+    players: Sequence[str] | None = None,
+    faults: Sequence[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """The record of a match so far (hands in progress included as far as they went)."""
     game = state.game
     record: dict[str, Any] = {"format": FORMAT, "game": game.preset, "options": game.options_dict()}
@@ -28,12 +32,16 @@ def to_record(state: TrickState, players: Sequence[str] | None = None) -> dict[s
         record["seed"] = state.seed
     logs = state.history
     partial = None
-    if logs and not (state.needs_deal or state.is_over):
+    # A hand without a result is unfinished: cut short (Ctrl-C), or ended by a forfeit.
+    if logs and len(state.results) < len(logs):
         logs, partial = logs[:-1], logs[-1]
     record["hands"] = [_hand_record(state, log) for log in logs]
     if partial is not None:
         # A record holds complete hands only; a hand cut short (Ctrl-C) is kept beside them.
         record["unfinished_hand"] = _hand_record(state, partial)
+    if faults:
+        # What the referee decided (see tricktable.match.Referee): kept, not replayed.
+        record["faults"] = [dict(fault) for fault in faults]
     return record
 
 
@@ -105,7 +113,26 @@ def replay(record: dict[str, Any]) -> TrickState:
     state = game.new_state(seed if isinstance(seed, int) else None)
     for h, hand in enumerate(hands):
         _replay_hand(state, h, hand)
+    seat = _forfeit_seat(record, game.num_players)
+    if seat is not None and not state.is_over:
+        from tricktable.match import forfeit
+
+        forfeit(state, seat)  # the match ended there: the forfeiting side lost
     return state
+
+
+def _forfeit_seat(record: dict[str, Any], players: int) -> int | None:
+    """The seat whose fault forfeited the match, if the record's faults say one did."""
+    faults = record.get("faults")
+    if not isinstance(faults, list):
+        return None
+    for fault in faults:
+        if not isinstance(fault, dict) or "forfeit" not in str(fault.get("penalty", "")):
+            continue
+        seat = fault.get("seat")
+        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players:
+            return seat
+    return None
 
 
 def _replay_hand(state: TrickState, h: int, hand: Any) -> None:

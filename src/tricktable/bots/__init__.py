@@ -1,12 +1,28 @@
-"""Bots by name: ``random``, ``heuristic`` (and, from transports, programs and URLs)."""
+"""Bots by name: ``random``, ``heuristic``, and from transports, programs, URLs and plug-ins.
+
+``make_bot`` reads a player spec:
+
+- ``random``, ``heuristic``: the built-in bots;
+- ``cmd:COMMAND``: a program speaking the stdin/stdout line protocol
+  (:class:`tricktable.protocols.stdio.SubprocessBot`);
+- ``http://…`` or ``https://…``: a web service (``tricktable.protocols.http:HttpBot``);
+- anything else with a colon, ``path/to/bot.py:MyBot`` or ``package.module:MyBot``: a Python
+  class implementing :class:`Bot` (``tricktable.protocols.plugins:load_plugin``).
+
+Transports are imported only when a spec names them.
+"""
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from tricktable.bots.base import Bot
 from tricktable.errors import BotError
+
+if TYPE_CHECKING:
+    from tricktable.match import RunnerOptions
 
 #: name -> "module:Class" of the built-in bots, imported only when used
 BUILTIN: dict[str, str] = {
@@ -25,14 +41,57 @@ def load_class(target: str) -> Callable[[], Bot]:
         raise BotError(f"cannot load bot {target!r}: {exc}") from None
 
 
-def make_bot(spec: str) -> Bot:
-    """A new bot from its name; raises :class:`BotError` naming the valid choices."""
+def make_bot(spec: str, options: RunnerOptions | None = None) -> Bot:
+    """A new bot from its spec; raises :class:`BotError` naming the valid choices.
+
+    ``options`` carries the time limits a program's bot must keep (defaults if None).
+    """
     name = spec.strip()
     target = BUILTIN.get(name.lower())
-    if target is None:
-        valid = ", ".join(sorted(BUILTIN))
-        raise BotError(f"unknown player {spec!r}; valid: human, {valid}")
-    return load_class(target)()
+    if target is not None:
+        return load_class(target)()
+    if name[:4].lower() == "cmd:":
+        from tricktable.protocols.stdio import SubprocessBot
+
+        if options is None:
+            return SubprocessBot(name[4:])
+        return SubprocessBot(
+            name[4:],
+            decision_time=options.decision_time,
+            match_time=options.match_time,
+            startup_time=options.startup_time,
+        )
+    if name.lower().startswith(("http://", "https://")):
+        http_bot: Callable[..., Bot] = _transport("tricktable.protocols.http", "HttpBot", spec)
+        if options is None:
+            return http_bot(name)
+        return http_bot(name, decision_time=options.decision_time, match_time=options.match_time)
+    if ":" in name:
+        load_plugin: Callable[[str], Bot] = _transport(
+            "tricktable.protocols.plugins", "load_plugin", spec
+        )
+        return load_plugin(name)
+    from tricktable.protocols.plugins import entry_point_names, find_entry_point_bot
+
+    bot = find_entry_point_bot(name)
+    if bot is not None:  # an installed package's bot, by its entry-point name
+        return bot
+    valid = ", ".join(sorted(BUILTIN) + entry_point_names())
+    raise BotError(
+        f"unknown player {spec!r}; valid: human, {valid}, cmd:COMMAND, http://HOST:PORT/,"
+        " path/to/bot.py:Class or package.module:Class"
+    )
+
+
+def _transport(module: str, attr: str, spec: str) -> Callable[..., Bot]:
+    """The factory ``attr`` of a transport module, imported now (a :class:`BotError` if absent)."""
+    try:
+        found: Callable[..., Bot] = getattr(importlib.import_module(module), attr)
+        return found
+    except (ImportError, AttributeError) as exc:
+        raise BotError(
+            f"cannot use player {spec!r}: {module}.{attr} is unavailable ({exc})"
+        ) from None
 
 
 def bot_names() -> list[str]:

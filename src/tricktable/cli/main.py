@@ -17,7 +17,10 @@ from tricktable.errors import TricktableError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-PLAYERS_HELP = "four comma-separated players: human, heuristic, random"
+PLAYERS_HELP = (
+    "four comma-separated players: human, heuristic, random, cmd:PROGRAM, http://HOST:PORT/ "
+    "or path/to/bot.py:Class"
+)
 
 
 def game_option(func: F) -> F:
@@ -47,6 +50,40 @@ def resolve_game(game_spec: str, rules_path: str | None) -> str:
     return rules_file_spec(rules_path, game_spec)
 
 
+def runner_options(func: F) -> F:
+    """``--decision-time``, ``--match-time`` and ``--on-fault``: how bots are refereed."""
+    func = click.option(
+        "--on-fault",
+        type=click.Choice(["substitute", "forfeit"]),
+        default="substitute",
+        show_default=True,
+        help="what a bot's fault costs in games without a rule of their own "
+        "(tricks: a bad card; spades: forfeit): the heuristic bot takes the seat, or the "
+        "side forfeits",
+    )(func)
+    func = click.option(
+        "--match-time",
+        type=click.FloatRange(min=0, min_open=True),
+        default=60.0,
+        show_default=True,
+        help="seconds a program or URL bot may spend on all its decisions in a match",
+    )(func)
+    return click.option(
+        "--decision-time",
+        type=click.FloatRange(min=0, min_open=True),
+        default=2.0,
+        show_default=True,
+        help="seconds a program or URL bot may take over one decision",
+    )(func)
+
+
+def make_options(decision_time: float, match_time: float, on_fault: str) -> Any:
+    """The RunnerOptions of the command-line options (imported only when a command runs)."""
+    from tricktable.match import RunnerOptions
+
+    return RunnerOptions(decision_time=decision_time, match_time=match_time, on_fault=on_fault)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="tricktable")
 def cli() -> None:
@@ -73,6 +110,7 @@ def cli() -> None:
     show_default=True,
     help="stop a match that has no winner after this many hands",
 )
+@runner_options
 def play(
     game_spec: str,
     rules_path: str | None,
@@ -80,12 +118,16 @@ def play(
     seed: int | None,
     save_path: str | None,
     max_hands: int,
+    decision_time: float,
+    match_time: float,
+    on_fault: str,
 ) -> None:
     """Play a match: you against bots, or bots alone when no seat is human."""
     from tricktable.cli.play import run_play
 
     spec = resolve_game(game_spec, rules_path)
-    sys.exit(run_play(spec, players, seed, save_path, max_hands))
+    options = make_options(decision_time, match_time, on_fault)
+    sys.exit(run_play(spec, players, seed, save_path, max_hands, options))
 
 
 @cli.command()
@@ -135,6 +177,72 @@ def replay(path: str, as_json: bool) -> None:
     from tricktable.cli.replay import run_replay
 
     sys.exit(run_replay(path, as_json))
+
+
+@cli.command("bot-check")
+@click.argument("target", metavar="CMD_OR_URL")
+@game_option
+@click.option("--matches", type=click.IntRange(min=1), default=4, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option(
+    "--against",
+    "opponents",
+    default="heuristic",
+    show_default=True,
+    help="the reference bot in the other seats: heuristic or random",
+)
+@click.option(
+    "--seat0", "seat_zero", is_flag=True, help="keep the bot in seat 0 (default: each seat in turn)"
+)
+@click.option(
+    "--decision-time",
+    type=click.FloatRange(min=0, min_open=True),
+    default=2.0,
+    show_default=True,
+    help="seconds allowed for each decision",
+)
+@click.option(
+    "--match-time",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="seconds a program or endpoint may spend answering over a match",
+)
+@click.option("--max-hands", type=click.IntRange(min=1), default=30, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="print the report as one JSON object")
+def bot_check(
+    target: str,
+    game_spec: str,
+    rules_path: str | None,
+    matches: int,
+    seed: int,
+    opponents: str,
+    seat_zero: bool,
+    decision_time: float,
+    match_time: float,
+    max_hands: int,
+    as_json: bool,
+) -> None:
+    """Check a bot (cmd:PROGRAM, an http(s):// URL or path/to/bot.py:Class) in quick matches.
+
+    Exit status 0 when the bot made no fault, 1 when it made any, 2 for bad usage.
+    """
+    from tricktable.cli.botcheck import run_bot_check
+
+    sys.exit(
+        run_bot_check(
+            target,
+            resolve_game(game_spec, rules_path),
+            matches,
+            seed,
+            opponents=opponents,
+            all_seats=not seat_zero,
+            decision_time=decision_time,
+            match_time=match_time,
+            max_hands=max_hands,
+            as_json=as_json,
+        )
+    )
 
 
 @cli.command()

@@ -17,7 +17,7 @@ from tricktable.bots import make_bot
 from tricktable.bots.base import Bot
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
-from tricktable.match import play_hand, start_bots
+from tricktable.match import Referee, RunnerOptions, end_bots, play_hand, start_bots
 from tricktable.records import save_record, to_record
 from tricktable.seeds import fresh_seed
 from tricktable.ui.terminal import HumanPlayer, QuitGame, TableDisplay, make_console, seat_names
@@ -26,8 +26,12 @@ HUMAN = "human"
 
 
 def parse_players(text: str, count: int) -> list[str]:
-    """The player names of ``--players``: exactly ``count``, each "human" or a bot name."""
-    names = [name.strip().lower() for name in text.split(",")]
+    """The player specs of ``--players``: exactly ``count``, each "human" or a bot spec.
+
+    Names are case-insensitive; programs, paths and URLs (``cmd:./MyBot``) keep their case.
+    """
+    names = [name.strip() for name in text.split(",")]
+    names = [name.lower() if ":" not in name else name for name in names]
     if len(names) != count or not all(names):
         raise TricktableError(
             f"--players needs {count} comma-separated players (human or a bot), got {text!r}"
@@ -60,6 +64,7 @@ def run_play(
     seed: int | None,
     save_path: str | None,
     max_hands: int = 1000,
+    options: RunnerOptions | None = None,
 ) -> int:
     """Play one match; the exit status (0 done or input ended, 2 bad input, 130 Ctrl-C).
 
@@ -78,7 +83,7 @@ def run_play(
         display = TableDisplay(console, game, names, compact=not humans)
         display.humans = humans
         for spec in specs:
-            bots.append(HumanPlayer(display) if spec == HUMAN else make_bot(spec))
+            bots.append(HumanPlayer(display) if spec == HUMAN else make_bot(spec, options))
         path = Path(save_path) if save_path else (default_record_path(seed) if humans else None)
         if path is not None:
             _prepare_folder(path)
@@ -102,12 +107,19 @@ def run_play(
         )
 
     status = 0
+    referee = Referee(options)
     try:
-        start_bots(game, bots, seed)
+        start_bots(game, bots, seed, referee)
         while not state.is_over and len(state.history) < max_hands:
-            play_hand(state, bots, display)
-        for seat, bot in enumerate(bots):
-            bot.end_match(state.view(seat))
+            play_hand(state, bots, display, referee)
+        end_bots(state, bots, referee)
+        for fault in referee.faults:
+            console.print(
+                f"fault: {labels[fault['seat']]} (seat {fault['seat']}), hand {fault['hand']}: "
+                f"{fault['kind']}: {fault['detail']} -> {fault['penalty']}",
+                style="yellow",
+                markup=False,
+            )
         if state.is_over:
             display.show_match_end(state)
         else:
@@ -130,7 +142,7 @@ def run_play(
 
     if path is not None:
         try:
-            save_record(to_record(state, labels), path)
+            save_record(to_record(state, labels, faults=referee.faults), path)
         except OSError as exc:
             reason = exc.strerror or exc
             print(f"error: cannot save the record to {path}: {reason}", file=sys.stderr)
