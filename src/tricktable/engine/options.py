@@ -7,6 +7,7 @@ choices); ``metadata={"doc": ..., "range": (lo, hi)}`` documents it and bounds i
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import typing
 from collections.abc import Mapping
@@ -57,8 +58,14 @@ def format_value(value: object) -> str:
     return f'"{text}"' if any(ch in text for ch in ",()= ") else text
 
 
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    # Resolving string annotations is slow; every preset at start-up asks for the same classes.
+    return typing.get_type_hints(cls)
+
+
 def _kind(cls: type, field: dataclasses.Field[Any]) -> Any:
-    return typing.get_type_hints(cls)[field.name]
+    return _hints(cls)[field.name]
 
 
 def describe_value(cls: type, field: dataclasses.Field[Any]) -> str:

@@ -1,0 +1,336 @@
+"""The trick-taking family speed benchmark: random play of every game, timed as a process.
+
+Not a test, and not part of ``make bench``: run it by hand, e.g.
+``.venv/bin/python benchmarks/family_speed.py`` (the installed, compiled copy) or
+``PYTHONPATH=src .venv/bin/python benchmarks/family_speed.py`` (the source tree).
+
+For every registered game and preset (``tricktable.games.GAMES`` and ``PRESETS``) it runs
+
+    tricktable simulate --game NAME --players random,random,random,random
+        --hands N --seed 1 --workers 1 --json
+
+as a subprocess and times the whole process (start-up, imports, play, report), best of
+``--runs``. N is picked per game from a short probe run so that one run plays for about
+``--seconds`` (default 1.5 s), rounded to 1, 2 or 5 times a power of ten, unless
+``--hands`` fixes it. A game that ``simulate`` cannot run
+gets its error in its row instead of a rate. It prints a Markdown table and, with
+``--json PATH``, writes the figures as JSON.
+
+The command is the ``tricktable`` script beside this Python when there is one, else
+``python -m tricktable``; ``PYTHONPATH`` reaches the child, so ``PYTHONPATH=src`` measures the
+source tree. ``--register MODULE,...`` first registers game modules that are written but not
+yet listed in ``GAME_MODULES`` (the child is then ``python -c`` with a small wrapper).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+PLAYERS = "random,random,random,random"
+#: hands of the probe run that picks N (it also warms the caches)
+PROBE_HANDS = 200
+#: a run that takes longer than this is stopped and reported as an error
+TIMEOUT = 600.0
+#: the bounds of the N picked by the probe
+MIN_HANDS, MAX_HANDS = 100, 200_000
+
+#: the child when ``--register`` is given: register the modules, then run the command line
+WRAPPER = (
+    "import importlib, sys\n"
+    "from tricktable.games import register\n"
+    "for m in filter(None, sys.argv.pop(1).split(',')):\n"
+    "    register(importlib.import_module('tricktable.games.' + m).GAME)\n"
+    "from tricktable.cli.main import main\n"
+    "sys.argv[0] = 'tricktable'\n"
+    "main()\n"
+)
+
+
+def register_modules(modules: list[str]) -> None:
+    """Register game modules not yet in ``GAME_MODULES`` in this process too."""
+    import importlib
+
+    from tricktable.games import register
+
+    for module in modules:
+        register(importlib.import_module(f"tricktable.games.{module}").GAME)
+
+
+def base_command(modules: list[str]) -> list[str]:
+    """The command that runs ``tricktable``: its script, ``python -m`` or the wrapper."""
+    if modules:
+        return [sys.executable, "-c", WRAPPER, ",".join(modules)]
+    script = Path(sys.executable).with_name("tricktable")
+    if script.is_file() and os.access(script, os.X_OK):
+        return [str(script)]
+    return [sys.executable, "-m", "tricktable"]
+
+
+def simulate_command(base: list[str], game: str, hands: int) -> list[str]:
+    """The full ``simulate`` command for one game."""
+    return [
+        *base,
+        "simulate",
+        "--game",
+        game,
+        "--players",
+        PLAYERS,
+        "--hands",
+        str(hands),
+        "--seed",
+        "1",
+        "--workers",
+        "1",
+        "--json",
+    ]
+
+
+def show_command(cmd: list[str]) -> str:
+    """The command as one would type it, paths relative to here, the wrapper abbreviated."""
+    parts = []
+    for part in cmd:
+        if part == WRAPPER:
+            parts.append("'<register wrapper>'")
+            continue
+        path = Path(part)
+        if path.is_absolute():
+            with contextlib.suppress(ValueError):
+                part = str(path.relative_to(Path.cwd()))
+        parts.append(shlex.quote(part))
+    return " ".join(parts)
+
+
+class RunError(Exception):
+    """A timed command that failed: its one-line reason."""
+
+
+def time_run(cmd: list[str], hands: int) -> tuple[float, dict[str, Any]]:
+    """Run a ``simulate --json`` command once: (wall seconds of the process, its report)."""
+    began = time.perf_counter()
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise RunError(f"no answer within {TIMEOUT:.0f} s") from None
+    elapsed = time.perf_counter() - began
+    if done.returncode != 0:
+        lines = [line for line in done.stderr.strip().splitlines() if line.strip()]
+        # A traceback's last line says what went wrong; a clean error is one line anyway.
+        reason = lines[-1].strip() if lines else "no message"
+        raise RunError(f"exit {done.returncode}: {reason}")
+    try:
+        report = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        raise RunError("the output is not one JSON object") from None
+    if not isinstance(report, dict) or report.get("hands") != hands:
+        played = report.get("hands") if isinstance(report, dict) else None
+        raise RunError(f"played {played} hands, not {hands}")
+    return elapsed, report
+
+
+def play_rate(report: dict[str, Any]) -> float | None:
+    """The report's own hands per second (the play alone, without the process start)."""
+    timing = report.get("timing")
+    rate = timing.get("hands_per_second") if isinstance(timing, dict) else None
+    return float(rate) if isinstance(rate, int | float) else None
+
+
+def nice(n: float) -> int:
+    """The 1-2-5 number (100, 200, 500, 1000, ...) nearest ``n`` on a log scale, within bounds.
+
+    A coarse grid keeps N the same from run to run of the benchmark although the probe's rate
+    moves with the machine's load.
+    """
+    n = max(MIN_HANDS, min(MAX_HANDS, n))
+    grid: list[int] = [m * 10**e for e in range(2, 7) for m in (1, 2, 5)]
+    best = min(grid, key=lambda g: abs(math.log(g / n)))
+    return max(MIN_HANDS, min(MAX_HANDS, best))
+
+
+def load_average() -> str:
+    """The 1, 5 and 15 minute load averages, as ``uptime`` shows them."""
+    try:
+        return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
+def cpu_model() -> str:
+    """The CPU's model name, from /proc/cpuinfo where there is one."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.partition(":")[2].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "unknown"
+
+
+def measured_copy() -> str:
+    """Which tricktable this Python imports, and whether its engine is compiled."""
+    import tricktable
+    import tricktable.engine.trick as trick
+
+    compiled = not trick.__file__.endswith(".py") if trick.__file__ else False
+    kind = "compiled (mypyc)" if compiled else "pure Python"
+    return f"{Path(tricktable.__file__).parent} — {kind}"
+
+
+def machine_line() -> str:
+    """One line naming the machine and the Python."""
+    return f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+@dataclass
+class Row:
+    """One game's figures (or its error)."""
+
+    game: str
+    kind: str
+    hands: int = 0
+    runs: list[float] = field(default_factory=list)
+    best_seconds: float | None = None
+    hands_per_second: float | None = None
+    play_hands_per_second: float | None = None
+    command: str = ""
+    error: str | None = None
+
+
+def measure(
+    base: list[str], game: str, kind: str, hands: int | None, seconds: float, runs: int
+) -> Row:
+    """Probe, then time ``runs`` runs of one game; the best (shortest) run counts."""
+    row = Row(game=game, kind=kind)
+    try:
+        probe = simulate_command(base, game, PROBE_HANDS)
+        row.command = show_command(probe)
+        _, report = time_run(probe, PROBE_HANDS)
+        if hands is None:
+            rate = play_rate(report) or 1000.0
+            hands = nice(rate * seconds)
+        row.hands = hands
+        cmd = simulate_command(base, game, hands)
+        row.command = show_command(cmd)
+        best_play = None
+        for _ in range(runs):
+            elapsed, report = time_run(cmd, hands)
+            row.runs.append(round(elapsed, 4))
+            if row.best_seconds is None or elapsed < row.best_seconds:
+                row.best_seconds = elapsed
+                best_play = play_rate(report)
+        assert row.best_seconds is not None
+        row.best_seconds = round(row.best_seconds, 4)
+        row.hands_per_second = round(hands / row.best_seconds, 1)
+        row.play_hands_per_second = best_play
+    except RunError as exc:
+        row.error = str(exc)
+    return row
+
+
+def cell(text: str, limit: int = 0) -> str:
+    """Text safe inside a Markdown table cell, cut to ``limit`` characters if given."""
+    if limit and len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def table(rows: list[Row]) -> str:
+    """The rows as a Markdown table."""
+    lines = [
+        "| game | kind | hands | best s | hands/s (process) | hands/s (play) | command |",
+        "|---|---|---:|---:|---:|---:|---|",
+    ]
+    for r in rows:
+        if r.error is not None:
+            lines.append(
+                f"| {r.game} | {r.kind} | — | — | error: {cell(r.error, 90)} | — | "
+                f"`{cell(r.command)}` |"
+            )
+            continue
+        play = f"{r.play_hands_per_second:,.0f}" if r.play_hands_per_second else "—"
+        lines.append(
+            f"| {r.game} | {r.kind} | {r.hands:,} | {r.best_seconds:.3f} | "
+            f"{r.hands_per_second:,.0f} | {play} | `{cell(r.command)}` |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    """Time every registered game and preset and print the table."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="timed runs per game (default 3)")
+    parser.add_argument("--hands", type=int, help="hands per run for every game (default: picked)")
+    parser.add_argument(
+        "--seconds", type=float, default=1.5, help="play time one run aims at (default 1.5)"
+    )
+    parser.add_argument("--games", help="only these games or presets, comma-separated")
+    parser.add_argument(
+        "--register", default="", help="game modules to register first, e.g. spades,oh_hell"
+    )
+    parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
+    args = parser.parse_args()
+    if args.hands is not None and args.hands < 1:
+        parser.error("--hands must be at least 1")
+    modules = [m.strip() for m in args.register.split(",") if m.strip()]
+    try:
+        register_modules(modules)
+    except Exception as exc:  # an unknown or broken module: say which, no traceback
+        sys.exit(f"cannot register {modules}: {type(exc).__name__}: {exc}")
+    from tricktable.games import GAMES, PRESETS
+
+    names = [(g, "game") for g in GAMES] + [(p, f"preset of {PRESETS[p].game}") for p in PRESETS]
+    if args.games:
+        wanted = [g.strip() for g in args.games.split(",") if g.strip()]
+        known = dict(names)
+        # An unregistered name still gets a row: its error is the point of asking for it.
+        names = [(g, known.get(g, "not registered")) for g in wanted]
+
+    base = base_command(modules)
+    load_before = load_average()
+    print(f"machine: {machine_line()}")
+    print(f"tricktable: {measured_copy()}")
+    if os.environ.get("PYTHONPATH"):
+        print(f"PYTHONPATH: {os.environ['PYTHONPATH']}")
+    print(f"load average before: {load_before}")
+    print(
+        f"runs per game: {args.runs} (best counts), hands per run: "
+        f"{args.hands if args.hands else f'picked for about {args.seconds} s of play'}"
+    )
+    print(flush=True)
+    rows = []
+    for game, kind in names:
+        row = measure(base, game, kind, args.hands, args.seconds, max(1, args.runs))
+        status = row.error or f"{row.hands_per_second:,.0f} hands/s"
+        print(f"  {game}: {status}", file=sys.stderr, flush=True)
+        rows.append(row)
+    load_after = load_average()
+    print(table(rows))
+    print()
+    print(f"load average after: {load_after}")
+    if args.json:
+        data = {
+            "benchmark": "family_speed",
+            "machine": machine_line(),
+            "tricktable": measured_copy(),
+            "pythonpath": os.environ.get("PYTHONPATH"),
+            "load_average_before": load_before,
+            "load_average_after": load_after,
+            "runs": args.runs,
+            "rows": [asdict(r) for r in rows],
+        }
+        Path(args.json).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
