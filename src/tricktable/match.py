@@ -206,7 +206,9 @@ def forfeit(state: TrickState, seat: int) -> None:
 
 def _is_person(bot: Bot) -> bool:
     # A person's quit or end of input is not a fault: it stops the match.
-    return bot.name == "human" or bool(getattr(bot, "interactive", False))
+    # getattr, not bot.name: compiled code would read the base class's slot and miss the
+    # name a bot written in Python declares on its class.
+    return bool(bot.interactive) or getattr(bot, "name", "") == "human"
 
 
 def start_bots(game: Game, bots: Sequence[Bot], seed: int, referee: Referee | None = None) -> None:

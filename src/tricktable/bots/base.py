@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
@@ -19,6 +19,8 @@ class Bot:
 
     #: the name shown at the table and written into records (``bot:NAME``)
     name = "bot"
+    #: a person at the table: a quit or end of input stops the match, it is no fault
+    interactive: ClassVar[bool] = False
 
     def start_match(self, game: Game, seat: int, seed: int) -> None:
         """A match begins; ``seed`` is this seat's own seed (for bots that draw at random)."""
