@@ -15,11 +15,12 @@ from rich.console import Console
 
 import tricktable
 from tricktable.bots import make_bot
+from tricktable.bots.base import Bot
 from tricktable.engine import actions as act
-from tricktable.engine.trick import TrickState
-from tricktable.games import load_game, names
-from tricktable.match import play_match
-from tricktable.records import load_record, replay
+from tricktable.engine.trick import TrickState, View
+from tricktable.games import GAMES, load_game, names
+from tricktable.match import Referee, play_match
+from tricktable.records import load_record, replay, save_record, to_record
 from tricktable.ui.account import render_account
 
 VECTORS = Path(__file__).parents[2] / "shared/vectors/setback"
@@ -147,5 +148,55 @@ def test_every_variant_has_an_account(name: str) -> None:
     bots = [make_bot("random") for _ in range(game.num_players)]
     state = play_match(game, bots, seed=21, max_hands=3)
     text = account(state)
-    assert len(re.findall(r"Hand \d+ · ", text)) == 3
-    assert text.count("Scores: ") == 3
+    # Random bidders may end a match early (Spades falls to -200): every hand played is shown.
+    assert len(re.findall(r"Hand \d+ · ", text)) == len(state.history) >= 1
+    assert text.count("Scores: ") == len(state.results)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_replay_command_gives_an_account_of_every_game(tmp_path: Path, name: str) -> None:
+    game = load_game(name)
+    state = play_match(game, [make_bot("random") for _ in range(4)], seed=8, max_hands=2)
+    path = tmp_path / f"{name}.json"
+    save_record(to_record(state, ["ann", "bot:random", "bob", "bot:random"]), path)
+    run = replay_command(path, "utf-8")
+    assert run.returncode == 0, run.stderr
+    text = run.stdout
+    assert "South: seat 0, ann" in text
+    banners = re.findall(r"Hand (\d+) · (South|West|North|East) deals", text)
+    assert [int(n) for n, _ in banners] == list(range(1, len(state.history) + 1))
+    assert text.count("Scores: ") == len(state.results)
+    assert len(re.findall(r"^  \d+\. ", text, re.M)) == sum(len(r) for r in _tricks(state))
+    assert ("No winner yet" in text) != state.is_over
+
+
+def _tricks(state: TrickState) -> list[list[int]]:
+    """The tricks of every hand, replayed (the state keeps only the last hand's)."""
+    replayed = state.game.new_state(state.seed)
+    out = []
+    for log in state.history:
+        replayed.deal(log.deal, dealer=log.dealer, stock=log.stock)
+        for action in log.actions:
+            replayed.apply(action)
+        out.append([w for _, _, w in replayed.tricks])
+    return out
+
+
+class Crasher(Bot):
+    """A bot that fails at its first decision."""
+
+    name = "crasher"
+
+    def act(self, view: View) -> int:
+        raise RuntimeError("boom")
+
+
+def test_a_forfeit_ends_the_account() -> None:
+    # In Spades a bot's fault forfeits the match (seed 004): the record keeps the fault.
+    referee = Referee()
+    bots = [make_bot("random"), Crasher(), make_bot("random"), make_bot("random")]
+    live = play_match(load_game("spades"), bots, seed=1, referee=referee)
+    assert live.is_over and live.winner == 0
+    for state in (live, replay(to_record(live, faults=referee.faults))):
+        text = account(state)
+        assert "South & North win the match by forfeit, 0 to 0, after 0 hands." in text

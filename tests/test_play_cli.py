@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 import tricktable
-from tricktable.cards import mask_of, parse_cards
+from tricktable.cards import card_name, cards_in, mask_of, parse_cards
 from tricktable.engine import actions as act
 from tricktable.engine.trick import TrickState
 from tricktable.errors import IllegalAction, NotationError
-from tricktable.games import load_game
+from tricktable.games import GAMES, load_game
 from tricktable.records import load_record, replay
 from tricktable.ui.terminal import read_answer
 
@@ -280,3 +280,148 @@ def test_answers_in_play() -> None:
         answer("0", state)
     with pytest.raises(NotationError, match="there is no choice 7: pick 1 to 5"):
         answer("7", state)
+
+
+# --------------------------------------------------------------------------- every game
+
+#: every registered base game (presets share their base game's table)
+EVERY_GAME = sorted(GAMES)
+#: what each game's table says about its bidding (or passing) and its hand results
+TABLE_WORDS = {
+    "setback": ("Auction: ", "Scores: You & North"),
+    "euchre": ("Making trump", "Scores: You & North"),
+    "hearts": ("Pass three cards left, to West", "Penalty points: You "),
+    "filippa": ("Pass three cards left, to West", "Penalties: You "),
+    "spades": ("Bids: ", "Bid/took: You "),
+    "tricks": ("Trick 1 of 13", "Tricks: You "),
+    "oh-hell": ("Bids: ", "Bid/took: You "),
+}
+#: answers that are legal at some point of every prompt of every game: three cards to pass,
+#: the first choice (or a bid of 1), and a bid of 0 when 1 is barred (Oh Hell's hook)
+EVERY_PROMPT = "1 2 3\n1\n0\n" * 1500
+
+
+def test_every_game_has_table_words() -> None:
+    assert set(TABLE_WORDS) == set(EVERY_GAME)
+
+
+@pytest.mark.parametrize("name", EVERY_GAME)
+def test_unattended_play_of_every_game_saves_a_record_that_replays(
+    tmp_path: Path, name: str
+) -> None:
+    target = tmp_path / f"{name}.json"
+    run = play("--game", name, "--players", "random,random,random,random", "--seed", "3",
+               "--max-hands", "3", "--save", str(target))  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert run.stderr == ""
+    state = replay(load_record(target))
+    lines = re.findall(r"^Hand +(\d+): .* scores ", run.stdout, re.M)
+    assert lines == [str(i) for i in range(1, len(state.results) + 1)]  # one line a hand
+    assert 1 <= len(state.results) <= 3
+
+
+@pytest.mark.parametrize("name", EVERY_GAME)
+def test_a_human_plays_every_game_from_piped_answers(tmp_path: Path, name: str) -> None:
+    target = tmp_path / f"{name}.json"
+    run = play("--game", name, "--players", "human,random,random,random", "--seed", "3",
+               "--max-hands", "2", "--save", str(target), stdin=EVERY_PROMPT)  # fmt: skip
+    out = run.stdout
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr
+    assert "Your hand: " in out and "Choices: " in out and "You > " in out
+    bidding, result = TABLE_WORDS[name]
+    assert bidding in out and result in out
+    if load_game(name).num_scores == 4:  # each for themselves: seats, no teams
+        assert "Teams" not in out and "Scores: You " in out
+    else:
+        assert "Teams: You & North vs West & East" in out
+    assert f"record saved to {target}" in out
+    state = replay(load_record(target))
+    assert len(state.results) >= 1
+
+
+def dealt(name: str, seed: int = 3) -> TrickState:
+    """A fresh hand of ``name``."""
+    state = load_game(name).new_state(seed)
+    state.deal()
+    return state
+
+
+def test_answers_passing_cards() -> None:
+    state = dealt("hearts")
+    hand = cards_in(state.hands[state.to_act])
+    three = [card_name(c) for c in hand[:3]]
+    action = act.pass_cards(mask_of(hand[:3]))
+    assert answer(" ".join(reversed(three)).lower(), state) == action  # any order, any case
+    assert answer("pass " + " ".join(three), state) == action
+    assert answer("3 1 2", state) == action  # numbers of the hand
+    assert answer(f"1, {three[1]}, 3", state) == action  # mixed, with commas
+    with pytest.raises(NotationError, match="pass 3 cards"):
+        answer("1", state)
+    with pytest.raises(NotationError, match="named twice"):
+        answer("1 1 2", state)
+    with pytest.raises(NotationError, match="no card 14 in your hand"):
+        answer("1 2 14", state)
+    other = next(c for c in range(52) if not state.hands[state.to_act] >> c & 1)
+    with pytest.raises(IllegalAction, match=f"does not hold {card_name(other)}"):
+        answer(f"1 2 {card_name(other)}", state)
+
+
+def test_answers_in_euchre() -> None:
+    from tricktable.games.euchre import DISCARD, ORDER_UP, ORDER_UP_ALONE, TRUMP
+
+    state = dealt("euchre")
+    assert answer("1", state) == act.PASS  # numbered choices: pass, order-up, order-up alone
+    assert answer("3", state) == ORDER_UP_ALONE
+    assert answer("order-up alone", state) == ORDER_UP_ALONE
+    assert answer("order up", state) == ORDER_UP
+    with pytest.raises(NotationError, match="one choice at a time"):
+        answer("1 2", state)
+    with pytest.raises(IllegalAction, match="may not name trump in the first round"):
+        answer("trump S", state)
+    for _ in range(4):
+        state.apply(act.PASS)
+    up = state.stock[0] // 13
+    other = (up + 1) % 4
+    letter = "CDHS"[other]
+    assert answer(letter, state) == TRUMP + other  # the last word of one choice: trump S
+    assert answer(f"trump {letter}", state) == TRUMP + other
+    state = dealt("euchre")
+    state.apply(ORDER_UP)  # the dealer picks the up-card up, then discards
+    while state.to_act != state.dealer or state.phase != 11:
+        state.apply(state.legal_actions()[0])
+    card = cards_in(state.hands[state.dealer])[0]
+    assert answer(card_name(card), state) == DISCARD + card  # a bare card for "discard 9C"
+    assert answer("1", state) == DISCARD + card
+
+
+def test_answers_in_spades() -> None:
+    from tricktable.games.spades import BLIND_NIL, LOOK
+
+    state = load_game("spades").new_state(3)
+    state.scores = [-150, 0]  # South & North behind by 150: blind nil is open to them
+    state.deal()
+    while state.to_act % 2:
+        state.apply(state.legal_actions()[0])
+    assert answer("1", state) == LOOK
+    assert answer("blind nil", state) == BLIND_NIL
+    assert answer("bid blind-nil", state) == BLIND_NIL
+    with pytest.raises(IllegalAction, match="must bid blind nil or look"):
+        answer("bid 4", state)
+    state.apply(LOOK)
+    assert answer("4", state) == act.bid(4)  # a bare number is a bid, 1 included
+    assert answer("1", state) == act.bid(1)
+    assert answer("nil", state) == act.bid(0) == answer("0", state)
+    with pytest.raises(IllegalAction, match="must bid from 0 to 13"):
+        answer("14", state)
+
+
+def test_answers_in_oh_hell_name_the_hook() -> None:
+    state = load_game("oh-hell(max_cards=1)").new_state(1)
+    state.deal()
+    for _ in range(3):
+        state.apply(act.bid(0))
+    assert state.to_act == state.dealer
+    with pytest.raises(IllegalAction, match="hook rule"):
+        answer("1", state)
+    assert answer("0", state) == act.bid(0)

@@ -13,8 +13,9 @@ from tricktable import simulate as sim_mod
 from tricktable.bots import make_bot
 from tricktable.cli.simulate import run_simulate
 from tricktable.engine.actions import BID, PASS
-from tricktable.games import load_game
-from tricktable.match import play_match
+from tricktable.games import GAMES, load_game, register
+from tricktable.games.tricks import Tricks
+from tricktable.match import play_hand, play_match, start_bots
 from tricktable.seeds import derive_seed
 from tricktable.simulate import (
     HANDS_PER_CHUNK,
@@ -257,3 +258,127 @@ def test_run_simulate_errors(
 def test_prepare_wants_hands_or_matches(hands: int | None, matches: int | None) -> None:
     with pytest.raises(SimulationError, match="exactly one"):
         prepare("setback", RANDOM4, seed=1, hands=hands, matches=matches)
+
+
+# --------------------------------------------------------------------- every game's statistics
+
+#: per game: a spec whose matches end soon and the players (random Setback bidders never finish)
+QUICK = {
+    "setback": ("setback(target=11)", MIXED),
+    "tricks": ("tricks(target=60)", RANDOM4),
+    "oh-hell": ("oh-hell(max_cards=4)", RANDOM4),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_game_simulates_alike_with_one_or_two_workers(
+    cli: Cli, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    # Eleven matches are two chunks, so two workers really split them.
+    spec, players = QUICK.get(name, (name, RANDOM4))
+    assert run_simulate(spec, players, None, 11, 6, 1, True) == 0
+    one = json.loads(capsys.readouterr().out)
+    two = sim_json(cli, "--game", spec, "--players", players, "--matches", "11", "--seed", "6",
+                   "--workers", "2")  # fmt: skip
+    assert two["timing"]["workers"] == 2
+    assert without_timing(one) == without_timing(two)
+    assert one["matches"] + one["matches_stopped"] == 11
+    assert sum(one["match_wins"]) + one["matches_shared"] <= one["matches"]
+    stats = one["game_stats"]
+    assert stats["family"] == name
+    assert "unread_hands" not in stats
+    check_game_stats(name, stats, one["hands"])
+
+
+def check_game_stats(name: str, stats: dict[str, Any], hands: int) -> None:
+    """What must hold between a game's statistics and the hands played."""
+    if name == "setback":
+        assert stats["declared"] + stats["thrown_in"] == hands
+        assert stats["made"] + stats["set"] == stats["declared"]
+    elif name in ("hearts", "filippa"):
+        assert sum(stats["queen_of_spades"]["taken"]) == hands
+        total = 26 if name == "hearts" else -36
+        assert sum(stats["penalties"]["total"]) == total * hands
+        if name == "filippa":
+            shared = sum(stats["pool_points"]["total"])
+            assert shared % 36 == 0 and shared <= 36 * hands
+    elif name == "spades":
+        for kind in ("nils", "blind_nils"):
+            row = stats[kind]
+            assert [m + f for m, f in zip(row["made"], row["failed"], strict=True)] == row["bid"]
+        contracts = stats["contracts"]
+        assert all(h <= hands for h in contracts["hands"])
+        assert [m + x for m, x in zip(contracts["made"], contracts["set"], strict=True)] == (
+            contracts["hands"]
+        )
+    elif name == "tricks":
+        assert sum(stats["tricks"]["total"]) <= 13 * (hands - stats["thrown_in"])
+    elif name == "oh-hell":
+        assert all(e <= hands for e in stats["exact"]["count"])
+        assert sum(stats["bid_totals"].values()) == hands
+    elif name == "euchre":
+        assert sum(stats["makers"]["hands"]) + stats["thrown_in"] == hands
+        makers = stats["makers"]
+        assert all(m <= h for m, h in zip(makers["marches"], makers["made"], strict=True))
+
+
+def test_hearts_statistics_agree_with_the_hands_played() -> None:
+    report = simulate(prepare("hearts", RANDOM4, seed=2, matches=2), workers=1)
+    game = load_game("hearts")
+    bots = [make_bot("random") for _ in range(4)]
+    penalties, queen, moon = [0] * 4, [0] * 4, [0] * 4
+    for i in range(2):
+        state = game.new_state(derive_seed(2, "match", i))
+        start_bots(game, bots, derive_seed(2, "match", i))
+        while not state.is_over:
+            play_hand(state, bots)
+            result = state.results[-1]
+            for seat in range(4):
+                penalties[seat] += result["penalties"][seat]
+                if state.won[seat] >> (3 * 13 + 10) & 1:
+                    queen[seat] += 1
+            if result["moon"] is not None:
+                moon[result["moon"]] += 1
+    stats = report["game_stats"]
+    assert stats["penalties"]["total"] == penalties
+    assert stats["queen_of_spades"]["taken"] == queen
+    assert stats["moon"]["shots"] == moon
+
+
+def test_setback_statistics_agree_with_its_bids_table() -> None:
+    report = simulate(prepare("setback", MIXED, seed=3, matches=4), workers=1)
+    stats = report["game_stats"]
+    bids = report["bids"]
+    assert stats["declared"] == sum(row["count"] for row in bids.values())
+    assert stats["made"] == sum(row["made"] for row in bids.values())
+    assert stats["stuck"] == bids["stuck"]["count"]
+
+
+class PlainTricks(Tricks):
+    """Tricks under another name: a game with no statistics hook of its own."""
+
+    name = "plain-tricks-sim"
+
+
+def test_a_game_without_a_hook_reports_score_changes() -> None:
+    register(PlainTricks)
+    try:
+        report = simulate(prepare("plain-tricks-sim(target=40)", RANDOM4, seed=1, matches=3), 1)
+    finally:
+        GAMES.pop(PlainTricks.name, None)
+    stats = report["game_stats"]
+    assert stats["family"] == "generic"
+    change = stats["score_change"]
+    assert change["per_hand"] == report["score_change"]["per_hand"]
+    assert all(
+        0 <= low <= high <= 13
+        for low, high in zip(change["lowest"], change["highest"], strict=True)
+    )
+
+
+def test_readable_report_of_another_game(cli: Cli) -> None:
+    done = cli("simulate", "--game", "hearts", "--players", RANDOM4, "--matches", "1",
+               "--workers", "1")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    for words in ("Seats", "Game statistics (hearts", "queen of spades taken", "moon rate"):
+        assert words in done.stdout, words

@@ -29,6 +29,9 @@ The report (:func:`build_report`, the JSON of ``tricktable simulate --json``) ha
     hands played.
 ``matches``
     matches completed: played until a team won.
+``matches_shared``
+    completed matches whose win was shared (Oh Hell's equal top totals); they count in no
+    team's ``match_wins``, nor does a match forfeited by a seat of a game without partners.
 ``matches_stopped``
     matches stopped unfinished: with ``--hands``, a chunk's last match when its quota is
     played; with either, a match still undecided after :data:`MAX_HANDS_PER_MATCH` hands
@@ -37,7 +40,8 @@ The report (:func:`build_report`, the JSON of ``tricktable simulate --json``) ha
     one entry per score: ``{"seats": [0, 2], "players": [...]}``; every list below that has
     one number per team follows this order.
 ``match_wins``
-    completed matches won by each team (they sum to ``matches``).
+    completed matches won by each team (they sum to ``matches`` less ``matches_shared`` and
+    forfeits without a winner).
 ``points_taken``
     ``{"total": [...], "per_hand": [...]}``: points of the hand taken by each team (the
     hand results' ``taken``); absent for a game whose results have no ``taken``.
@@ -59,6 +63,12 @@ The report (:func:`build_report`, the JSON of ``tricktable simulate --json``) ha
     Game's ``available_rate`` is always 1.0 and its ``tied`` counts the ties (its
     ``won_share`` then sums to ``1 - tied / available``). High and Low are available in every
     hand, since trump is the suit of a dealt card.
+``game_stats``
+    the statistics of the game's own family (:mod:`tricktable.stats`): ``family`` names the
+    hook (``setback``, ``hearts``, ``filippa``, ``spades``, ``tricks``, ``oh-hell``, ``euchre``,
+    or ``generic`` for a game without one) and the other keys are that family's: penalty
+    points, moons and the queen of spades; bids made, nils and bags; exact bids; makers,
+    marches and euchres; score changes.
 ``timing``
     ``{"workers", "elapsed_seconds", "hands_per_second"}``: the only keys that vary between
     runs of one seed; elapsed time counts the play, not the start of the process.
@@ -82,6 +92,7 @@ from tricktable.errors import TricktableError
 from tricktable.games import load_game
 from tricktable.match import play_match
 from tricktable.seeds import derive_seed
+from tricktable.stats import UNREAD, game_report, stats_for
 
 #: hands per chunk of a ``--hands`` run (a fixed size, so results ignore the worker count)
 HANDS_PER_CHUNK = 1000
@@ -137,7 +148,9 @@ class Tally:
     """The counts of a chunk or a run; tallies of chunks add up to the tally of the run.
 
     ``kinds`` counts the hands of each :data:`HandKind`: a few thousand distinct keys cover
-    any number of hands, which keeps the per-hand work to one dict update.
+    any number of hands, which keeps the per-hand work to one dict update. Setback and its
+    presets fill it; every other game fills ``game_kinds`` with its statistics hook's keys
+    (:mod:`tricktable.stats`) instead.
     """
 
     def __init__(
@@ -155,14 +168,20 @@ class Tally:
         self.stopped = stopped
         self.wins = wins if wins is not None else [0] * num_scores
         self.score_change = score_change if score_change is not None else [0] * num_scores
+        self.shared = 0
         self.point_names: tuple[str, ...] = ()
         self.kinds: dict[HandKind, int] = {}
+        self.game_kinds: dict[Any, int] = {}
 
     def add(self, other: Tally) -> None:
         """Add another tally's counts to this one."""
         self.hands += other.hands
         self.matches += other.matches
         self.stopped += other.stopped
+        self.shared += other.shared
+        game_kinds = self.game_kinds
+        for key, n in other.game_kinds.items():
+            game_kinds[key] = game_kinds.get(key, 0) + n
         for team in range(self.num_scores):
             self.wins[team] += other.wins[team]
             self.score_change[team] += other.score_change[team]
@@ -174,6 +193,44 @@ class Tally:
 
     def add_match(self, state: TrickState) -> None:
         """Count the hands of a match that was played (or stopped), from its final state."""
+        results = state.results
+        if state.game.name != "setback":
+            self._add_hands(state)
+        else:
+            self._add_setback_hands(state)
+        self.hands += len(state.results)
+        scores = state.scores
+        for team in range(min(self.num_scores, len(scores))):
+            self.score_change[team] += scores[team]
+        if not state.is_over:
+            self.stopped += 1
+            return
+        self.matches += 1
+        winner = state.winner
+        shared = results[-1].get("winners") if results else None
+        if isinstance(shared, list) and len(shared) > 1:
+            self.shared += 1
+        elif winner is not None and 0 <= winner < self.num_scores:
+            self.wins[winner] += 1
+
+    def _add_hands(self, state: TrickState) -> None:
+        """Count each hand by its statistics hook's key (every game but Setback)."""
+        key = stats_for(state.game.name).key
+        kinds = self.game_kinds
+        count = kinds.get
+        before = [0] * self.num_scores
+        for result, log in zip(state.results, state.history, strict=False):
+            try:
+                kind = key(result, before, log)
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+                kind = UNREAD  # a result of a shape the hook does not know: counted apart
+            kinds[kind] = count(kind, 0) + 1
+            scores = result.get("scores")
+            if isinstance(scores, list) and len(scores) == len(before):
+                before = scores
+
+    def _add_setback_hands(self, state: TrickState) -> None:
+        """Count each hand of Setback or a preset by its :data:`HandKind` (the hot path)."""
         results = state.results
         history = state.history
         kinds = self.kinds
@@ -198,17 +255,6 @@ class Tally:
             except (KeyError, TypeError, AttributeError):
                 kind = _hand_kind(result, history[i].actions)
             kinds[kind] = count(kind, 0) + 1
-        self.hands += len(state.results)
-        scores = state.scores
-        for team in range(min(self.num_scores, len(scores))):
-            self.score_change[team] += scores[team]
-        if not state.is_over:
-            self.stopped += 1
-            return
-        self.matches += 1
-        winner = state.winner
-        if winner is not None and 0 <= winner < self.num_scores:
-            self.wins[winner] += 1
 
 
 def _stuck(actions: list[int]) -> bool:
@@ -418,6 +464,7 @@ def build_report(sim: Simulation, tally: Tally, workers: int, elapsed: float) ->
         "mode": sim.mode,
         "hands": hands,
         "matches": tally.matches,
+        "matches_shared": tally.shared,
         "matches_stopped": tally.stopped,
         "teams": [{"seats": s, "players": [sim.players[i] for i in s]} for s in seats],
         "match_wins": list(tally.wins),
@@ -460,6 +507,8 @@ def build_report(sim: Simulation, tally: Tally, workers: int, elapsed: float) ->
         report["points"] = {
             name: _point_report(counts, teams, hands) for name, counts in points.items()
         }
+    kinds: dict[Any, int] = tally.kinds if game.name == "setback" else tally.game_kinds
+    report["game_stats"] = game_report(game, kinds, hands)
     rate = hands / elapsed if elapsed > 0 else 0.0
     report["timing"] = {
         "workers": workers,

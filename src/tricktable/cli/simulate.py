@@ -89,9 +89,12 @@ def render_report(report: dict[str, Any]) -> None:
         f"({timing['elapsed_seconds']:.2f} s, {timing['workers']} workers)"
     )
 
-    teams = Table(title="Teams")
-    for name in ("team", "seats", "match wins", "points taken", "per hand"):
-        teams.add_column(name, justify="left" if name in ("team", "seats") else "right")
+    # A side is a partnership, or one seat in a game where each plays for itself.
+    partners = any(len(team["seats"]) > 1 for team in report["teams"])
+    side = "team" if partners else "seat"
+    teams = Table(title="Teams" if partners else "Seats")
+    for name in (side, "players", "match wins", "points taken", "per hand"):
+        teams.add_column(name, justify="left" if name in (side, "players") else "right")
     teams.add_column("score change", justify="right")
     teams.add_column("per hand", justify="right")
     taken = report.get("points_taken")
@@ -141,3 +144,48 @@ def render_report(report: dict[str, Any]) -> None:
                 _pct(row["tied"] / available) if available else "—",
             )
         console.print(points)
+
+    if "game_stats" in report:
+        console.print(game_stats_table(report["game_stats"]))
+    if report.get("matches_shared"):
+        console.print(f"{report['matches_shared']} matches ended in a shared win.")
+
+
+def _cell(key: str, value: Any) -> str:
+    """A statistic for people: rates and shares as percentages, lists space-separated."""
+    if isinstance(value, list):
+        return "  ".join(_cell(key, v) for v in value)
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        if key.endswith(("rate", "share")):
+            return f"{100 * value:.1f}%"
+        return f"{value:.3f}"
+    return str(value)
+
+
+def _rows(prefix: str, value: Any) -> list[tuple[str, str]]:
+    if isinstance(value, dict):
+        rows: list[tuple[str, str]] = []
+        for key, inner in value.items():
+            rows.extend(_rows(f"{prefix} {key}".strip(), inner))
+        return rows
+    last = prefix.rsplit(" ", 1)[-1]
+    return [(prefix.replace("_", " "), _cell(last, value))]
+
+
+def game_stats_table(stats: dict[str, Any]) -> Any:
+    """The report's ``game_stats`` as a two-column table (lists: one value per side or seat)."""
+    from rich.table import Table
+
+    table = Table(
+        title=f"Game statistics ({stats.get('family', 'generic')}; lists by side or seat)"
+    )
+    table.add_column("statistic")
+    table.add_column("value", justify="right")
+    for key, value in stats.items():
+        if key == "family":
+            continue
+        for name, cell in _rows(key, value):
+            table.add_row(name, cell)
+    return table

@@ -1,7 +1,9 @@
 """The readable account of a match: hand by hand and trick by trick, every deal face up.
 
 The account replays the state's own action log through a fresh state — the engine's one path —
-and shows it with the same :class:`~tricktable.ui.terminal.TableDisplay` a live table uses.
+and shows it with the same :class:`~tricktable.ui.terminal.TableDisplay` a live table uses, for
+any game: what each game says comes from its presenter (:mod:`tricktable.ui.games`). Every seat
+is a watcher here, so private actions (Hearts passes, a Euchre discard) are shown in full.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text
 
-from tricktable.engine.trick import TrickState
+from tricktable.engine.trick import PLAY, TrickState
 from tricktable.ui.terminal import TableDisplay, make_console, seat_names
 
 
@@ -48,10 +50,15 @@ def render_account(
             replay.apply(action)
             display(replay, seat, action)
         if not (replay.needs_deal or replay.is_over):
+            if replay.phase != PLAY and log.actions:
+                display.show_auction(replay)  # the bidding so far: it ended no phase yet
             console.print(Text("The hand stops here, unfinished.", style="bold"))
 
     if replay.is_over:
         display.show_match_end(replay)
+    elif state.is_over:
+        # The record's faults ended the match (a forfeit), which its actions do not show.
+        display.show_match_end(state, forfeit=True)
     else:
         console.print()
         hands = len(replay.results)

@@ -1,9 +1,12 @@
 """The terminal table: the match drawn with Rich as it happens, and the human at the keyboard.
 
-:class:`TableDisplay` is a ``match.play_hand`` listener that prints the auction, the trump, each
-trick and each hand's points; :class:`HumanPlayer` is a :class:`~tricktable.bots.base.Bot` whose
-``act`` shows the seat's situation and reads an answer. Rich drops colours by itself when
-standard output is not a terminal, so the same code gives a plain transcript in a pipe.
+:class:`TableDisplay` is a ``match.play_hand`` listener that prints each hand's deal, its
+bidding (or passing, or making of trump), each trick and each hand's result; :class:`HumanPlayer`
+is a :class:`~tricktable.bots.base.Bot` whose ``act`` shows the seat's situation and reads an
+answer. What is said about each game — its actions, facts and results — comes from its
+:class:`~tricktable.ui.games.Presenter`; the table only decides when. Rich drops colours by
+itself when standard output is not a terminal, so the same code gives a plain transcript in a
+pipe.
 """
 
 from __future__ import annotations
@@ -19,40 +22,40 @@ from rich.padding import Padding
 from rich.text import Text
 
 from tricktable.bots.base import Bot
-from tricktable.cards import (
-    JACK,
-    JOKER,
-    LITTLE_JOKER,
-    SUIT_NAMES,
-    SUIT_SYMBOLS,
-    SUITS,
-    TEN,
-    cards_in,
-    pretty_card,
-)
+from tricktable.cards import SUIT_SYMBOLS, SUITS, card_name, cards_in, parse_card
 from tricktable.engine import actions as act
-from tricktable.engine.trick import AUCTION, Game, TrickState, TrumpTables, View
+from tricktable.engine.trick import PLAY, Game, TrickState, View
 from tricktable.errors import IllegalAction, NotationError, TricktableError
-from tricktable.games import PRESETS
-from tricktable.games.setback import game_count
+from tricktable.ui.games import (
+    Presenter,
+    Seating,
+    card_text,
+    cards_text,
+    join,
+    line,
+    presenter_for,
+    safely,
+    suit_text,
+    verb,
+)
+
+__all__ = [
+    "HumanPlayer",
+    "QuitGame",
+    "TableDisplay",
+    "card_text",
+    "cards_text",
+    "make_console",
+    "read_answer",
+    "seat_names",
+    "suit_text",
+]
 
 COMPASS = ("South", "West", "North", "East")
-POINT_LABELS = {
-    "high": "High",
-    "low": "Low",
-    "jack": "Jack",
-    "off_jack": "Off-jack",
-    "joker": "Joker",
-    "little_joker": "Little joker",
-    "three": "Three",
-    "five": "Five",
-    "off_five": "Off-five",
-    "ten": "Ten",
-    "game": "Game",
-}
 QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("help", "?", "h")
 SHOW_WORDS = ("hand", "table", "show")
+_NUMBER = re.compile(r"[0-9]+")
 
 
 class QuitGame(Exception):
@@ -68,6 +71,7 @@ ASCII_FALLBACK = {
     "·": "|",
     "→": "->",
     "✗": "x",
+    "✓": "v",
     "─": "-",
     "—": "-",
     "–": "-",
@@ -117,38 +121,12 @@ def seat_names(humans: Sequence[int], num_players: int = 4) -> list[str]:
     return list(COMPASS)
 
 
-def card_text(card: int, trumps: int = 0) -> Text:
-    """A card for people (``10♦``), red for diamonds and hearts, bold when it is a trump."""
-    if card >= 52:
-        style = "bold magenta"
-    else:
-        style = "red" if card // 13 in (1, 2) else ""
-        if trumps >> card & 1:
-            style = (style + " bold").strip()
-    return Text(pretty_card(card), style=style)
-
-
-def cards_text(cards: Iterable[int], trumps: int = 0, sep: str = " ") -> Text:
-    """Several cards, in the order given."""
-    return Text(sep).join(card_text(c, trumps) for c in cards)
-
-
-def suit_text(suit: int, short: bool = False) -> Text:
-    """A suit's name with its symbol, ``diamonds ♦`` (``♦`` when ``short``)."""
-    text = SUIT_SYMBOLS[suit] if short else f"{SUIT_NAMES[suit]} {SUIT_SYMBOLS[suit]}"
-    return Text(text, style="red" if suit in (1, 2) else "")
-
-
 def action_text(game: Game, action: int, trumps: int = 0) -> Text:
     """An action for people: a card as ``10♦``, anything else as its name (``bid 3``)."""
-    if act.is_play(action):
-        return card_text(action, trumps)
-    return Text(game.action_name(action))
+    return presenter_for(game).action_words(action, trumps)
 
 
-def _verb(name: str, verb: str) -> str:
-    """``name`` with ``verb`` agreeing: "You take", "North takes"."""
-    return f"{name} {verb}" if name == "You" else f"{name} {verb}s"
+# ------------------------------------------------------------------------- reading answers
 
 
 def _is_bid_amount(game: Game, n: int) -> bool:
@@ -158,22 +136,36 @@ def _is_bid_amount(game: Game, n: int) -> bool:
     return bool(low <= n <= high)
 
 
+def _is_passing(legal: Sequence[int]) -> bool:
+    """Whether the choices are cards to pass (``pass 2C 3D 4H``)."""
+    return bool(legal) and all(a > act.PASS_CARDS for a in legal)
+
+
 def read_answer(text: str, view: View) -> int:
     """The legal action a typed answer names, for the seat of ``view`` (whose turn it is).
 
-    Accepted: ``pass`` (or ``p``), ``bid 3``, ``play TD`` or just a card (``TD``, ``10d``,
-    ``t♦``), and a bare number: in the auction a bid (``3``), except ``1`` when no bid can be 1,
-    which is the first choice (pass); in play a 1-based index into the legal cards. Raises
-    :class:`NotationError` for what cannot be read and :class:`IllegalAction` (the engine's
-    reason) for what the rules forbid now.
+    Accepted: any action in the game's words (``pass``, ``bid 3``, ``order-up alone``,
+    ``trump S``, ``discard 9C``, ``play TD``), just a card (``TD``, ``10d``, ``t♦``), the last
+    words of a choice when they name one (``S`` for ``trump S``, ``9C`` for ``discard 9C``),
+    and numbers: in play, or among choices that are not bids, the 1-based index of a choice;
+    where bids are allowed a bid (``3``), except ``1`` when no bid can be 1, which is the first
+    choice (pass). Cards to pass are three cards, or their numbers in the hand, in any order.
+    Raises :class:`NotationError` for what cannot be read and :class:`IllegalAction` (the
+    engine's reason) for what the rules forbid now.
     """
     game = view.game
     legal = view.legal_actions()
-    words = text.strip().lower().split()
-    auction = any(not act.is_play(a) for a in legal)
-    if len(words) == 1 and re.fullmatch(r"[0-9]+", words[0]):
+    words = text.replace(",", " ").strip().lower().split()
+    if _is_passing(legal):
+        return _read_pass(words, view, legal)
+    bids = any(act.is_bid(a) for a in legal)
+    if len(words) > 1 and all(_NUMBER.fullmatch(w) for w in words):
+        if bids:
+            raise NotationError("one bid at a time: type one number (the bid), or pass")
+        raise NotationError(f"one choice at a time: type one number, from 1 to {len(legal)}")
+    if len(words) == 1 and _NUMBER.fullmatch(words[0]):
         n = int(words[0])
-        if not auction:
+        if not bids:
             if 1 <= n <= len(legal):
                 return legal[n - 1]
             raise NotationError(f"there is no choice {n}: pick 1 to {len(legal)}")
@@ -190,19 +182,72 @@ def read_answer(text: str, view: View) -> int:
             raise IllegalAction(view.seat, f"bid {n}", reason)
         action = act.bid(n)
     else:
-        action = game.parse_action(" ".join(words))
+        try:
+            action = game.parse_action(" ".join(words))
+        except NotationError:
+            named = _named(words, game, legal)
+            if named is None:
+                raise
+            return named
+    if action not in legal:
+        named = _named([card_name(action).lower()], game, legal) if act.is_play(action) else None
+        if named is not None:
+            return named  # a bare card for a choice that takes one: "9C" for "discard 9C"
+        raise view.illegal(action)
+    return action
+
+
+def _named(words: list[str], game: Game, legal: Sequence[int]) -> int | None:
+    """The one legal action whose name is ``words`` or ends with them, or None."""
+    if not words:
+        return None
+    names = {a: game.action_name(a).lower().split() for a in legal}
+    exact = [a for a, name in names.items() if name == words]
+    if len(exact) == 1:
+        return exact[0]
+    ending = [a for a, name in names.items() if name[-len(words) :] == words]
+    return ending[0] if len(ending) == 1 else None
+
+
+def _read_pass(words: list[str], view: View, legal: Sequence[int]) -> int:
+    """The pass an answer names: cards or their 1-based numbers in the hand, in any order."""
+    count = (legal[0] ^ act.PASS_CARDS).bit_count()
+    if words and words[0] == "pass":
+        words = words[1:]
+    hand = cards_in(view.hand)
+    if len(words) != count:
+        raise NotationError(
+            f"pass {count} cards: name them (like {' '.join(card_name(c) for c in hand[:count])})"
+            f" or give their numbers in your hand (like {' '.join(map(str, range(1, count + 1)))})"
+        )
+    mask = 0
+    for word in words:
+        if _NUMBER.fullmatch(word):
+            n = int(word)
+            if not 1 <= n <= len(hand):
+                raise NotationError(f"there is no card {n} in your hand: pick 1 to {len(hand)}")
+            card = hand[n - 1]
+        else:
+            card = parse_card(word)
+        if mask >> card & 1:
+            raise NotationError(f"{card_name(card)} is named twice: pass {count} different cards")
+        mask |= 1 << card
+    action = act.PASS_CARDS | mask
     if action not in legal:
         raise view.illegal(action)
     return action
 
 
-class TableDisplay:
+# ----------------------------------------------------------------------------- the table
+
+
+class TableDisplay(Seating):
     """The table as people see it: a ``play_hand`` listener plus what a human's turn shows.
 
     ``names`` name the seats, ``reveal`` lists the seats whose dealt cards each hand's banner
     shows (all of them in an account of a finished match), and ``compact`` prints one line per
-    hand instead of every trick (bots playing alone). A *side* is what scores: a partnership, or
-    a seat in cut-throat variants.
+    hand instead of every trick (bots playing alone). ``humans`` (set by the caller) are the
+    seats at the keyboard: with ``reveal`` they decide whose private actions are spelt out.
     """
 
     def __init__(
@@ -213,50 +258,22 @@ class TableDisplay:
         reveal: Iterable[int] = (),
         compact: bool = False,
     ) -> None:
+        super().__init__(game, names, reveal)
         self.console = console
-        self.game = game
-        self.names = list(names)
-        self.reveal = list(reveal)
         self.compact = compact
-        self.humans: list[int] = []
+        self.presenter = presenter_for(game)
+        self.generic = Presenter(game)
         self.state: TrickState | None = None
         self._banner_for = -1
+        self._auction_for = -1
 
-    # ------------------------------------------------------------------------- naming
-
-    @property
-    def partners(self) -> bool:
-        """Whether seats play in two partnerships (0+2 against 1+3)."""
-        return self.game.num_scores == 2 and len(self.names) == 4
-
-    def side_name(self, side: int) -> str:
-        """A side by its seats: "You & North" (or a seat's name when each plays alone)."""
-        if self.partners:
-            return f"{self.names[side]} & {self.names[side + 2]}"
-        return self.names[side]
-
-    def side_masks(self, masks: Sequence[int]) -> list[int]:
-        """Card masks by seat gathered by side."""
-        if self.partners:
-            return [masks[0] | masks[2], masks[1] | masks[3]]
-        return list(masks)
-
-    def scores_text(self, scores: Sequence[int]) -> str:
-        """The match scores with the sides' names."""
-        return " · ".join(f"{self.side_name(t)} {s}" for t, s in enumerate(scores))
+    def _print(self, lines: Iterable[Text]) -> None:
+        for text in lines:
+            self.console.print(text)
 
     def goal_text(self) -> str:
         """How the match is won, in words."""
-        opts = self.game.options
-        target = getattr(opts, "target", None)
-        if target is None:
-            return ""
-        rule = getattr(opts, "win", "declarers")
-        if rule == "first":
-            return f"first to {target} wins"
-        if rule == "top":
-            return f"the top score once someone reaches {target} wins"
-        return f"first declaring {'team' if self.partners else 'player'} to {target} wins"
+        return self.presenter.goal(self)
 
     # ---------------------------------------------------------------------- the match
 
@@ -264,6 +281,7 @@ class TableDisplay:
         """Follow ``state``, a match about to be played or replayed."""
         self.state = state
         self._banner_for = -1
+        self._auction_for = -1
 
     def title(self) -> str:
         """The game's title, with its variant and options when not plain."""
@@ -274,9 +292,9 @@ class TableDisplay:
 
     def show_seats(self, players: Sequence[str]) -> None:
         """Who sits where, the partnerships and how the match is won."""
-        line = Text("Seats: ")
-        line.append(" · ".join(f"{self.names[s]}: {p}" for s, p in enumerate(players)))
-        self.console.print(line)
+        text = Text("Seats: ")
+        text.append(" · ".join(f"{self.names[s]}: {p}" for s, p in enumerate(players)))
+        self.console.print(text)
         goal = self.goal_text()
         if self.partners:
             teams = " vs ".join(self.side_name(t) for t in range(2))
@@ -285,277 +303,258 @@ class TableDisplay:
             self.console.print(f"Each for themselves; {goal}.")
 
     def hand_banner(self, state: TrickState) -> None:
-        """Announce the hand in play (once per hand): its number, the dealer, revealed hands."""
+        """Announce the hand in play (once per hand): number, dealer, deal facts, hands shown."""
         number = len(state.history)
         if self.compact or number == self._banner_for:
             return
         self._banner_for = number
         console = self.console
         console.print()
-        dealer = _verb(self.names[state.dealer], "deal")
+        dealer = verb(self.names[state.dealer], "deal")
         console.rule(Text(f"Hand {number} · {dealer}", style="bold"))
+        self._print(
+            safely(
+                lambda: self.presenter.deal_lines(self, state),
+                lambda: self.generic.deal_lines(self, state),
+            )
+        )
         width = max(len(n) for n in self.names)
         for seat in self.reveal:
-            line = Text(f"  {self.names[seat]:<{width}}  ")
-            line.append_text(cards_text(cards_in(state.dealt[seat])))
-            console.print(line)
+            row = Text(f"  {self.names[seat]:<{width}}  ")
+            row.append_text(cards_text(cards_in(state.dealt[seat])))
+            console.print(row)
 
     def __call__(self, state: TrickState, seat: int, action: int) -> None:
         """Show one action just applied to ``state`` (the ``play_hand`` listener)."""
-        # After an action the hand is over exactly when a deal (or nothing) comes next.
+        number = len(state.history)
+        # After an action the hand is over exactly when a deal (or nothing) comes next; a
+        # forfeit ends the match with the hand unscored.
         hand_over = state.needs_deal or state.is_over
+        scored = hand_over and len(state.results) == number
         if self.compact:
-            if hand_over:
+            if scored:
                 self.show_hand_line(state)
             return
         self.hand_banner(state)
         if not act.is_play(action):
-            if state.phase != AUCTION:
+            if (state.phase == PLAY or hand_over) and self._auction_for != number:
                 self.show_auction(state)
-                if hand_over:
-                    self.show_hand_result(state)
-            return
-        trumps = state.tables.mask
-        if not state.tricks and len(state.trick) == 1 and state.trump >= 0:
-            line = Text(f"{_verb(self.names[seat], 'lead')} ")
-            line.append_text(card_text(action, trumps))
-            line.append(": trump is ")
-            line.append_text(suit_text(state.trump))
-            self.console.print(line)
-        if not state.trick:
-            leader, cards, winner = state.tricks[-1]
-            self.show_trick(len(state.tricks), leader, cards, winner, trumps)
-            if hand_over:
+            if scored:
                 self.show_hand_result(state)
+            return
+        if not state.tricks and len(state.trick) == 1:
+            self._print(safely(lambda: self.presenter.lead_lines(self, state, seat, action), list))
+        if not state.trick and state.tricks:
+            leader, cards, winner = state.tricks[-1]
+            note = safely(lambda: [Text(self.presenter.trick_note(state, cards, winner))], list)
+            self.show_trick(
+                len(state.tricks),
+                leader,
+                cards,
+                winner,
+                state.tables.mask,
+                skip=state.skip,
+                note=note[0].plain if note else "",
+            )
+        if scored:
+            self.show_hand_result(state)
 
     def show_auction(self, state: TrickState) -> None:
-        """The whole auction of the hand, once it is over, and who declares."""
-        game = self.game
-        line = Text("Auction: ", style="bold")
-        line.append(
-            " · ".join(f"{self.names[s]} {game.action_name(a)}" for s, a in _hand_actions(state))
+        """The phases before the play (bids, passes, trump made), once they are over."""
+        self._auction_for = len(state.history)
+        self._print(
+            safely(
+                lambda: self.presenter.auction_lines(self, state),
+                lambda: self.generic.auction_lines(self, state),
+            )
         )
-        self.console.print(line)
-        if state.needs_deal or state.is_over:
-            return  # thrown in: the hand's result says so
-        info = state.view(state.to_act).info()
-        declarer, bid = info.get("declarer"), info.get("bid")
-        if declarer is None or bid is None:
-            return
-        name = self.names[declarer]
-        if info.get("high_bidder", -1) < 0:
-            text = f"All passed: {name}, the dealer, is stuck at {bid}."
-        else:
-            text = f"{_verb(name, 'declare')} at {bid}."
-        self.console.print(Text(text, style="bold"))
 
     def show_trick(
-        self, number: int, leader: int, cards: Sequence[int], winner: int, trumps: int = 0
+        self,
+        number: int,
+        leader: int,
+        cards: Sequence[int],
+        winner: int,
+        trumps: int = 0,
+        skip: int = -1,
+        note: str = "",
     ) -> None:
         """One finished trick: the cards in play order and who took it."""
         n = len(self.names)
-        line = Text(f"  {number}. ")
+        text = Text(f"  {number}. ")
+        seat = leader
         for i, card in enumerate(cards):
-            seat = (leader + i) % n
             if i:
-                line.append(" · ")
-            line.append(f"{self.names[seat]} ")
-            text = card_text(card, trumps)
+                text.append(" · ")
+            text.append(f"{self.names[seat]} ")
+            shown = card_text(card, trumps)
             if seat == winner:
-                text.stylize("underline")
-            line.append_text(text)
-        line.append(f"  → {_verb(self.names[winner], 'take')} it", style="bold")
-        self.console.print(line)
+                shown.stylize("underline")
+            text.append_text(shown)
+            seat = (seat + 1) % n
+            if seat == skip:  # a seat sitting the hand out plays no card
+                seat = (seat + 1) % n
+        text.append(f"  → {verb(self.names[winner], 'take')} it{note}", style="bold")
+        self.console.print(text)
 
     def show_hand_result(self, state: TrickState) -> None:
-        """A finished hand: each point and who earned it, the bid made or set, the scores."""
-        result = state.results[-1]
-        console = self.console
-        if result.get("thrown_in"):
-            console.print(Text("All passed: the deal is thrown in; nobody scores.", style="bold"))
-            return
-        points = result.get("points")
-        trump = _suit_index(result.get("trump"))
-        if isinstance(points, dict) and points and trump >= 0:
-            weights = getattr(self.game, "weights", {})
-            rows: list[tuple[str, Text, str, str]] = []
-            for key, side in points.items():
-                label = POINT_LABELS.get(key, key.replace("_", " ").capitalize())
-                weight = weights.get(key, 1) if isinstance(weights, dict) else 1
-                if weight != 1:
-                    label += f" ({weight})"
-                card, how = self._point_detail(state, key, trump, side)
-                who = self.side_name(side) if isinstance(side, int) else "—"
-                rows.append((label, card, who, how))
-            # Aligned by hand: a Rich Table costs as much as all the rest of a hand's output.
-            wide = [max(len(r[i]) for r in rows) for i in range(3)]
-            console.print()
-            for label, card, who, how in rows:
-                line = Text(" ")
-                line.append(label.ljust(wide[0]), style="bold")
-                line.append("  ")
-                line.append_text(card)
-                line.append(" " * (wide[1] - len(card) + 2) + who.ljust(wide[2]) + "  ")
-                line.append(how, style="dim")
-                console.print(line)
-        for line in self._score_lines(state):
-            console.print(line)
-
-    def _point_detail(
-        self, state: TrickState, key: str, trump: int, side: int | None
-    ) -> tuple[Text, str]:
-        """The card that made a point (or the Game count), and how it went."""
-        if key == "game":
-            counts = [game_count(m) for m in self.side_masks(state.won)]
-            how = "card points" if side is not None else "card points, a tie: not awarded"
-            return Text(" to ".join(map(str, counts))), how
-        dealt = _or_all(state.dealt)
-        card = _point_card(key, trump, dealt, state.tables)
-        if card < 0 or not dealt >> card & 1:
-            return Text("—"), "not dealt"
-        if key == "low" and getattr(self.game.options, "low_to", "captured") == "dealt":
-            holder = next(s for s, m in enumerate(state.dealt) if m >> card & 1)
-            how = f"dealt to {self.names[holder]}"
-        else:
-            taker = next((s for s, m in enumerate(state.won) if m >> card & 1), -1)
-            how = f"taken by {self.names[taker]}" if taker >= 0 else ""
-        return card_text(card, state.tables.mask), how
-
-    def _score_lines(self, state: TrickState) -> list[Text]:
-        """The bid made or set, what each side scored, and the match scores."""
-        result = state.results[-1]
-        scores = result.get("scores", state.scores)
-        before = state.results[-2]["scores"] if len(state.results) > 1 else [0] * len(scores)
-        lines = []
-        declarer, bid, taken = result.get("declarer"), result.get("bid"), result.get("taken")
-        if isinstance(declarer, int) and isinstance(bid, int) and isinstance(taken, list):
-            side = self.game.team_of(declarer)
-            made = taken[side] >= bid
-            line = Text(f"{self.names[declarer]} bid {bid}; {self.side_name(side)} took ")
-            line.append(f"{taken[side]}: ")
-            line.append("made" if made else "set", style="bold green" if made else "bold red")
-            line.append(f", {scores[side] - before[side]:+d}.")
-            for other, got in enumerate(taken):
-                if other != side:
-                    change = scores[other] - before[other]
-                    line.append(f" {self.side_name(other)} took {got}: {change:+d}.")
-            lines.append(line)
-        lines.append(Text(f"Scores: {self.scores_text(scores)}", style="bold"))
-        return lines
+        """A finished hand in the game's terms, then the match scores."""
+        self._print(
+            safely(
+                lambda: self.presenter.result_lines(self, state),
+                lambda: self.generic.result_lines(self, state),
+            )
+        )
+        self._print(
+            safely(
+                lambda: self.presenter.score_lines(self, state),
+                lambda: self.generic.score_lines(self, state),
+            )
+        )
 
     def show_hand_line(self, state: TrickState) -> None:
-        """One line for a finished hand (bots alone): declarer, bid, trump, points, scores."""
+        """One line for a finished hand (bots alone): what happened, then the scores."""
         result = state.results[-1]
-        declarer, bid, taken = result.get("declarer"), result.get("bid"), result.get("taken")
-        scores = " to ".join(str(s) for s in result.get("scores", state.scores))
-        line = Text(f"Hand {len(state.results):>3}: ")
-        trump = _suit_index(result.get("trump"))
-        if result.get("thrown_in"):
-            line.append("all passed, thrown in")
-        elif isinstance(declarer, int) and isinstance(bid, int) and isinstance(taken, list):
-            made = taken[self.game.team_of(declarer)] >= bid
-            line.append(f"{self.names[declarer]:<5} bid {bid:>2} in ")
-            line.append_text(suit_text(trump, short=True) if trump >= 0 else Text("?"))
-            line.append(": ")
-            line.append("made" if made else "set ", style="green" if made else "red")
-            line.append(f"  points {'–'.join(map(str, taken))}")
-        line.append(f"  scores {scores}")
-        self.console.print(line)
+        values = result.get("scores", state.scores)
+        scores = " to ".join(map(str, values)) if len(values) == 2 else " ".join(map(str, values))
+        text = Text(f"Hand {len(state.results):>3}: ")
+        body = safely(
+            lambda: [self.presenter.hand_line(self, state)],
+            lambda: [self.generic.hand_line(self, state)],
+        )
+        text.append_text(body[0])
+        text.append(f"  scores {scores}")
+        self.console.print(text)
 
-    def show_match_end(self, state: TrickState) -> None:
-        """The winner and the final scores."""
-        winner = state.winner
-        if winner is None:
+    def show_match_end(self, state: TrickState, forfeit: bool | None = None) -> None:
+        """The winner (or winners, or none after a forfeit) and the final scores.
+
+        A forfeit is seen in a hand left without a result; ``forfeit`` says so for a state
+        replayed from a record, which keeps complete hands only.
+        """
+        if not state.is_over:
             return
+        sides = self.presenter.winners(state)
         scores = state.scores
-        if len(scores) == 2:
-            final = f"{scores[winner]} to {scores[1 - winner]}"
+        hands = len(state.results)
+        after = f"after {hands} hand{'s' * (hands != 1)}"
+        if forfeit is None:
+            forfeit = hands < len(state.history)
+        how = " by forfeit" if forfeit else ""
+        if len(scores) == 2 and len(sides) == 1:
+            final = f"{scores[sides[0]]} to {scores[1 - sides[0]]}"
         else:
             final = self.scores_text(scores)
         text = Text()
-        if len(self.humans) == 1:
-            you_won = self.game.team_of(self.humans[0]) == winner
-            text.append("You win! " if you_won else "You lose. ", style="bold")
-        name = self.side_name(winner)
-        verb = "win" if self.partners or name == "You" else "wins"
-        hands = len(state.results)
-        text.append(f"{name} {verb} the match, {final}, after {hands} hands.", style="bold green")
+        if len(self.humans) == 1 and sides:
+            mine = self.game.team_of(self.humans[0])
+            if mine not in sides:
+                text.append("You lose. ", style="bold")
+            else:
+                text.append("You win! " if len(sides) == 1 else "You share the win! ", "bold")
+        if not sides:
+            message = f"The match ended{how} without a winner: {final}, {after}."
+        elif len(sides) == 1:
+            name = self.side_name(sides[0])
+            word = "win" if self.partners or name == "You" else "wins"
+            note = self.presenter.win_note()
+            message = f"{name} {word} the match{how}{note}, {final}, {after}."
+        else:
+            names = " and ".join(self.side_name(s) for s in sides)
+            message = f"{names} share the win{how}, {final}, {after}."
+        text.append(message, style="bold green")
         self.console.print()
         self.console.print(text)
 
     # ------------------------------------------------------------------ a human's turn
 
     def show_situation(self, view: View) -> None:
-        """What the seat to act needs to decide: its hand, the auction or trick, its choices."""
+        """What the seat to act needs to decide: the phase or trick, its hand, its choices."""
         console = self.console
-        name = self.names[view.seat]
-        trumps = view.tables.mask
         console.print()
-        if view.phase == AUCTION:
-            line = Text("Auction: ", style="bold")
-            bids = [f"{self.names[s]} {self.game.action_name(a)}" for s, a in view.actions]
-            line.append(" · ".join(bids) if bids else f"{_verb(name, 'bid')} first")
-            console.print(line)
+        self._print(
+            safely(
+                lambda: self.presenter.situation_lines(self, view),
+                lambda: self.generic.situation_lines(self, view),
+            )
+        )
+        name = self.names[view.seat]
+        label = Text("Your hand: " if name == "You" else f"{name}, your hand: ", style="bold")
+        cards = cards_in(view.hand)
+        trumps = view.tables.mask
+        if not cards and view.phase != PLAY:
+            label.append("not looked at yet")
+        elif _is_passing(view.legal_actions()):
+            label.append_text(
+                join((line(f"{i + 1}) ", card_text(c, trumps)) for i, c in enumerate(cards)), "  ")
+            )
         else:
-            info = view.info()
-            head = Text(f"Trick {len(view.tricks) + 1} of {self.game.hand_size}", style="bold")
-            if view.trump >= 0:
-                head.append(" · trump ")
-                head.append_text(suit_text(view.trump, short=True))
-            declarer, bid = info.get("declarer"), info.get("bid")
-            if declarer is not None:
-                head.append(f" · {self.names[declarer]} bid {bid}")
-            console.print(head)
-            trick = view.trick
-            if trick:
-                line = Text("On the table: ")
-                for i, (s, card) in enumerate(trick):
-                    if i:
-                        line.append(" · ")
-                    line.append(f"{self.names[s]} ")
-                    line.append_text(card_text(card, trumps))
-                console.print(line)
-            elif view.trump < 0:
-                console.print(f"{_verb(name, 'lead')}: the suit of this card is trump.")
-            else:
-                console.print(f"{_verb(name, 'lead')}.")
-        line = Text("Your hand: " if name == "You" else f"{name}, your hand: ", style="bold")
-        line.append_text(cards_text(cards_in(view.hand), trumps))
-        console.print(line)
+            label.append_text(cards_text(cards, trumps))
+        console.print(label)
         console.print(self.choices_text(view))
 
     def choices_text(self, view: View) -> Text:
-        """The legal actions: numbered cards, or the bids and pass."""
+        """The legal actions: numbered cards or choices, the bids, or how to pass cards."""
         legal = view.legal_actions()
-        line = Text("Choices: ", style="bold")
-        if any(not act.is_play(a) for a in legal):
-            line.append(" · ".join(self.game.action_name(a) for a in legal))
-            bids = [a - act.BID for a in legal if act.is_bid(a)]
-            example = f", or a bid like {bids[0]}" if bids else ""
-            line.append(f"   (pass{example})", style="dim")
-            return line
+        presenter = self.presenter
+        trumps = view.tables.mask
+        text = Text("Choices: ", style="bold")
+        if _is_passing(legal):
+            count = (legal[0] ^ act.PASS_CARDS).bit_count()
+            hand = cards_in(view.hand)[:count]
+            text.append(f"pass {count} cards: type them, like ")
+            text.append_text(cards_text(hand))
+            text.append(f", or their numbers, like {' '.join(map(str, range(1, count + 1)))}")
+            return text
+        if legal and all(act.is_play(a) for a in legal):
+            for i, action in enumerate(legal):
+                if i:
+                    text.append("  ")
+                text.append(f"{i + 1}) ")
+                text.append_text(presenter.action_words(action, trumps))
+            text.append("   (a number or a card)", style="dim")
+            return text
+        bids = [a - act.BID for a in legal if act.is_bid(a)]
+        if bids:
+            text.append_text(join(presenter.action_words(a, trumps) for a in legal))
+            if act.PASS in legal:
+                hint = f"   (pass, or a bid like {bids[0]})"
+            else:
+                hint = f"   (a number: the bid, like {bids[len(bids) // 2]})"
+            text.append(hint, style="dim")
+            return text
         for i, action in enumerate(legal):
             if i:
-                line.append("  ")
-            line.append(f"{i + 1}) ")
-            line.append_text(action_text(self.game, action, view.tables.mask))
-        line.append("   (a number or a card)", style="dim")
-        return line
+                text.append("  ")
+            text.append(f"{i + 1}) ")
+            text.append_text(presenter.action_words(action, trumps))
+        text.append("   (a number or the words)", style="dim")
+        return text
 
     def show_help(self, view: View) -> None:
         """How to answer, the rules in brief, and the choices now."""
         console = self.console
         console.print(Text("How to answer", style="bold"))
+        legal = view.legal_actions()
+        if _is_passing(legal):
+            how = "three cards (2c 3d 4h, 10♦, t♦) or their numbers in your hand (1 5 9)"
+        elif legal and all(act.is_play(a) for a in legal):
+            how = "a number from the list of cards, or a card: play TD, TD, 10d, t♦, 10♦, JK"
+        else:
+            names = [self.game.action_name(a) for a in legal[:4]]
+            how = "a number from the list, or a choice in words: " + " · ".join(names)
+            if any(act.is_bid(a) for a in legal):
+                how = "a bid (bid 3, or just 3) or " + " · ".join(names)
+                if not _is_bid_amount(self.game, 1):
+                    how += " (1 means the first choice, pass)"
         answers = (
-            "pass · bid 3 (or just 3) · play TD (or TD, 10d, t♦, 10♦, JK) · a number from the"
-            " list of cards (in the auction 1 means pass)\n"
+            f"{how}\n"
             "hand: show the table again · help or ?: this help · quit: stop (the record is saved)"
         )
         console.print(Padding(answers, (0, 0, 0, 2), expand=False), soft_wrap=False)
         console.print(Text("The rules in brief", style="bold"))
-        console.print(
-            Padding(_rules_summary(self.game), (0, 0, 0, 2), expand=False), soft_wrap=False
-        )
+        summary = self.presenter.rules_summary()
+        console.print(Padding(summary, (0, 0, 0, 2), expand=False), soft_wrap=False)
         console.print(self.choices_text(view))
 
     def show_error(self, seat: int, text: str, exc: TricktableError) -> None:
@@ -563,75 +562,47 @@ class TableDisplay:
         if isinstance(exc, IllegalAction):
             name = self.names[seat]
             reason = exc.reason
-            if name == "You" and reason.startswith("does not "):
-                reason = "do not " + reason[len("does not ") :]
+            if name == "You":
+                reason = _second_person(reason)
             reason = re.sub(r"\bsuit ([CDHS])\b", lambda m: f"suit {_symbol(m.group(1))}", reason)
             message = f"{text.strip()!r} is not legal: {name if name != 'You' else 'you'} {reason}"
         else:
             message = str(exc)
-        line = Text(f"  ✗ {message}", style="red")
-        line.append("  (? for help)", style="dim")
-        self.console.print(line)
+        row = Text(f"  ✗ {message}", style="red")
+        row.append("  (? for help)", style="dim")
+        self.console.print(row)
+
+    def show_fault(self, notice: dict[str, object]) -> None:
+        """A bot's fault as the referee reports it (``match.Referee``), and its penalty."""
+        seat = notice.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < len(self.names):
+            return
+        name = self.names[seat]
+        penalty = str(notice.get("penalty", ""))
+        what = {
+            "substitute": f"the heuristic bot plays for {name} from now on",
+            "forfeit": f"{self.side_name(self.game.team_of(seat))} forfeit the match",
+            "bad-card": "a bad card: the penalty and a new deal",
+        }
+        steps = [what.get(p, p) for p in penalty.split("+") if p and p != "none"]
+        text = Text(f"  ! {name}'s bot failed ({notice.get('kind')}: {notice.get('detail')})")
+        if steps:
+            text.append(": " + "; ".join(steps))
+        self.console.print(text, style="yellow")
+
+
+def _second_person(reason: str) -> str:
+    """An engine reason ("does not hold 2S", "has looked at its cards") said to "you"."""
+    for third, second in (("does ", "do "), ("has ", "have "), ("is ", "are ")):
+        if reason.startswith(third):
+            reason = second + reason[len(third) :]
+            break
+    return re.sub(r"\bits\b", "your", reason)
 
 
 def _symbol(letter: str) -> str:
     """A suit letter's symbol: ``H`` -> ``♥``."""
     return SUIT_SYMBOLS[SUITS.index(letter)]
-
-
-def _suit_index(letter: object) -> int:
-    """The suit of a result's ``trump`` letter, or -1 (none, as in a hand thrown in)."""
-    return (
-        SUITS.index(letter)
-        if isinstance(letter, str) and len(letter) == 1 and letter in SUITS
-        else -1
-    )
-
-
-def _point_card(key: str, trump: int, dealt: int, tables: TrumpTables) -> int:
-    """The card a point goes with (High and Low: the highest and lowest trump dealt), or -1."""
-    if key in ("high", "low"):
-        # Jokers are never High or Low; other cards joining trump (an off-jack) may be.
-        trumps = [c for c in cards_in(dealt & tables.mask) if c < 52]
-        if not trumps:
-            return -1
-        pick = max if key == "high" else min
-        return pick(trumps, key=tables.power.__getitem__)
-    other = 3 - trump
-    return {
-        "jack": trump * 13 + JACK,
-        "off_jack": other * 13 + JACK,
-        "joker": JOKER,
-        "little_joker": LITTLE_JOKER,
-        "three": trump * 13 + 1,
-        "five": trump * 13 + 3,
-        "off_five": other * 13 + 3,
-        "ten": trump * 13 + TEN,
-    }.get(key, -1)
-
-
-def _rules_summary(game: Game) -> str:
-    """The rules in a few sentences: RULES.md's Setback in full, other variants by summary."""
-    opts = game.options
-    told = ("target", "min_bid", "max_bid")
-    plain = type(opts)()
-    if game.name != "setback" or any(
-        getattr(opts, k) != getattr(plain, k) for k in game.options_dict() if k not in told
-    ):
-        preset = PRESETS.get(game.preset)
-        summary = preset.summary if preset is not None and preset.summary else game.summary
-        return f"{summary}. Options: {game.spec()}."
-    return (
-        f"Six cards each. One round of bids from {opts.min_bid} to {opts.max_bid}, starting"
-        f" left of the dealer; if all pass the dealer is stuck at {opts.min_bid}. The declarer"
-        " leads first, and the suit of that card is trump. Follow suit if you can, otherwise"
-        " play anything. The joker is a trump between the 10 and the jack, and may not be led"
-        " while you hold other cards. Six points: High and Low (highest and lowest trump"
-        " dealt), Jack of trump, Off-jack (the other jack of trump's colour), Joker, and Game"
-        " (most card points: 10 = 10, A 4, K 3, Q 2, J 1). The declaring team scores its bid if"
-        " it takes that many points and loses it otherwise; the others score what they take."
-        f" The first declaring team to {opts.target} wins."
-    )
 
 
 class HumanPlayer(Bot):
@@ -643,6 +614,7 @@ class HumanPlayer(Bot):
     """
 
     name = "human"
+    interactive = True
 
     def __init__(
         self,
@@ -653,6 +625,10 @@ class HumanPlayer(Bot):
         self.display = display
         self._read = read if read is not None else display.console.input
         self._echo = (not sys.stdin.isatty()) if echo is None else echo
+
+    def fault_notice(self, notice: dict[str, object]) -> None:
+        """Another seat's bot failed: say so at the table (the referee calls this)."""
+        self.display.show_fault(notice)
 
     def act(self, view: View) -> int:
         """Show the table and ask until the answer is a legal action."""
@@ -682,15 +658,3 @@ class HumanPlayer(Bot):
                 return read_answer(text, view)
             except TricktableError as exc:
                 display.show_error(self.seat, text, exc)
-
-
-def _or_all(masks: Iterable[int]) -> int:
-    out = 0
-    for mask in masks:
-        out |= mask
-    return out
-
-
-def _hand_actions(state: TrickState) -> list[tuple[int, int]]:
-    """This hand's (seat, action) pairs so far."""
-    return list(zip(state.actors, state.actions, strict=True))

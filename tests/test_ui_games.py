@@ -1,0 +1,395 @@
+"""How each game is shown at the table (``tricktable.ui.games``): real matches, in-process."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+from tricktable.bots import make_bot
+from tricktable.bots.base import Bot
+from tricktable.cards import parse_card, pretty_card
+from tricktable.engine import actions as act
+from tricktable.engine.trick import PLAY, TrickState, View
+from tricktable.games import GAMES, load_game, register
+from tricktable.games.tricks import Tricks
+from tricktable.match import play_hand, play_match, start_bots
+from tricktable.stats import stats_for
+from tricktable.ui.account import render_account
+from tricktable.ui.games import PRESENTERS, Presenter, presenter_for
+from tricktable.ui.terminal import HumanPlayer, TableDisplay, seat_names
+
+EVERY_GAME = sorted(GAMES)
+RANDOM = ("random",) * 4
+
+
+class Table:
+    """A table printing to a string: ``display`` to use, ``text()`` to read."""
+
+    def __init__(
+        self,
+        spec: str,
+        humans: Sequence[int] = (),
+        reveal: Sequence[int] = (),
+        compact: bool = False,
+    ) -> None:
+        self.game = load_game(spec)
+        self.out = io.StringIO()
+        console = Console(file=self.out, width=200, soft_wrap=True)
+        names = seat_names(list(humans), 4)
+        self.display = TableDisplay(console, self.game, names, reveal=reveal, compact=compact)
+        self.display.humans = list(humans)
+
+    def play(self, seed: int = 3, hands: int = 2, players: Sequence[str] = RANDOM) -> TrickState:
+        """Play a match (or its first ``hands``) with this table as the listener."""
+        bots = [make_bot(p) for p in players]
+        state = play_match(self.game, bots, seed, listener=self.display, max_hands=hands)
+        self.display.show_match_end(state)
+        return state
+
+    def text(self) -> str:
+        """What the table printed so far (and forget it)."""
+        value = self.out.getvalue()
+        self.out.seek(0)
+        self.out.truncate()
+        return value
+
+
+def finish_hand(state: TrickState) -> None:
+    """Play the hand in progress to its end, always the first legal action."""
+    while state.to_act >= 0:
+        state.apply(state.legal_actions()[0])
+
+
+# ------------------------------------------------------------------------ every game
+
+
+def test_every_game_has_its_own_presenter_and_statistics() -> None:
+    for name in EVERY_GAME:
+        assert type(presenter_for(load_game(name))) is PRESENTERS[name], name
+        assert stats_for(name).family == name
+
+
+#: what a full table shows of each game: the deal, the bidding, a hand's result
+SHOWN = {
+    "setback": ("trump is ", "Auction: ", "High "),
+    "euchre": ("Up-card: ", "Making trump: ", " tricks: "),
+    "hearts": ("Passing left · no trump", "Passing left: ", "Penalty points: South "),
+    "filippa": ("Passing left · no trump · pool 36", "Passing left: ", "Penalties: South "),
+    "spades": ("Spades are trump.", "Contracts: South & North ", "Bid/took: South "),
+    "tricks": ("No trump · South leads", "  1. ", "Tricks: South "),
+    "oh-hell": ("13 cards each · no trump card: no trump", "Bids: ", "Exact: "),
+}
+
+
+def test_every_game_has_table_words() -> None:
+    assert set(SHOWN) == set(EVERY_GAME)
+
+
+@pytest.mark.parametrize("name", EVERY_GAME)
+def test_every_game_at_a_full_table(name: str) -> None:
+    table = Table(name, reveal=range(4))
+    state = table.play(seed=3, hands=2)
+    text = table.text()
+    banners = re.findall(r"Hand (\d+) · \w+ deals?", text)
+    assert banners == [str(i) for i in range(1, len(state.history) + 1)]
+    for words in SHOWN[name]:
+        assert words in text, words
+    assert len(re.findall(r"^  \d+\. .* → \w+ takes? it", text, re.M)) >= len(state.results)
+    assert text.count("Scores: ") == len(state.results)
+    if state.is_over:
+        assert "the match" in text or "share the win" in text
+
+
+@pytest.mark.parametrize("name", EVERY_GAME)
+def test_every_game_unattended_is_one_line_a_hand(name: str) -> None:
+    table = Table(name, compact=True)
+    state = table.play(seed=5, hands=3)
+    lines = re.findall(r"^Hand +(\d+): (.*) scores ", table.text(), re.M)
+    assert [n for n, _ in lines] == [str(i) for i in range(1, len(state.results) + 1)]
+    assert all(body.strip() for _, body in lines)
+
+
+# ------------------------------------------------------------------- private actions
+
+
+def test_a_human_sees_only_its_own_pass_and_the_one_it_received() -> None:
+    table = Table("hearts", humans=[0])
+    game = table.game
+    state = game.new_state(3)
+    table.display.start(state)
+    state.deal()
+    while state.phase != PLAY:
+        seat, action = state.to_act, state.legal_actions()[0]
+        state.apply(action)
+        table.display(state, seat, action)
+    line = next(t for t in table.text().splitlines() if t.startswith("Passing left: "))
+    passed = state.view(0).info()["passed"]
+    assert "You pass " + " ".join(pretty_card(parse_card(c)) for c in passed) in line
+    assert "North pass 3 cards" in line and "West pass 3 cards" in line
+    # East passed to South: once the passing is over, South has seen those cards.
+    assert re.search(r"East pass \S+ \S+ \S+", line) and "East pass 3 cards" not in line
+
+
+def test_the_account_shows_every_pass() -> None:
+    state = play_match(load_game("hearts"), [make_bot("random") for _ in range(4)], 3, max_hands=1)
+    out = io.StringIO()
+    render_account(state, console=Console(file=out, width=200))
+    line = next(t for t in out.getvalue().splitlines() if t.startswith("Passing left: "))
+    assert "pass 3 cards" not in line
+    assert len(re.findall(r"\w+ pass \S+ \S+ \S+", line)) == 4
+
+
+def euchre_picked_up(seed: int) -> TrickState:
+    """A Euchre hand in which the dealer picked the up-card up and discarded."""
+    state = load_game("euchre").new_state(seed)
+    state.deal()
+    while state.to_act != state.dealer:
+        state.apply(act.PASS)
+    state.apply(256)  # the dealer: pick up
+    state.apply(state.legal_actions()[0])  # and discard
+    return state
+
+
+def test_the_dealers_discard_is_private() -> None:
+    state = euchre_picked_up(4)
+    dealer = state.dealer
+    for humans, hidden in (([(dealer + 1) % 4], True), ([dealer], False)):
+        table = Table("euchre", humans=humans)
+        table.display.show_auction(state)
+        text = table.text()
+        assert ("discard a card" in text) is hidden, text
+        assert re.search(r"picks? up \S+ \(dealer\): trump is ", text), text
+
+
+# ------------------------------------------------------------------- a human's turn
+
+
+def situation(spec: str, state: TrickState, seat: int | None = None) -> str:
+    """What a human at the seat to act is shown."""
+    seat = state.to_act if seat is None else seat
+    table = Table(spec, humans=[seat])
+    table.display.start(state)
+    table.display.show_situation(state.view(seat))
+    return table.text()
+
+
+def test_passing_shows_the_hand_numbered_not_every_choice() -> None:
+    state = load_game("hearts").new_state(3)
+    state.deal()
+    assert len(state.legal_actions()) == 286
+    text = situation("hearts", state)
+    assert "Pass three cards left, to " in text
+    assert re.search(r"Your hand: 1\) \S+  2\) .* 13\) \S+", text)
+    assert "pass 3 cards: type them, like " in text
+    assert len(text.splitlines()) < 8
+
+
+def test_a_blind_nil_seat_has_not_seen_its_cards() -> None:
+    state = load_game("spades").new_state(3)
+    state.scores = [-150, 0]  # South & North behind: blind nil is open to them
+    state.deal()
+    while state.to_act % 2:
+        state.apply(state.legal_actions()[0])
+    text = situation("spades", state)
+    assert "Blind nil?" in text
+    assert "Your hand: not looked at yet" in text
+    assert "1) look  2) bid blind-nil" in text
+
+
+def test_euchre_turns_show_the_up_card_and_the_round() -> None:
+    state = load_game("euchre").new_state(3)
+    state.deal()
+    text = situation("euchre", state)
+    assert "Making trump, round 1" in text and "up-card " in text
+    assert "1) pass  2) order-up  3) order-up alone" in text
+    state = euchre_picked_up(4)
+    text = situation("euchre", state)
+    assert re.search(r"Trick 1 of 5 · trump [♣♦♥♠]", text)
+    assert "made trump" in text
+
+
+def test_oh_hell_turns_show_the_bids_so_far() -> None:
+    state = load_game("oh-hell").new_state(3)
+    state.deal()
+    state.apply(act.bid(2))
+    text = situation("oh-hell", state)
+    assert "Bidding: exactly the tricks you will take" in text
+    assert "bid 2" in text and "bids so far total 2" in text
+    assert "(a number: the bid, like " in text
+
+
+# --------------------------------------------------------------------------- results
+
+
+def with_result(spec: str, result: dict[str, Any], seed: int = 3) -> str:
+    """The hand result a full table prints for ``result`` (in the game's documented shape)."""
+    state = load_game(spec).new_state(seed)
+    state.deal()
+    finish_hand(state)
+    state.results[-1] = result
+    table = Table(spec, reveal=range(4))
+    table.display.show_hand_result(state)
+    table.display.show_hand_line(state)
+    return table.text()
+
+
+def test_hearts_moon() -> None:
+    text = with_result(
+        "hearts", {"pass": "left", "penalties": [0, 26, 0, 0], "moon": 1, "scores": [26, 0, 26, 26]}
+    )
+    assert "Penalty points: South 0 · West 26 · North 0 · East 0" in text
+    assert "West shoots the moon: everyone else scores 26!" in text
+    assert "Scores: South 26 · West 0 · North 26 · East 26 (lowest wins)" in text
+    assert "moon: West" in text
+
+
+def test_spades_nils_and_bags() -> None:
+    result = {
+        "bids": [4, "nil", 3, "blind-nil"],
+        "tricks": [5, 0, 4, 4],
+        "contracts": [7, 0],
+        "made": [True, None],
+        "nils": [
+            {"seat": 1, "blind": False, "made": True},
+            {"seat": 3, "blind": True, "made": False},
+        ],
+        "points": [72, -96],
+        "bag_penalties": [0, 0],
+        "bags": [2, 4],
+        "scores": [72, -96],
+    }
+    text = with_result("spades", result)
+    assert "Bid/took: South 4/5 · West nil/0 · North 3/4 · East blind nil/4" in text
+    assert "South & North: bid 7, took 9: made; +72." in text
+    assert "West & East: no contract; West's nil made; East's blind nil failed; -96." in text
+    assert "Bags: South & North 2 · West & East 4" in text
+    assert re.search(r"bid/took +4/5 +n/0 +3/4 +bn/4 +points +\+72 +-96 +bags 2 4", text)
+
+
+def test_euchre_lone_march() -> None:
+    result = {"maker": 2, "trump": "S", "alone": True, "round": 2, "up_card": "9H",
+              "euchred": False, "tricks": [5, 0], "points": [4, 0], "scores": [4, 0]}  # fmt: skip
+    text = with_result("euchre", result)
+    assert "South & North (North made it alone) took 5 tricks: a march, +4." in text
+    assert re.search(r"North +named +♠ alone: march", text)
+
+
+def test_a_thrown_in_euchre_hand() -> None:
+    state = load_game("euchre(stick_the_dealer=false)").new_state(3)
+    state.deal()
+    table = Table("euchre(stick_the_dealer=false)", reveal=range(4))
+    for _ in range(8):
+        seat = state.to_act
+        state.apply(act.PASS)
+        table.display(state, seat, act.PASS)
+    assert "the deal is thrown in; nobody scores" in table.text()
+
+
+def test_a_bad_card_in_tricks() -> None:
+    table = Table("tricks", reveal=range(4))
+    state = load_game("tricks").new_state(1)
+    table.display.start(state)
+    state.deal()
+    seat = state.to_act
+    state.penalize_bad_card(seat, None)
+    table.display(state, seat, state.actions[-1])
+    text = table.text()
+    assert "South plays a bad card: -100; the hand is thrown in and dealt again." in text
+    assert "Scores: South -100 · West 0" in text
+
+
+def test_hearts_is_won_low() -> None:
+    table = Table("hearts(target=40)", compact=True)
+    state = table.play(seed=2, hands=50)
+    assert state.is_over and state.winner is not None
+    winner = table.display.names[state.winner]
+    assert state.scores[state.winner] == min(state.scores)
+    assert f"{winner} wins the match with the lowest score, " in table.text()
+
+
+def test_oh_hell_may_end_in_a_shared_win() -> None:
+    table = Table("oh-hell(max_cards=2)", reveal=range(4))
+    state = load_game("oh-hell(max_cards=2)").new_state(1)
+    table.display.start(state)
+    while not state.is_over:
+        state.deal()
+        while state.to_act >= 0:
+            seat, action = state.to_act, state.legal_actions()[-1]
+            state.apply(action)
+            table.display(state, seat, action)
+    table.display.show_match_end(state)
+    assert "South and West share the win, South 12 · West 12 · North 11 · East 0" in table.text()
+
+
+# ------------------------------------------------------------------ the generic game
+
+
+class PlainTricks(Tricks):
+    """Tricks under another name: a game with no presenter or statistics of its own."""
+
+    name = "plain-tricks"
+    title = "Plain tricks"
+
+
+@pytest.fixture
+def plain_game() -> Iterator[str]:
+    """The spec of a registered game that only the generic presenter knows."""
+    register(PlainTricks)
+    try:
+        yield "plain-tricks(target=30)"
+    finally:
+        GAMES.pop(PlainTricks.name, None)
+
+
+def test_a_new_game_is_shown_without_code(plain_game: str) -> None:
+    assert type(presenter_for(load_game(plain_game))) is Presenter
+    table = Table(plain_game, reveal=range(4))
+    state = table.play(seed=4, hands=2)
+    text = table.text()
+    assert len(re.findall(r"Hand \d+ · ", text)) == 2
+    assert "Tricks: South " in text and "Leader: South" in text and "Thrown in: no" in text
+    assert "Scores: South " in text
+    compact = Table(plain_game, compact=True)
+    compact.play(seed=4, hands=2)
+    assert re.search(
+        r"^Hand +1: leader South +tricks \d+ \d+ \d+ \d+ .* scores ", compact.text(), re.M
+    )
+    state = load_game(plain_game).new_state(4)
+    state.deal()
+    state.apply(state.legal_actions()[0])
+    text = situation(plain_game, state)
+    assert "Trick 1 of 13 · no trump" in text and "leader East · target 30" in text
+
+
+def test_a_result_of_an_unexpected_shape_is_shown_generically() -> None:
+    text = with_result("spades", {"odd": 3, "scores": [0, 0]})
+    assert "Odd: 3" in text and "Scores: South & North 0" in text
+
+
+class Crasher(Bot):
+    """A bot that fails at its first decision."""
+
+    name = "crasher"
+
+    def act(self, view: View) -> int:
+        raise RuntimeError("boom")
+
+
+def test_a_human_is_told_when_a_bot_fails() -> None:
+    table = Table("euchre", humans=[0])
+    answers = iter(["1"] * 50)
+    human = HumanPlayer(table.display, read=lambda prompt: next(answers), echo=False)
+    bots = [human, make_bot("random"), Crasher(), make_bot("random")]  # North acts first
+    state = table.game.new_state(3)
+    table.display.start(state)
+    start_bots(table.game, bots, 3)
+    play_hand(state, bots, table.display)
+    text = table.text()
+    assert "North's bot failed (crash: raised RuntimeError: boom)" in text
+    assert "the heuristic bot plays for North from now on" in text
+    assert text.count("Scores: ") == 1
