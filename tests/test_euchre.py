@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 import pytest
 
+from helpers import play_out, run
 from tricktable.bots.euchre_heuristic import EuchreHeuristic, best_discard, hand_strength
 from tricktable.bots.random_bot import RandomBot
 from tricktable.cards import card_name, cards_in, mask_of, parse_card, parse_cards
@@ -53,24 +54,9 @@ def make(
     return state
 
 
-def run(state: TrickState, actions: str) -> TrickState:
-    """Apply action texts separated by commas."""
-    for text in actions.split(","):
-        if text.strip():
-            state.apply(state.game.parse_action(text))
-    return state
-
-
 def names(state: TrickState) -> list[str]:
     """The legal actions of the seat to act, as text."""
     return [state.game.action_name(a) for a in state.legal_actions()]
-
-
-def play_out(state: TrickState) -> TrickState:
-    """Finish the hand, always taking the lowest legal action."""
-    while state.to_act >= 0:
-        state.apply(state.legal_actions()[0])
-    return state
 
 
 def held(state: TrickState, seat: int) -> set[str]:

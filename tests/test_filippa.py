@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import play_out, run
 from tricktable.bots import make_bot
 from tricktable.cards import format_cards, mask_of, parse_card, parse_cards
 from tricktable.cli.replay import run_replay
@@ -61,20 +62,6 @@ def dealt(
     state.deal([mask_of(parse_cards(text)) for text in deal], dealer=dealer)
     assert isinstance(state, FilippaState)
     return state
-
-
-def run(state: TrickState, actions: str) -> TrickState:
-    """Apply comma-separated action texts."""
-    for text in actions.split(","):
-        if text.strip():
-            state.apply(state.game.parse_action(text))
-    return state
-
-
-def play_out(state: TrickState) -> None:
-    """Finish the hand with the lowest legal action each time."""
-    while state.to_act >= 0:
-        state.apply(state.legal_actions()[0])
 
 
 def random_hand(state: TrickState, rng: random.Random) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import play_out, run
 from tricktable.bots import make_bot
 from tricktable.cards import format_cards, mask_of, parse_card, parse_cards
 from tricktable.cli.replay import run_replay
@@ -55,22 +56,8 @@ def dealt(deal: Iterable[str], spec: str = "hearts", dealer: int = 3) -> HeartsS
     return state
 
 
-def run(state: TrickState, actions: str) -> TrickState:
-    """Apply comma-separated action texts."""
-    for text in actions.split(","):
-        if text.strip():
-            state.apply(state.game.parse_action(text))
-    return state
-
-
 def names(actions: list[int], state: TrickState) -> list[str]:
     return [state.game.action_name(a) for a in actions]
-
-
-def play_out(state: TrickState) -> None:
-    """Finish the hand with the lowest legal action each time."""
-    while state.to_act >= 0:
-        state.apply(state.legal_actions()[0])
 
 
 # ------------------------------------------------------------------------------ options

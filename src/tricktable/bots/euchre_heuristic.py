@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tricktable.bots.base import Bot
-from tricktable.cards import ACE, KING, parse_card
+from tricktable.cards import ACE, KING, cards_in, parse_card
 from tricktable.engine.actions import PASS
 from tricktable.engine.trick import Game, TrumpTables, View
 from tricktable.games.euchre import (
@@ -43,21 +43,12 @@ _DECK_MASK = sum(1 << c for c in EUCHRE_DECK)
 _TABLES = [euchre_trumps(s) for s in range(4)]
 
 
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def hand_strength(hand: int, suit: int) -> float:
     """A count of how many tricks ``hand`` is worth with ``suit`` trump (higher is stronger)."""
     tables = _TABLES[suit]
     trumps = hand & tables.mask
     total = 0.0
-    for card in _cards(trumps):
+    for card in cards_in(trumps):
         total += TRUMP_VALUE[tables.power[card] - 100]
     n_trumps = trumps.bit_count()
     for s in range(4):
@@ -78,7 +69,7 @@ def hand_strength(hand: int, suit: int) -> float:
 def lone_count(hand: int, suit: int) -> float:
     """Sure tricks (trumps in sequence from the right bower) plus 0.75 per other trump or ace."""
     tables = _TABLES[suit]
-    order = sorted(_cards(tables.mask), key=lambda c: -tables.power[c])
+    order = sorted(cards_in(tables.mask), key=lambda c: -tables.power[c])
     sure = 0
     for card in order:
         if not hand >> card & 1:
@@ -88,7 +79,7 @@ def lone_count(hand: int, suit: int) -> float:
         return 0.0
     others = hand & ~mask_of_top(order, sure)
     extra = 0.0
-    for card in _cards(others):
+    for card in cards_in(others):
         if tables.power[card] >= 100 or card % 13 == ACE:
             extra += 0.75
     return sure + extra
@@ -106,7 +97,7 @@ def best_discard(hand: int, suit: int) -> int:
     """The card a dealer holding ``hand`` (six cards) discards with ``suit`` trump."""
     tables = _TABLES[suit]
     best, best_key = -1, (9.0, 9.0)
-    for card in _cards(hand):
+    for card in cards_in(hand):
         power = tables.power[card]
         if power >= 100:
             key = (2.0, float(power))  # a trump only when all six are trumps
@@ -198,7 +189,7 @@ class EuchreHeuristic(Bot):
         def master(card: int) -> bool:
             # No unseen card that follows with it beats it.
             follow = tables.suit_mask[card] | tables.mask
-            for other in _cards(unseen & follow):
+            for other in cards_in(unseen & follow):
                 if _beats(tables, other, card, tables.suit_mask[card]):
                     return False
             return True
