@@ -78,6 +78,34 @@ def test_golden_transcript(seed: int, spec: str, max_hands: int) -> None:
     assert fresh == golden
 
 
+#: one golden transcript per other game and for some Pitch variants: (seed, spec, hand limit)
+FAMILY = [
+    (1, "hearts", 3),
+    (1, "filippa", 3),
+    (1, "spades", 3),
+    (1, "tricks(target=40)", 3),
+    (1, "oh-hell(max_cards=4)", 4),
+    (1, "euchre", 4),
+    (1, "smear", 4),
+    (1, "ten-point-pitch", 4),
+    (1, "pedro", 4),
+    (1, "setback-classic", 4),
+]
+
+
+@pytest.mark.parametrize(("seed", "spec", "max_hands"), FAMILY)
+def test_golden_transcript_of_each_game(seed: int, spec: str, max_hands: int) -> None:
+    name = spec.split("(")[0]
+    path = GOLDEN / f"{name}-seed-{seed}.json"
+    fresh = play(spec, seed, max_hands)
+    if UPDATE:
+        path.write_text(json.dumps(fresh, indent=1) + "\n", encoding="utf-8")
+    assert path.exists(), f"{path} is missing: run with UPDATE_GOLDEN=1 to create it"
+    golden = json.loads(path.read_text(encoding="utf-8"))
+    assert as_json(result_of(replay(golden["record"]))) == golden["result"]
+    assert fresh == golden, f"{spec}: the seeded match no longer plays as recorded"
+
+
 def test_golden_matches_cover_an_ended_and_an_unfinished_match() -> None:
     winners = []
     for seed, _, _ in CASES:
