@@ -103,3 +103,17 @@ def test_simulate_with_house_rules(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     assert report["hands"] == 40
+
+
+def test_replay_under_other_options(tmp_path: Path) -> None:
+    vectors = Path(__file__).resolve().parents[2] / "shared" / "vectors" / "setback"
+    if not vectors.is_dir():
+        pytest.skip("shared/vectors is not beside the repository")
+    record = str(vectors / "match-00.record.json")
+    same = run("replay", record, "--json")
+    short = run("replay", record, "--json", "--game", "setback(target=11)")
+    assert same.returncode == 0 and short.returncode == 0, short.stderr
+    # The same deals and actions; a lower target can only end the match sooner.
+    assert len(json.loads(short.stdout)["hands"]) <= len(json.loads(same.stdout)["hands"])
+    bad = run("replay", record, "--json", "--game", "setback(jokers=0)")
+    assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.count("\n") == 1

@@ -91,8 +91,18 @@ def load_record(source: str | Path | IO[str]) -> dict[str, Any]:
     return record
 
 
-def replay(record: dict[str, Any]) -> TrickState:
-    """Rebuild the state a record describes, checking every action; raises RecordError."""
+def replay(record: dict[str, Any], game_spec: str | None = None) -> TrickState:
+    """Rebuild the state a record describes, checking every action; raises RecordError.
+
+    ``game_spec`` replays the deals and actions under another game or other options than the
+    record names (``--game``: is this match legal under these rules, and how does it score?).
+    """
+    if game_spec is not None:
+        try:
+            other = load_game(game_spec)
+        except TricktableError as exc:
+            raise RecordError(str(exc)) from None
+        record = {**record, "game": other.preset, "options": other.options_dict()}
     fmt = record.get("format")
     if fmt != FORMAT:
         raise RecordError(f"unknown format {fmt!r}; expected {FORMAT!r}")

@@ -172,11 +172,18 @@ def simulate(
 @cli.command()
 @click.argument("path")
 @click.option("--json", "as_json", is_flag=True, help="print the result object as JSON")
-def replay(path: str, as_json: bool) -> None:
+@click.option(
+    "--game",
+    "game_spec",
+    default=None,
+    help="replay under this game or these options instead of the record's own "
+    '(e.g. "setback(may_trump=true)")',
+)
+def replay(path: str, as_json: bool, game_spec: str | None) -> None:
     """Check and replay a match record (PATH, or - for standard input)."""
     from tricktable.cli.replay import run_replay
 
-    sys.exit(run_replay(path, as_json))
+    sys.exit(run_replay(path, as_json, game_spec))
 
 
 @cli.command("bot-check")

@@ -9,11 +9,14 @@ from tricktable.errors import TricktableError
 from tricktable.records import load_record, replay, result_of
 
 
-def run_replay(path: str, as_json: bool) -> int:
-    """Replay the record at ``path``; 0 if valid, 2 (one line on stderr) if not."""
+def run_replay(path: str, as_json: bool, game_spec: str | None = None) -> int:
+    """Replay the record at ``path``; 0 if valid, 2 (one line on stderr) if not.
+
+    ``game_spec`` replays it under another game or other options than the record names.
+    """
     try:
         record = load_record(path)
-        state = replay(record)
+        state = replay(record, game_spec)
     except TricktableError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
