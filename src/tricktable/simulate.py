@@ -90,7 +90,7 @@ from tricktable.engine.actions import BID, PASS
 from tricktable.engine.trick import Game, TrickState
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
-from tricktable.match import play_match
+from tricktable.match import Referee, RunnerOptions, play_match
 from tricktable.seeds import derive_seed
 from tricktable.stats import UNREAD, game_report, stats_for
 
@@ -120,10 +120,15 @@ class SimulationError(TricktableError):
 # and the speed benchmark times the whole process.
 
 
+#: (decision_time, match_time, on_fault): how the run referees program and URL bots
+Limits = tuple[float, float, str]
+DEFAULT_LIMITS: Limits = (2.0, 60.0, "substitute")
+
+
 class Chunk:
     """One fixed piece of a run: ``count`` hands, or ``count`` matches from match ``start``."""
 
-    __slots__ = ("count", "game_spec", "index", "mode", "players", "seed", "start")
+    __slots__ = ("count", "game_spec", "index", "limits", "mode", "players", "seed", "start")
 
     def __init__(
         self,
@@ -134,7 +139,9 @@ class Chunk:
         mode: str,
         start: int,
         count: int,
+        limits: Limits = DEFAULT_LIMITS,
     ) -> None:
+        self.limits = limits
         self.index = index
         self.game_spec = game_spec
         self.players = players
@@ -290,7 +297,9 @@ class Simulation:
         seed: int,
         hands: int | None = None,
         matches: int | None = None,
+        limits: Limits = DEFAULT_LIMITS,
     ) -> None:
+        self.limits = limits
         self.game_spec = game_spec
         self.players = players
         self.seed = seed
@@ -320,6 +329,7 @@ class Simulation:
                 self.mode,
                 start,
                 min(size, total - start),
+                self.limits,
             )
             for i, start in enumerate(range(0, total, size))
         ]
@@ -331,6 +341,7 @@ def prepare(
     seed: int,
     hands: int | None = None,
     matches: int | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> Simulation:
     """Check a request and return it as a :class:`Simulation`; raises :class:`TricktableError`.
 
@@ -351,18 +362,20 @@ def prepare(
         if name.lower() == "human":
             raise SimulationError("simulate plays bots only; 'human' cannot take a seat")
         make_bot(name).close()
-    return Simulation(game.spec(), tuple(names), seed, hands, matches)
+    RunnerOptions(*limits)  # checked now, not in a worker
+    return Simulation(game.spec(), tuple(names), seed, hands, matches, limits)
 
 
 def play_chunk(chunk: Chunk) -> Tally:
     """Play one chunk with fresh bots and return its tally (run in this or a worker process)."""
     try:
         game = load_game(chunk.game_spec)
-        bots = [make_bot(name) for name in chunk.players]
+        options = RunnerOptions(*chunk.limits)
+        bots = [make_bot(name, options) for name in chunk.players]
         try:
             if chunk.mode == "hands":
-                return _play_hands(game, bots, chunk)
-            return _play_matches(game, bots, chunk)
+                return _play_hands(game, bots, chunk, options)
+            return _play_matches(game, bots, chunk, options)
         finally:
             for bot in bots:
                 bot.close()
@@ -373,22 +386,26 @@ def play_chunk(chunk: Chunk) -> Tally:
         raise SimulationError(str(exc)) from None
 
 
-def _play_hands(game: Game, bots: list[Bot], chunk: Chunk) -> Tally:
+def _play_hands(game: Game, bots: list[Bot], chunk: Chunk, options: RunnerOptions) -> Tally:
     tally = Tally(game.num_scores)
     k = 0
     while tally.hands < chunk.count:
         seed = derive_seed(chunk.seed, "hands", chunk.index, k)
         quota = min(chunk.count - tally.hands, MAX_HANDS_PER_MATCH)
-        tally.add_match(play_match(game, bots, seed, max_hands=quota))
+        referee = Referee(options)
+        tally.add_match(play_match(game, bots, seed, max_hands=quota, referee=referee))
         k += 1
     return tally
 
 
-def _play_matches(game: Game, bots: list[Bot], chunk: Chunk) -> Tally:
+def _play_matches(game: Game, bots: list[Bot], chunk: Chunk, options: RunnerOptions) -> Tally:
     tally = Tally(game.num_scores)
     for i in range(chunk.start, chunk.start + chunk.count):
         seed = derive_seed(chunk.seed, "match", i)
-        tally.add_match(play_match(game, bots, seed, max_hands=MAX_HANDS_PER_MATCH))
+        referee = Referee(options)
+        tally.add_match(
+            play_match(game, bots, seed, max_hands=MAX_HANDS_PER_MATCH, referee=referee)
+        )
     return tally
 
 

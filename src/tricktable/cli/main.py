@@ -150,6 +150,7 @@ def play(
     help="worker processes (default: every core)",
 )
 @click.option("--json", "as_json", is_flag=True, help="print one JSON object and nothing else")
+@runner_options
 def simulate(
     game_spec: str,
     rules_path: str | None,
@@ -159,6 +160,9 @@ def simulate(
     seed: int,
     workers: int | None,
     as_json: bool,
+    decision_time: float,
+    match_time: float,
+    on_fault: str,
 ) -> None:
     """Play many hands or matches between bots and report statistics."""
     from tricktable.cli.simulate import run_simulate
@@ -166,7 +170,8 @@ def simulate(
     if (hands is None) == (matches is None):
         raise click.UsageError("give exactly one of --hands N or --matches M")
     spec = resolve_game(game_spec, rules_path)
-    sys.exit(run_simulate(spec, players, hands, matches, seed, workers, as_json))
+    limits = (decision_time, match_time, on_fault)
+    sys.exit(run_simulate(spec, players, hands, matches, seed, workers, as_json, limits))
 
 
 @cli.command()

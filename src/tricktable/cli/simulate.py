@@ -24,10 +24,11 @@ def run_simulate(
     seed: int,
     workers: int | None,
     as_json: bool,
+    limits: tuple[float, float, str] = (2.0, 60.0, "substitute"),
 ) -> int:
     """Simulate and print the report; 0 on success, 2 (one line on stderr) on bad input."""
     try:
-        sim = prepare(game_spec, players, seed, hands, matches)
+        sim = prepare(game_spec, players, seed, hands, matches, limits)
         if not as_json and sys.stdout.isatty():
             report = _simulate_with_progress(sim, workers)
         else:
