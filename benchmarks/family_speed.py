@@ -38,6 +38,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).parent))
+
+from setback_speed import cpu_model  # this folder is on the path now
+
 PLAYERS = "random,random,random,random"
 #: hands of the probe run that picks N (it also warms the caches)
 PROBE_HANDS = 200
@@ -164,17 +168,6 @@ def load_average() -> str:
         return ", ".join(f"{x:.2f}" for x in os.getloadavg())
     except OSError:
         return "unknown"
-
-
-def cpu_model() -> str:
-    """The CPU's model name, from /proc/cpuinfo where there is one."""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.partition(":")[2].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine() or "unknown"
 
 
 def measured_copy() -> str:

@@ -37,7 +37,6 @@ import os
 import shlex
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -158,26 +157,6 @@ def openspiel_command(python: str, games: list[str], hands: int, chance: str) ->
     return [python, "-c", DRIVER, json.dumps(spec, separators=(",", ":"))]
 
 
-def time_openspiel(cmd: list[str], hands: int) -> tuple[float, dict[str, Any]]:
-    """Run the OpenSpiel process once: (wall seconds of the process, its report)."""
-    began = time.perf_counter()
-    try:
-        done = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        raise RunError(f"no answer within {TIMEOUT:.0f} s") from None
-    elapsed = time.perf_counter() - began
-    if done.returncode != 0:
-        lines = [line for line in done.stderr.strip().splitlines() if line.strip()]
-        raise RunError(f"exit {done.returncode}: {lines[-1] if lines else 'no message'}")
-    try:
-        report = json.loads(done.stdout)
-    except json.JSONDecodeError:
-        raise RunError("the OpenSpiel output is not one JSON object") from None
-    if report.get("hands") != hands:
-        raise RunError(f"OpenSpiel played {report.get('hands')} hands, not {hands}")
-    return elapsed, report
-
-
 def show_openspiel(cmd: list[str]) -> str:
     """The OpenSpiel command as one would type it, with ``"$DRIVER"`` for the loop's source."""
     return " ".join(shlex.quote(part) if part != DRIVER else '"$DRIVER"' for part in cmd)
@@ -215,7 +194,7 @@ def compare(
     except RunError as exc:
         row["tricktable_error"], tt_ok = str(exc), False
     try:
-        time_openspiel(openspiel_command(python, games, warm, chance), warm)
+        time_run(openspiel_command(python, games, warm, chance), warm)
     except RunError as exc:
         row["openspiel_error"], os_ok = str(exc), False
     tt_best: tuple[float, dict[str, Any]] | None = None
@@ -231,7 +210,7 @@ def compare(
                 row["tricktable_error"], tt_ok = str(exc), False
         if os_ok:
             try:
-                elapsed, report = time_openspiel(os_cmd, hands)
+                elapsed, report = time_run(os_cmd, hands)
                 row["openspiel_runs"].append(round(elapsed, 4))
                 if os_best is None or elapsed < os_best[0]:
                     os_best = (elapsed, report)
