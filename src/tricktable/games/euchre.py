@@ -12,52 +12,51 @@ Action codes of this game (all from 256 up, so they never clash with cards, ``pa
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from tricktable.cards import JACK, SUIT_NAMES, SUITS, card_name, cards_in, parse_card
 from tricktable.engine.actions import PASS, PASS_BIT, actions_in
 from tricktable.engine.trick import AUCTION, DEAL, PLAY, Game, TrickState, TrumpTables, trump_tables
 from tricktable.errors import NotationError, TricktableError
+from tricktable.games.euchre_options import EuchreOptions
+
+__all__ = [
+    "DISCARD",
+    "DISCARDING",
+    "EUCHRE_DECK",
+    "EUCHRE_RANKS",
+    "ORDER_UP",
+    "ORDER_UP_ALONE",
+    "ROUND2",
+    "TRUMP",
+    "TRUMP_ALONE",
+    "Euchre",
+    "EuchreOptions",
+    "EuchreState",
+    "euchre_trumps",
+    "hand_points",
+]
 
 #: order up the up-card's suit (for the dealer: pick it up), with a partner or alone
-ORDER_UP = 256
-ORDER_UP_ALONE = 257
+ORDER_UP: Final = 256
+ORDER_UP_ALONE: Final = 257
 #: name suit s trump in the second round: TRUMP + s, or TRUMP_ALONE + s
-TRUMP = 260
-TRUMP_ALONE = 264
+TRUMP: Final = 260
+TRUMP_ALONE: Final = 264
 #: the dealer's discard after picking up: DISCARD + card
-DISCARD = 320
+DISCARD: Final = 320
 
 #: second round of making trump (the up-card turned down), and the dealer's discard
-ROUND2 = 10
-DISCARDING = 11
+ROUND2: Final = 10
+DISCARDING: Final = 11
 
 #: the ranks Euchre keeps: 9 T J Q K A (rank indices of ``tricktable.cards``)
-EUCHRE_RANKS = (7, 8, 9, 10, 11, 12)
-EUCHRE_DECK = tuple(s * 13 + r for s in range(4) for r in EUCHRE_RANKS)
+EUCHRE_RANKS: Final = (7, 8, 9, 10, 11, 12)
+EUCHRE_DECK: Final = tuple(s * 13 + r for s in range(4) for r in EUCHRE_RANKS)
 
 _ORDER_WORDS = {"order-up", "order", "pick-up", "pick", "orderup", "pickup"}
-
-
-@dataclass(frozen=True)
-class EuchreOptions:
-    """The rule options of Euchre; the defaults are standard North American Euchre."""
-
-    target: int = field(
-        default=10, metadata={"doc": "points that win the match", "range": (1, 1000)}
-    )
-    stick_the_dealer: bool = field(
-        default=True,
-        metadata={
-            "doc": "the dealer must name trump when the second round comes round "
-            "(false: if all pass the hand is thrown in and the next dealer deals)"
-        },
-    )
-    alone: bool = field(
-        default=True,
-        metadata={"doc": "the maker may go alone, the partner sitting out (a march scores 4)"},
-    )
 
 
 def euchre_trumps(suit: int) -> TrumpTables:
@@ -231,6 +230,16 @@ class EuchreState(TrickState):
     def _public(self, viewer: int, actor: int, action: int) -> bool:
         return action < DISCARD
 
+    def _clone_extra(self, other: TrickState) -> None:
+        # Compiled, a state has no __dict__ for clone() to copy: every field a game adds and
+        # changes during a match is copied here.
+        assert isinstance(other, EuchreState)
+        other.up_card = self.up_card
+        other.maker = self.maker
+        other.alone = self.alone
+        other.round = self.round
+        other.discarded = self.discarded
+
     def _phase_name(self) -> str:
         return {ROUND2: "name-trump", DISCARDING: "discard"}.get(self.phase, str(self.phase))
 
@@ -272,6 +281,7 @@ class EuchreState(TrickState):
         return "must name a trump suit or pass"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Euchre(Game):
     """Standard North American Euchre, with stick-the-dealer and lone hands as options."""
 
@@ -280,17 +290,21 @@ class Euchre(Game):
     summary = "24 cards, five each, order up or name trump, bowers, lone hands, to 10"
     Options = EuchreOptions
     State = EuchreState
-    deck = EUCHRE_DECK
     records_stock = True
     heuristic_bot = "tricktable.bots.euchre_heuristic:EuchreHeuristic"
 
-    def __init__(self, options: Any = None, preset: str | None = None) -> None:
-        super().__init__(options, preset)
+    def __init__(
+        self, options: Any = None, preset: str | None = None, baseline: Any = None
+    ) -> None:
+        super().__init__(options, preset, baseline)
+        # Set on the instance, not as a class attribute: the compiled (mypyc) engine reads
+        # the instance slot and would not see a class-level override.
+        self.deck = EUCHRE_DECK
         opts = self.options
         self.trumps = [euchre_trumps(s) for s in range(4)]
         alone = opts.alone
         self.round1_mask = PASS_BIT | 1 << ORDER_UP | (1 << ORDER_UP_ALONE if alone else 0)
-        self.round2_masks = []
+        self.round2_masks: list[int] = []
         for up_suit in range(4):
             mask = PASS_BIT
             for s in range(4):

@@ -10,24 +10,39 @@ Positive points decide the match; penalties are kept beside them (``negative``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from tricktable.cards import HEARTS, QUEEN, SPADES, card_of
 from tricktable.engine.trick import PLAY, Game, TrickState
-from tricktable.games.hearts import PassingState, pass_cycle
+from tricktable.games.filippa_options import FilippaOptions
+from tricktable.games.hearts import PassingState
+from tricktable.games.hearts_options import pass_cycle
+
+__all__ = [
+    "PENALTY",
+    "PENALTY_CARDS",
+    "POOL",
+    "Filippa",
+    "FilippaOptions",
+    "FilippaState",
+    "card_penalties",
+    "filippa_winner",
+    "share_pool",
+]
 
 #: the penalties of the hearts, two to ace: -1 up to the ten, then J -2, Q -3, K -4, A -5
-HEART_PENALTIES = (-1, -1, -1, -1, -1, -1, -1, -1, -1, -2, -3, -4, -5)
+HEART_PENALTIES: Final = (-1, -1, -1, -1, -1, -1, -1, -1, -1, -2, -3, -4, -5)
 #: the penalty each card carries (0 for most), indexed by card
-PENALTY = [0] * 64
+PENALTY: Final = [0] * 64
 PENALTY[card_of(SPADES, QUEEN)] = -13
 for _rank, _penalty in enumerate(HEART_PENALTIES):
     PENALTY[card_of(HEARTS, _rank)] = _penalty
 #: every card with a penalty
-PENALTY_CARDS = sum(1 << c for c in range(64) if PENALTY[c])
+PENALTY_CARDS: Final = sum(1 << c for c in range(64) if PENALTY[c])
 #: positive points shared each round, and the total of the penalties
-POOL = 36
+POOL: Final = 36
 
 
 def card_penalties(won: list[int]) -> list[int]:
@@ -72,36 +87,13 @@ def filippa_winner(scores: list[int], negative: list[int], target: int) -> int |
     return leaders[0] if len(leaders) == 1 else None
 
 
-@dataclass(frozen=True)
-class FilippaOptions:
-    """The rule options of Filippa; the defaults are the README's game."""
-
-    target: int = field(
-        default=100,
-        metadata={
-            "doc": "positive points that end the match (reached: >=), checked after a round",
-            "range": (1, 10000),
-        },
-    )
-    passing: str = field(
-        default="left",
-        metadata={
-            "doc": "pass directions, one letter per hand, cycling: l(eft) r(ight) a(cross) "
-            "h(old); or one word for every hand: left, right, across, none"
-        },
-    )
-
-    def __post_init__(self) -> None:
-        pass_cycle(self.passing)
-
-
 class FilippaState(PassingState):
     """A match of Filippa: passing, thirteen tricks without trump, a shared pool."""
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
         super().__init__(game, seed)
         assert isinstance(game, Filippa)
-        self.cycle = pass_cycle(game.options.passing)
+        self.cycle: tuple[int, ...] = pass_cycle(game.options.passing)
         #: the pool carried into the next round (0 unless every seat took penalties)
         self.carry = 0
         #: each seat's penalty total over the match (0 or negative)
@@ -143,6 +135,7 @@ class FilippaState(PassingState):
     def _clone_extra(self, other: TrickState) -> None:
         super()._clone_extra(other)
         assert isinstance(other, FilippaState)
+        other.carry = self.carry
         other.negative = self.negative[:]
 
     def _view_extra(self, seat: int) -> dict[str, Any]:
@@ -153,6 +146,7 @@ class FilippaState(PassingState):
         return facts
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Filippa(Game):
     """Filippa: take no penalty card and share the pool; the first to 100 positive wins."""
 
@@ -163,8 +157,10 @@ class Filippa(Game):
     State = FilippaState
     heuristic_bot = "tricktable.bots.hearts_heuristic:HeartsHeuristic"
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, options: Any = None, preset: str | None = None, baseline: Any = None
+    ) -> None:
+        super().__init__(options, preset, baseline)
         # Set on the instance, not as a class attribute: the compiled (mypyc) engine reads
         # the instance slot and would not see a class-level override.
         self.num_scores = 4

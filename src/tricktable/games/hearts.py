@@ -9,46 +9,98 @@ hidden from every other seat; its receiver sees it once the passing is over.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from itertools import combinations
-from typing import Any, Literal
+from typing import Any, Final, cast
+
+from mypy_extensions import i64, mypyc_attr
 
 from tricktable.cards import HEARTS, QUEEN, SPADES, SUIT_MASKS, card_name, card_of, cards_in
 from tricktable.engine.actions import PASS, PASS_CARDS
 from tricktable.engine.trick import PLAY, SPECIAL, Game, TrickState
-from tricktable.errors import OptionError
+from tricktable.games.hearts_options import DIRECTION_NAMES, DIRECTIONS, HeartsOptions, pass_cycle
+
+__all__ = [
+    "DIRECTIONS",
+    "DIRECTION_NAMES",
+    "HAND_POINTS",
+    "PASSING",
+    "POINT_CARDS",
+    "Hearts",
+    "HeartsOptions",
+    "HeartsState",
+    "PassingState",
+    "hearts_points",
+    "hearts_score",
+    "lowest_unique",
+    "pass_choices",
+    "pass_cycle",
+]
+
+# Constants are Final: compiled, a Final name is a C constant, any other global a dict lookup.
 
 #: the phase of card passing, before the first trick
-PASSING = 10
+PASSING: Final = 10
 
-TWO_CLUBS = card_of(0, 0)
-QUEEN_SPADES = card_of(SPADES, QUEEN)
-HEART_CARDS = SUIT_MASKS[HEARTS]
-QS_BIT = 1 << QUEEN_SPADES
+TWO_CLUBS: Final = card_of(0, 0)
+QUEEN_SPADES: Final = card_of(SPADES, QUEEN)
+HEART_CARDS: Final = SUIT_MASKS[HEARTS]
+QS_BIT: Final = 1 << QUEEN_SPADES
 #: every card that scores in Hearts
-POINT_CARDS = HEART_CARDS | QS_BIT
+POINT_CARDS: Final = HEART_CARDS | QS_BIT
 #: the penalty points a hand of Hearts holds in all
-HAND_POINTS = 26
+HAND_POINTS: Final = 26
 
-#: pass offsets (seats to the left) by direction letter; 0 = hold, nothing passes
-DIRECTIONS = {"l": 1, "r": 3, "a": 2, "h": 0}
-DIRECTION_NAMES = {1: "left", 3: "right", 2: "across", 0: "hold"}
-_WORDS = {"left": "l", "right": "r", "across": "a", "hold": "h", "none": "h"}
+#: where the PASS_CARDS flag sits in a pass action's code
+_PASS_SHIFT: Final = PASS_CARDS.bit_length() - 1
+#: whether this module runs compiled (mypyc), which changes the fastest way to list passes
+_COMPILED: Final = __file__.endswith((".so", ".pyd"))
+
+#: the pass action of cards a < b < c of the 52 at index C(c, 3) + C(b, 2) + a, their rank in
+#: numeric order; made on the first passing (22,100 codes, a few milliseconds) by compiled code
+#: only. Every code is a big int (the flag is bit 64), and building 286 of them for each seat
+#: at each passing was most of the cost of a hand of Hearts. (Typed Any: compiled code then
+#: hands the objects on as they are, rather than unboxing and boxing each again.)
+_PASSES: Final[list[Any]] = []
 
 
-def pass_cycle(text: str) -> tuple[int, ...]:
-    """The pass offsets, hand by hand, of a ``passing`` option: ``lrah`` -> (1, 3, 2, 0).
+def pass_choices(hand: int) -> list[int]:
+    """Every ``pass`` action of three cards of ``hand``, lowest code first (a new list).
 
-    A word names one direction for every hand: ``left``, ``right``, ``across``, ``none``.
+    The order is the codes' numeric order, so the highest card decides first: c over b over a.
     """
-    word = text.strip().lower()
-    letters = _WORDS.get(word, word)
-    if not letters or any(ch not in DIRECTIONS for ch in letters):
-        raise OptionError(
-            f"bad passing {text!r}: write letters l r a h (left, right, across, hold) in "
-            "the order hands cycle through them, e.g. lrah, or left, right, across, none"
-        )
-    return tuple(DIRECTIONS[ch] for ch in letters)
+    cards = cards_in(hand)
+    if not _COMPILED or (cards and cards[-1] >= 52):
+        # Interpreted, a loop per code costs more than making the code: let combinations()
+        # drive. Highest card first, the combinations come in descending numeric order:
+        # reversed, they are sorted without a sort. (Jokers, which no passing game deals,
+        # have no place in the table either.)
+        bits = [PASS_CARDS | 1 << c for c in reversed(cards)]
+        combos = [a | b | c for a, b, c in combinations(bits, 3)]
+        combos.reverse()
+        return combos
+    table = _PASSES
+    if not table:
+        masks = [1 << a | 1 << b | 1 << c for c in range(52) for b in range(c) for a in range(b)]
+        # Any: compiled, an Any | Any is one plain PyNumber_Or, without int's own conversions.
+        flag: Any = PASS_CARDS
+        table.extend([flag | mask for mask in cast(list[Any], masks)])
+    # Native ints (i64) and a list made at its full size keep these loops in plain C.
+    n: i64 = len(cards)
+    out: list[Any] = [None] * (n * (n - 1) * (n - 2) // 6)
+    pos: i64 = 0
+    k: i64
+    j: i64
+    i: i64
+    for k in range(2, n):
+        high: i64 = cards[k]
+        above: i64 = high * (high - 1) * (high - 2) // 6
+        for j in range(1, k):
+            mid: i64 = cards[j]
+            base: i64 = above + mid * (mid - 1) // 2
+            for i in range(j):
+                out[pos] = table[base + cards[i]]
+                pos += 1
+    return out
 
 
 def hearts_points(won: list[int]) -> list[int]:
@@ -77,48 +129,14 @@ def lowest_unique(scores: list[int]) -> int | None:
     return scores.index(low) if scores.count(low) == 1 else None
 
 
-@dataclass(frozen=True)
-class HeartsOptions:
-    """The rule options of Hearts; the defaults are the standard four-handed game."""
-
-    target: int = field(
-        default=100,
-        metadata={"doc": "score that ends the match at the end of a hand", "range": (1, 10000)},
-    )
-    passing: str = field(
-        default="lrah",
-        metadata={
-            "doc": "pass directions, one letter per hand, cycling: l(eft) r(ight) a(cross) "
-            "h(old); or one word for every hand: left, right, across, none"
-        },
-    )
-    first_trick_points: bool = field(
-        default=False,
-        metadata={"doc": "hearts and the queen of spades may be played to the first trick"},
-    )
-    breaking: bool = field(
-        default=True, metadata={"doc": "hearts may not be led until a heart has been played"}
-    )
-    queen_breaks: bool = field(
-        default=False, metadata={"doc": "playing the queen of spades also breaks hearts"}
-    )
-    moon: Literal["add", "subtract", "none"] = field(
-        default="add",
-        metadata={
-            "doc": "taking all 26: add 26 to every other score, subtract 26 from the "
-            "shooter's, or none (no special scoring)"
-        },
-    )
-
-    def __post_init__(self) -> None:
-        pass_cycle(self.passing)
-
-
+@mypyc_attr(allow_interpreted_subclasses=True)
 class PassingState(TrickState):
     """A trick state whose hands open with every seat passing three cards.
 
     Subclasses set ``pass_offset`` in ``_start_hand`` (then call :meth:`_start_passing`) and
-    implement :meth:`_start_play`, called once the cards have moved.
+    implement :meth:`_start_play`, called once the cards have moved. Any three cards held may
+    be passed: a game that allows fewer choices overrides both :meth:`_other_actions` (the
+    list) and :meth:`_is_legal_pass` (the check ``apply`` makes).
     """
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
@@ -152,19 +170,41 @@ class PassingState(TrickState):
         hand = self.hands[seat]
         key = hand << 2 | seat
         if key != self._combo_key:
-            # Highest card first, the combinations come in descending numeric order: reversed,
-            # they are sorted without a sort. PASS_CARDS in every bit survives the ors.
-            bits = [PASS_CARDS | 1 << c for c in reversed(cards_in(hand))]
-            combos = [a | b | c for a, b, c in combinations(bits, 3)]
-            combos.reverse()
-            self._combo_list = combos
+            self._combo_list = pass_choices(hand)
             self._combo_key = key
         return self._combo_list
 
     def _other_actions(self) -> list[int]:
+        # The cached list itself: the engine only looks an action up in it (``apply``);
+        # ``legal_actions()`` hands out copies (``_other_list``).
+        if self.phase != PASSING:
+            return []
+        return self._combos()
+
+    def _other_list(self) -> list[int]:
         if self.phase != PASSING:
             return []
         return self._combos()[:]
+
+    def apply(self, action: object) -> None:
+        """Take ``action`` for the seat to act; raises :class:`IllegalAction` if not legal."""
+        # A legal pass is known from its mask; the engine's own check would look it up among
+        # the 286 choices, comparing big ints one by one (a sixth of a hand's cost). What
+        # follows the check is the engine's: log the action, then apply it.
+        if self.phase == PASSING and type(action) is int and self._is_legal_pass(action):
+            self._legal = -1
+            self.actions.append(action)
+            self.actors.append(self.to_act)
+            self._apply_other(action)
+            return
+        TrickState.apply(self, action)
+
+    def _is_legal_pass(self, action: int) -> bool:
+        """Whether ``action`` passes three cards that the seat to act holds."""
+        if action >> _PASS_SHIFT != 1:
+            return False
+        mask = action ^ PASS_CARDS
+        return not mask & ~self.hands[self.to_act] and mask.bit_count() == 3
 
     def _apply_other(self, action: int) -> None:
         seat = self.to_act
@@ -191,9 +231,14 @@ class PassingState(TrickState):
         return self.phase != PASSING and viewer == (actor + self.pass_offset) % 4
 
     def _clone_extra(self, other: TrickState) -> None:
+        # Compiled, a state has no __dict__ for clone() to copy: every field a game adds and
+        # changes during a match is copied here.
         assert isinstance(other, PassingState)
+        other.pass_offset = self.pass_offset
         other.passed = self.passed[:]
         other.received = self.received[:]
+        other._combo_key = self._combo_key
+        other._combo_list = self._combo_list  # never changed in place, so it may be shared
 
     def _phase_name(self) -> str:
         return "passing" if self.phase == PASSING else str(self.phase)
@@ -201,7 +246,7 @@ class PassingState(TrickState):
     def _explain_pass(self, action: int) -> str:
         if action == PASS:
             return "must name the three cards to pass, e.g. 'pass 2C 3D 4H'"
-        if action < PASS_CARDS or action >> 64 != 1:
+        if action < PASS_CARDS or action >> _PASS_SHIFT != 1:
             return f"must pass three cards {DIRECTION_NAMES[self.pass_offset]} first"
         mask = action ^ PASS_CARDS
         missing = mask & ~self.hands[self.to_act]
@@ -227,9 +272,9 @@ class HeartsState(PassingState):
         super().__init__(game, seed)
         assert isinstance(game, Hearts)
         opts = game.options
-        self.cycle = pass_cycle(game.options.passing)
-        self.first_forbid = 0 if opts.first_trick_points else POINT_CARDS
-        self.break_mask = POINT_CARDS if opts.queen_breaks else HEART_CARDS
+        self.cycle: tuple[int, ...] = pass_cycle(opts.passing)
+        self.first_forbid: int = 0 if opts.first_trick_points else POINT_CARDS
+        self.break_mask: int = POINT_CARDS if opts.queen_breaks else HEART_CARDS
         self.breaking: bool = opts.breaking
         self.broken = False
 
@@ -241,7 +286,11 @@ class HeartsState(PassingState):
 
     def _start_play(self) -> None:
         self.phase = PLAY
-        self.to_act = next(s for s in range(4) if self.hands[s] >> TWO_CLUBS & 1)
+        hands = self.hands
+        for seat in range(4):
+            if hands[seat] >> TWO_CLUBS & 1:
+                self.to_act = seat
+                return
 
     def _play_mask(self, seat: int, hand: int) -> int:
         if not self.trick:
@@ -262,6 +311,11 @@ class HeartsState(PassingState):
         if not self.broken and self.won[winner] & self.break_mask:
             self.broken = True
             self.lead_forbid = 0
+
+    def _clone_extra(self, other: TrickState) -> None:
+        super()._clone_extra(other)
+        assert isinstance(other, HeartsState)
+        other.broken = self.broken
 
     def _score_hand(self) -> dict[str, Any]:
         points = hearts_points(self.won)
@@ -301,6 +355,7 @@ class HeartsState(PassingState):
         return facts
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Hearts(Game):
     """Hearts, four-handed, each for themselves: lowest score when someone reaches 100 wins."""
 
@@ -311,8 +366,10 @@ class Hearts(Game):
     State = HeartsState
     heuristic_bot = "tricktable.bots.hearts_heuristic:HeartsHeuristic"
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, options: Any = None, preset: str | None = None, baseline: Any = None
+    ) -> None:
+        super().__init__(options, preset, baseline)
         # Set on the instance, not as a class attribute: the compiled (mypyc) engine reads
         # the instance slot and would not see a class-level override.
         self.num_scores = 4

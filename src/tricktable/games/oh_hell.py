@@ -11,11 +11,12 @@ last hand of the sequence; the highest total wins, and equal totals share the wi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from tricktable.cards import SUITS, card_name
-from tricktable.engine.actions import BID
+from tricktable.engine.actions import BID, actions_in
 from tricktable.engine.trick import (
     AUCTION,
     NO_TRUMP,
@@ -26,42 +27,22 @@ from tricktable.engine.trick import (
     trump_tables,
 )
 from tricktable.errors import OptionError
+from tricktable.games.oh_hell_options import HandSequence, OhHellOptions, Scoring
+
+__all__ = [
+    "SHARED",
+    "HandSequence",
+    "OhHell",
+    "OhHellOptions",
+    "OhHellState",
+    "Scoring",
+    "hand_points",
+    "hand_sizes",
+    "match_winners",
+]
 
 #: ``state.winner`` when the highest total is shared (``state.winners`` lists the seats)
-SHARED = -1
-
-HandSequence = Literal["down-up", "up-down", "down", "up"]
-Scoring = Literal["standard", "basic", "minus"]
-
-
-@dataclass(frozen=True)
-class OhHellOptions:
-    """The rule options of Oh Hell."""
-
-    sequence: HandSequence = field(
-        default="down-up",
-        metadata={
-            "doc": "hand sizes: down-up max..1..max, up-down 1..max..1, down max..1, up 1..max"
-        },
-    )
-    max_cards: int = field(
-        default=13, metadata={"doc": "the largest hand of the sequence", "range": (1, 13)}
-    )
-    hook: bool = field(
-        default=True,
-        metadata={"doc": "the dealer may not bid so that the bids total the tricks"},
-    )
-    scoring: Scoring = field(
-        default="standard",
-        metadata={
-            "doc": "standard: 10 + bid if exact, else 0; basic: 1 per trick + 10 if exact; "
-            "minus: 10 + bid if exact, else minus the tricks missed by"
-        },
-    )
-
-    def __post_init__(self) -> None:
-        if not 1 <= self.max_cards <= 13:
-            raise OptionError(f"max_cards {self.max_cards} must be from 1 to 13")
+SHARED: Final = -1
 
 
 def hand_sizes(sequence: str, max_cards: int) -> tuple[int, ...]:
@@ -113,6 +94,8 @@ class OhHellState(TrickState):
         assert isinstance(game, OhHell)
         self.sizes: tuple[int, ...] = game.sizes
         self.trumps: list[TrumpTables] = game.trumps
+        self.bid_masks: list[list[int]] = game.bid_masks
+        self.bid_lists: list[list[list[int]]] = game.bid_lists
         self.hook: bool = game.options.hook
         self.scoring: str = game.options.scoring
         #: each seat's bid this hand, -1 until it has bid
@@ -141,14 +124,22 @@ class OhHellState(TrickState):
             self.up_card = -1
             self.tables = NO_TRUMP
 
-    def _other_legal(self) -> int:
+    def _barred(self) -> int:
+        """The bid the hook rule bars now (the seat to act is the dealer), or -1 for none."""
+        if not self.hook or self.to_act != self.dealer:
+            return -1
         size = self.hand_size
-        mask = ((1 << (size + 1)) - 1) << BID
-        if self.hook and self.to_act == self.dealer:
-            barred = size - (sum(self.bids) + 1)  # the dealer's own -1 is in the sum
-            if 0 <= barred <= size:
-                mask &= ~(1 << (BID + barred))
-        return mask
+        barred = size - (sum(self.bids) + 1)  # the dealer's own -1 is in the sum
+        return barred if 0 <= barred <= size else -1
+
+    def _other_legal(self) -> int:
+        # Bid codes pass 63 bits: the masks are made once, by hand size and barred bid.
+        return self.bid_masks[self.hand_size][self._barred() + 1]
+
+    def _other_list(self) -> list[int]:
+        if self.phase != AUCTION:
+            return []
+        return list(self.bid_lists[self.hand_size][self._barred() + 1])
 
     def _apply_other(self, action: int) -> None:
         seat = self.to_act
@@ -198,9 +189,12 @@ class OhHellState(TrickState):
         return self._explain_play(action)
 
     def _clone_extra(self, other: TrickState) -> None:
+        # Compiled, a state has no __dict__ for clone() to copy: every field a game adds and
+        # changes during a match is copied here.
         assert isinstance(other, OhHellState)
         other.bids = self.bids[:]
         other.winners = self.winners[:]
+        other.up_card = self.up_card
 
     def _view_extra(self, seat: int) -> dict[str, Any]:
         return {
@@ -210,6 +204,7 @@ class OhHellState(TrickState):
         }
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class OhHell(Game):
     """Oh Hell: exact bids, changing hand sizes, trump turned up from the stock."""
 
@@ -218,16 +213,27 @@ class OhHell(Game):
     summary = "52 cards, hands 13 down to 1 and up again, trump turned up, bid exactly, hook"
     Options = OhHellOptions
     State = OhHellState
-    deck = tuple(range(52))
-    num_scores = 4
     records_stock = True
     heuristic_bot = "tricktable.bots.tricks_heuristic:OhHellHeuristic"
 
-    def __init__(self, options: Any = None, preset: str | None = None) -> None:
+    def __init__(
+        self, options: Any = None, preset: str | None = None, baseline: Any = None
+    ) -> None:
         opts = options if options is not None else OhHellOptions()
-        super().__init__(opts, preset)
+        super().__init__(opts, preset, baseline)
+        # Set on the instance, not as a class attribute: the compiled (mypyc) engine reads
+        # the instance slot and would not see a class-level override.
+        self.num_scores = 4
         self.sizes = hand_sizes(opts.sequence, opts.max_cards)
         self.trumps = [trump_tables(s, [s * 13 + r for r in range(13)]) for s in range(4)]
+        # The legal bids by hand size (0..13) and barred bid (index 0: none; b + 1: bid b).
+        self.bid_masks: list[list[int]] = []
+        self.bid_lists: list[list[list[int]]] = []
+        for size in range(14):
+            full = ((1 << (size + 1)) - 1) << BID
+            masks = [full] + [full & ~(1 << (BID + barred)) for barred in range(size + 1)]
+            self.bid_masks.append(masks)
+            self.bid_lists.append([actions_in(m) for m in masks])
 
     def _hand_size(self) -> int:
         # The largest hand: what a seat may hold at most (the size of each deal varies).

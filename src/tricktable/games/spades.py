@@ -8,78 +8,32 @@ pure function :func:`score_team`; the rules as implemented are in ``rules/spades
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from typing import Any, Final, NamedTuple
+
+from mypy_extensions import mypyc_attr
 
 from tricktable.cards import SPADES, SUIT_MASKS
 from tricktable.engine import actions as act
-from tricktable.engine.actions import BID
-from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState, trump_tables
+from tricktable.engine.actions import BID, actions_in
+from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState, TrumpTables, trump_tables
 from tricktable.errors import NotationError
+from tricktable.games.spades_options import SpadesOptions
 
 __all__ = ["BLIND", "BLIND_NIL", "LOOK", "Spades", "SpadesOptions", "TeamScore", "score_team"]
 
 #: the phase where a seat offered blind nil chooses it or looks at its cards
-BLIND = 10
+BLIND: Final = 10
 #: action: look at one's cards (and so give up blind nil); then bid
-LOOK = 256
+LOOK: Final = 256
 #: action: bid blind nil, without having seen one's cards
-BLIND_NIL = 257
+BLIND_NIL: Final = 257
 
-SPADE_MASK = SUIT_MASKS[SPADES]
-TWO_OF_CLUBS = 0
-_LOOK_BIT = 1 << LOOK
-_BLIND_BIT = 1 << BLIND_NIL
-
-
-@dataclass(frozen=True)
-class SpadesOptions:
-    """The rule options of Spades; the defaults are the common partnership game to 500."""
-
-    target: int = field(
-        default=500,
-        metadata={
-            "doc": "a side reaching this at the end of a hand ends the match",
-            "range": (1, 10000),
-        },
-    )
-    lose_at: int = field(
-        default=-200,
-        metadata={
-            "doc": "a side at or below this at the end of a hand ends the match (0: never)",
-            "range": (-10000, 0),
-        },
-    )
-    nil: bool = field(default=True, metadata={"doc": "a seat may bid nil (no tricks)"})
-    blind_nil: bool = field(
-        default=True, metadata={"doc": "a seat may bid blind nil, before seeing its cards"}
-    )
-    blind_nil_behind: int = field(
-        default=100,
-        metadata={
-            "doc": "blind nil only for a side behind by at least this (0: always)",
-            "range": (0, 10000),
-        },
-    )
-    nil_value: int = field(
-        default=100, metadata={"doc": "won by a made nil, lost by a failed one", "range": (0, 1000)}
-    )
-    blind_nil_value: int = field(
-        default=200,
-        metadata={"doc": "won by a made blind nil, lost by a failed one", "range": (0, 2000)},
-    )
-    bags_penalty: int = field(
-        default=100,
-        metadata={"doc": "points lost for every 10 bags (overtricks)", "range": (0, 1000)},
-    )
-    break_spades: bool = field(
-        default=True,
-        metadata={"doc": "spades may not be led until one has been played (or only spades held)"},
-    )
-    first_lead: Literal["left_of_dealer", "2c"] = field(
-        default="left_of_dealer",
-        metadata={"doc": "who leads the first trick: left_of_dealer, or 2c (the 2C must lead)"},
-    )
+SPADE_MASK: Final = SUIT_MASKS[SPADES]
+TWO_OF_CLUBS: Final = 0
+_LOOK_BIT: Final = 1 << LOOK
+_BLIND_BIT: Final = 1 << BLIND_NIL
+#: the legal actions of the blind phase, as served (codes pass 256 bits: lists beat masks)
+_BLIND_LIST: Final = [LOOK, BLIND_NIL]
 
 
 class TeamScore(NamedTuple):
@@ -145,7 +99,9 @@ class SpadesState(TrickState):
         super().__init__(game, seed)
         assert isinstance(game, Spades)
         self.bid_mask: int = game.bid_mask
-        self.spade_tables = game.spade_tables
+        self.bid_list: list[int] = game.bid_list
+        self.spade_tables: TrumpTables = game.spade_tables
+        self.first_2c: bool = game.options.first_lead == "2c"
         self.bids = [-1] * 4
         #: seats that bid blind nil, as bits
         self.blind = 0
@@ -190,6 +146,14 @@ class SpadesState(TrickState):
             return _LOOK_BIT | _BLIND_BIT
         return self.bid_mask
 
+    def _other_list(self) -> list[int]:
+        # Bid codes pass 63 bits: serving the precomputed lists spares decoding a big int.
+        if self.phase == BLIND:
+            return list(_BLIND_LIST)
+        if self.phase == AUCTION:
+            return list(self.bid_list)
+        return []
+
     def _apply_other(self, action: int) -> None:
         seat = self.to_act
         if action == LOOK:
@@ -209,8 +173,12 @@ class SpadesState(TrickState):
     def _start_play(self) -> None:
         self.hidden = 0  # a blind nil bidder picks its cards up once the bidding is over
         self.phase = PLAY
-        if self.options.first_lead == "2c":
-            self.to_act = next(s for s in range(4) if self.hands[s] & 1)
+        if self.first_2c:
+            hands = self.hands
+            for seat in range(4):
+                if hands[seat] & 1:
+                    self.to_act = seat
+                    break
             self.lead_forbid = ~1  # the 2C, and nothing else, leads the first trick
         else:
             self.to_act = (self.dealer + 1) % 4
@@ -313,9 +281,15 @@ class SpadesState(TrickState):
         }
 
     def _clone_extra(self, other: TrickState) -> None:
+        # Compiled, a state has no __dict__ for clone() to copy: every field a game adds and
+        # changes during a match is copied here.
         assert isinstance(other, SpadesState)
         other.bids = self.bids[:]
         other.bags = self.bags[:]
+        other.blind = self.blind
+        other.hidden = self.hidden
+        other.offered = self.offered
+        other.broken = self.broken
 
 
 def match_winner(scores: list[int], target: int, lose_at: int) -> int | None:
@@ -329,6 +303,7 @@ def match_winner(scores: list[int], target: int, lose_at: int) -> int | None:
     return None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Spades(Game):
     """Partnership Spades: bids, nil and blind nil, bags, spades always trump."""
 
@@ -337,14 +312,19 @@ class Spades(Game):
     summary = "52 cards, 13 each, partners bid tricks (nil, blind nil), spades trump, to 500"
     Options = SpadesOptions
     State = SpadesState
-    deck = tuple(range(52))
     heuristic_bot = "tricktable.bots.spades_heuristic:SpadesHeuristic"
 
-    def __init__(self, options: Any = None, preset: str | None = None) -> None:
-        super().__init__(options, preset)
+    def __init__(
+        self, options: Any = None, preset: str | None = None, baseline: Any = None
+    ) -> None:
+        super().__init__(options, preset, baseline)
         opts = self.options
         low = 0 if opts.nil else 1
-        self.bid_mask = sum(1 << (BID + n) for n in range(low, 14))
+        mask = 0
+        for n in range(low, 14):
+            mask |= 1 << (BID + n)
+        self.bid_mask = mask
+        self.bid_list = actions_in(mask)
         self.spade_tables = trump_tables(SPADES, [SPADES * 13 + r for r in range(13)])
 
     def action_name(self, action: int) -> str:

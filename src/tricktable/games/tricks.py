@@ -15,37 +15,29 @@ though ``legal_actions()`` never offers it, so records replay it exactly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
+
+from mypy_extensions import mypyc_attr
 
 from tricktable.cards import NUM_CARDS, card_name, parse_card
 from tricktable.engine.trick import DEAL, PLAY, Game, TrickState
 from tricktable.errors import IllegalAction, NotationError
+from tricktable.games.tricks_options import TricksOptions
+
+__all__ = [
+    "BAD_CARD",
+    "BAD_CARD_OF",
+    "Tricks",
+    "TricksOptions",
+    "TricksState",
+    "bad_card_action",
+    "is_bad_card",
+]
 
 #: ``bad-card``: an answer that names no card at all
-BAD_CARD = 320
+BAD_CARD: Final = 320
 #: ``BAD_CARD_OF + card``: ``bad-card QS``, a card the seat may not play now
-BAD_CARD_OF = 256
-
-
-@dataclass(frozen=True)
-class TricksOptions:
-    """The rule options of Tricks; the defaults are the seed's rules."""
-
-    target: int = field(
-        default=1000,
-        metadata={
-            "doc": "points that end the match at once, mid-hand if need be",
-            "range": (1, 1000000),
-        },
-    )
-    bad_card_penalty: int = field(
-        default=100,
-        metadata={
-            "doc": "points a seat loses for a bad card (the hand is then redealt)",
-            "range": (0, 1000000),
-        },
-    )
+BAD_CARD_OF: Final = 256
 
 
 def bad_card_action(card: int | None = None) -> int:
@@ -140,8 +132,10 @@ class TricksState(TrickState):
 
     def _on_trick(self, winner: int) -> None:
         scores = self.scores
-        scores[winner] += 1
-        if scores[winner] >= self.target:
+        # Not ``+=``: compiled, an augmented item assignment goes through generic objects.
+        score = scores[winner] + 1
+        scores[winner] = score
+        if score >= self.target:
             self.winner = winner
 
     def _score_hand(self) -> dict[str, Any]:
@@ -161,13 +155,17 @@ class TricksState(TrickState):
         return "must play a card (there is no bidding in Tricks)"
 
     def _clone_extra(self, other: TrickState) -> None:
+        # Compiled, a state has no __dict__ for clone() to copy: every field a game adds and
+        # changes during a match is copied here.
         assert isinstance(other, TricksState)
         other.start_scores = self.start_scores[:]
+        other.bad_card = self.bad_card
 
     def _view_extra(self, seat: int) -> dict[str, Any]:
         return {"leader": (self.dealer + 1) % self.n, "target": self.target}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Tricks(Game):
     """Tricks as the seed describes it: no trump, a point a trick, first to ``target``."""
 
@@ -176,9 +174,15 @@ class Tricks(Game):
     summary = "52 cards, 13 each, each for itself, no trump, a point per trick, to 1000"
     Options = TricksOptions
     State = TricksState
-    deck = tuple(range(52))
-    num_scores = 4
     heuristic_bot = "tricktable.bots.tricks_heuristic:TricksHeuristic"
+
+    def __init__(
+        self, options: Any = None, preset: str | None = None, baseline: Any = None
+    ) -> None:
+        super().__init__(options, preset, baseline)
+        # Set on the instance, not as a class attribute: the compiled (mypyc) engine reads
+        # the instance slot and would not see a class-level override.
+        self.num_scores = 4
 
     def action_name(self, action: int) -> str:
         """The text of an action: ``play TD``, or ``bad-card`` / ``bad-card QS``."""
