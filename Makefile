@@ -14,11 +14,15 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# build/ is wiped first: a compiled module left there from an older build would be
+# packed into the wheel and shadow its source.
 $(RUN_STAMP): $(SOURCES) | $(BIN)/python
+	rm -rf build
 	$(BIN)/pip install --quiet .
 	touch $@
 
 $(STAMP): $(SOURCES) | $(BIN)/python
+	rm -rf build
 	$(BIN)/pip install --quiet '.[dev]'
 	touch $@ $(RUN_STAMP)
 

@@ -6,6 +6,7 @@ import json
 import random
 import re
 from collections.abc import Iterable
+from itertools import combinations
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ from tricktable.games.hearts import (
     hearts_points,
     hearts_score,
     lowest_unique,
+    pass_choices,
     pass_cycle,
 )
 from tricktable.match import play_match
@@ -408,3 +410,14 @@ def test_heuristic_beats_random() -> None:
         wins += state.winner == seat
     assert mine < 0.5 * theirs, (mine / matches, theirs / matches)
     assert wins > matches / 2
+
+
+@pytest.mark.parametrize("size", [0, 2, 3, 4, 13, 20])
+def test_pass_choices_are_every_three_cards_in_order(size: int) -> None:
+    # Compiled, pass_choices reads a table of codes; this checks it against the plain definition.
+    rng = random.Random(size)
+    for _ in range(20):
+        cards = rng.sample(range(52), size)
+        hand = mask_of(cards)
+        expected = sorted(PASS_CARDS | mask_of(trio) for trio in combinations(cards, 3))
+        assert pass_choices(hand) == expected
