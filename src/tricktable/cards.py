@@ -14,24 +14,33 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Final
 
 from tricktable.errors import NotationError
 
-SUITS = "CDHS"
-RANKS = "23456789TJQKA"
-SUIT_NAMES = ("clubs", "diamonds", "hearts", "spades")
-SUIT_SYMBOLS = "♣♦♥♠"
-CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
-TEN, JACK, QUEEN, KING, ACE = 8, 9, 10, 11, 12
+# Final: compiled code reads these as constants, not from the module's dict at every use.
+SUITS: Final = "CDHS"
+RANKS: Final = "23456789TJQKA"
+SUIT_NAMES: Final = ("clubs", "diamonds", "hearts", "spades")
+SUIT_SYMBOLS: Final = "♣♦♥♠"
+CLUBS: Final = 0
+DIAMONDS: Final = 1
+HEARTS: Final = 2
+SPADES: Final = 3
+TEN: Final = 8
+JACK: Final = 9
+QUEEN: Final = 10
+KING: Final = 11
+ACE: Final = 12
 
-JOKER = 52
-LITTLE_JOKER = 53
-NUM_CARDS = 54
+JOKER: Final = 52
+LITTLE_JOKER: Final = 53
+NUM_CARDS: Final = 54
 
-SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
-FULL_DECK = (1 << 52) - 1
-JOKER_BIT = 1 << JOKER
-LITTLE_JOKER_BIT = 1 << LITTLE_JOKER
+SUIT_MASKS: Final = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
+FULL_DECK: Final = (1 << 52) - 1
+JOKER_BIT: Final = 1 << 52
+LITTLE_JOKER_BIT: Final = 1 << 53
 
 
 def card_of(suit: int, rank: int) -> int:

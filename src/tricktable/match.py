@@ -23,7 +23,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from tricktable.bots.base import Bot
 from tricktable.engine.trick import OVER, Game, TrickState
@@ -35,7 +35,7 @@ Listener = Callable[[TrickState, int, int], None]
 
 #: the penalty rule of games that have their own; the others follow ``on_fault``
 FAULT_RULES: dict[str, str] = {"tricks": "bad-card", "spades": "forfeit"}
-ON_FAULT = ("substitute", "forfeit")
+ON_FAULT: Final = ("substitute", "forfeit")
 
 
 @dataclass(frozen=True)

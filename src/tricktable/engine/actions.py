@@ -8,13 +8,16 @@ many for a mask, so a passing phase lists its legal actions itself (see ``TrickS
 
 from __future__ import annotations
 
+from typing import Final
+
 from tricktable.cards import card_name, cards_in, parse_card
 from tricktable.errors import NotationError
 
-PASS = 64
-BID = 128
-PASS_BIT = 1 << PASS
-PASS_CARDS = 1 << 64
+# Final: compiled code reads these as constants, not from the module's dict at every use.
+PASS: Final = 64
+BID: Final = 128
+PASS_BIT: Final = 1 << 64
+PASS_CARDS: Final = 1 << 64
 
 
 def pass_cards(mask: int) -> int:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -47,10 +47,14 @@ from tricktable.engine.options import format_value, options_dict
 from tricktable.errors import IllegalAction, RecordError, TricktableError
 
 # Phases. Games with other phases (passing, trump choice) add codes of their own from 10 up.
-DEAL, AUCTION, PLAY, OVER = 0, 1, 2, 3
+# (Final: compiled code reads them as constants, not from the module's dict at every use.)
+DEAL: Final = 0
+AUCTION: Final = 1
+PLAY: Final = 2
+OVER: Final = 3
 #: ``_other_legal()`` result for a phase whose legal actions are listed, not masked
-SPECIAL = -2
-PHASE_NAMES = {DEAL: "deal", AUCTION: "auction", PLAY: "play", OVER: "over"}
+SPECIAL: Final = -2
+PHASE_NAMES: Final = {DEAL: "deal", AUCTION: "auction", PLAY: "play", OVER: "over"}
 
 
 class TrumpTables:
@@ -88,7 +92,7 @@ def trump_tables(trump: int, trump_order: Sequence[int]) -> TrumpTables:
     return TrumpTables(trump, mask, power, suit_mask)
 
 
-NO_TRUMP = trump_tables(-1, ())
+NO_TRUMP: Final = trump_tables(-1, ())
 
 
 class HandLog:
@@ -577,7 +581,7 @@ class TrickState:
 
 
 #: the plain-value fields a clone copies as they are
-_SCALARS = (
+_SCALARS: Final = (
     "phase",
     "dealer",
     "next_dealer",

@@ -7,6 +7,7 @@ cut-throat ones. ``dealt`` and ``won`` are card masks by seat.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from tricktable.cards import (
     ACE,
@@ -20,7 +21,7 @@ from tricktable.cards import (
 )
 
 #: every point a Pitch variant may count, in the order results list them
-POINT_NAMES = (
+POINT_NAMES: Final = (
     "high",
     "low",
     "jack",
@@ -34,15 +35,15 @@ POINT_NAMES = (
     "game",
 )
 #: Setback's six points (RULES.md), each worth one
-SETBACK_POINTS = ("high", "low", "jack", "off_jack", "joker", "game")
+SETBACK_POINTS: Final = ("high", "low", "jack", "off_jack", "joker", "game")
 
 
-_JOKERS = JOKER_BIT | LITTLE_JOKER_BIT
+_JOKERS: Final = JOKER_BIT | LITTLE_JOKER_BIT
 
 
-_GAME_VALUE = {TEN: 10, JACK: 1, QUEEN: 2, KING: 3, ACE: 4}
+_GAME_VALUE: Final = {TEN: 10, JACK: 1, QUEEN: 2, KING: 3, ACE: 4}
 # Small points of every 13-bit suit pattern, so a count is four look-ups.
-_GAME_BY_SUIT = [
+_GAME_BY_SUIT: Final = [
     sum(v for r, v in _GAME_VALUE.items() if pattern >> r & 1) for pattern in range(1 << 13)
 ]
 
@@ -99,7 +100,7 @@ def _point_cards(trump: int) -> dict[str, int]:
 
 
 #: by trump suit: the card each fixed-card point is earned with
-POINT_CARDS = [_point_cards(t) for t in range(4)]
+POINT_CARDS: Final = [_point_cards(t) for t in range(4)]
 
 
 def _owner(everything: int, bit: int, masks: list[int]) -> int | None:

@@ -7,7 +7,7 @@ options in ``presets.toml`` — data, not code. Scoring is in :mod:`pitch_scorin
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from tricktable.cards import JACK, JOKER, LITTLE_JOKER, SUITS, TEN
 from tricktable.engine.actions import BID, PASS, PASS_BIT, actions_in
@@ -24,7 +24,7 @@ from tricktable.games.setback_options import SetbackOptions, point_weights
 __all__ = ["SETBACK_POINTS", "Setback", "SetbackOptions", "game_count", "hand_points", "score_hand"]
 
 
-JOKERS = (1 << JOKER) | (1 << LITTLE_JOKER)
+JOKERS: Final = (1 << JOKER) | (1 << LITTLE_JOKER)
 
 
 class SetbackState(TrickState):
