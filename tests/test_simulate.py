@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import subprocess
 from collections.abc import Callable
@@ -382,3 +383,14 @@ def test_readable_report_of_another_game(cli: Cli) -> None:
     assert done.returncode == 0, done.stderr
     for words in ("Seats", "Game statistics (hearts", "queen of spades taken", "moon rate"):
         assert words in done.stdout, words
+
+
+def test_run_restores_the_collector_settings() -> None:
+    # The one-process path tunes the cycle collector while it plays, and must put it back:
+    # simulate() is a library call too.
+    before = gc.get_threshold()
+    request = sim_mod.prepare("setback", ("random",) * 4, seed=3, hands=20)
+    tally = sim_mod.run(request, workers=1)
+    assert tally.hands >= 20
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0

@@ -79,9 +79,11 @@ leaves out what its results do not have.
 
 from __future__ import annotations
 
+import gc
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from tricktable.bots import make_bot
@@ -418,10 +420,11 @@ def run(sim: Simulation, workers: int | None = None, progress: Progress | None =
     workers = min(workers or os.cpu_count() or 1, len(chunks))
     tallies: list[Tally | None] = [None] * len(chunks)
     if workers <= 1:
-        for chunk in chunks:
-            tallies[chunk.index] = play_chunk(chunk)
-            if progress is not None:
-                progress(chunk.count)
+        with _sparse_gc():
+            for chunk in chunks:
+                tallies[chunk.index] = play_chunk(chunk)
+                if progress is not None:
+                    progress(chunk.count)
     else:
         _run_pool(chunks, workers, tallies, progress)
     total = Tally(load_game(sim.game_spec).num_scores)
@@ -455,6 +458,28 @@ def _worker_init() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _sparse_gc().__enter__()  # a worker lives only for the run: no need to restore
+
+
+@contextmanager
+def _sparse_gc() -> Iterator[None]:
+    """Collect cycles less often while matches play, then restore the collector's settings.
+
+    A hand makes and frees many small lists and tuples; with the default thresholds the
+    collector ran every few hands and walked every object of the imports each full pass
+    (about 5% of a Setback hand's instructions). Freezing moves the objects alive now out of
+    its sight; the larger first threshold still collects each match's few cycles (a state
+    and its views) before they add up: about 12 MB more at most for a 100,000-hand run, where
+    thresholds ten times larger again cost 30 MB for 1% more speed.
+    """
+    thresholds = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(20_000, 10, 10)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
 
 
 def simulate(
