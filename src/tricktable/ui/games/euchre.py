@@ -1,0 +1,142 @@
+"""Euchre at the table: its presenter (see :mod:`tricktable.ui.games`)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from tricktable.engine.trick import TrickState, View
+from tricktable.ui.games.base import (
+    Presenter,
+    Seating,
+    _ints,
+    card_text,
+    card_word,
+    line,
+    signed,
+    suit_index,
+    suit_text,
+    verb,
+)
+
+
+class EuchrePresenter(Presenter):
+    """Euchre: the up-card, two rounds of making trump, the dealer's discard, lone hands."""
+
+    auction_title = "Making trump"
+
+    def goal(self, seating: Seating) -> str:
+        """First side to the target."""
+        return f"first side to {self.game.options.target} wins"
+
+    def hidden_words(self, action: int) -> str:
+        """The dealer's discard is private."""
+        return "discard a card"
+
+    def deal_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        """The up-card."""
+        if state.stock:
+            return [line("Up-card: ", card_text(state.stock[0]))]
+        return []
+
+    def auction_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        """The passes and who made trump, alone or not, and the dealer's pick-up."""
+        out = super().auction_lines(seating, state)
+        if state.needs_deal or state.is_over:
+            return out  # thrown in: the result says so
+        info = state.view(0).info()
+        maker = info.get("maker")
+        if not isinstance(maker, int) or state.trump < 0:
+            return out
+        names, dealer = seating.names, state.dealer
+        trump = suit_text(state.trump)
+        up = card_word(info.get("up_card")) or Text("?")
+        alone = bool(info.get("alone"))
+        if info.get("bidding_round") == 1:
+            if maker == dealer:
+                text = line(f"{verb(names[maker], 'pick')} up ", up, " (dealer): trump is ", trump)
+            else:
+                text = line(f"{verb(names[maker], 'order')} up ", up, ": trump is ", trump)
+                if not (alone and (maker + 2) % 4 == dealer):
+                    text.append(f"; {names[dealer]}, the dealer, picks it up")
+        else:
+            text = line(f"{verb(names[maker], 'name')} ", trump, " trump")
+        if alone:
+            out_seat = (maker + 2) % 4
+            text.append(f"; {verb(names[maker], 'go')} alone, {names[out_seat]} sitting out")
+        text.append(".")
+        text.stylize("bold")
+        out.append(text)
+        return out
+
+    def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        """The makers' tricks: made, a march, or euchred, and the points."""
+        r = state.results[-1]
+        if r.get("thrown_in"):
+            return [Text("Everyone passed twice: the deal is thrown in; nobody scores.", "bold")]
+        maker, tricks, points = r.get("maker"), _ints(r.get("tricks"), 2), _ints(r.get("points"), 2)
+        if not isinstance(maker, int) or tricks is None or points is None:
+            return self._generic_result(seating, r)
+        makers = maker & 1
+        took = tricks[makers]
+        who = f"{seating.side_name(makers)} ({seating.names[maker]} made it"
+        who += " alone)" if r.get("alone") else ")"
+        text = Text(f"{who} took {took} trick{'s' * (took != 1)}: ")
+        if r.get("euchred"):
+            text.append("euchred", style="bold red")
+            text.append(f"; {seating.side_name(1 - makers)} score {points[1 - makers]}.")
+        else:
+            word = "a march" if took == 5 else "made"
+            text.append(word, style="bold green")
+            text.append(f", {signed(points[makers])}.")
+        return [text]
+
+    def hand_line(self, seating: Seating, state: TrickState) -> Text:
+        """Maker, trump, alone, and what came of it."""
+        r = state.results[-1]
+        if r.get("thrown_in"):
+            return Text("all passed twice, thrown in")
+        maker, tricks = r.get("maker"), _ints(r.get("tricks"), 2)
+        if not isinstance(maker, int) or tricks is None:
+            return super().hand_line(seating, state)
+        trump = suit_index(r.get("trump"))
+        how = "ordered up" if r.get("round") == 1 else "named"
+        out = Text(f"{seating.names[maker]:<5} {how:<10} ")
+        out.append_text(suit_text(trump, short=True) if trump >= 0 else Text("?"))
+        out.append(" alone" if r.get("alone") else "      ")
+        out.append(": ")
+        took = tricks[maker & 1]
+        if r.get("euchred"):
+            out.append("euchred", style="red")
+        else:
+            out.append("march  " if took == 5 else "made   ", style="green")
+        out.append(f"  makers took {took}")
+        return out
+
+    def phase_title(self, seating: Seating, view: View) -> str:
+        """The round of making trump, or the discard."""
+        if view.to_dict()["phase"] == "discard":
+            return "Discard one card (the dealer took the up-card)"
+        return f"Making trump, round {view.info().get('bidding_round', 1)}"
+
+    def bidding_facts(self, seating: Seating, view: View) -> list[Text]:
+        """The up-card, the dealer, and what the second round allows."""
+        info = view.info()
+        up = card_word(info.get("up_card"))
+        facts: list[Text] = []
+        if up is not None:
+            turned = info.get("bidding_round") == 2
+            facts.append(line("up-card ", up, " (turned down)" if turned else ""))
+        facts.append(Text(f"{seating.names[view.dealer]} dealt"))
+        return facts
+
+    def play_facts(self, seating: Seating, view: View) -> list[Text]:
+        """Who made trump, alone or not, and the tricks so far."""
+        info = view.info()
+        maker = info.get("maker")
+        facts: list[Text] = []
+        if isinstance(maker, int):
+            alone = " alone" if info.get("alone") else ""
+            facts.append(Text(f"{seating.names[maker]} made trump{alone}"))
+        won = view.tricks_won
+        facts.append(Text("tricks " + seating.per_side([won[0] + won[2], won[1] + won[3]])))
+        return facts

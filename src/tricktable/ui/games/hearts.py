@@ -1,0 +1,224 @@
+"""Hearts and Filippa at the table: their presenters (see :mod:`tricktable.ui.games`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from tricktable.cards import (
+    HEARTS,
+    SUIT_MASKS,
+)
+from tricktable.engine.trick import TrickState, View
+from tricktable.ui.games.base import (
+    QUEEN_OF_SPADES,
+    Presenter,
+    Seating,
+    _ints,
+    _or_all,
+    card_text,
+    card_word,
+    conjugate,
+    join,
+    line,
+    verb,
+)
+
+
+def _passing_direction(state: TrickState) -> str:
+    info = state.view(0).info()
+    direction = info.get("pass_direction")
+    return direction if isinstance(direction, str) else ""
+
+
+class HeartsPresenter(Presenter):
+    """Hearts: the passing, the penalty points of each trick and hand, the moon."""
+
+    def goal(self, seating: Seating) -> str:
+        """Lowest score wins."""
+        target = self.game.options.target
+        return f"the match ends when someone reaches {target}; the lowest score wins"
+
+    def hidden_words(self, action: int) -> str:
+        """A pass others may not see."""
+        return "pass 3 cards"
+
+    def pass_title(self, direction: str) -> str:
+        """The passing phase's name."""
+        if direction in ("", "hold"):
+            return "No passing this hand"
+        return f"Passing {direction}"
+
+    def deal_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        """The pass direction; no trump."""
+        return [Text(f"{self.pass_title(_passing_direction(state))} · no trump")]
+
+    def auction_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        """Each pass, spelt out for the watchers' own and those they received."""
+        said = [self.said(seating, state, s, a) for s, a in self.auction_actions(state)]
+        if not said:
+            return []
+        title = self.pass_title(_passing_direction(state))
+        return [line(Text(f"{title}: ", style="bold"), join(said))]
+
+    def penalty(self, cards: int) -> int:
+        """The penalty points of some cards (a mask)."""
+        return (cards & SUIT_MASKS[HEARTS]).bit_count() + (
+            13 if cards >> QUEEN_OF_SPADES & 1 else 0
+        )
+
+    def trick_note(self, state: TrickState, cards: Sequence[int], winner: int) -> str:
+        """The penalty points in the trick."""
+        points = self.penalty(_or_all(1 << c for c in cards))
+        if not points:
+            return ""
+        return f" ({points} point{'s' * (abs(points) != 1)})"
+
+    def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        """Penalty points taken, the queen of spades, the moon."""
+        r = state.results[-1]
+        penalties = _ints(r.get("penalties"), 4)
+        if penalties is None:
+            return self._generic_result(seating, r)
+        out = [line(Text("Penalty points: ", style="bold"), seating.per_seat(penalties))]
+        taker = next((s for s, m in enumerate(state.won) if m >> QUEEN_OF_SPADES & 1), -1)
+        if taker >= 0:
+            out.append(line(card_text(QUEEN_OF_SPADES), f" taken by {seating.names[taker]}."))
+        moon = r.get("moon")
+        if isinstance(moon, int) and 0 <= moon < 4:
+            shooter = seating.names[moon]
+            how = self.game.options.moon
+            gain = "everyone else scores 26" if how == "add" else f"{shooter} scores -26"
+            out.append(Text(f"{verb(shooter, 'shoot')} the moon: {gain}!", style="bold green"))
+        return out
+
+    def score_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        """The scores, lowest best."""
+        out = super().score_lines(seating, state)
+        out[-1].append(" (lowest wins)", style="dim")
+        return out
+
+    def hand_line(self, seating: Seating, state: TrickState) -> Text:
+        """The pass, the penalty points, the moon."""
+        r = state.results[-1]
+        penalties = _ints(r.get("penalties"), 4)
+        if penalties is None:
+            return super().hand_line(seating, state)
+        out = Text(f"pass {r.get('pass', '?'):<6}  penalties ")
+        out.append(" ".join(f"{p:>2}" for p in penalties))
+        moon = r.get("moon")
+        if isinstance(moon, int) and 0 <= moon < 4:
+            out.append(f"  moon: {seating.names[moon]}", style="green")
+        return out
+
+    def win_note(self) -> str:
+        """Hearts is won low."""
+        return " with the lowest score"
+
+    def phase_title(self, seating: Seating, view: View) -> str:
+        """Which way the cards go."""
+        info = view.info()
+        direction = info.get("pass_direction", "")
+        offset = {"left": 1, "across": 2, "right": 3}.get(str(direction), 0)
+        to = seating.names[(view.seat + offset) % 4]
+        return f"Pass three cards {direction}, to {to}"
+
+    def bidding_facts(self, seating: Seating, view: View) -> list[Text]:
+        """Nothing more: the choices say how to pass."""
+        return []
+
+    def play_facts(self, seating: Seating, view: View) -> list[Text]:
+        """Penalties so far, hearts broken, what the seat received."""
+        info = view.info()
+        facts: list[Text] = []
+        penalties = _ints(info.get("penalties"), 4)
+        if penalties is not None:
+            facts.append(Text("penalties " + seating.per_seat(penalties)))
+        if info.get("hearts_broken") is not None:
+            facts.append(Text("hearts broken" if info["hearts_broken"] else "hearts not broken"))
+        received = info.get("received")
+        if isinstance(received, list) and received and not view.tricks:
+            facts.append(line("you received ", join((card_word(c) or c for c in received), " ")))
+        return facts
+
+
+class FilippaPresenter(HeartsPresenter):
+    """Filippa: penalties against their takers, the pool shared by the seats that took none."""
+
+    def goal(self, seating: Seating) -> str:
+        """Highest positive total once someone reaches the target."""
+        target = self.game.options.target
+        return f"the clean seats share each pool; the highest once someone reaches {target} wins"
+
+    def deal_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        """The pass, no trump, the pool at stake."""
+        out = super().deal_lines(seating, state)
+        pool = state.view(0).info().get("pool")
+        if isinstance(pool, int):
+            out[0].append(f" · pool {pool}")
+        return out
+
+    def penalty(self, cards: int) -> int:
+        """The penalty of some cards (negative)."""
+        from tricktable.games.filippa import card_penalties
+
+        return card_penalties([cards])[0]
+
+    def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        """Penalties, who stayed clean and shared the pool, or the pool carried over."""
+        r = state.results[-1]
+        penalties, shares = _ints(r.get("penalties"), 4), _ints(r.get("shares"), 4)
+        pool = r.get("pool")
+        if penalties is None or shares is None or not isinstance(pool, int):
+            return self._generic_result(seating, r)
+        out = [line(Text("Penalties: ", style="bold"), seating.per_seat(penalties))]
+        clean = [seating.names[s] for s in range(4) if shares[s]]
+        if len(clean) == 1:
+            name = clean[0]
+            took = f"{verb(name, 'stay')} clean and {conjugate(name, 'take')} the pool of {pool}"
+            out.append(Text(f"{took}: +{pool}.", "bold"))
+        elif clean:
+            who = " and ".join(clean)
+            share = max(shares)
+            out.append(
+                Text(f"{who} stay clean and share the pool of {pool}: +{share} each.", "bold")
+            )
+        else:
+            out.append(Text(f"Nobody stayed clean: the pool of {pool} carries over.", "bold"))
+        return out
+
+    def score_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        """Positive scores, and the penalty totals beside them."""
+        out = Presenter.score_lines(self, seating, state)
+        negative = _ints(state.results[-1].get("negative"), 4) if state.results else None
+        if negative is not None:
+            out.append(Text(f"Penalty totals: {seating.per_seat(negative)}", style="dim"))
+        return out
+
+    def hand_line(self, seating: Seating, state: TrickState) -> Text:
+        """Penalties, and the pool shared or carried."""
+        r = state.results[-1]
+        penalties, shares = _ints(r.get("penalties"), 4), _ints(r.get("shares"), 4)
+        if penalties is None or shares is None:
+            return Presenter.hand_line(self, seating, state)
+        out = Text("penalties " + " ".join(f"{p:>3}" for p in penalties))
+        clean = [seating.names[s] for s in range(4) if shares[s]]
+        if clean:
+            out.append(f"  pool {r.get('pool')} to {', '.join(clean)} +{max(shares)}")
+        else:
+            out.append(f"  pool {r.get('pool')} carried")
+        return out
+
+    def win_note(self) -> str:
+        """The highest positive total wins."""
+        return ""
+
+    def play_facts(self, seating: Seating, view: View) -> list[Text]:
+        """Penalties so far this hand, the pool."""
+        facts = super().play_facts(seating, view)
+        facts = [f for f in facts if not f.plain.startswith("hearts")]
+        pool = view.info().get("pool")
+        if isinstance(pool, int):
+            facts.append(Text(f"pool {pool}"))
+        return facts

@@ -1,0 +1,116 @@
+"""Oh Hell at the table: its presenter (see :mod:`tricktable.ui.games`)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from tricktable.engine.trick import TrickState, View
+from tricktable.ui.games.base import (
+    Presenter,
+    Seating,
+    _bid_word,
+    _ints,
+    card_word,
+    line,
+    signed,
+    suit_index,
+    suit_text,
+)
+
+
+class OhHellPresenter(Presenter):
+    """Oh Hell: the hand size, the trump card, exact bids."""
+
+    auction_title = "Bids"
+
+    def goal(self, seating: Seating) -> str:
+        """The sequence of hands; the highest total wins."""
+        opts = self.game.options
+        top = opts.max_cards
+        sizes = getattr(self.game, "sizes", ())
+        how = {
+            "down-up": f"{top} cards down to 1 and back up",
+            "up-down": f"1 card up to {top} and back down",
+            "down": f"{top} cards down to 1",
+            "up": f"1 card up to {top}",
+        }.get(opts.sequence, opts.sequence)
+        return f"{len(sizes)} hands, {how}; exact bids score; the highest total wins"
+
+    def deal_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        """The hand size and the trump card."""
+        size = state.hand_size
+        head = Text(f"{size} card{'s' * (size != 1)} each · ")
+        up = card_word(state.view(0).info().get("up_card"))
+        if up is not None and state.trump >= 0:
+            return [line(head, "trump card ", up, ": trump is ", suit_text(state.trump))]
+        return [line(head, "no trump card: no trump")]
+
+    def auction_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        """The bids in order, and their total against the tricks."""
+        bids = state.view(0).info().get("bids")
+        if not isinstance(bids, list) or len(bids) != 4 or None in bids:
+            return super().auction_lines(seating, state)
+        order = [(state.dealer + 1 + i) % 4 for i in range(4)]
+        said = " · ".join(f"{seating.names[s]} {bids[s]}" for s in order)
+        total, size = sum(bids), state.hand_size
+        how = "over" if total > size else "under"
+        note = f" — {total} bid for {size} trick{'s' * (size != 1)} ({how})"
+        return [line(Text("Bids: ", style="bold"), said, Text(note, style="dim"))]
+
+    def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        """Each seat's bid against its tricks, exact or not, and its points."""
+        r = state.results[-1]
+        bids, tricks, points = (_ints(r.get(k), 4) for k in ("bids", "tricks", "points"))
+        if bids is None or tricks is None or points is None:
+            return self._generic_result(seating, r)
+        row = Text("Bid/took: ", style="bold")
+        for s in range(4):
+            if s:
+                row.append(" · ")
+            hit = bids[s] == tricks[s]
+            row.append(f"{seating.names[s]} {bids[s]}/{tricks[s]} ")
+            row.append("✓" if hit else "✗", style="green" if hit else "red")
+            row.append(f" {signed(points[s])}")
+        exact = [seating.names[s] for s in range(4) if bids[s] == tricks[s]]
+        return [row, Text("Exact: " + (", ".join(exact) if exact else "nobody"))]
+
+    def hand_line(self, seating: Seating, state: TrickState) -> Text:
+        """Hand size, trump, bids against tricks."""
+        r = state.results[-1]
+        bids, tricks = _ints(r.get("bids"), 4), _ints(r.get("tricks"), 4)
+        if bids is None or tricks is None:
+            return super().hand_line(seating, state)
+        out = Text(f"{r.get('hand_size', '?'):>2} cards ")
+        trump = suit_index(r.get("trump"))
+        out.append_text(suit_text(trump, short=True) if trump >= 0 else Text("-"))
+        pairs = " ".join(f"{b}/{t}" for b, t in zip(bids, tricks, strict=True))
+        exact = sum(b == t for b, t in zip(bids, tricks, strict=True))
+        out.append(f"  bid/took {pairs}  exact {exact}")
+        return out
+
+    def phase_title(self, seating: Seating, view: View) -> str:
+        """The bid: exactly the tricks you will take."""
+        return "Bidding: exactly the tricks you will take"
+
+    def bidding_facts(self, seating: Seating, view: View) -> list[Text]:
+        """Hand size, trump, bids so far."""
+        info = view.info()
+        facts: list[Text] = [Text(f"{info.get('hand_size', '?')} cards")]
+        up = card_word(info.get("up_card"))
+        if up is not None and view.trump >= 0:
+            facts.append(line("trump ", suit_text(view.trump, short=True), " (", up, ")"))
+        else:
+            facts.append(Text("no trump"))
+        bids = info.get("bids")
+        if isinstance(bids, list):
+            total = sum(b for b in bids if isinstance(b, int))
+            facts.append(Text(f"bids so far total {total}"))
+        return facts
+
+    def play_facts(self, seating: Seating, view: View) -> list[Text]:
+        """Bids against tricks so far."""
+        bids = view.info().get("bids")
+        if isinstance(bids, list) and len(bids) == 4:
+            pairs = [f"{_bid_word(b)}/{t}" for b, t in zip(bids, view.tricks_won, strict=True)]
+            return [Text("bid/took " + seating.per_seat(pairs))]
+        return []

@@ -1,0 +1,243 @@
+"""Setback and every Pitch preset at the table: its presenter (see :mod:`tricktable.ui.games`)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from tricktable.cards import (
+    JACK,
+    JOKER,
+    LITTLE_JOKER,
+    TEN,
+    cards_in,
+)
+from tricktable.engine.trick import AUCTION, TrickState, TrumpTables, View
+from tricktable.ui.games.base import (
+    POINT_LABELS,
+    Presenter,
+    Seating,
+    _hand_actions,
+    _or_all,
+    card_text,
+    line,
+    suit_index,
+    suit_text,
+    verb,
+)
+
+
+class SetbackPresenter(Presenter):
+    """Setback and every Pitch preset: the auction, trump by the first lead, the points."""
+
+    auction_title = "Auction"
+
+    def goal(self, seating: Seating) -> str:
+        """How the match is won, in words."""
+        opts = self.game.options
+        target = opts.target
+        rule = getattr(opts, "win", "declarers")
+        if rule == "first":
+            return f"first to {target} wins"
+        if rule == "top":
+            return f"the top score once someone reaches {target} wins"
+        return f"first declaring {'team' if seating.partners else 'player'} to {target} wins"
+
+    def rules_summary(self) -> str:
+        """RULES.md's Setback in full; other variants by their summary."""
+        game = self.game
+        opts = game.options
+        told = ("target", "min_bid", "max_bid")
+        plain = type(opts)()
+        if game.name != "setback" or any(
+            getattr(opts, k) != getattr(plain, k) for k in game.options_dict() if k not in told
+        ):
+            return super().rules_summary()
+        return (
+            f"Six cards each. One round of bids from {opts.min_bid} to {opts.max_bid}, starting"
+            f" left of the dealer; if all pass the dealer is stuck at {opts.min_bid}. The"
+            " declarer leads first, and the suit of that card is trump. Follow suit if you can,"
+            " otherwise play anything. The joker is a trump between the 10 and the jack, and may"
+            " not be led while you hold other cards. Six points: High and Low (highest and"
+            " lowest trump dealt), Jack of trump, Off-jack (the other jack of trump's colour),"
+            " Joker, and Game (most card points: 10 = 10, A 4, K 3, Q 2, J 1). The declaring"
+            " team scores its bid if it takes that many points and loses it otherwise; the"
+            f" others score what they take. The first declaring team to {opts.target} wins."
+        )
+
+    def deal_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        """Nothing: trump is named by the first lead."""
+        return []
+
+    def auction_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        """The whole auction, and who declares at what."""
+        game = self.game
+        said = " · ".join(
+            f"{seating.names[s]} {game.action_name(a)}" for s, a in _hand_actions(state)
+        )
+        out = [line(Text("Auction: ", style="bold"), said)]
+        if state.needs_deal or state.is_over:
+            return out  # thrown in: the hand's result says so
+        info = state.view(state.to_act).info()
+        declarer, bid = info.get("declarer"), info.get("bid")
+        if declarer is None or bid is None:
+            return out
+        name = seating.names[declarer]
+        if info.get("high_bidder", -1) < 0:
+            text = f"All passed: {name}, the dealer, is stuck at {bid}."
+        else:
+            text = f"{verb(name, 'declare')} at {bid}."
+        out.append(Text(text, style="bold"))
+        return out
+
+    def lead_lines(self, seating: Seating, state: TrickState, seat: int, card: int) -> list[Text]:
+        """The first lead names trump."""
+        if state.trump < 0:
+            return []
+        lead = line(f"{verb(seating.names[seat], 'lead')} ", card_text(card, state.tables.mask))
+        return [line(lead, ": trump is ", suit_text(state.trump))]
+
+    def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        """Each point and who earned it, then the bid made or set."""
+        result = state.results[-1]
+        if result.get("thrown_in"):
+            return [Text("All passed: the deal is thrown in; nobody scores.", style="bold")]
+        out: list[Text] = []
+        points = result.get("points")
+        trump = suit_index(result.get("trump"))
+        if isinstance(points, dict) and points and trump >= 0:
+            weights = getattr(self.game, "weights", {})
+            rows: list[tuple[str, Text, str, str]] = []
+            for key, side in points.items():
+                label = POINT_LABELS.get(key, key.replace("_", " ").capitalize())
+                weight = weights.get(key, 1) if isinstance(weights, dict) else 1
+                if weight != 1:
+                    label += f" ({weight})"
+                card, how = self._point_detail(seating, state, key, trump, side)
+                who = seating.side_name(side) if isinstance(side, int) else "—"
+                rows.append((label, card, who, how))
+            # Aligned by hand: a Rich Table costs as much as all the rest of a hand's output.
+            wide = [max(len(r[i]) for r in rows) for i in range(3)]
+            out.append(Text())
+            for label, card, who, how in rows:
+                row = Text(" ")
+                row.append(label.ljust(wide[0]), style="bold")
+                row.append("  ")
+                row.append_text(card)
+                row.append(" " * (wide[1] - len(card) + 2) + who.ljust(wide[2]) + "  ")
+                row.append(how, style="dim")
+                out.append(row)
+        out.extend(self._bid_lines(seating, state))
+        return out
+
+    def _point_detail(
+        self, seating: Seating, state: TrickState, key: str, trump: int, side: int | None
+    ) -> tuple[Text, str]:
+        """The card that made a point (or the Game count), and how it went."""
+        if key == "game":
+            from tricktable.games.setback import game_count
+
+            won = state.won
+            masks = [won[0] | won[2], won[1] | won[3]] if seating.partners else list(won)
+            counts = [game_count(m) for m in masks]
+            how = "card points" if side is not None else "card points, a tie: not awarded"
+            return Text(" to ".join(map(str, counts))), how
+        dealt = _or_all(state.dealt)
+        card = _point_card(key, trump, dealt, state.tables)
+        if card < 0 or not dealt >> card & 1:
+            return Text("—"), "not dealt"
+        if key == "low" and getattr(self.game.options, "low_to", "captured") == "dealt":
+            holder = next(s for s, m in enumerate(state.dealt) if m >> card & 1)
+            how = f"dealt to {seating.names[holder]}"
+        else:
+            taker = next((s for s, m in enumerate(state.won) if m >> card & 1), -1)
+            how = f"taken by {seating.names[taker]}" if taker >= 0 else ""
+        return card_text(card, state.tables.mask), how
+
+    def _bid_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        result = state.results[-1]
+        scores = result.get("scores", state.scores)
+        before = state.results[-2]["scores"] if len(state.results) > 1 else [0] * len(scores)
+        declarer, bid, taken = result.get("declarer"), result.get("bid"), result.get("taken")
+        if not (isinstance(declarer, int) and isinstance(bid, int) and isinstance(taken, list)):
+            return []
+        side = self.game.team_of(declarer)
+        made = taken[side] >= bid
+        out = Text(f"{seating.names[declarer]} bid {bid}; {seating.side_name(side)} took ")
+        out.append(f"{taken[side]}: ")
+        out.append("made" if made else "set", style="bold green" if made else "bold red")
+        out.append(f", {scores[side] - before[side]:+d}.")
+        for other, got in enumerate(taken):
+            if other != side:
+                change = scores[other] - before[other]
+                out.append(f" {seating.side_name(other)} took {got}: {change:+d}.")
+        return [out]
+
+    def hand_line(self, seating: Seating, state: TrickState) -> Text:
+        """Declarer, bid, trump, made or set, points taken."""
+        result = state.results[-1]
+        declarer, bid, taken = result.get("declarer"), result.get("bid"), result.get("taken")
+        out = Text()
+        trump = suit_index(result.get("trump"))
+        if result.get("thrown_in"):
+            out.append("all passed, thrown in")
+        elif isinstance(declarer, int) and isinstance(bid, int) and isinstance(taken, list):
+            made = taken[self.game.team_of(declarer)] >= bid
+            out.append(f"{seating.names[declarer]:<5} bid {bid:>2} in ")
+            out.append_text(suit_text(trump, short=True) if trump >= 0 else Text("?"))
+            out.append(": ")
+            out.append("made" if made else "set ", style="green" if made else "red")
+            out.append(f"  points {'–'.join(map(str, taken))}")
+        return out
+
+    def phase_title(self, seating: Seating, view: View) -> str:
+        """The auction."""
+        return "Auction"
+
+    def situation_lines(self, seating: Seating, view: View) -> list[Text]:
+        """The auction so far, or the trick with the trump and the contract."""
+        name = seating.names[view.seat]
+        if view.phase == AUCTION:
+            bids = [f"{seating.names[s]} {self.game.action_name(a)}" for s, a in view.actions]
+            said = " · ".join(bids) if bids else f"{verb(name, 'bid')} first"
+            return [line(Text("Auction: ", style="bold"), said)]
+        return super().situation_lines(seating, view)
+
+    def play_facts(self, seating: Seating, view: View) -> list[Text]:
+        """Who declared at what."""
+        info = view.info()
+        declarer, bid = info.get("declarer"), info.get("bid")
+        if isinstance(declarer, int) and declarer >= 0:
+            return [Text(f"{seating.names[declarer]} bid {bid}")]
+        return []
+
+    def lead_prompt(self, seating: Seating, view: View, name: str) -> str:
+        """Before trump is named, the lead names it."""
+        if view.trump < 0:
+            return f"{verb(name, 'lead')}: the suit of this card is trump."
+        return f"{verb(name, 'lead')}."
+
+    def no_trump_text(self) -> Text:
+        """Trump is not named yet."""
+        return Text("trump named by the lead")
+
+
+def _point_card(key: str, trump: int, dealt: int, tables: TrumpTables) -> int:
+    """The card a point goes with (High and Low: the highest and lowest trump dealt), or -1."""
+    if key in ("high", "low"):
+        # Jokers are never High or Low; other cards joining trump (an off-jack) may be.
+        trumps = [c for c in cards_in(dealt & tables.mask) if c < 52]
+        if not trumps:
+            return -1
+        pick = max if key == "high" else min
+        return pick(trumps, key=tables.power.__getitem__)
+    other = 3 - trump
+    return {
+        "jack": trump * 13 + JACK,
+        "off_jack": other * 13 + JACK,
+        "joker": JOKER,
+        "little_joker": LITTLE_JOKER,
+        "three": trump * 13 + 1,
+        "five": trump * 13 + 3,
+        "off_five": other * 13 + 3,
+        "ten": trump * 13 + TEN,
+    }.get(key, -1)

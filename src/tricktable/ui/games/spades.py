@@ -1,0 +1,147 @@
+"""Spades at the table: its presenter (see :mod:`tricktable.ui.games`)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from tricktable.engine.trick import TrickState, View
+from tricktable.ui.games.base import (
+    Presenter,
+    Seating,
+    _bid_word,
+    _ints,
+    line,
+    signed,
+)
+
+
+class SpadesPresenter(Presenter):
+    """Spades: blind nil, bids, nils, contracts, bags."""
+
+    auction_title = "Bids"
+
+    def goal(self, seating: Seating) -> str:
+        """The target, and the floor."""
+        opts = self.game.options
+        text = f"first side to {opts.target} wins"
+        if opts.lose_at:
+            text += f"; a side at {opts.lose_at} or below loses"
+        return text
+
+    def deal_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        """Spades are trump; who may bid blind nil."""
+        out = [Text("Spades are trump.")]
+        offered = state.view(0).info().get("blind_nil_offered")
+        if isinstance(offered, list) and any(offered):
+            sides = sorted({self.game.team_of(s) for s, ok in enumerate(offered) if ok})
+            who = " and ".join(seating.side_name(t) for t in sides)
+            out.append(Text(f"Blind nil is open to {who}."))
+        return out
+
+    def auction_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        """The bids, and each side's contract."""
+        bids = state.view(0).info().get("bids")
+        if not isinstance(bids, list) or len(bids) != 4:
+            return super().auction_lines(seating, state)
+        order = [(state.dealer + 1 + i) % 4 for i in range(4)]
+        said = [f"{seating.names[s]} {_bid_word(bids[s])}" for s in order]
+        out = [line(Text("Bids: ", style="bold"), " · ".join(said))]
+        if seating.partners:
+            sides = []
+            for t in range(2):
+                own = [bids[t], bids[t + 2]]
+                contract = sum(b for b in own if isinstance(b, int))
+                nils = [
+                    f"{seating.names[s]} {_bid_word(bids[s])}"
+                    for s in (t, t + 2)
+                    if not isinstance(bids[s], int) or bids[s] == 0
+                ]
+                note = f" ({', '.join(nils)})" if nils else ""
+                sides.append(f"{seating.side_name(t)} {contract}{note}")
+            out.append(Text("Contracts: " + " · ".join(sides), style="bold"))
+        return out
+
+    def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+        """Bids against tricks, each side made or set, nils, bags."""
+        r = state.results[-1]
+        bids, tricks = r.get("bids"), _ints(r.get("tricks"), 4)
+        contracts, made = _ints(r.get("contracts"), 2), r.get("made")
+        points, bags = _ints(r.get("points"), 2), _ints(r.get("bags"), 2)
+        if (
+            not isinstance(bids, list)
+            or len(bids) != 4
+            or tricks is None
+            or contracts is None
+            or points is None
+            or not isinstance(made, list)
+        ):
+            return self._generic_result(seating, r)
+        pairs = seating.per_seat([f"{_bid_word(b)}/{t}" for b, t in zip(bids, tricks, strict=True)])
+        out = [line(Text("Bid/took: ", style="bold"), pairs)]
+        for t in range(2):
+            took = tricks[t] + tricks[t + 2]
+            text = Text(f"{seating.side_name(t)}: ")
+            if made[t] is None:
+                text.append("no contract")
+            else:
+                text.append(f"bid {contracts[t]}, took {took}: ")
+                ok = bool(made[t])
+                text.append("made" if ok else "set", style="bold green" if ok else "bold red")
+            for nil in r.get("nils", []):
+                if isinstance(nil, dict) and nil.get("seat") in (t, t + 2):
+                    kind = "blind nil" if nil.get("blind") else "nil"
+                    state_word = "made" if nil.get("made") else "failed"
+                    text.append(f"; {seating.names[nil['seat']]}'s {kind} {state_word}")
+            penalty = (r.get("bag_penalties") or [0, 0])[t]
+            if penalty:
+                text.append(f"; 10 bags: {penalty}")
+            text.append(f"; {signed(points[t])}.")
+            out.append(text)
+        if bags is not None:
+            out.append(Text(f"Bags: {seating.per_side(bags)}", style="dim"))
+        return out
+
+    def hand_line(self, seating: Seating, state: TrickState) -> Text:
+        """Bids against tricks, and the points of each side."""
+        r = state.results[-1]
+        bids, tricks = r.get("bids"), _ints(r.get("tricks"), 4)
+        points = _ints(r.get("points"), 2)
+        if not isinstance(bids, list) or len(bids) != 4 or tricks is None or points is None:
+            return super().hand_line(seating, state)
+        short = {"nil": "n", "blind-nil": "bn"}
+        pairs = " ".join(
+            f"{short.get(str(b), str(b)):>2}/{t:<2}" for b, t in zip(bids, tricks, strict=True)
+        )
+        out = Text(f"bid/took {pairs}  points {points[0]:+4d} {points[1]:+4d}")
+        bags = _ints(r.get("bags"), 2)
+        if bags is not None:
+            out.append(f"  bags {bags[0]} {bags[1]}")
+        return out
+
+    def phase_title(self, seating: Seating, view: View) -> str:
+        """Blind nil first, then the bid."""
+        if view.to_dict()["phase"] == "blind":
+            return "Blind nil? Bid it before looking at your cards, or look"
+        return "Bidding: tricks you and your partner will take (nil: none for you)"
+
+    def bidding_facts(self, seating: Seating, view: View) -> list[Text]:
+        """The bags each side carries (the bids so far are listed already)."""
+        info = view.info()
+        facts: list[Text] = []
+        bags = _ints(info.get("bags"), 2)
+        if bags is not None and seating.partners:
+            facts.append(Text("bags " + seating.per_side(bags)))
+        return facts
+
+    def play_facts(self, seating: Seating, view: View) -> list[Text]:
+        """Bids against tricks so far, spades broken."""
+        info = view.info()
+        facts: list[Text] = []
+        bids = info.get("bids")
+        won = view.tricks_won
+        if isinstance(bids, list) and len(bids) == 4:
+            pairs = [f"{_bid_word(b)}/{t}" for b, t in zip(bids, won, strict=True)]
+            facts.append(Text("bid/took " + seating.per_seat(pairs)))
+        if info.get("spades_broken") is not None:
+            facts.append(Text("spades broken" if info["spades_broken"] else "spades not broken"))
+        return facts
