@@ -6,7 +6,8 @@ A game is a :class:`Game` subclass (immutable: options, tables, a factory) paire
 - ``_start_hand()`` — set up the hand's first phase (auction, passing or play) and ``to_act``;
 - ``_other_legal()`` / ``_apply_other(action)`` — the legal-action mask and effect of every
   phase but card play (auction, bidding, trump choice); a phase whose actions do not fit a mask
-  (card passing) returns ``SPECIAL`` and lists them in ``_other_actions()``;
+  (card passing) returns ``SPECIAL`` and lists them in ``_other_actions()`` (and may test one
+  directly in ``_other_allows(action)``, when looking it up in the list is slow);
 - ``_deal_size()`` — cards per seat for the next hand (Oh Hell varies it); the rest of the deck
   is the hand's ``stock``, top card first (Euchre's up-card, Oh Hell's trump card);
 - ``_play_mask(seat, hand)`` — which cards may be played, when the default (follow suit,
@@ -280,7 +281,7 @@ class TrickState:
         if legal >= 0:
             if not legal >> action & 1:
                 raise self.illegal(action)
-        elif action not in self._other_actions():
+        elif not self._other_allows(action):
             raise self.illegal(action)
         self._legal = -1
         self.actions.append(action)
@@ -535,6 +536,10 @@ class TrickState:
     def _other_actions(self) -> list[int]:
         """The legal actions of a ``SPECIAL`` phase."""
         return []
+
+    def _other_allows(self, action: int) -> bool:
+        """Whether ``action`` is legal in a ``SPECIAL`` phase (a non-negative int)."""
+        return action in self._other_actions()
 
     def _other_list(self) -> list[int]:
         """The legal actions of every phase but card play (games may serve cached lists)."""

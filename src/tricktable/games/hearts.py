@@ -136,7 +136,7 @@ class PassingState(TrickState):
     Subclasses set ``pass_offset`` in ``_start_hand`` (then call :meth:`_start_passing`) and
     implement :meth:`_start_play`, called once the cards have moved. Any three cards held may
     be passed: a game that allows fewer choices overrides both :meth:`_other_actions` (the
-    list) and :meth:`_is_legal_pass` (the check ``apply`` makes).
+    list) and :meth:`_other_allows` (the check ``apply`` makes).
     """
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
@@ -175,8 +175,8 @@ class PassingState(TrickState):
         return self._combo_list
 
     def _other_actions(self) -> list[int]:
-        # The cached list itself: the engine only looks an action up in it (``apply``);
-        # ``legal_actions()`` hands out copies (``_other_list``).
+        # The cached list itself: nothing changes it, and ``legal_actions()`` hands out
+        # copies (``_other_list``).
         if self.phase != PASSING:
             return []
         return self._combos()
@@ -186,22 +186,11 @@ class PassingState(TrickState):
             return []
         return self._combos()[:]
 
-    def apply(self, action: object) -> None:
-        """Take ``action`` for the seat to act; raises :class:`IllegalAction` if not legal."""
-        # A legal pass is known from its mask; the engine's own check would look it up among
-        # the 286 choices, comparing big ints one by one (a sixth of a hand's cost). What
-        # follows the check is the engine's: log the action, then apply it.
-        if self.phase == PASSING and type(action) is int and self._is_legal_pass(action):
-            self._legal = -1
-            self.actions.append(action)
-            self.actors.append(self.to_act)
-            self._apply_other(action)
-            return
-        TrickState.apply(self, action)
-
-    def _is_legal_pass(self, action: int) -> bool:
+    def _other_allows(self, action: int) -> bool:
         """Whether ``action`` passes three cards that the seat to act holds."""
-        if action >> _PASS_SHIFT != 1:
+        # Known from the mask: looking it up among the 286 choices compared big ints one by
+        # one (a sixth of a hand's cost).
+        if self.phase != PASSING or action >> _PASS_SHIFT != 1:
             return False
         mask = action ^ PASS_CARDS
         return not mask & ~self.hands[self.to_act] and mask.bit_count() == 3
