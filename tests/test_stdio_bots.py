@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tricktable.bots import make_bot
+from tricktable.bots import make_bot, split_players
 from tricktable.cards import format_cards, mask_of, parse_cards
 from tricktable.engine.trick import Game, TrickState
 from tricktable.errors import BotError, BotFault, TricktableError
@@ -377,3 +377,33 @@ def test_three_languages_play_a_match_through_the_command_line(
     state = replay(record)
     assert state.is_over  # a full match, to its end
     assert "bot:cmd:node" in record["players"][0]
+
+
+def test_a_command_holding_a_comma_goes_in_quotes(tmp_path: Path) -> None:
+    # The Python example ignores every argument but its name (the last): "--note=a,b" only
+    # has to reach it whole for the bot to start and play.
+    bot = f'"cmd:{PY} {EXAMPLES / "python" / "bot.py"} --note=a,b"'
+    saved = tmp_path / "match.json"
+    args = ["play", "--game", "tricks(target=20)", "--seed", "2", "--save", str(saved)]
+    done = subprocess.run(
+        [PY, "-m", "tricktable", *args, "--players", f"{bot},random,random,random"],
+        capture_output=True,
+        text=True,
+        env=cli_env(),
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    record = json.loads(saved.read_text(encoding="utf-8"))
+    assert record.get("faults", []) == []
+    assert "--note=a,b" in record["players"][0]
+
+
+def test_split_players() -> None:
+    assert split_players('"cmd:p --x a,b", random ,heuristic') == [
+        "cmd:p --x a,b",
+        "random",
+        "heuristic",
+    ]
+    with pytest.raises(TricktableError, match="cannot read the players"):
+        split_players('"cmd:p,random,random,random')

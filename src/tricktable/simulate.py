@@ -86,7 +86,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from tricktable.bots import make_bot
+from tricktable.bots import make_bot, split_players
 from tricktable.bots.base import Bot
 from tricktable.engine.actions import BID, PASS
 from tricktable.engine.trick import Game, TrickState
@@ -354,7 +354,7 @@ def prepare(
     if (hands if hands is not None else matches or 0) < 1:
         raise SimulationError("the number of hands or matches must be at least 1")
     game = load_game(game_spec)
-    names = players.split(",") if isinstance(players, str) else list(players)
+    names = split_players(players) if isinstance(players, str) else list(players)
     names = [name.strip() for name in names]
     if len(names) != game.num_players:
         raise SimulationError(

@@ -14,6 +14,7 @@ Transports are imported only when a spec names them.
 
 from __future__ import annotations
 
+import csv
 import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -97,3 +98,16 @@ def _transport(module: str, attr: str, spec: str) -> Callable[..., Bot]:
 def bot_names() -> list[str]:
     """The names of the built-in bots."""
     return sorted(BUILTIN)
+
+
+def split_players(text: str) -> list[str]:
+    """The specs of a ``--players`` text, one a seat, separated by commas.
+
+    A spec that holds a comma itself goes in double quotes, as in a CSV line:
+    ``'"cmd:./bot --levels 1,2",random,random,random'``.
+    """
+    try:
+        row = next(csv.reader([text], skipinitialspace=True, strict=True), [])
+    except csv.Error as exc:
+        raise BotError(f"cannot read the players {text!r}: {exc}") from None
+    return [name.strip() for name in row]

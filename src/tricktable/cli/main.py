@@ -19,7 +19,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 PLAYERS_HELP = (
     "four comma-separated players: human, heuristic, random, cmd:PROGRAM, http://HOST:PORT/ "
-    "or path/to/bot.py:Class"
+    "or path/to/bot.py:Class (in double quotes if it holds a comma)"
 )
 
 

@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from tricktable.bots import make_bot
+from tricktable.bots import make_bot, split_players
 from tricktable.bots.base import Bot
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
@@ -29,8 +29,9 @@ def parse_players(text: str, count: int) -> list[str]:
     """The player specs of ``--players``: exactly ``count``, each "human" or a bot spec.
 
     Names are case-insensitive; programs, paths and URLs (``cmd:./MyBot``) keep their case.
+    A spec holding a comma goes in double quotes (see :func:`tricktable.bots.split_players`).
     """
-    names = [name.strip() for name in text.split(",")]
+    names = split_players(text)
     names = [name.lower() if ":" not in name else name for name in names]
     if len(names) != count or not all(names):
         raise TricktableError(
