@@ -28,6 +28,8 @@ from tricktable.games.hearts import (
     lowest_unique,
     pass_choices,
     pass_cycle,
+    passes_combined,
+    passes_from_table,
 )
 from tricktable.match import play_match
 from tricktable.records import replay, result_of, save_record, to_record
@@ -414,10 +416,12 @@ def test_heuristic_beats_random() -> None:
 
 @pytest.mark.parametrize("size", [0, 2, 3, 4, 13, 20])
 def test_pass_choices_are_every_three_cards_in_order(size: int) -> None:
-    # Compiled, pass_choices reads a table of codes; this checks it against the plain definition.
+    # Both ways of listing passes (compiled code reads a table; interpreted code combines)
+    # against the plain definition.
     rng = random.Random(size)
     for _ in range(20):
-        cards = rng.sample(range(52), size)
-        hand = mask_of(cards)
+        cards = sorted(rng.sample(range(52), size))
         expected = sorted(PASS_CARDS | mask_of(trio) for trio in combinations(cards, 3))
-        assert pass_choices(hand) == expected
+        assert pass_choices(mask_of(cards)) == expected
+        assert passes_combined(cards) == expected
+        assert passes_from_table(cards) == expected

@@ -34,6 +34,8 @@ __all__ = [
     "lowest_unique",
     "pass_choices",
     "pass_cycle",
+    "passes_combined",
+    "passes_from_table",
 ]
 
 # Constants are Final: compiled, a Final name is a C constant, any other global a dict lookup.
@@ -69,15 +71,25 @@ def pass_choices(hand: int) -> list[int]:
     The order is the codes' numeric order, so the highest card decides first: c over b over a.
     """
     cards = cards_in(hand)
+    # Interpreted, a loop per code costs more than making the code; jokers, which no passing
+    # game deals, have no place in the table.
     if not _COMPILED or (cards and cards[-1] >= 52):
-        # Interpreted, a loop per code costs more than making the code: let combinations()
-        # drive. Highest card first, the combinations come in descending numeric order:
-        # reversed, they are sorted without a sort. (Jokers, which no passing game deals,
-        # have no place in the table either.)
-        bits = [PASS_CARDS | 1 << c for c in reversed(cards)]
-        combos = [a | b | c for a, b, c in combinations(bits, 3)]
-        combos.reverse()
-        return combos
+        return passes_combined(cards)
+    return passes_from_table(cards)
+
+
+def passes_combined(cards: list[int]) -> list[int]:
+    """:func:`pass_choices` of ``cards`` (ascending) made by ``itertools.combinations``."""
+    # Highest card first, the combinations come in descending numeric order: reversed, they
+    # are sorted without a sort.
+    bits = [PASS_CARDS | 1 << c for c in reversed(cards)]
+    combos = [a | b | c for a, b, c in combinations(bits, 3)]
+    combos.reverse()
+    return combos
+
+
+def passes_from_table(cards: list[int]) -> list[int]:
+    """:func:`pass_choices` of ``cards`` (ascending, all below 52) read from ``_PASSES``."""
     table = _PASSES
     if not table:
         masks = [1 << a | 1 << b | 1 << c for c in range(52) for b in range(c) for a in range(b)]
@@ -146,8 +158,6 @@ class PassingState(TrickState):
         self.passed = [0, 0, 0, 0]
         #: the cards each seat received this hand (0 until all have passed)
         self.received = [0, 0, 0, 0]
-        self._combo_key = -1
-        self._combo_list: list[int] = []
 
     def _start_passing(self) -> None:
         self.passed = [0, 0, 0, 0]
@@ -164,27 +174,10 @@ class PassingState(TrickState):
     def _other_legal(self) -> int:
         return SPECIAL if self.phase == PASSING else 0
 
-    def _combos(self) -> list[int]:
-        # Every three cards of the hand; cached, since apply() checks against the list again.
-        seat = self.to_act
-        hand = self.hands[seat]
-        key = hand << 2 | seat
-        if key != self._combo_key:
-            self._combo_list = pass_choices(hand)
-            self._combo_key = key
-        return self._combo_list
-
     def _other_actions(self) -> list[int]:
-        # The cached list itself: nothing changes it, and ``legal_actions()`` hands out
-        # copies (``_other_list``).
         if self.phase != PASSING:
             return []
-        return self._combos()
-
-    def _other_list(self) -> list[int]:
-        if self.phase != PASSING:
-            return []
-        return self._combos()[:]
+        return pass_choices(self.hands[self.to_act])
 
     def _other_allows(self, action: int) -> bool:
         """Whether ``action`` passes three cards that the seat to act holds."""
@@ -226,8 +219,6 @@ class PassingState(TrickState):
         other.pass_offset = self.pass_offset
         other.passed = self.passed[:]
         other.received = self.received[:]
-        other._combo_key = self._combo_key
-        other._combo_list = self._combo_list  # never changed in place, so it may be shared
 
     def _phase_name(self) -> str:
         return "passing" if self.phase == PASSING else str(self.phase)
