@@ -124,7 +124,8 @@ class SimulationError(TricktableError):
 
 #: (decision_time, match_time, on_fault): how the run referees program and URL bots
 Limits = tuple[float, float, str]
-DEFAULT_LIMITS: Limits = (2.0, 60.0, "substitute")
+_RUNNER = RunnerOptions()  # the referee's defaults, as the run's
+DEFAULT_LIMITS: Limits = (_RUNNER.decision_time, _RUNNER.match_time, _RUNNER.on_fault)
 
 
 class Chunk:
@@ -458,7 +459,7 @@ def _worker_init() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _sparse_gc().__enter__()  # a worker lives only for the run: no need to restore
+    _collect_sparsely()  # a worker lives only for the run: nothing to restore
 
 
 @contextmanager
@@ -473,13 +474,17 @@ def _sparse_gc() -> Iterator[None]:
     thresholds ten times larger again cost 30 MB for 1% more speed.
     """
     thresholds = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(20_000, 10, 10)
+    _collect_sparsely()
     try:
         yield
     finally:
         gc.set_threshold(*thresholds)
         gc.unfreeze()
+
+
+def _collect_sparsely() -> None:
+    gc.freeze()
+    gc.set_threshold(20_000, 10, 10)
 
 
 def simulate(

@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from tricktable.errors import TricktableError
-from tricktable.simulate import Simulation, prepare, simulate
+from tricktable.simulate import DEFAULT_LIMITS, Limits, Simulation, prepare, simulate
 
 
 def run_simulate(
@@ -24,7 +24,7 @@ def run_simulate(
     seed: int,
     workers: int | None,
     as_json: bool,
-    limits: tuple[float, float, str] = (2.0, 60.0, "substitute"),
+    limits: Limits = DEFAULT_LIMITS,
 ) -> int:
     """Simulate and print the report; 0 on success, 2 (one line on stderr) on bad input."""
     try:
