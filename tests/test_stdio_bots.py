@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,7 @@ ROOT = Path(__file__).parents[1]
 BOTS = Path(__file__).parent / "bots"
 EXAMPLES = ROOT / "examples" / "bots"
 PY = sys.executable
+Cli = Callable[..., subprocess.CompletedProcess[str]]
 #: the game modules besides setback (the lead lists them in games.GAME_MODULES)
 GAME_MODULES = ("tricks", "hearts", "spades", "euchre", "oh_hell", "filippa")
 
@@ -379,19 +381,15 @@ def test_three_languages_play_a_match_through_the_command_line(
     assert "bot:cmd:node" in record["players"][0]
 
 
-def test_a_command_holding_a_comma_goes_in_quotes(tmp_path: Path) -> None:
+def test_a_command_holding_a_comma_goes_in_quotes(cli: Cli, tmp_path: Path) -> None:
     # The Python example ignores every argument but its name (the last): "--note=a,b" only
     # has to reach it whole for the bot to start and play.
     bot = f'"cmd:{PY} {EXAMPLES / "python" / "bot.py"} --note=a,b"'
     saved = tmp_path / "match.json"
-    args = ["play", "--game", "tricks(target=20)", "--seed", "2", "--save", str(saved)]
-    done = subprocess.run(
-        [PY, "-m", "tricktable", *args, "--players", f"{bot},random,random,random"],
-        capture_output=True,
-        text=True,
-        env=cli_env(),
-        timeout=120,
-        check=False,
+    done = cli(
+        "play",
+        *("--game", "tricks(target=20)", "--seed", "2", "--save", str(saved)),
+        *("--players", f"{bot},random,random,random"),
     )
     assert done.returncode == 0, done.stderr
     record = json.loads(saved.read_text(encoding="utf-8"))

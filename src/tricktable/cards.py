@@ -37,10 +37,10 @@ JOKER: Final = 52
 LITTLE_JOKER: Final = 53
 NUM_CARDS: Final = 54
 
-SUIT_MASKS: Final = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
+SUIT_MASKS: Final = tuple(0x1FFF << (13 * s) for s in range(4))
 FULL_DECK: Final = (1 << 52) - 1
-JOKER_BIT: Final = 1 << 52
-LITTLE_JOKER_BIT: Final = 1 << 53
+JOKER_BIT: Final = 1 << JOKER
+LITTLE_JOKER_BIT: Final = 1 << LITTLE_JOKER
 
 
 def card_of(suit: int, rank: int) -> int:

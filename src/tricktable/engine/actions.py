@@ -16,7 +16,7 @@ from tricktable.errors import NotationError
 # Final: compiled code reads these as constants, not from the module's dict at every use.
 PASS: Final = 64
 BID: Final = 128
-PASS_BIT: Final = 1 << 64
+PASS_BIT: Final = 1 << PASS
 PASS_CARDS: Final = 1 << 64
 
 
