@@ -542,11 +542,16 @@ class TrickState:
         return action in self._other_actions()
 
     def _other_list(self) -> list[int]:
-        """The legal actions of every phase but card play (games may serve cached lists)."""
+        """The legal actions of every phase but card play (a new list)."""
         legal = self.legal_mask()
         if legal < 0:
             return self._other_actions()
-        return cards_in(legal)
+        listed = _LISTED.get(legal)
+        if listed is None:
+            if len(_LISTED) >= 4096:
+                _LISTED.clear()  # a safety net: a game whose masks change every hand
+            listed = _LISTED[legal] = act.actions_in(legal)
+        return listed[:]
 
     def _may_look(self, seat: int) -> bool:
         """Whether ``seat`` may see its own cards now."""
@@ -584,6 +589,12 @@ class TrickState:
         """Public game-specific facts for a view's dict (bids, declarer...)."""
         return {}
 
+
+#: the action lists of the masks of phases other than card play, decoded once: bid and trump
+#: codes pass 63 bits, and decoding such a big int at every turn cost more than the rest of
+#: the bid (a game has a few dozen such masks; one that changes every hand, like Euchre's
+#: discard, is better listed by the game's own ``_other_list``)
+_LISTED: Final[dict[int, list[int]]] = {}
 
 #: the plain-value fields a clone copies as they are
 _SCALARS: Final = (

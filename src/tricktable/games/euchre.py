@@ -17,7 +17,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from tricktable.cards import JACK, SUIT_NAMES, SUITS, card_name, cards_in, parse_card
-from tricktable.engine.actions import PASS, PASS_BIT, actions_in
+from tricktable.engine.actions import PASS, PASS_BIT
 from tricktable.engine.trick import AUCTION, DEAL, PLAY, Game, TrickState, TrumpTables, trump_tables
 from tricktable.errors import NotationError, TricktableError
 from tricktable.games.euchre_options import EuchreOptions
@@ -84,9 +84,6 @@ class EuchreState(TrickState):
         self.trumps: list[TrumpTables] = game.trumps
         self.round1_mask: int = game.round1_mask
         self.round2_masks: list[int] = game.round2_masks
-        self.round1_list: list[int] = game.round1_list
-        self.round2_lists: list[list[int]] = game.round2_lists
-        self.stuck_lists: list[list[int]] = game.stuck_lists
         self.stick: bool = game.options.stick_the_dealer
         self.up_card = -1
         self.maker = -1
@@ -128,17 +125,10 @@ class EuchreState(TrickState):
         return 0
 
     def _other_list(self) -> list[int]:
-        phase = self.phase
-        if phase == AUCTION:
-            return list(self.round1_list)
-        if phase == ROUND2:
-            suit = self.up_card // 13
-            if self.stick and self.to_act == self.dealer:
-                return list(self.stuck_lists[suit])
-            return list(self.round2_lists[suit])
-        if phase == DISCARDING:
+        # The discard's mask is new every hand: not one for the engine's table of lists.
+        if self.phase == DISCARDING:
             return [DISCARD + c for c in cards_in(self.hands[self.dealer])]
-        return []
+        return super()._other_list()
 
     def _apply_other(self, action: int) -> None:
         seat = self.to_act
@@ -312,9 +302,6 @@ class Euchre(Game):
                     mask |= 1 << (TRUMP + s) | (1 << (TRUMP_ALONE + s) if alone else 0)
             self.round2_masks.append(mask)
         # Codes pass 256 bits: serving lists spares decoding big ints on the hot path.
-        self.round1_list = actions_in(self.round1_mask)
-        self.round2_lists = [actions_in(m) for m in self.round2_masks]
-        self.stuck_lists = [actions_in(m & ~PASS_BIT) for m in self.round2_masks]
 
     def _hand_size(self) -> int:
         return 5

@@ -16,7 +16,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from tricktable.cards import SUITS, card_name
-from tricktable.engine.actions import BID, actions_in
+from tricktable.engine.actions import BID
 from tricktable.engine.trick import (
     AUCTION,
     NO_TRUMP,
@@ -95,7 +95,6 @@ class OhHellState(TrickState):
         self.sizes: tuple[int, ...] = game.sizes
         self.trumps: list[TrumpTables] = game.trumps
         self.bid_masks: list[list[int]] = game.bid_masks
-        self.bid_lists: list[list[list[int]]] = game.bid_lists
         self.hook: bool = game.options.hook
         self.scoring: str = game.options.scoring
         #: each seat's bid this hand, -1 until it has bid
@@ -135,11 +134,6 @@ class OhHellState(TrickState):
     def _other_legal(self) -> int:
         # Bid codes pass 63 bits: the masks are made once, by hand size and barred bid.
         return self.bid_masks[self.hand_size][self._barred() + 1]
-
-    def _other_list(self) -> list[int]:
-        if self.phase != AUCTION:
-            return []
-        return list(self.bid_lists[self.hand_size][self._barred() + 1])
 
     def _apply_other(self, action: int) -> None:
         seat = self.to_act
@@ -228,12 +222,10 @@ class OhHell(Game):
         self.trumps = [trump_tables(s, [s * 13 + r for r in range(13)]) for s in range(4)]
         # The legal bids by hand size (0..13) and barred bid (index 0: none; b + 1: bid b).
         self.bid_masks: list[list[int]] = []
-        self.bid_lists: list[list[list[int]]] = []
         for size in range(14):
             full = ((1 << (size + 1)) - 1) << BID
             masks = [full] + [full & ~(1 << (BID + barred)) for barred in range(size + 1)]
             self.bid_masks.append(masks)
-            self.bid_lists.append([actions_in(m) for m in masks])
 
     def _hand_size(self) -> int:
         # The largest hand: what a seat may hold at most (the size of each deal varies).

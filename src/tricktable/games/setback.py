@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from tricktable.cards import JACK, JOKER, LITTLE_JOKER, SUITS, TEN
-from tricktable.engine.actions import BID, PASS, PASS_BIT, actions_in
+from tricktable.engine.actions import BID, PASS, PASS_BIT
 from tricktable.engine.trick import AUCTION, DEAL, PLAY, Game, TrickState, TrumpTables, trump_tables
 from tricktable.games.pitch_scoring import (
     SETBACK_POINTS,
@@ -35,8 +35,6 @@ class SetbackState(TrickState):
         assert isinstance(game, Setback)
         self.bid_masks: list[int] = game.bid_masks
         self.dealer_masks: list[int] = game.dealer_masks
-        self.bid_lists: list[list[int]] = game.bid_lists
-        self.dealer_lists: list[list[int]] = game.dealer_lists
         self.trumps: list[TrumpTables] = game.trumps
         self.weights: dict[str, int] = game.weights
         self.point_list: list[str] = list(game.weights)
@@ -80,14 +78,6 @@ class SetbackState(TrickState):
         if self.to_act == self.dealer:
             return self.dealer_masks[self.high_bid]
         return self.bid_masks[self.high_bid]
-
-    def _other_list(self) -> list[int]:
-        # Bid codes pass 63 bits; serving the precomputed lists spares decoding a big int.
-        if self.phase != AUCTION:
-            return []
-        if self.to_act == self.dealer:
-            return list(self.dealer_lists[self.high_bid])
-        return list(self.bid_lists[self.high_bid])
 
     def _apply_other(self, action: int) -> None:
         seat = self.to_act
@@ -243,8 +233,6 @@ class Setback(Game):
         self.num_scores = 2 if opts.partners else 4
         self.bid_masks = _bid_masks(opts, dealer=False)
         self.dealer_masks = _bid_masks(opts, dealer=True)
-        self.bid_lists = [actions_in(m) for m in self.bid_masks]
-        self.dealer_lists = [actions_in(m) for m in self.dealer_masks]
         self.trumps = _trump_tables(opts)
         self.weights = point_weights(opts.points)
         self.joker_forbid = 0 if opts.joker_lead == "any" else JOKERS

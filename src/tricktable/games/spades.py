@@ -14,7 +14,7 @@ from mypy_extensions import mypyc_attr
 
 from tricktable.cards import SPADES, SUIT_MASKS
 from tricktable.engine import actions as act
-from tricktable.engine.actions import BID, actions_in
+from tricktable.engine.actions import BID
 from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState, TrumpTables, trump_tables
 from tricktable.errors import NotationError
 from tricktable.games.spades_options import SpadesOptions
@@ -32,8 +32,6 @@ SPADE_MASK: Final = SUIT_MASKS[SPADES]
 TWO_OF_CLUBS: Final = 0
 _LOOK_BIT: Final = 1 << LOOK
 _BLIND_BIT: Final = 1 << BLIND_NIL
-#: the legal actions of the blind phase, as served (codes pass 256 bits: lists beat masks)
-_BLIND_LIST: Final = [LOOK, BLIND_NIL]
 
 
 class TeamScore(NamedTuple):
@@ -99,7 +97,6 @@ class SpadesState(TrickState):
         super().__init__(game, seed)
         assert isinstance(game, Spades)
         self.bid_mask: int = game.bid_mask
-        self.bid_list: list[int] = game.bid_list
         self.spade_tables: TrumpTables = game.spade_tables
         self.first_2c: bool = game.options.first_lead == "2c"
         self.bids = [-1] * 4
@@ -145,14 +142,6 @@ class SpadesState(TrickState):
         if self.phase == BLIND:
             return _LOOK_BIT | _BLIND_BIT
         return self.bid_mask
-
-    def _other_list(self) -> list[int]:
-        # Bid codes pass 63 bits: serving the precomputed lists spares decoding a big int.
-        if self.phase == BLIND:
-            return list(_BLIND_LIST)
-        if self.phase == AUCTION:
-            return list(self.bid_list)
-        return []
 
     def _apply_other(self, action: int) -> None:
         seat = self.to_act
@@ -324,7 +313,6 @@ class Spades(Game):
         for n in range(low, 14):
             mask |= 1 << (BID + n)
         self.bid_mask = mask
-        self.bid_list = actions_in(mask)
         self.spade_tables = trump_tables(SPADES, [SPADES * 13 + r for r in range(13)])
 
     def action_name(self, action: int) -> str:
