@@ -101,6 +101,33 @@ def test_the_bot_may_import_its_neighbours(tmp_path: Path) -> None:
         """,
     )
     play(load_plugin(f"{path}:Helped"))
+    assert str(tmp_path) not in sys.path
+
+
+def test_the_bot_folder_leaves_sys_path(tmp_path: Path) -> None:
+    """Loading a bot, or failing to, leaves sys.path as it was: its folder shadows nothing later."""
+    before = list(sys.path)
+    write(tmp_path, "good/helper_for_path_test.py", "CHOICE = 0\n")
+    good = write(
+        tmp_path,
+        "good/bot.py",
+        """
+        import helper_for_path_test
+        from tricktable.bots.base import Bot
+
+        class Good(Bot):
+            def act(self, view):
+                import helper_for_path_test as again  # found in sys.modules, not on the path
+                return view.legal_actions()[again.CHOICE]
+        """,
+    )
+    bad = write(tmp_path, "bad/bot.py", "import helper_missing_for_path_test\n")
+    bot = load_plugin(f"{good}:Good")
+    assert sys.path == before
+    play(bot)
+    with pytest.raises(BotError, match="ModuleNotFoundError"):
+        load_plugin(f"{bad}:Bot")
+    assert sys.path == before
 
 
 def test_by_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

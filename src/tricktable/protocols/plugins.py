@@ -73,15 +73,21 @@ def _load_file(spec: str, source: str) -> ModuleType:
         raise BotError(f"cannot load bot {spec!r}: {source} is not a Python file")
     module = importlib.util.module_from_spec(module_spec)
     sys.modules[name] = module  # dataclasses and pickling look their module up here
+    # The bot may import modules beside it while it loads (appended, the folder shadows
+    # nothing); the folder leaves sys.path again afterwards, so one bot's folder never decides
+    # what a later import finds. Sibling modules imported at load time stay in sys.modules.
     folder = str(path.parent)
-    if folder not in sys.path:
-        # So that the bot may import modules beside it; appended, it shadows nothing.
+    added = folder not in sys.path
+    if added:
         sys.path.append(folder)
     try:
         module_spec.loader.exec_module(module)
     except Exception as exc:
         sys.modules.pop(name, None)
         raise BotError(f"cannot load bot {spec!r}: {source} failed: {_summary(exc)}") from None
+    finally:
+        if added and folder in sys.path:
+            sys.path.remove(folder)
     _FILES[key] = module
     return module
 
