@@ -1,0 +1,112 @@
+"""Full states of the current hand consistent with one seat's view: the hidden cards sampled.
+
+``determinize(view, rng)`` returns a :class:`TrickState` of the view's hand in which the seat's
+own cards and every public fact are as the view says, and the cards the seat cannot see are
+dealt at random among the holdings consistent with everything it knows (its
+:class:`~tricktable.search.knowledge.Knowledge`): the cards each seat played, the voids it
+showed, what the lead rules revealed, the cards known to be somewhere (passed cards, a Euchre
+up-card), and how many cards each seat holds.
+
+How the sample is drawn:
+
+1. **Holdings, exactly uniform.** The unseen cards go to the other seats' hands (and to the
+   seat's own while it may not look, Spades' blind nil) and to the piles that are in no hand
+   (Setback's undealt cards, Euchre's buried cards and the dealer's discard, Oh Hell's stock),
+   each place taking its known number of cards and refusing the cards it cannot hold.
+   :class:`~tricktable.search.sampling.PlaceSampler` counts every such assignment and draws
+   one uniformly (not by rejection), so every consistent holding is equally likely.
+2. **The rest of the world, uniform too.** Hidden actions are drawn uniformly among those
+   consistent with the holding: another seat's Hearts or Filippa pass is any three cards of
+   its receiver's cards (before the cards move: of its own), every three as likely, which keeps
+   the deal and the passes together uniform; the buried stock's order is shuffled.
+3. **Replay.** A new state of the game is positioned at the view's hand (its index, which sets
+   Hearts' pass direction and Oh Hell's hand size, and the match's standing: scores, bags, the
+   Filippa pool), dealt the rebuilt deal by the view's dealer, and every action of the hand is
+   applied in order, so the engine itself checks that the sample is legal.
+
+"Uniform" is over the worlds consistent with the facts; nothing weighs a holding by how likely
+the other seats' bids or plays were under it (that is a search's business).
+"""
+
+from __future__ import annotations
+
+import random
+
+from tricktable.engine.trick import DEAL, OVER, HandLog, TrickState, View
+from tricktable.errors import TricktableError
+from tricktable.search.knowledge import Knowledge
+from tricktable.search.rules import rules_for
+from tricktable.search.sampling import Place, PlaceSampler
+
+
+class Determinizer:
+    """Samples full states consistent with one seat's view; made once per decision.
+
+    The counting behind the uniform draw is done here, once; each :meth:`sample` then costs a
+    draw and a replay of the hand.
+    """
+
+    def __init__(self, view: View, knowledge: Knowledge | None = None) -> None:
+        if view.phase in (DEAL, OVER):
+            raise TricktableError("cannot determinize: no hand is in play")
+        self.view = view
+        self.knowledge = k = knowledge if knowledge is not None else Knowledge(view)
+        self.rules = rules = rules_for(view.game)
+        #: the seats whose hands hold hidden cards, in the order of their places
+        self.seats: list[int] = []
+        places: list[Place] = []
+        for s in range(view.game.num_players):
+            need = k.counts[s] - k.known[s].bit_count()
+            if s != view.seat or need:
+                self.seats.append(s)
+                places.append(Place(need, k.cannot[s]))
+        places += rules.piles(view, k)
+        self.sampler = PlaceSampler(k.unseen, places)
+        self.deal_size = rules.deal_size(view)
+
+    def holding(self, rng: random.Random) -> tuple[list[int], list[int]]:
+        """One consistent holding: every seat's hand now, and the piles' cards (see rules)."""
+        masks = self.sampler.sample(rng)
+        hands = list(self.knowledge.known)
+        for s, mask in zip(self.seats, masks, strict=False):
+            hands[s] |= mask
+        return hands, masks[len(self.seats) :]
+
+    def world(self, hands: list[int], piles: list[int], rng: random.Random) -> TrickState:
+        """The state in which the seats hold ``hands`` now and the piles ``piles``.
+
+        Raises :class:`TricktableError` (:class:`IllegalAction` for a replay) when that
+        holding is not consistent with the view.
+        """
+        view, k = self.view, self.knowledge
+        game = view.game
+        dealt, stock, actions = self.rules.rebuild(view, k, hands, piles, rng)
+        seen = 0
+        for mask in dealt:
+            if mask & seen or mask.bit_count() != self.deal_size:
+                raise TricktableError("the holding does not make a deal")
+            seen |= mask
+        state = game.new_state(rng.getrandbits(31))
+        self.rules.position(state, view)
+        if view.hand_number:
+            past = HandLog(view.dealer, [0] * game.num_players, [], [], [])
+            state.history = [past] * view.hand_number
+        state.deal(dealt, dealer=view.dealer, stock=stock)
+        for action in actions:
+            state.apply(action)
+        if state.hands != hands:
+            raise TricktableError("the replayed hands differ from the holding")
+        return state
+
+    def sample(self, rng: random.Random) -> TrickState:
+        """One full state consistent with the view, the hidden cards drawn uniformly."""
+        hands, piles = self.holding(rng)
+        return self.world(hands, piles, rng)
+
+
+def determinize(view: View, rng: random.Random, knowledge: Knowledge | None = None) -> TrickState:
+    """A full state of the view's hand, consistent with all the seat knows (see the module).
+
+    A search that samples many worlds for one decision keeps a :class:`Determinizer` instead.
+    """
+    return Determinizer(view, knowledge).sample(rng)
