@@ -7,6 +7,7 @@ end of the match are here too; the pure scoring functions are in ``test_scoring.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import pytest
@@ -292,6 +293,44 @@ def test_joker_can_open_the_last_trick(make_state: MakeState, apply_actions: App
     play_out_trick(state)
     assert state.tricks[-1][0] == 0 and state.tricks[-1][2] == 0
     assert state.needs_deal
+
+
+#: two jokers, two cards each: seat 0 holds nothing but the jokers
+ONLY_JOKERS = ["JK JL", "AS 2H", "KD 3C", "QH 4S"]
+
+
+@pytest.mark.parametrize("joker_lead", ["last", "any"])
+@pytest.mark.parametrize(
+    ("dealer", "auction"),
+    [(3, "bid 2,pass,pass,pass"), (0, "pass,pass,pass,pass"), (1, "bid 2,pass,bid 3,pass")],
+)
+def test_a_declarer_holding_only_jokers_throws_the_deal_in(
+    apply_actions: Apply, joker_lead: str, dealer: int, auction: str
+) -> None:
+    """The first lead names trump and a joker names none: the deal is thrown in, not crashed."""
+    game = load_game(f"setback(jokers=2,hand_size=2,joker_lead={joker_lead})")
+    state = game.new_state(0)
+    assert isinstance(state, SetbackState)
+    state.deal([mask_of(parse_cards(text)) for text in ONLY_JOKERS], dealer=dealer)
+    apply_actions(state, auction)  # seat 0 ends the auction as the declarer
+    assert state.needs_deal and state.to_act == -1
+    assert state.scores == [0, 0] and len(state.results) == 1
+    state.deal()
+    assert state.dealer == (dealer + 1) % 4
+
+
+def test_random_play_with_two_jokers_and_two_cards_each() -> None:
+    for joker_lead in ("last", "any"):
+        game = load_game(f"setback(jokers=2,hand_size=2,joker_lead={joker_lead},may_trump=true)")
+        for seed in range(20):
+            state = game.new_state(seed)
+            rng = random.Random(seed)
+            for _ in range(100):
+                if state.is_over:
+                    break
+                state.deal()
+                while state.to_act >= 0:
+                    state.apply(rng.choice(state.legal_actions()))
 
 
 def test_joker_must_follow_a_trump_lead_when_it_is_the_only_trump(

@@ -52,8 +52,9 @@ class SetbackState(TrickState):
         self.high_bidder = -1
         self.declarer = -1
         self.bid = 0
-        # The first lead names trump, so a joker may never make it (hand_size >= 2 ensures
-        # another card); later, RULES.md forbids opening with it while other cards remain.
+        # The first lead names trump, so a joker may never make it (a declarer holding only
+        # jokers throws the deal in: _end_auction); later, RULES.md forbids opening with it
+        # while other cards remain.
         self.lead_forbid = JOKERS
 
     def _clone_extra(self, other: TrickState) -> None:
@@ -104,6 +105,11 @@ class SetbackState(TrickState):
             self.declarer, self.bid = self.dealer, self.options.min_bid  # the dealer is stuck
         else:
             self.declarer, self.bid = self.high_bidder, self.high_bid
+        if not self.hands[self.declarer] & ~JOKERS:
+            # Two jokers and two cards each: a declarer holding only jokers cannot name
+            # trump with its first lead, so the deal is thrown in as when all pass.
+            self._throw_in()
+            return
         self.phase = PLAY
         self.to_act = self.declarer
 
