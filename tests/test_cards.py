@@ -6,13 +6,11 @@ import pytest
 
 from tricktable.cards import (
     JOKER,
-    CardSet,
     card_name,
     card_of,
     cards_in,
     format_cards,
     mask_of,
-    other_suit_of_colour,
     parse_card,
     parse_cards,
     pretty_card,
@@ -97,11 +95,6 @@ def test_joker_has_no_suit_or_rank() -> None:
     assert rank_of(JOKER) == -1
 
 
-@pytest.mark.parametrize(("suit", "other"), [(0, 3), (1, 2), (2, 1), (3, 0)])
-def test_other_suit_of_colour(suit: int, other: int) -> None:
-    assert other_suit_of_colour(suit) == other
-
-
 @pytest.mark.parametrize(
     ("card", "pretty"), [("TD", "10♦"), ("QS", "Q♠"), ("2C", "2♣"), ("AH", "A♥"), ("JK", "JK")]
 )
@@ -129,21 +122,6 @@ def test_mask_and_cards_in_are_inverse() -> None:
     assert mask.bit_count() == 5
     assert cards_in(mask) == sorted(cards)
     assert cards_in(0) == []
-
-
-def test_card_set() -> None:
-    cs = CardSet.parse("AS 2c")
-    assert len(cs) == 2
-    assert parse_card("AS") in cs
-    assert parse_card("KS") not in cs
-    assert "AS" not in cs  # membership is by card int, not by text
-    assert list(cs) == [parse_card("2C"), parse_card("AS")]
-    assert str(cs) == "2C AS"
-    assert repr(cs) == "CardSet('2C AS')"
-    assert cs.names() == ["2C", "AS"]
-    assert cs == CardSet(mask_of(parse_cards("2C AS")))
-    assert hash(cs) == hash(CardSet.parse("as,2C"))
-    assert cs != CardSet.parse("2C")
 
 
 # ------------------------------------------------------------------------------ actions

@@ -3,7 +3,7 @@
 A card is ``suit * 13 + rank`` with suits ``C D H S`` = 0..3 and ranks ``2..A`` = 0..12; the
 jokers are 52 (``JK``, the only joker of Setback, also the "big" joker) and 53 (``JL``, the
 little joker of games with two). A set of cards is an int whose bit ``c`` is set when card ``c``
-is in it; :class:`CardSet` wraps such a mask for readable output at the edges.
+is in it.
 
 >>> parse_card("10d") == parse_card("TD") == card_of(1, 8)
 True
@@ -13,7 +13,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Final
 
 from tricktable.errors import NotationError
@@ -38,7 +38,6 @@ LITTLE_JOKER: Final = 53
 NUM_CARDS: Final = 54
 
 SUIT_MASKS: Final = tuple(0x1FFF << (13 * s) for s in range(4))
-FULL_DECK: Final = (1 << 52) - 1
 JOKER_BIT: Final = 1 << JOKER
 LITTLE_JOKER_BIT: Final = 1 << LITTLE_JOKER
 
@@ -56,11 +55,6 @@ def suit_of(card: int) -> int:
 def rank_of(card: int) -> int:
     """The printed rank of a card (0 = two .. 12 = ace); jokers give -1."""
     return card % 13 if card < 52 else -1
-
-
-def other_suit_of_colour(suit: int) -> int:
-    """The other suit of the same colour: clubs and spades, diamonds and hearts."""
-    return 3 - suit
 
 
 _NAMES = [r + s for s in SUITS for r in RANKS] + ["JK", "JL"]
@@ -122,48 +116,3 @@ def pretty_card(card: int) -> str:
         return "JK" if card == JOKER else "JL"
     rank = RANKS[card % 13]
     return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[card // 13]
-
-
-class CardSet:
-    """A readable, immutable wrapper around a card bit mask.
-
-    >>> CardSet.parse("AS 2C")
-    CardSet('2C AS')
-    >>> len(CardSet.parse("AS 2C")), parse_card("AS") in CardSet.parse("AS 2C")
-    (2, True)
-    """
-
-    __slots__ = ("mask",)
-
-    def __init__(self, mask: int = 0) -> None:
-        self.mask = mask
-
-    @classmethod
-    def parse(cls, text: str | Iterable[str]) -> CardSet:
-        """Read a set of cards (see :func:`parse_cards`)."""
-        return cls(mask_of(parse_cards(text)))
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(cards_in(self.mask))
-
-    def __len__(self) -> int:
-        return self.mask.bit_count()
-
-    def __contains__(self, card: object) -> bool:
-        return isinstance(card, int) and bool(self.mask >> card & 1)
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, CardSet) and other.mask == self.mask
-
-    def __hash__(self) -> int:
-        return hash(self.mask)
-
-    def __repr__(self) -> str:
-        return f"CardSet({format_cards(self.mask)!r})"
-
-    def __str__(self) -> str:
-        return format_cards(self.mask)
-
-    def names(self) -> list[str]:
-        """Canonical card names, in card order."""
-        return [_NAMES[c] for c in cards_in(self.mask)]

@@ -60,17 +60,6 @@ class BotFault(BotError):
     (the message received, what was expected).
     """
 
-    KINDS = (
-        "timeout",
-        "crash",
-        "closed",
-        "illegal",
-        "malformed",
-        "flood",
-        "encoding",
-        "match-time",
-    )
-
     def __init__(self, seat: int, kind: str, detail: str) -> None:
         self.seat = seat
         self.kind = kind

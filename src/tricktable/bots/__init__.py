@@ -95,11 +95,6 @@ def _transport(module: str, attr: str, spec: str) -> Callable[..., Bot]:
         ) from None
 
 
-def bot_names() -> list[str]:
-    """The names of the built-in bots."""
-    return sorted(BUILTIN)
-
-
 def split_players(text: str) -> list[str]:
     """The specs of a ``--players`` text, one a seat, separated by commas.
 

@@ -133,10 +133,6 @@ def build_target(target: str, options: RunnerOptions) -> Bot:
         return bot
 
 
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.2f} ms"
-
-
 def run_bot_check(
     target: str,
     game_spec: str,

@@ -121,11 +121,6 @@ def seat_names(humans: Sequence[int], num_players: int = 4) -> list[str]:
     return list(COMPASS)
 
 
-def action_text(game: Game, action: int, trumps: int = 0) -> Text:
-    """An action for people: a card as ``10♦``, anything else as its name (``bid 3``)."""
-    return presenter_for(game).action_words(action, trumps)
-
-
 # ------------------------------------------------------------------------- reading answers
 
 
