@@ -21,13 +21,13 @@ from tricktable.engine.actions import PASS
 from tricktable.engine.trick import Game, TrumpTables, View
 from tricktable.games.euchre import (
     DISCARD,
-    EUCHRE_DECK,
     ORDER_UP,
     ORDER_UP_ALONE,
     TRUMP,
     TRUMP_ALONE,
     euchre_trumps,
 )
+from tricktable.search.knowledge import Knowledge
 
 #: what a trump is worth when counting a hand, by its place in the trump order (9 up to right)
 TRUMP_VALUE = (1.0, 1.1, 1.3, 1.6, 2.0, 2.6, 3.0)
@@ -39,7 +39,6 @@ CALL_AT_ROUND2 = 5.4
 #: what a lone hand needs: sure tricks (top trumps in sequence) plus 0.75 per other good card
 ALONE_AT = 4.25
 
-_DECK_MASK = sum(1 << c for c in EUCHRE_DECK)
 _TABLES = [euchre_trumps(s) for s in range(4)]
 
 
@@ -179,10 +178,9 @@ class EuchreHeuristic(Bot):
         seat = view.seat
         partner = (seat + 2) % 4
         power = tables.power
-        unseen = _DECK_MASK & ~view.played & ~view.hand
-        if info.get("bidding_round") == 2:
-            unseen &= ~(1 << _card_of(info.get("up_card")))  # it was turned down
-        trick = _trick_seats(view, skip)
+        # Cards another seat may hold: not an up-card left on the stock, nor our own discard.
+        unseen = Knowledge(view).others
+        trick = view.trick  # (seat, card), stepping over a seat that sits out
         to_come = 3 if skip >= 0 else 4
         later = to_come - len(trick) - 1  # seats still to play after this one
 
@@ -240,21 +238,6 @@ class EuchreHeuristic(Bot):
 
 def _card_of(name: object) -> int:
     return parse_card(name) if isinstance(name, str) else -1
-
-
-def _trick_seats(view: View, skip: int) -> list[tuple[int, int]]:
-    """The trick in progress as (seat, card), stepping over a seat that sits out."""
-    trick = view.trick
-    if not trick:
-        return []
-    seat = trick[0][0]
-    out = []
-    for _who, card in trick:
-        out.append((seat, card))
-        seat = (seat + 1) % 4
-        if seat == skip:
-            seat = (seat + 1) % 4
-    return out
 
 
 def _beats(tables: TrumpTables, card: int, best: int, led: int) -> bool:

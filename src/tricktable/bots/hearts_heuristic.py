@@ -26,6 +26,7 @@ from tricktable.cards import ACE, HEARTS, KING, QUEEN, SPADES, SUIT_MASKS, card_
 from tricktable.engine.actions import PASS_CARDS
 from tricktable.engine.trick import PLAY, Game, View
 from tricktable.games.filippa import PENALTY, Filippa
+from tricktable.search.knowledge import Knowledge
 
 QS = card_of(SPADES, QUEEN)
 QS_BIT = 1 << QS
@@ -63,7 +64,7 @@ class HeartsHeuristic(Bot):
             return self._pass(view.hand, legal)
         hand = view.hand
         # Unseen: in other seats' hands (cards passed away included, wherever they are now).
-        unseen = ((1 << 52) - 1) & ~view.played & ~hand
+        unseen = Knowledge(view).others
         trick = view.trick
         if not trick:
             return self._lead(hand, unseen, legal)

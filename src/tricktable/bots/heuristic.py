@@ -24,6 +24,7 @@ from tricktable.cards import ACE, JACK, JOKER, LITTLE_JOKER, SUIT_MASKS, TEN, ma
 from tricktable.engine.actions import BID, PASS
 from tricktable.engine.trick import Game, TrumpTables, View
 from tricktable.games.setback import Setback
+from tricktable.search.knowledge import Knowledge
 
 #: what one small point of Game is worth, in hand points (a ten is then worth 0.6)
 GAME_WEIGHT = 0.06
@@ -136,34 +137,28 @@ def _stronger(power: list[int]) -> dict[int, int]:
 
 
 class Table:
-    """What one seat can infer at one decision: unseen cards, hand sizes, suits a seat lacks."""
+    """One seat's reading of a decision: where the cards may be, and what they are worth.
+
+    The whereabouts come from the seat's :class:`Knowledge`; ``tables`` is the trump to value
+    the cards by (at the first lead, the suit the bid was counted on).
+    """
 
     def __init__(self, view: View, tables: TrumpTables, rules: Rules) -> None:
+        known = Knowledge(view)
         self.seat = view.seat
         self.partner = (view.seat + 2) % 4 if rules.partners else -1
         self.tables = tables
         self.rules = rules
         self.points = rules.card_points[tables.suit]
         self.stronger = rules.stronger[tables.suit]
-        self.hand = view.hand
-        self.played = view.played
-        self.unseen = rules.deck & ~self.played & ~self.hand
+        self.hand = known.hand
+        self.played = known.played
+        #: every card another seat may hold (undealt cards included: they cannot be told apart)
+        self.unseen = known.others
         self.trick = view.trick
-        self.left = [view.dealt.bit_count() - len(view.tricks)] * 4
-        for seat, _card in self.trick:
-            self.left[seat] -= 1
-        self.lacks = [0] * 4
-        for leader, cards, _winner in view.tricks:
-            self._note_lacks([((leader + i) % 4, c) for i, c in enumerate(cards)])
-        self._note_lacks(self.trick)
-
-    def _note_lacks(self, trick: list[tuple[int, int]]) -> None:
-        if not trick or self.tables.suit < 0:
-            return
-        led = self.tables.suit_mask[trick[0][1]]
-        for seat, card in trick[1:]:
-            if not led >> card & 1:
-                self.lacks[seat] |= led
+        #: how many cards each seat holds, and the cards each has shown it lacks
+        self.left = known.counts
+        self.lacks = known.voids
 
     def is_opponent(self, seat: int) -> bool:
         """Whether ``seat`` plays against this seat."""

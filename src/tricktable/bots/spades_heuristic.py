@@ -23,9 +23,9 @@ from tricktable.cards import ACE, JACK, KING, QUEEN, SPADES, SUIT_MASKS, TEN, ca
 from tricktable.engine.actions import BID
 from tricktable.engine.trick import Game, View
 from tricktable.games.spades import BLIND, BLIND_NIL, LOOK
+from tricktable.search.knowledge import Knowledge
 
 SPADE_MASK = SUIT_MASKS[SPADES]
-FULL = (1 << 52) - 1
 #: how far behind (points) a side must be before the bot risks a blind nil
 BLIND_NIL_BEHIND = 300
 #: a hand estimated below this many tricks, with no dangerous card, bids nil
@@ -105,32 +105,24 @@ def nil_safe(hand: int) -> bool:
     return True
 
 
-class Knowledge:
-    """What the bot reads from its view for one decision: bids, needs, voids, unseen cards."""
+class SpadesKnowledge(Knowledge):
+    """What the bot reads from its view for one decision: the cards' whereabouts, bids, needs."""
+
+    __slots__ = ("bids", "partner", "remaining", "trick", "tricks", "tricks_won")
 
     def __init__(self, view: View) -> None:
-        seat = view.seat
-        self.seat = seat
-        self.partner = seat ^ 2
-        self.hand = view.hand
+        super().__init__(view)
+        self.partner = self.seat ^ 2
         info = view.info()
         self.bids: list[Any] = info.get("bids") or [None] * 4
         self.tricks_won = view.tricks_won
         self.tricks = view.tricks
         self.trick = view.trick
-        self.unseen = FULL & ~self.hand & ~view.played
         self.remaining = 13 - len(self.tricks)
-        self.voids = [0] * 4
-        for leader, cards, _ in self.tricks:
-            self._note_voids(leader, cards)
-        if self.trick:
-            self._note_voids(self.trick[0][0], tuple(c for _, c in self.trick))
 
-    def _note_voids(self, leader: int, cards: tuple[int, ...]) -> None:
-        suit = cards[0] // 13
-        for i, card in enumerate(cards[1:], 1):
-            if card // 13 != suit:
-                self.voids[(leader + i) % 4] |= 1 << suit
+    def void(self, seat: int, suit: int) -> bool:
+        """Whether ``seat`` has shown it holds no card of ``suit``."""
+        return self.shown_void(seat, SUIT_MASKS[suit])
 
     def is_nil(self, seat: int) -> bool:
         """Whether ``seat`` bid nil or blind nil."""
@@ -174,7 +166,7 @@ class SpadesHeuristic(Bot):
             return self._blind(view, legal)
         if legal[0] >= BID:
             return self._bid(view, legal)
-        return self._play(Knowledge(view), legal)
+        return self._play(SpadesKnowledge(view), legal)
 
     # -------------------------------------------------------------------------- bidding
 
@@ -213,7 +205,7 @@ class SpadesHeuristic(Bot):
 
     # ----------------------------------------------------------------------------- play
 
-    def _play(self, k: Knowledge, legal: list[int]) -> int:
+    def _play(self, k: SpadesKnowledge, legal: list[int]) -> int:
         me = k.seat
         if k.is_nil(me):
             return self._duck(k, legal)
@@ -237,7 +229,7 @@ class SpadesHeuristic(Bot):
             return self._win(k, legal)
         return self._duck(k, legal)
 
-    def _best(self, k: Knowledge) -> tuple[int, int]:
+    def _best(self, k: SpadesKnowledge) -> tuple[int, int]:
         """The seat winning the current trick so far, and its card."""
         lead_suit = k.trick[0][1] // 13
         best_seat, best = k.trick[0]
@@ -246,11 +238,11 @@ class SpadesHeuristic(Bot):
                 best_seat, best = seat, card
         return best_seat, best
 
-    def _later(self, k: Knowledge) -> list[int]:
+    def _later(self, k: SpadesKnowledge) -> list[int]:
         """The seats still to play to this trick after this one."""
         return [(k.seat + i) % 4 for i in range(1, 4 - len(k.trick))]
 
-    def _master(self, k: Knowledge, card: int, later: list[int]) -> bool:
+    def _master(self, k: SpadesKnowledge, card: int, later: list[int]) -> bool:
         """Whether ``card`` (leading or following) beats anything the later seats can play."""
         suit = card // 13
         if k.trick:
@@ -260,17 +252,17 @@ class SpadesHeuristic(Bot):
         power = _power(card, lead_suit)
         if power < 0:
             return False
-        higher_in_suit = k.unseen & SUIT_MASKS[suit] & ~((2 << card) - 1)
-        if higher_in_suit and any(not k.voids[s] >> suit & 1 for s in later):
+        higher_in_suit = k.others & SUIT_MASKS[suit] & ~((2 << card) - 1)
+        if higher_in_suit and any(not k.void(s, suit) for s in later):
             return False
         if suit != SPADES:
-            lead_void = [s for s in later if k.voids[s] >> lead_suit & 1]
+            lead_void = [s for s in later if k.void(s, lead_suit)]
             # A seat known to lack the led suit may ruff, if spades are still out.
-            if any(not k.voids[s] >> SPADES & 1 for s in lead_void) and k.unseen & SPADE_MASK:
+            if any(not k.void(s, SPADES) for s in lead_void) and k.others & SPADE_MASK:
                 return False
         return True
 
-    def _win(self, k: Knowledge, legal: list[int]) -> int:
+    def _win(self, k: SpadesKnowledge, legal: list[int]) -> int:
         later = self._later(k)
         if not k.trick:
             return self._lead_to_win(k, legal)
@@ -295,7 +287,7 @@ class SpadesHeuristic(Bot):
             return max(following)
         return min(winners)
 
-    def _lead_to_win(self, k: Knowledge, legal: list[int]) -> int:
+    def _lead_to_win(self, k: SpadesKnowledge, legal: list[int]) -> int:
         later = self._later(k)
         side = [c for c in legal if c // 13 != SPADES]
         sure = [c for c in side if self._master(k, c, later)]
@@ -314,7 +306,7 @@ class SpadesHeuristic(Bot):
                     return c
         return min(side, key=lambda c: (-_suit_cards(hand, c // 13).bit_count(), c % 13))
 
-    def _discard(self, k: Knowledge, legal: list[int]) -> int:
+    def _discard(self, k: SpadesKnowledge, legal: list[int]) -> int:
         """The least useful legal card, when this trick is not to be won by it."""
         if k.trick:
             lead_suit = k.trick[0][1] // 13
@@ -328,10 +320,10 @@ class SpadesHeuristic(Bot):
         # Low cards from short suits: that makes voids to ruff into later.
         return min(side, key=lambda c: (c % 13, _suit_cards(hand, c // 13).bit_count()))
 
-    def _duck(self, k: Knowledge, legal: list[int]) -> int:
+    def _duck(self, k: SpadesKnowledge, legal: list[int]) -> int:
         """A card that loses the trick if it can, shedding the most dangerous such card."""
         if not k.trick:
-            unseen = k.unseen
+            unseen = k.others
             # Lead the card most likely to be beaten: many unseen cards above it in its suit.
             return max(
                 legal,
@@ -353,13 +345,12 @@ class SpadesHeuristic(Bot):
             return max(legal, key=lambda c: (c // 13 != SPADES, c % 13))
         return min(legal, key=lambda c: (c // 13 == SPADES, c % 13))
 
-    def _lead_low(self, k: Knowledge, legal: list[int], nils: list[int]) -> int:
+    def _lead_low(self, k: SpadesKnowledge, legal: list[int], nils: list[int]) -> int:
         """A low lead in a suit the nil bidders still hold, to make one of them win."""
-        voids = k.voids
-        held = [c for c in legal if any(not voids[s] >> (c // 13) & 1 for s in nils)]
+        held = [c for c in legal if any(not k.void(s, c // 13) for s in nils)]
         return min(held or legal, key=lambda c: (c // 13 == SPADES, c % 13))
 
-    def _cover(self, k: Knowledge, legal: list[int]) -> int:
+    def _cover(self, k: SpadesKnowledge, legal: list[int]) -> int:
         """Protect the partner's nil: play high before it, overtake it when it is winning."""
         partner = k.partner
         if not k.trick:

@@ -1,8 +1,9 @@
 """Heuristic bots for Tricks and Oh Hell: count the cards seen, win or duck on purpose.
 
-Both see only their seat's :class:`View`. A card is a *master* when no card still unseen by the
-seat (not in its hand, not yet played) outranks it in its suit; a master of trump, or of a suit
-nobody can ruff, takes any trick it is played to.
+Both see only their seat's :class:`View`. A card is a *master* when no card that another seat
+may hold (not in this seat's hand, not played, not the trump card turned up: its
+:class:`Knowledge`) outranks it in its suit; a master of trump, or of a suit nobody can ruff,
+takes any trick it is played to.
 
 - :class:`TricksHeuristic` wants every trick: it leads masters, then low cards of its longest
   suit (to establish it); it follows with the cheapest card sure to win when it has one, its
@@ -22,8 +23,8 @@ from tricktable.bots.base import Bot
 from tricktable.cards import SUIT_MASKS
 from tricktable.engine.actions import BID
 from tricktable.engine.trick import TrumpTables, View
+from tricktable.search.knowledge import Knowledge
 
-FULL_DECK = (1 << 52) - 1
 #: tricks added to a hand's card chances: BASE, plus SLOPE per card beyond the first
 CALIBRATION_BASE = -0.4
 CALIBRATION_SLOPE = 0.11
@@ -42,7 +43,8 @@ class Seen:
     def __init__(self, view: View) -> None:
         self.seat = view.seat
         self.hand = view.hand
-        self.unseen = FULL_DECK & ~self.hand & ~view.played
+        #: the cards other seats may hold (a trump card turned up is in no hand)
+        self.unseen = Knowledge(view).others
         self.trick = view.trick
         self.tables: TrumpTables = view.tables
         #: strength of the card winning the trick so far (-1 when leading)

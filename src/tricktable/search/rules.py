@@ -150,10 +150,11 @@ class PassingRules(SearchRules):
     def note(self, view: View, k: Knowledge) -> None:
         if view.phase == PASSING:
             return  # passed cards move only once all four have passed
-        offset = PASS_OFFSETS[view.info()["pass_direction"]]
         for actor, action in view.actions:
             if actor == view.seat and action >= PASS_CARDS:
+                offset = PASS_OFFSETS[view.info()["pass_direction"]]
                 k.known[(actor + offset) % 4] |= (action ^ PASS_CARDS) & ~k.played
+                return
 
     def rebuild(
         self, view: View, k: Knowledge, hands: list[int], piles: list[int], rng: random.Random

@@ -6,16 +6,20 @@ cards and refuses some (a seat's shown voids). :class:`PlaceSampler` draws one a
 uniformly from every assignment that respects both — exactly, not by rejection:
 
 - cards that the same places accept are interchangeable, so the cards fall into a few *classes*
-  (at most one per set of accepting places, usually two to six);
-- the number of assignments that fill places ``b..`` from the class counts left is counted
-  once, by a memoized recursion over the places, each way weighted by its binomials;
-- a sample walks the places in order, picking how many cards of each class the place takes in
-  proportion to the assignments that choice leaves, then which cards, uniformly.
+  (at most one per set of accepting places, in practice one per suit or fewer);
+- the assignments that fill the places from some class counts are counted by a memoized
+  recursion over the places (smallest first), each way weighted by its binomials; the last two
+  places need no recursion: cards both accept split between them in C(both, m) ways
+  (Vandermonde's identity), whatever their classes;
+- a sample walks the places in the same order, picking how many cards of each class a place
+  takes in proportion to the assignments that choice leaves, then which cards, uniformly.
 
 >>> import random
 >>> sampler = PlaceSampler(0b1111, [Place(2, 0b0011), Place(2, 0)])
 >>> sampler.count(), sampler.sample(random.Random(1))
 (1, [12, 3])
+>>> PlaceSampler(0b111111, [Place(2), Place(2), Place(2)]).count()  # 6! / (2! 2! 2!)
+90
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from __future__ import annotations
 import random
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
-from math import comb
+from itertools import product
+from math import comb, prod
 from typing import NamedTuple
 
 from tricktable.cards import cards_in, format_cards
@@ -40,6 +45,9 @@ class Place(NamedTuple):
 #: how many cards of each class a place takes, the weights of those choices (cumulative)
 #: and their total
 _Options = tuple[list[tuple[int, ...]], list[int], int]
+
+#: the most combinations of class counts filtered at once rather than built one by one
+_PRODUCT_LIMIT = 4096
 
 
 class PlaceSampler:
@@ -67,9 +75,11 @@ class PlaceSampler:
                 raise TricktableError(f"no place may hold {format_cards(1 << card)}")
             classes[accepts] = classes.get(accepts, 0) | 1 << card
         #: the cards of each class, and the places (as bits) that accept them
-        self.class_cards = [cards_in(mask) for mask in classes.values()]
+        self.class_masks = list(classes.values())
+        self.class_cards = [cards_in(mask) for mask in self.class_masks]
         self.accepts = list(classes)
-        # The largest place is filled last, with what is left: its choices are never listed.
+        # Small places first: the large ones (a Setback's undealt cards) come last, where the
+        # split needs no listing of choices.
         self.order = sorted(range(len(places)), key=lambda i: places[i].size)
         self._memo: dict[tuple[int, tuple[int, ...]], _Options] = {}
         self._start = tuple(len(cards) for cards in self.class_cards)
@@ -83,45 +93,74 @@ class PlaceSampler:
     def sample(self, rng: random.Random) -> list[int]:
         """One deal, as a mask per place (in the order the places were given)."""
         out = [0] * len(self.places)
-        if not self.places:
+        order = self.order
+        if not order:
             return out
-        decks = []
-        for cards in self.class_cards:
-            deck = cards[:]
-            rng.shuffle(deck)
-            decks.append(deck)
+        decks = [cards[:] for cards in self.class_cards]
         used = [0] * len(decks)
         left = self._start
-        last = len(self.order) - 1
-        for step in range(last):
+        rest = self.pool
+        for step in range(len(order) - 2):
             xs, cumulative, total = self._options(step, left)
-            take = xs[bisect_right(cumulative, rng.randrange(total))]
+            take = xs[bisect_right(cumulative, rng.randrange(total))] if len(xs) > 1 else xs[0]
             mask = 0
             for j, k in enumerate(take):
                 if k:
-                    for card in decks[j][used[j] : used[j] + k]:
-                        mask |= 1 << card
+                    deck = decks[j]
+                    mask |= _draw(deck, used[j], k, rng)
                     used[j] += k
-            out[self.order[step]] = mask
+            out[order[step]] = mask
+            rest &= ~mask
             left = tuple(n - k for n, k in zip(left, take, strict=True))
-        mask = 0
-        for j, deck in enumerate(decks):
-            for card in deck[used[j] :]:
-                mask |= 1 << card
-        out[self.order[last]] = mask
+        if len(order) == 1:
+            out[order[0]] = rest
+            return out
+        # The last two places: the cards only the first accepts go there, and enough of
+        # those both accept, drawn uniformly; the second takes what is left.
+        first, second = order[-2], order[-1]
+        bit, both_bit = 1 << first, 1 << first | 1 << second
+        forced = both = 0
+        for j, accepts in enumerate(self.accepts):
+            if accepts & both_bit == both_bit:
+                both |= self.class_masks[j]
+            elif accepts & bit:
+                forced |= self.class_masks[j]
+        forced &= rest
+        shared = cards_in(both & rest)
+        mask = forced | _draw(shared, 0, self.places[first].size - forced.bit_count(), rng)
+        out[first] = mask
+        out[second] = rest & ~mask
         return out
 
     # ------------------------------------------------------------------------- counting
 
     def _ways(self, step: int, left: tuple[int, ...]) -> int:
         """Deals that fill the places from ``step`` on with the class counts ``left``."""
-        if not self.order:
-            return 1 if not sum(left) else 0
-        if step == len(self.order) - 1:
+        last = len(self.order) - 1
+        if last < 0:
+            return 0 if sum(left) else 1
+        if step == last:
             bit = 1 << self.order[step]
-            fits = all(not n or self.accepts[j] & bit for j, n in enumerate(left))
-            return 1 if fits and sum(left) == self.places[self.order[step]].size else 0
+            return 0 if any(n and not self.accepts[j] & bit for j, n in enumerate(left)) else 1
+        if step == last - 1:
+            return self._split(step, left)
         return self._options(step, left)[2]
+
+    def _split(self, step: int, left: tuple[int, ...]) -> int:
+        """Deals of the counts ``left`` to the last two places: one binomial."""
+        first, second = self.order[step], self.order[step + 1]
+        both = forced = 0
+        for j, n in enumerate(left):
+            if n:
+                accepts = self.accepts[j]
+                if accepts >> first & 1 and accepts >> second & 1:
+                    both += n
+                elif accepts >> first & 1:
+                    forced += n
+                elif not accepts >> second & 1:
+                    return 0
+        need = self.places[first].size - forced
+        return comb(both, need) if 0 <= need <= both else 0
 
     def _options(self, step: int, left: tuple[int, ...]) -> _Options:
         key = (step, left)
@@ -148,7 +187,11 @@ class PlaceSampler:
         """Every way the place of ``step`` can take its size from the classes it accepts."""
         bit = 1 << self.order[step]
         size = self.places[self.order[step]].size
-        limits = [n if self.accepts[j] & bit else 0 for j, n in enumerate(left)]
+        limits = [min(n, size) if self.accepts[j] & bit else 0 for j, n in enumerate(left)]
+        if prod(n + 1 for n in limits) <= _PRODUCT_LIMIT:
+            ranges = [range(n + 1) for n in limits]
+            yield from (take for take in product(*ranges) if sum(take) == size)
+            return
         take = [0] * len(left)
 
         def fill(j: int, need: int) -> Iterator[tuple[int, ...]]:
@@ -164,3 +207,20 @@ class PlaceSampler:
             take[j] = 0
 
         yield from fill(0, size)
+
+
+def _draw(deck: list[int], start: int, k: int, rng: random.Random) -> int:
+    """``k`` cards drawn uniformly from ``deck[start:]`` (moved to its front), as a mask.
+
+    A partial Fisher-Yates: ``k`` draws, not a shuffle of the whole deck.
+    """
+    rnd = rng.random
+    size = len(deck)
+    mask = 0
+    for i in range(start, start + k):
+        r = i + int(rnd() * (size - i))
+        card = deck[r]
+        deck[r] = deck[i]
+        deck[i] = card
+        mask |= 1 << card
+    return mask
