@@ -11,17 +11,20 @@ RUN_STAMP := $(VENV)/.installed
 .PHONY: run test lint typecheck tools bench clean
 
 $(BIN)/python:
+	@echo "Creating the virtual environment $(VENV)..."
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # build/ is wiped first: a compiled module left there from an older build would be
 # packed into the wheel and shadow its source.
 $(RUN_STAMP): $(SOURCES) | $(BIN)/python
+	@echo "Installing tricktable into $(VENV) and compiling the engine with mypyc (about 2 minutes on 2 cores)..."
 	rm -rf build
 	$(BIN)/pip install --quiet .
 	touch $@
 
 $(STAMP): $(SOURCES) | $(BIN)/python
+	@echo "Installing tricktable and its dev tools into $(VENV) and compiling the engine with mypyc (about 2 minutes on 2 cores)..."
 	rm -rf build
 	$(BIN)/pip install --quiet '.[dev]'
 	touch $@ $(RUN_STAMP)
