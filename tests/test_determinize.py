@@ -20,9 +20,10 @@ from math import factorial
 import pytest
 
 from tricktable.cards import cards_in, mask_of
-from tricktable.engine.trick import TrickState, View
+from tricktable.engine.trick import PLAY, TrickState, View
 from tricktable.errors import TricktableError
 from tricktable.games import load_game, names
+from tricktable.games.setback import JOKERS
 from tricktable.search import Determinizer, Knowledge, determinize
 from tricktable.search.sampling import Place, PlaceSampler
 
@@ -152,7 +153,37 @@ def test_every_sample_agrees_with_the_view(spec: str) -> None:
                 for _ in range(2 if seat == state.to_act else 1):
                     check_sample(det.sample(rng), view, det.knowledge)
                     samples += 1
+                assert not det.rejected  # every holding drawn was consistent
     assert samples >= 150
+
+
+def test_a_declarer_holding_only_jokers_is_drawn_again() -> None:
+    # Two jokers, two cards each: a declarer holding only jokers throws the deal in, so one
+    # that began the play holds something else, a fact no refusal mask can say.
+    game = load_game("setback(jokers=2,hand_size=2)")
+    state = game.new_state(1)
+    state.deal()
+    while state.phase != PLAY:
+        state.apply(state.legal_actions()[-1 if state.to_act == state.dealer else 0])
+    declarer = state.to_act
+    seat = next(s for s in range(4) if s != declarer and not state.hands[s] & JOKERS)
+    view = state.view(seat)
+    det = Determinizer(view)
+    hands, piles = det.holding(random.Random(1))
+    # Give the declarer both jokers, swapping them for its cards wherever they are.
+    places = [*hands, *piles]
+    for joker, card in zip(cards_in(JOKERS), cards_in(hands[declarer]), strict=True):
+        where = next(i for i, mask in enumerate(places) if mask >> joker & 1)
+        places[where] ^= 1 << joker | 1 << card
+        places[declarer] ^= 1 << joker | 1 << card
+    hands, piles = places[:4], places[4:]
+    with pytest.raises(TricktableError, match="another course"):
+        det.world(hands, piles, random.Random(1))
+    rng = random.Random(2)
+    for _ in range(3000):  # about one draw in 1326 gives the declarer both jokers
+        world = det.sample(rng)
+        assert world.phase == PLAY and world.hands[declarer] & ~JOKERS
+    assert det.rejected
 
 
 def test_determinize_is_one_call() -> None:

@@ -22,7 +22,8 @@ How the sample is drawn:
 3. **Replay.** A new state of the game is positioned at the view's hand (its index, which sets
    Hearts' pass direction and Oh Hell's hand size, and the match's standing: scores, bags, the
    Filippa pool), dealt the rebuilt deal by the view's dealer, and every action of the hand is
-   applied in order, so the engine itself checks that the sample is legal.
+   applied in order, so the engine itself checks that the sample is legal. The rare holding
+   it refuses (a fact no refusal mask can say) is drawn again: uniform still.
 
 "Uniform" is over the worlds consistent with the facts; nothing weighs a holding by how likely
 the other seats' bids or plays were under it (that is a search's business).
@@ -37,6 +38,9 @@ from tricktable.errors import TricktableError
 from tricktable.search.knowledge import Knowledge
 from tricktable.search.rules import rules_for
 from tricktable.search.sampling import Place, PlaceSampler
+
+#: holdings :meth:`Determinizer.sample` draws before it lets the engine's refusal through
+MAX_DRAWS = 100
 
 
 class Determinizer:
@@ -63,6 +67,8 @@ class Determinizer:
         places += rules.piles(view, k)
         self.sampler = PlaceSampler(k.unseen, places)
         self.deal_size = rules.deal_size(view)
+        #: holdings drawn and refused by the engine on replay (see :meth:`sample`)
+        self.rejected = 0
 
     def holding(self, rng: random.Random) -> tuple[list[int], list[int]]:
         """One consistent holding: every seat's hand now, and the piles' cards (see rules)."""
@@ -96,10 +102,23 @@ class Determinizer:
             state.apply(action)
         if state.hands != hands:
             raise TricktableError("the replayed hands differ from the holding")
+        if state.phase != view.phase or state.to_act != view.to_act:
+            raise TricktableError("the replayed hand took another course")
         return state
 
     def sample(self, rng: random.Random) -> TrickState:
-        """One full state consistent with the view, the hidden cards drawn uniformly."""
+        """One full state consistent with the view, the hidden cards drawn uniformly.
+
+        A holding the engine refuses on replay (a fact no refusal can say: a Setback declarer
+        that began the play holds some card other than a joker) is drawn again, which keeps
+        the draw uniform among the consistent holdings; ``rejected`` counts them.
+        """
+        for _ in range(MAX_DRAWS - 1):
+            hands, piles = self.holding(rng)
+            try:
+                return self.world(hands, piles, rng)
+            except TricktableError:
+                self.rejected += 1
         hands, piles = self.holding(rng)
         return self.world(hands, piles, rng)
 
