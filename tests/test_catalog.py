@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -34,7 +35,47 @@ def test_rules_prints_rules_and_every_option(name: str) -> None:
     assert out.returncode == 0, out.stderr
     for option in type(load_game(name).options).__dataclass_fields__:
         assert f"- {option} = " in out.stdout
-    assert "Setback" in out.stdout
+    assert out.stdout.startswith(f"# {name}")
+
+
+#: what a user of the installed command does not have: the repository's files and seeds
+REPOSITORY_PATHS = re.compile(
+    r"shared/|RULES\.md|\w\.md\b|src/|docs/|\.txt\b|seed \d{3}|presets\.toml"
+)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_rules_of_every_preset_read_as_that_preset(name: str) -> None:
+    out = run("rules", name)
+    assert out.returncode == 0, out.stderr
+    opts = load_game(name).options
+    rules = out.stdout.split("## Options of")[0]
+    deck = " ".join(rules.split("**Deck and deal.**")[1].split("**Auction.**")[0].split())
+    end = " ".join(rules.split("**End.**")[1].split("\n\n")[0].split())
+    assert deck.startswith(f"{52 + opts.jokers} cards"), deck
+    assert f"dealt {opts.hand_size} cards" in deck
+    assert str(opts.target) in end and "21" not in end.replace(str(opts.target), "")
+    assert f"from {opts.min_bid} to {opts.max_bid}" in rules
+    if not opts.jokers:
+        assert "joker" not in rules.lower().replace("no joker", "").replace("play jk", "")
+    assert ("trumping is allowed" in rules) == opts.may_trump
+    assert not REPOSITORY_PATHS.search(out.stdout), REPOSITORY_PATHS.search(out.stdout)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_rules_of_every_game_speak_of_no_repository_file(name: str) -> None:
+    out = run("rules", name)
+    assert out.returncode == 0, out.stderr
+    assert not REPOSITORY_PATHS.search(out.stdout), REPOSITORY_PATHS.search(out.stdout)
+
+
+def test_rules_with_options_follow_the_options() -> None:
+    out = run("rules", 'smear(target=7,jokers=1,points="high,low,jack,joker,game")')
+    assert out.returncode == 0, out.stderr
+    text = " ".join(out.stdout.split())
+    assert "53 cards: the 52 plus one joker" in text and "The first side to reach 7 wins" in text
+    assert "to 11" not in text  # smear's own summary is not shown for other options
+    assert "Points (up to 5 a hand)" in text
 
 
 def test_rules_of_unknown_game_is_one_line() -> None:

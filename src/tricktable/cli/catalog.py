@@ -1,12 +1,19 @@
-"""``tricktable games`` and ``tricktable rules NAME``: what can be played, and how."""
+"""``tricktable games`` and ``tricktable rules NAME``: what can be played, and how.
+
+A game's rules are written from its options when its module has a ``_text`` companion with
+``rules_text(options, title)`` (``games/setback.py`` has ``games/setback_text.py``: every Pitch
+variant differs by options alone); otherwise they are the fixed text ``games/rules/NAME.md``.
+"""
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import click
 
 from tricktable.engine.options import option_rows, parse_spec
+from tricktable.engine.trick import Game
 from tricktable.games import GAMES, PRESETS, load_game
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "games" / "rules"
@@ -26,16 +33,22 @@ def list_games() -> int:
 def show_rules(spec: str) -> int:
     """Print the rules of a game or variant and every option with its value and default."""
     game = load_game(spec)
-    name, _ = parse_spec(spec)
+    name, values = parse_spec(spec)
     preset = PRESETS.get(name)
     base = preset.game if preset else name
-    click.echo(f"# {name}" + (f" — a variant of {base}" if preset else ""))
+    click.echo(f"# {name}" + (f" — a variant of {base}" if preset else "") + "\n")
     if preset:
-        click.echo(f"\n{preset.summary}\nSource: {preset.source}\n")
-    for file in (RULES_DIR / f"{name}.md", RULES_DIR / f"{base}.md"):
-        if file.exists():
-            click.echo(file.read_text(encoding="utf-8").rstrip())
-            break
+        # The summary speaks of the preset's own options; other values would contradict it.
+        summary = f"{preset.summary}\n" if not values else ""
+        click.echo(f"{summary}Source: {preset.source}\n")
+    text = rules_text(game, game.spec() if preset or values else game.title)
+    if text is None:
+        for file in (RULES_DIR / f"{name}.md", RULES_DIR / f"{base}.md"):
+            if file.exists():
+                text = file.read_text(encoding="utf-8")
+                break
+    if text:
+        click.echo(text.rstrip())
     defaults = dict((n, d) for n, _, d, _ in option_rows(type(game.options)()))
     click.echo(f"\n## Options of {name} (load as {game.spec()})\n")
     for option, valid, value, doc in option_rows(game.options):
@@ -46,3 +59,13 @@ def show_rules(spec: str) -> int:
             f"{note} — {doc}; valid: {valid}"
         )
     return 0
+
+
+def rules_text(game: Game, title: str) -> str | None:
+    """The rules as ``game``'s options set them, if its module has a ``_text`` companion."""
+    try:
+        module = importlib.import_module(f"{type(game).__module__}_text")
+    except ModuleNotFoundError:
+        return None
+    text: str = module.rules_text(game.options, title)
+    return text
