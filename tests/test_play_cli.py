@@ -163,6 +163,36 @@ def test_bad_answers_get_a_clear_line_and_a_new_prompt(tmp_path: Path) -> None:
     assert replay(record).results == []  # no hand finished: the record replays to nothing yet
 
 
+def test_a_long_answer_is_clipped_where_it_is_repeated(tmp_path: Path) -> None:
+    seed = seed_with_first_dealer(3)  # the human bids first
+    answers = ["x" * 5000, "7" * 5000, "bid " + "9" * 5000, "play " + "z" * 5000, "pass"]
+    run = play("--players", BOTS.replace("heuristic", "human", 1), "--seed", str(seed),
+               stdin="\n".join(answers) + "\n", cwd=tmp_path)  # fmt: skip
+    out = run.stdout
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr and run.stderr == ""
+    assert "x" * 41 not in out and "7" * 41 not in out and "9" * 41 not in out
+    assert "z" * 41 not in out
+    assert f"✗ unknown action '{'x' * 39}…': write pass, bid N or play CARD" in out
+    assert f"✗ '{'7' * 39}…' is not legal: you must bid from 2 to 6" in out
+    assert f"✗ unknown card '{'z' * 39}…'" in out
+    assert f"You > {'x' * 39}…\n" in out  # the echo of piped input is clipped the same way
+    assert "Auction: You pass" in out
+
+
+def test_in_the_auction_a_bare_number_is_a_bid_and_hash_n_a_choice(tmp_path: Path) -> None:
+    seed = seed_with_first_dealer(3)  # the human bids first
+    answers = ["1", "?", "#1"]
+    run = play("--players", BOTS.replace("heuristic", "human", 1), "--seed", str(seed),
+               stdin="\n".join(answers) + "\n", cwd=tmp_path)  # fmt: skip
+    out = run.stdout
+    assert run.returncode == 0, run.stderr
+    assert "✗ '1' is not legal: you must bid from 2 to 6" in out  # 1 is a bid, not choice 1
+    assert "here a number is always a bid" in out  # "?" says so
+    assert "#N: choice N of the list" in out
+    assert "Auction: You pass" in out  # "#1" is the first choice: pass
+
+
 def test_quit_stops_and_saves_where_asked(tmp_path: Path) -> None:
     target = tmp_path / "deep" / "game.json"
     run = play("--seed", "4", "--players", "human,random,random,random", "--save", str(target),
@@ -174,7 +204,7 @@ def test_quit_stops_and_saves_where_asked(tmp_path: Path) -> None:
 
 def test_a_whole_match_answering_the_first_choice_every_time(tmp_path: Path) -> None:
     target = tmp_path / "full.json"
-    run = play("--seed", "5", "--save", str(target), stdin="1\n" * 4000)  # human v 3 heuristic
+    run = play("--seed", "5", "--save", str(target), stdin="#1\n" * 4000)  # human v 3 heuristic
     assert run.returncode == 0, run.stderr
     assert re.search(r"You (win!|lose\.) .* win the match", run.stdout)
     assert f"record saved to {target}" in run.stdout
@@ -239,8 +269,13 @@ def test_answers_in_the_auction() -> None:
     state, _ = auction_state()
     assert answer("pass", state) == act.PASS
     assert answer("  P ", state) == act.PASS
-    assert answer("1", state) == act.PASS  # 1 is no bid: the first choice
+    assert answer("#1", state) == act.PASS  # #N: the Nth choice listed
+    assert answer("# 2", state) == act.bid(2)
     assert answer("3", state) == act.bid(3)  # a bare number is a bid
+    with pytest.raises(IllegalAction, match="must bid from 2 to 6"):
+        answer("1", state)  # a bid too, 1 included, though Setback has no bid of 1
+    with pytest.raises(NotationError, match="there is no choice #7: pick #1 to #6"):
+        answer("#7", state)
     assert answer("bid 6", state) == act.bid(6)
     with pytest.raises(IllegalAction, match="must bid from 2 to 6"):
         answer("bid 7", state)
@@ -266,8 +301,8 @@ def test_answers_in_play() -> None:
     for text in ("play TD", "TD", "td", "10d", "10D", "t♦", "10♦", "play 10d"):
         assert read_answer(text, state) == ten, text
     legal = state.legal_actions()
-    assert answer("1", state) == legal[0]
-    assert read_answer(str(len(legal)), state) == legal[-1]
+    assert answer("1", state) == legal[0] == answer("#1", state)
+    assert read_answer(str(len(legal)), state) == legal[-1] == answer(f"#{len(legal)}", state)
     with pytest.raises(IllegalAction, match="may not lead the joker"):
         answer("JK", state)
     with pytest.raises(IllegalAction, match="does not hold 2S"):
@@ -280,6 +315,23 @@ def test_answers_in_play() -> None:
         answer("0", state)
     with pytest.raises(NotationError, match="there is no choice 7: pick 1 to 5"):
         answer("7", state)
+
+
+def test_huge_numbers_are_refused_with_the_rules_reason() -> None:
+    """A number of thousands of digits is a bad answer, not a crash of int()."""
+    state, _ = auction_state()
+    huge = "9" * 5000
+    for text in (huge, f"bid {huge}", f"bid -{huge}"):
+        with pytest.raises(IllegalAction, match="must bid from 2 to 6"):
+            answer(text, state)
+    with pytest.raises(NotationError, match=r"no choice #9{39}…: pick #1 to #6"):
+        answer("#" + huge, state)
+    state.apply(act.bid(6))
+    with pytest.raises(NotationError, match=r"no choice 9{39}…: pick 1 to 5"):
+        answer(huge, state)
+    hearts = dealt("hearts")
+    with pytest.raises(NotationError, match=r"no card 9{39}… in your hand"):
+        answer(f"1 2 {huge}", hearts)
 
 
 # --------------------------------------------------------------------------- every game
@@ -297,8 +349,8 @@ TABLE_WORDS = {
     "oh-hell": ("Bids: ", "Bid/took: You "),
 }
 #: answers that are legal at some point of every prompt of every game: three cards to pass,
-#: the first choice (or a bid of 1), and a bid of 0 when 1 is barred (Oh Hell's hook)
-EVERY_PROMPT = "1 2 3\n1\n0\n" * 1500
+#: and the first choice (#1), whatever it is
+EVERY_PROMPT = "1 2 3\n#1\n" * 2000
 
 
 def test_every_game_has_table_words() -> None:

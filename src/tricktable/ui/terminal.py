@@ -56,6 +56,10 @@ QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("help", "?", "h")
 SHOW_WORDS = ("hand", "table", "show")
 _NUMBER = re.compile(r"[0-9]+")
+#: a choice by its number in the list, at any prompt: ``#2`` (a bare ``2`` is a bid in an auction)
+_CHOICE = re.compile(r"#\s*([0-9]+)")
+#: the most of an answer that is repeated back (in an error line, or echoing piped input)
+SHOWN_CHARS = 40
 
 
 class QuitGame(Exception):
@@ -124,11 +128,25 @@ def seat_names(humans: Sequence[int], num_players: int = 4) -> list[str]:
 # ------------------------------------------------------------------------- reading answers
 
 
-def _is_bid_amount(game: Game, n: int) -> bool:
-    """Whether the rules allow a bid of ``n`` at all (so that a bare number means a bid)."""
-    low = getattr(game.options, "min_bid", 1)
-    high = getattr(game.options, "max_bid", 63)
-    return bool(low <= n <= high)
+def clip(text: str, limit: int = SHOWN_CHARS) -> str:
+    """An answer as it is repeated back: stripped, and cut to ``limit`` characters with "…"."""
+    text = text.strip()
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _clip_answer(message: str, text: str) -> str:
+    """``message`` with every long piece of the answer ``text`` that it quotes clipped."""
+    words = text.replace(",", " ").strip().lower().split()
+    pieces = {text.strip(), text.strip().lower(), " ".join(words), *words}
+    for piece in sorted(pieces, key=len, reverse=True):
+        if len(piece) > SHOWN_CHARS:
+            message = message.replace(repr(piece), repr(clip(piece)))
+    return message
+
+
+def _number(digits: str) -> int:
+    """The value of a typed number; a huge one (past what any rule allows) stays huge but cheap."""
+    return int(digits) if len(digits) <= 9 else 10**9
 
 
 def _is_passing(legal: Sequence[int]) -> bool:
@@ -142,9 +160,10 @@ def read_answer(text: str, view: View) -> int:
     Accepted: any action in the game's words (``pass``, ``bid 3``, ``order-up alone``,
     ``trump S``, ``discard 9C``, ``play TD``), just a card (``TD``, ``10d``, ``t♦``), the last
     words of a choice when they name one (``S`` for ``trump S``, ``9C`` for ``discard 9C``),
-    and numbers: in play, or among choices that are not bids, the 1-based index of a choice;
-    where bids are allowed a bid (``3``), except ``1`` when no bid can be 1, which is the first
-    choice (pass). Cards to pass are three cards, or their numbers in the hand, in any order.
+    and numbers. Where bids are allowed a bare number is always a bid (``3`` is ``bid 3``, and
+    ``1`` is ``bid 1``, legal or not); anywhere else it is the 1-based number of a listed choice.
+    ``#N`` is choice N of the list at any prompt (``#1`` passes in a Setback auction). Cards to
+    pass are three cards, or their numbers in the hand, in any order.
     Raises :class:`NotationError` for what cannot be read and :class:`IllegalAction` (the
     engine's reason) for what the rules forbid now.
     """
@@ -153,28 +172,34 @@ def read_answer(text: str, view: View) -> int:
     words = text.replace(",", " ").strip().lower().split()
     if _is_passing(legal):
         return _read_pass(words, view, legal)
+    choice = _CHOICE.fullmatch(text.strip())
+    if choice:
+        n = _number(choice.group(1))
+        if 1 <= n <= len(legal):
+            return legal[n - 1]
+        raise NotationError(
+            f"there is no choice #{clip(choice.group(1))}: pick #1 to #{len(legal)}"
+        )
     bids = any(act.is_bid(a) for a in legal)
     if len(words) > 1 and all(_NUMBER.fullmatch(w) for w in words):
         if bids:
             raise NotationError("one bid at a time: type one number (the bid), or pass")
         raise NotationError(f"one choice at a time: type one number, from 1 to {len(legal)}")
     if len(words) == 1 and _NUMBER.fullmatch(words[0]):
-        n = int(words[0])
+        n = _number(words[0])
         if not bids:
             if 1 <= n <= len(legal):
                 return legal[n - 1]
-            raise NotationError(f"there is no choice {n}: pick 1 to {len(legal)}")
-        if n == 1 and not _is_bid_amount(game, 1):
-            return legal[0]  # the first choice: pass
+            raise NotationError(f"there is no choice {clip(words[0])}: pick 1 to {len(legal)}")
         words = ["bid", words[0]]
     if words == ["p"]:
         words = ["pass"]
     if len(words) == 2 and words[0] == "bid" and re.fullmatch(r"-?[0-9]+", words[1]):
-        n = int(words[1])
+        n = _number(words[1].lstrip("-")) * (-1 if words[1].startswith("-") else 1)
         if not 0 <= n < 64:
             # The notation stops at 63; the rules' reason ("must bid from 2 to 6") says more.
             reason = view.illegal(act.bid(63 if n > 0 else 0)).reason
-            raise IllegalAction(view.seat, f"bid {n}", reason)
+            raise IllegalAction(view.seat, clip(f"bid {words[1]}"), reason)
         action = act.bid(n)
     else:
         try:
@@ -218,9 +243,11 @@ def _read_pass(words: list[str], view: View, legal: Sequence[int]) -> int:
     mask = 0
     for word in words:
         if _NUMBER.fullmatch(word):
-            n = int(word)
+            n = _number(word)
             if not 1 <= n <= len(hand):
-                raise NotationError(f"there is no card {n} in your hand: pick 1 to {len(hand)}")
+                raise NotationError(
+                    f"there is no card {clip(word)} in your hand: pick 1 to {len(hand)}"
+                )
             card = hand[n - 1]
         else:
             card = parse_card(word)
@@ -539,11 +566,11 @@ class TableDisplay(Seating):
             names = [self.game.action_name(a) for a in legal[:4]]
             how = "a number from the list, or a choice in words: " + " · ".join(names)
             if any(act.is_bid(a) for a in legal):
-                how = "a bid (bid 3, or just 3) or " + " · ".join(names)
-                if not _is_bid_amount(self.game, 1):
-                    how += " (1 means the first choice, pass)"
+                listed = " · ".join(names)
+                how = f"a bid (bid 3, or just 3: here a number is always a bid) or {listed}"
         answers = (
             f"{how}\n"
+            "#N: choice N of the list, in the order shown (#1 is the first) at any prompt\n"
             "hand: show the table again · help or ?: this help · quit: stop (the record is saved)"
         )
         console.print(Padding(answers, (0, 0, 0, 2), expand=False), soft_wrap=False)
@@ -560,9 +587,9 @@ class TableDisplay(Seating):
             if name == "You":
                 reason = _second_person(reason)
             reason = re.sub(r"\bsuit ([CDHS])\b", lambda m: f"suit {_symbol(m.group(1))}", reason)
-            message = f"{text.strip()!r} is not legal: {name if name != 'You' else 'you'} {reason}"
+            message = f"{clip(text)!r} is not legal: {name if name != 'You' else 'you'} {reason}"
         else:
-            message = str(exc)
+            message = _clip_answer(str(exc), text)
         row = Text(f"  ✗ {message}", style="red")
         row.append("  (? for help)", style="dim")
         self.console.print(row)
@@ -636,7 +663,7 @@ class HumanPlayer(Bot):
         while True:
             text = self._read(prompt)
             if self._echo:
-                display.console.print(Text(text))
+                display.console.print(Text(clip(text)))
             word = text.strip().lower()
             if word in QUIT_WORDS:
                 raise QuitGame()
