@@ -1,0 +1,430 @@
+"""A table: one match, its seats, and what each seat may see of it.
+
+A :class:`Table` holds a state with its events on, one occupant a seat — a :class:`Bot`, a
+:class:`Person` or a :class:`Remote` connection — and the referee that keeps the match going
+when a bot fails. People and remote connections act only through :meth:`Table.submit`; bots
+are asked by the driver (:func:`tricktable.table.driver.run`), which uses the same table.
+
+Everything a seat gets from a table goes through one visibility rule, the engine's: events
+come from the seat's own stream (``EventLog``), views are the seat's sealed ``View``, an error
+for a refused action is the one ``View.illegal`` gives (it speaks only of that seat's own
+cards), and a chat line may name only cards face up on the table.
+
+The table is not thread-safe: call it from the thread of its event loop. Every change bumps
+:attr:`Table.version` and wakes whoever awaits :meth:`Table.changed`, so a server can push a
+seat's new events as they happen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import unicodedata
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from tricktable.bots.base import Bot
+from tricktable.cards import SUIT_SYMBOLS, format_cards, mask_of, parse_card
+from tricktable.engine.events import SPECTATOR, Event
+from tricktable.engine.trick import Game, TrickState, View
+from tricktable.errors import IllegalAction, NotationError, TricktableError
+from tricktable.match import Referee
+from tricktable.seeds import fresh_seed
+
+#: the longest action text :meth:`Table.submit` reads (the longest real one is a few words)
+MAX_ACTION_TEXT: Final = 100
+#: chat lines longer than this are clipped (with an ellipsis)
+MAX_CHAT: Final = 200
+#: the seat kinds that act through :meth:`Table.submit`
+PERSON_KINDS: Final = ("person", "human", "remote")
+
+# Bidirectional overrides and isolates reorder what others see: as bad as control characters.
+_BIDI: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_SYMBOLS: Final = SUIT_SYMBOLS + "♧♢♡♤"
+
+Observer = Callable[["Table"], None]
+
+
+class Person(Bot):
+    """A seat played by someone at the table: its actions come only through ``submit``.
+
+    ``label`` is the name written into the record (``human`` if empty).
+    """
+
+    name = "human"
+    interactive = True
+    #: what kind of seat this is (``person`` or ``remote``)
+    kind = "person"
+
+    def __init__(self, label: str = "") -> None:
+        self.label = label
+
+    def act(self, view: View) -> int:
+        """Never called by the driver: a person's action is submitted to the table."""
+        raise TricktableError(f"seat {view.seat} is a person's: it acts through Table.submit")
+
+
+class Remote(Person):
+    """A seat played over a connection (a websocket later): for the table, a person."""
+
+    name = "remote"
+    kind = "remote"
+
+
+class Table:
+    """One match: a state with its events, a seat's occupant each, and the referee's policy.
+
+    ``seats`` holds one entry a seat: a :class:`Bot`, a :class:`Person` or :class:`Remote`,
+    or the text ``person``/``human``/``remote`` or a bot spec (``heuristic``,
+    ``cmd:./bot``: see :func:`tricktable.bots.make_bot`). The table owns its bots:
+    :meth:`close` closes them. ``state`` resumes a match (a state rebuilt from its record by
+    ``records.replay(record, listen=True)``); its events are turned on if they are not.
+    ``seed`` is the match's (``state.seed`` when resuming, if None): it seeds the bots.
+    ``faults`` are those of the match so far (a resumed record's ``faults``): the referee
+    keeps them, so that the table's record lists every fault of the match.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[Bot | str],
+        seed: int | None = None,
+        referee: Referee | None = None,
+        state: TrickState | None = None,
+        faults: Sequence[dict[str, Any]] = (),
+    ) -> None:
+        if state is not None and state.game.spec() != game.spec():
+            raise TricktableError(
+                f"the state is a match of {state.game.spec()}, not of {game.spec()}"
+            )
+        if len(seats) != game.num_players:
+            raise TricktableError(f"{game.name} needs {game.num_players} seats, got {len(seats)}")
+        self.game = game
+        self.referee = referee if referee is not None else Referee()
+        if seed is None:
+            seed = state.seed if state is not None else fresh_seed()
+        self.seed: int = seed
+        self.state: TrickState = state if state is not None else game.new_state(seed)
+        self.state.listen()
+        #: the occupant of each seat now (the referee puts substitutes in)
+        self.players: list[Bot] = _occupants(seats, self.referee)
+        #: each seat's name in the record (the first occupant's)
+        self.labels: list[str] = [_label(p) for p in self.players]
+        self._own: list[Bot] = list(self.players)
+        #: bumped by every change: an action, a deal, a chat line, a fault, the end
+        self.version = 0
+        #: actions applied at this table (by anyone)
+        self.moves = 0
+        #: whether the bots have been started (by a driver: once a table)
+        self.started = False
+        #: the faults of the match before this table took it over (see ``faults``)
+        self.earlier_faults: list[dict[str, Any]] = [dict(f) for f in faults]
+        self.referee.faults = [*self.earlier_faults, *self.referee.faults]
+        self._stopped = False
+        self._signal = asyncio.Event()
+        self._observers: list[Observer] = []
+
+    # ------------------------------------------------------------------------ the state
+
+    @property
+    def whose_turn(self) -> int:
+        """The seat to act, or -1 (between hands, after the match)."""
+        return self.state.to_act
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the match has ended (won, or forfeited)."""
+        return self.state.is_over
+
+    @property
+    def ended(self) -> bool:
+        """Whether no more actions will come: the match is over or its driver has stopped."""
+        return self._stopped or self.state.is_over
+
+    @property
+    def num_seats(self) -> int:
+        """How many seats the table has."""
+        return self.state.n
+
+    def is_person(self, seat: int) -> bool:
+        """Whether ``seat`` is played by a person or a remote connection (it submits)."""
+        return isinstance(self.players[seat], Person)
+
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know now (a sealed snapshot, with its events so far)."""
+        self._check_seat(seat)
+        return self.state.view(seat)
+
+    def events_since(self, viewer: int, n: int = 0) -> list[Event]:
+        """The events ``viewer`` (a seat or ``SPECTATOR``) may see, from position ``n`` on.
+
+        Positions count the viewer's own stream: a client that has ``n`` events asks for
+        what came after them.
+        """
+        if viewer != SPECTATOR:
+            self._check_seat(viewer)
+        if n.__class__ is not int:
+            raise TricktableError(f"events_since needs a position (an int), got {n!r}")
+        log = self.state.events
+        assert log is not None  # the table turned them on
+        return log.since(viewer, n)
+
+    def record(self) -> dict[str, Any]:
+        """The match's record so far, with its players and the referee's faults."""
+        from tricktable.records import to_record
+
+        return to_record(self.state, self.labels, faults=self.referee.faults)
+
+    # --------------------------------------------------------------------------- acting
+
+    def submit(self, seat: int, action: int | str) -> int:
+        """Take ``action`` (a code, or its text: ``bid 3``, ``play TD``) for ``seat``.
+
+        Returns the action's code. Anything refused — a seat that is not a person's, text
+        that is not an action, not this seat's turn, an action the rules forbid — raises a
+        :class:`TricktableError` (an :class:`IllegalAction` with the engine's ``reason`` for
+        the last two) and changes nothing.
+        """
+        self._check_seat(seat)
+        if not self.is_person(seat):
+            raise TricktableError(
+                f"seat {seat} is played by {_label(self.players[seat])}: it takes no submissions"
+            )
+        code = self._read_action(action)
+        state = self.state
+        if self._stopped and not state.is_over:
+            raise IllegalAction(seat, _text(self.game, code), "cannot act: the table has stopped")
+        if state.to_act != seat:
+            raise state.view(seat).illegal(code)
+        try:
+            state.apply(code)
+        except IllegalAction:
+            # The engine's own message names the acting seat's cards, which on its turn are
+            # this seat's; the view's says the same from what the seat may know (a seat of
+            # Spades still deciding on blind nil may not know even its own cards).
+            raise state.view(seat).illegal(code) from None
+        self.moves += 1
+        self._touch()
+        return code
+
+    def play_for(self, seat: int, action: int) -> None:
+        """Apply ``action`` from the bot at ``seat`` (the driver's call).
+
+        Raises the engine's :class:`IllegalAction` (which the referee turns into a fault)
+        and changes nothing when it is not that seat's legal action.
+        """
+        state = self.state
+        if state.to_act != seat:
+            raise state.view(seat).illegal(action)
+        state.apply(action)
+        self.moves += 1
+        self._touch()
+
+    def fault(self, seat: int, exc: Exception) -> int:
+        """Hand a failure of the occupant of ``seat`` to the referee (penalty, substitute).
+
+        The driver's call for a bot that failed; a server's for a person who left (a
+        ``BotFault(seat, "closed", ...)``: the seat is handed on as the referee's policy says).
+        Returns the penalty action the referee logged (Tricks' bad card), or -1.
+        """
+        before = len(self.state.actions), len(self.state.history)
+        action = self.referee.fault(self.state, self.players, seat, exc)
+        if (len(self.state.actions), len(self.state.history)) != before:
+            self.moves += 1
+        self._touch()
+        return action
+
+    def deal_next(
+        self,
+        hands: Sequence[int] | None = None,
+        dealer: int | None = None,
+        stock: Sequence[int] | None = None,
+    ) -> None:
+        """Deal the next hand (from the match's seed, or the deal given: see ``state.deal``)."""
+        if self.ended:
+            raise TricktableError("cannot deal: the match is over")
+        if not self.state.needs_deal:
+            raise TricktableError("cannot deal now: a hand is in play")
+        self.state.deal(hands, dealer=dealer, stock=stock)
+        self._touch()
+
+    def chat(self, seat: int, text: str) -> str:
+        """Say ``text`` at the table from ``seat`` (-1: the table itself); returns what was said.
+
+        Text over :data:`MAX_CHAT` characters is clipped. Refused, with a clear error: an
+        empty line, control characters, and a card that is not face up on the table (every
+        seat and spectator reads chat, so it may name only what they all may know).
+        """
+        if seat != -1:
+            self._check_seat(seat)
+        if not isinstance(text, str):
+            raise TricktableError("a chat line must be text")
+        for ch in text:
+            if ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp"):
+                raise TricktableError(
+                    f"a chat line may not hold control characters (found U+{ord(ch):04X})"
+                )
+        line = " ".join(text.split())
+        if not line:
+            raise TricktableError("empty chat line: there is nothing to say")
+        if len(line) > MAX_CHAT:
+            line = line[: MAX_CHAT - 1].rstrip() + "…"
+        hidden = mask_of(named_cards(line)) & ~public_cards(self.state)
+        if hidden:
+            raise TricktableError(
+                "a chat line may name only cards face up on the table; "
+                f"{format_cards(hidden)} {'is' if hidden.bit_count() == 1 else 'are'} not"
+            )
+        self.state.chat(seat, line)
+        self._touch()
+        return line
+
+    # ---------------------------------------------------------------------------- waiting
+
+    async def changed(self, since: int | None = None) -> int:
+        """Wait until :attr:`version` passes ``since`` (now, if None); the new version.
+
+        Pass the version you last saw, so that a change made in between is not missed.
+        """
+        if since is None:
+            since = self.version
+        while self.version <= since:
+            await self._signal.wait()
+        return self.version
+
+    async def wait_for_turn(self, seat: int) -> bool:
+        """Wait until ``seat`` is to act and may submit (True), or never will (False).
+
+        Never: the match is over, the driver has stopped, or the seat is (or has been handed
+        to) a bot.
+        """
+        self._check_seat(seat)
+        while True:
+            if self.ended or not self.is_person(seat):
+                return False
+            if self.state.to_act == seat:
+                return True
+            await self.changed(self.version)
+
+    def watch(self, observer: Observer) -> None:
+        """Call ``observer(table)`` after every change, at once (a display, a test's check)."""
+        self._observers.append(observer)
+
+    def stop(self) -> None:
+        """Say that no more actions will be taken here (the driver has finished or stopped).
+
+        Waiters wake and :meth:`submit` refuses actions, until a driver starts again.
+        """
+        if not self._stopped:
+            self._stopped = True
+            self._touch()
+
+    def resume(self) -> None:
+        """Take actions again after :meth:`stop` (a driver starting on this table)."""
+        if self._stopped:
+            self._stopped = False
+            self._touch()
+
+    def close(self) -> None:
+        """Close every bot the table has held (programs' processes are killed)."""
+        seen: set[int] = set()
+        for bot in [*self._own, *self.players]:
+            if id(bot) not in seen:
+                seen.add(id(bot))
+                with contextlib.suppress(Exception):
+                    bot.close()
+
+    # ---------------------------------------------------------------------------- inside
+
+    def _touch(self) -> None:
+        self.version += 1
+        # A fresh event for the next change: whoever waited on this one wakes.
+        signal, self._signal = self._signal, asyncio.Event()
+        signal.set()
+        for observer in self._observers:
+            observer(self)
+
+    def _check_seat(self, seat: object) -> None:
+        # exactly an int: True is not seat 1
+        if not (seat.__class__ is int and isinstance(seat, int) and 0 <= seat < self.state.n):
+            last = self.state.n - 1
+            raise TricktableError(f"no seat {seat!r} at this table; seats are 0..{last}")
+
+    def _read_action(self, action: object) -> int:
+        if isinstance(action, str):
+            if len(action) > MAX_ACTION_TEXT:
+                raise NotationError(
+                    f"an action of {len(action)} characters is too long to be one"
+                    f" ({MAX_ACTION_TEXT} at most)"
+                )
+            return self.game.parse_action(action)
+        if action.__class__ is int:
+            assert isinstance(action, int)
+            return action
+        kind = type(action).__name__
+        raise TricktableError(f"an action is its code (an int) or its text ('bid 3'), not {kind}")
+
+
+def public_cards(state: TrickState) -> int:
+    """The cards face up for every seat and spectator now: played this hand, the up-card."""
+    known = mask_of(state.trick)
+    for won in state.won:
+        known |= won
+    if state.game.records_stock and state.stock:
+        known |= 1 << state.stock[0]  # the turned-up card (Euchre's, Oh Hell's trump card)
+    return known
+
+
+def named_cards(text: str) -> list[int]:
+    """The cards a line of text names as a card is written: ``AS``, ``10d``, ``q♠``, ``JK``.
+
+    Words that only look like cards in lower case (``as``, ``ah``) are words, not cards.
+    """
+    out = []
+    word: list[str] = []
+    for ch in text + " ":
+        if ch.isalnum() or ch in _SYMBOLS or ch == "🃏":
+            word.append(ch)
+            continue
+        if word:
+            token = "".join(word)
+            word = []
+            if token.isupper() or token[0].isdigit() or token[-1] in _SYMBOLS or token == "🃏":
+                with contextlib.suppress(NotationError):
+                    out.append(parse_card(token))
+    return out
+
+
+def _occupants(seats: Sequence[Bot | str], referee: Referee) -> list[Bot]:
+    from tricktable.bots import make_bot
+
+    out: list[Bot] = []
+    try:
+        for seat in seats:
+            if isinstance(seat, Bot):
+                out.append(seat)
+            elif not isinstance(seat, str):
+                raise TricktableError(f"a seat is a bot, a person or a spec; got {seat!r}")
+            elif seat.strip().lower() in PERSON_KINDS:
+                out.append(Remote() if seat.strip().lower() == "remote" else Person())
+            else:
+                out.append(make_bot(seat, referee.options))
+    except BaseException:
+        for bot in out:
+            with contextlib.suppress(Exception):
+                bot.close()
+        raise
+    return out
+
+
+def _text(game: Game, action: int) -> str:
+    try:
+        return game.action_name(action)
+    except TricktableError:
+        return f"action {action}"
+
+
+def _label(player: Bot) -> str:
+    if isinstance(player, Person):
+        return player.label or player.name
+    return f"bot:{getattr(player, 'name', 'bot')}"
