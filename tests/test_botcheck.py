@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -147,3 +148,17 @@ def test_command_line(seed_bot: str, cli: Callable[..., subprocess.CompletedProc
     assert "result: OK" in run.stdout
     bad = cli("bot-check", seed_bot, "--game", "no-such-game")
     assert bad.returncode == 2 and bad.stderr.startswith("error: ")
+
+
+def test_an_engine_error_is_not_the_bots_fault(tmp_path: Path) -> None:
+    engine_bug = Path(__file__).parent / "engine_bug.py"
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).parents[1] / "src"))
+    target = f"cmd:{sys.executable} {EXAMPLES / 'python' / 'bot.py'}"
+    done = subprocess.run(
+        [sys.executable, str(engine_bug), "bot-check", target, "--matches", "1"],
+        capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path, check=False,
+    )  # fmt: skip
+    assert done.returncode == 3, done.stdout + done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: match 1 (seed ")
+    assert "engine error in hand 3" in lines[0] and "FAULT" not in done.stdout

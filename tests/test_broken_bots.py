@@ -27,6 +27,7 @@ from tricktable.bots.base import Bot
 from tricktable.engine.trick import Game, TrickState, View
 from tricktable.errors import BotError, OptionError, TricktableError
 from tricktable.games import GAMES, load_game, register
+from tricktable.games.tricks_results import TricksResult
 from tricktable.match import Referee, RunnerOptions, play_match
 from tricktable.protocols.stdio import SubprocessBot
 from tricktable.records import replay, to_record
@@ -177,7 +178,9 @@ def test_a_broken_bot_never_breaks_the_match(
     if game_spec.startswith("tricks"):
         last = state.history[fault["hand"]].actions[-1]
         assert state.game.action_name(last).startswith("bad-card")
-        assert state.results[0]["thrown_in"] and state.results[0]["points"][1] == -100
+        first = state.results[0]
+        assert isinstance(first, TricksResult)
+        assert first.thrown_in and first.points[1] == -100
     assert elapsed < (LIMIT if times_out else 0) + SLACK
     if times_out:
         assert elapsed >= LIMIT

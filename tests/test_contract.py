@@ -11,13 +11,19 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 
 from tricktable.bots import make_bot
+from tricktable.engine.results import HandResult
 from tricktable.engine.trick import TrickState
 from tricktable.games import load_game, names
+from tricktable.games.euchre_results import EuchreResult
+from tricktable.games.hearts_results import FilippaResult, HeartsResult
+from tricktable.games.oh_hell_results import OhHellResult
+from tricktable.games.setback_results import SetbackResult
+from tricktable.games.spades_results import SpadesResult
+from tricktable.games.tricks_results import TricksResult
 from tricktable.match import play_match
 from tricktable.records import replay, result_of, to_record
 
@@ -26,59 +32,70 @@ MAX_HANDS = 6
 CARD = re.compile(r"\b(?:[2-9TJQKA][CDHS]|JK|JL)\b")
 
 
-def _setback_family(state: TrickState, result: dict[str, Any]) -> None:
-    if result.get("thrown_in"):
+def _setback_family(state: TrickState, result: HandResult) -> None:
+    assert isinstance(result, SetbackResult)
+    if result.thrown_in:
         return
     weights = state.game.weights  # type: ignore[attr-defined]
-    taken = sum(weights[name] for name, side in result["points"].items() if side is not None)
-    assert sum(result["taken"]) == taken
-    assert set(result["points"]) == set(weights)
+    taken = sum(weights[name] for name, side in result.points.items() if side is not None)
+    assert sum(result.taken) == taken
+    assert set(result.points) == set(weights)
 
 
-def _hearts(state: TrickState, result: dict[str, Any]) -> None:
+def _hearts(state: TrickState, result: HandResult) -> None:
+    assert isinstance(result, HeartsResult)
     # 26 penalty points a hand (13 hearts and the queen of spades), unless the moon is shot.
-    assert sum(result["penalties"]) == 26
-    before = state.results[-2]["scores"] if len(state.results) > 1 else [0] * 4
-    gained = [a - b for a, b in zip(result["scores"], before, strict=True)]
-    if result["moon"] is None:
-        assert gained == result["penalties"]
+    assert sum(result.penalties) == 26
+    before = state.results[-2].scores if len(state.results) > 1 else (0,) * 4
+    gained = tuple(a - b for a, b in zip(result.scores, before, strict=True))
+    if result.moon is None:
+        assert gained == result.penalties
     else:
-        assert result["penalties"][result["moon"]] == 26
+        assert result.penalties[result.moon] == 26
+    assert result.queen_of_spades is not None
+    assert result.penalties[result.queen_of_spades] >= 13
 
 
-def _filippa(state: TrickState, result: dict[str, Any]) -> None:
-    assert sum(result["penalties"]) == -36 or sum(result["penalties"]) == 36
-    clean = [s for s, p in enumerate(result["penalties"]) if p == 0]
-    assert (result["carried"] > 0) == (not clean)
-    assert sum(result["shares"]) == (0 if not clean else result["pool"])
+def _filippa(state: TrickState, result: HandResult) -> None:
+    assert isinstance(result, FilippaResult)
+    assert sum(result.penalties) == -36 or sum(result.penalties) == 36
+    clean = [s for s, p in enumerate(result.penalties) if p == 0]
+    assert (result.carried > 0) == (not clean)
+    assert sum(result.shares) == (0 if not clean else result.pool)
+    assert result.queen_of_spades is not None
+    assert result.penalties[result.queen_of_spades] <= -13
 
 
-def _spades(state: TrickState, result: dict[str, Any]) -> None:
-    assert sum(result["tricks"]) == 13
+def _spades(state: TrickState, result: HandResult) -> None:
+    assert isinstance(result, SpadesResult)
+    assert sum(result.tricks) == 13
 
 
-def _tricks(state: TrickState, result: dict[str, Any]) -> None:
-    if not result.get("thrown_in") and not state.is_over:
-        assert sum(result["tricks"]) == 13
-        assert result["points"] == result["tricks"]
+def _tricks(state: TrickState, result: HandResult) -> None:
+    assert isinstance(result, TricksResult)
+    if not result.thrown_in and not state.is_over:
+        assert sum(result.tricks) == 13
+        assert result.points == result.tricks
 
 
-def _oh_hell(state: TrickState, result: dict[str, Any]) -> None:
-    size = result["hand_size"]
-    assert sum(result["tricks"]) == size
+def _oh_hell(state: TrickState, result: HandResult) -> None:
+    assert isinstance(result, OhHellResult)
+    size = result.hand_size
+    assert sum(result.tricks) == size
     if state.game.options.hook:
-        assert sum(result["bids"]) != size
+        assert sum(result.bids) != size
 
 
-def _euchre(state: TrickState, result: dict[str, Any]) -> None:
-    if result.get("thrown_in"):
+def _euchre(state: TrickState, result: HandResult) -> None:
+    assert isinstance(result, EuchreResult)
+    if result.thrown_in:
         return
-    assert sum(result["tricks"]) == 5
-    assert sum(1 for p in result["points"] if p) == 1  # exactly one side scores
+    assert sum(result.tricks) == 5
+    assert sum(1 for p in result.points if p) == 1  # exactly one side scores
 
 
 #: per game: a check of one hand's result (the scoring invariants of its written rules)
-INVARIANTS: dict[str, Callable[[TrickState, dict[str, Any]], None]] = {
+INVARIANTS: dict[str, Callable[[TrickState, HandResult], None]] = {
     "setback": _setback_family,
     "hearts": _hearts,
     "filippa": _filippa,
@@ -126,7 +143,7 @@ def checking_listener(name: str) -> Callable[[TrickState, int, int], None]:
             assert state.view(state.to_act).legal_actions() == legal
         else:
             result = state.results[-1]
-            if not state.is_over and not result.get("thrown_in"):
+            if not state.is_over and not getattr(result, "thrown_in", False):
                 assert len(state.tricks) == state.hand_size, f"{name}: a hand ended early"
             base = state.game.name
             if base in INVARIANTS:

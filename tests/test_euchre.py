@@ -30,6 +30,7 @@ from tricktable.games.euchre import (
     EuchreState,
     hand_points,
 )
+from tricktable.games.euchre_results import EuchreResult
 from tricktable.match import play_match
 from tricktable.records import replay, result_of, to_record
 
@@ -52,6 +53,13 @@ def make(
     state.deal([mask_of(parse_cards(h)) for h in hands], dealer=dealer, stock=parse_cards(stock))
     assert isinstance(state, EuchreState)
     return state
+
+
+def last_result(state: TrickState) -> EuchreResult:
+    """The last hand's result, checked to be Euchre's."""
+    result = state.results[-1]
+    assert isinstance(result, EuchreResult)
+    return result
 
 
 def names(state: TrickState) -> list[str]:
@@ -196,8 +204,18 @@ def test_without_stick_the_dealer_all_passing_throws_the_hand_in() -> None:
     state = make(TOP_SPADES, dealer=3, spec=spec)
     run(state, "pass, pass, pass, pass, pass, pass, pass, pass")
     assert state.needs_deal and state.to_act == -1 and state.scores == [0, 0]
-    result = state.results[-1]
-    assert result["thrown_in"] and result["maker"] is None and result["points"] == [0, 0]
+    result = last_result(state)
+    assert result.thrown_in and result.maker is None and result.points == (0, 0)
+    assert result.to_dict() == {
+        "maker": None,
+        "trump": None,
+        "alone": False,
+        "thrown_in": True,
+        "up_card": card_name(state.history[-1].stock[0]),
+        "tricks": [0, 0],
+        "points": [0, 0],
+        "scores": [0, 0],
+    }
     state.deal()
     assert state.dealer == 0, "the next dealer deals"
 
@@ -216,8 +234,8 @@ def test_alone_partner_sits_out_and_tricks_have_three_cards() -> None:
         state.apply(state.legal_actions()[-1])
     assert 2 not in actors and state.hands[2] == partner_hand
     assert len(state.tricks) == 5 and all(len(cards) == 3 for _l, cards, _w in state.tricks)
-    result = state.results[-1]
-    assert result["alone"] and result["tricks"] == [5, 0] and result["points"] == [4, 0]
+    result = last_result(state)
+    assert result.alone and result.tricks == (5, 0) and result.points == (4, 0)
     # The partner's cards never reach the other seats' views.
     for seat in (0, 1, 3):
         text = json.dumps(state.view(seat).to_dict())
@@ -267,23 +285,34 @@ def test_hand_points_table(tricks: int, alone: bool, expected: tuple[bool, int])
 
 def test_march_scores_2_and_alone_march_4() -> None:
     state = play_out(run(make(TOP_SPADES, dealer=3), "order-up, discard TC"))
-    assert state.results[-1]["tricks"] == [5, 0] and state.results[-1]["points"] == [2, 0]
+    assert last_result(state).tricks == (5, 0) and last_result(state).points == (2, 0)
     state = play_out(run(make(TOP_SPADES, dealer=3), "order-up alone, discard TC"))
-    assert state.results[-1]["points"] == [4, 0] and state.scores == [4, 0]
+    assert last_result(state).points == (4, 0) and state.scores == [4, 0]
 
 
 def test_three_or_four_tricks_score_1() -> None:
     state = play_out(run(make(THREE_SPADES, dealer=3, stock=THREE_STOCK), "order-up"))
-    result = state.results[-1]
-    assert result["maker"] == 0 and result["tricks"][0] in (3, 4)
-    assert result["points"] == [1, 0] and not result["euchred"]
+    result = last_result(state)
+    assert result.maker == 0 and result.tricks[0] in (3, 4)
+    assert result.points == (1, 0) and not result.euchred
 
 
 def test_euchred_makers_give_the_defenders_2() -> None:
     state = play_out(run(make(TOP_SPADES, dealer=3), "pass, order-up"))
-    result = state.results[-1]
-    assert result["maker"] == 1 and result["euchred"] and result["tricks"] == [5, 0]
-    assert result["points"] == [2, 0] and state.scores == [2, 0]
+    result = last_result(state)
+    assert result.maker == 1 and result.euchred and result.tricks == (5, 0)
+    assert result.points == (2, 0) and state.scores == [2, 0]
+    assert result.to_dict() == {
+        "maker": 1,
+        "trump": "S",
+        "alone": False,
+        "round": 1,
+        "up_card": card_name(state.history[-1].stock[0]),
+        "euchred": True,
+        "tricks": [5, 0],
+        "points": [2, 0],
+        "scores": [2, 0],
+    }
 
 
 def test_match_ends_when_a_side_reaches_10() -> None:
@@ -341,13 +370,13 @@ def test_random_hands_keep_the_invariants() -> None:
                 legal = state.legal_actions()
                 state.apply(legal[int(rng.random() * len(legal))])
             hands += 1
-            result = state.results[-1]
-            gained = [a - b for a, b in zip(state.scores, before, strict=True)]
-            assert gained == result["points"]
-            if result.get("thrown_in"):
-                assert gained == [0, 0] and not state.tricks
+            result = last_result(state)
+            gained = tuple(a - b for a, b in zip(state.scores, before, strict=True))
+            assert gained == result.points
+            if result.thrown_in:
+                assert gained == (0, 0) and not state.tricks
                 continue
-            assert len(state.tricks) == 5 and sum(result["tricks"]) == 5
+            assert len(state.tricks) == 5 and sum(result.tricks) == 5
             assert sorted(gained)[0] == 0 and max(gained) in (1, 2, 4), "one side scores"
             assert all(len(cards) == state.trick_size for _l, cards, _w in state.tricks)
             for seat in range(4):

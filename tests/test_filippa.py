@@ -27,6 +27,7 @@ from tricktable.games.filippa import (
     share_pool,
 )
 from tricktable.games.hearts import PASSING
+from tricktable.games.hearts_results import FilippaResult
 from tricktable.match import play_match
 from tricktable.records import replay, result_of, save_record, to_record
 
@@ -62,6 +63,13 @@ def dealt(
     state.deal([mask_of(parse_cards(text)) for text in deal], dealer=dealer)
     assert isinstance(state, FilippaState)
     return state
+
+
+def last_result(state: TrickState) -> FilippaResult:
+    """The last hand's result, checked to be Filippa's."""
+    result = state.results[-1]
+    assert isinstance(result, FilippaResult)
+    return result
 
 
 def random_hand(state: TrickState, rng: random.Random) -> None:
@@ -133,7 +141,17 @@ def test_follow_suit_no_breaking_no_first_trick_rule() -> None:
 def test_clean_seats_share_the_pool() -> None:
     state = dealt(SWEEP_DEAL)
     play_out(state)
-    assert state.results[-1] == {
+    result = state.results[-1]
+    assert result == FilippaResult(
+        penalties=(-36, 0, 0, 0),
+        pool=36,
+        shares=(0, 12, 12, 12),
+        carried=0,
+        scores=(0, 12, 12, 12),
+        negative=(-36, 0, 0, 0),
+        queen_of_spades=0,
+    )
+    assert result.to_dict() == {
         "penalties": [-36, 0, 0, 0],
         "pool": 36,
         "shares": [0, 12, 12, 12],
@@ -148,18 +166,18 @@ def test_pool_carries_over_when_everyone_has_penalties() -> None:
     run(state, SPREAD_PLAY)
     assert [state.won[s].bit_count() for s in range(4)] == [4, 4, 4, 4]
     play_out(state)
-    first = state.results[-1]
-    assert first["pool"] == 36 and first["shares"] == [0, 0, 0, 0] and first["carried"] == 36
-    assert first["scores"] == [0, 0, 0, 0] and sum(first["penalties"]) == -36
-    assert all(p < 0 for p in first["penalties"])
+    first = last_result(state)
+    assert first.pool == 36 and first.shares == (0, 0, 0, 0) and first.carried == 36
+    assert first.scores == (0, 0, 0, 0) and sum(first.penalties) == -36
+    assert all(p < 0 for p in first.penalties)
     assert state.view(2).info()["pool"] == 72
     # The next round shares 72: seat 0 takes everything, the three others get 24 each.
     state.deal([mask_of(parse_cards(text)) for text in SWEEP_DEAL], dealer=3)
     play_out(state)
-    second = state.results[-1]
-    assert second["pool"] == 72 and second["shares"] == [0, 24, 24, 24]
-    assert second["carried"] == 0 and state.scores == [0, 24, 24, 24]
-    assert second["negative"] == [first["penalties"][0] - 36, *first["penalties"][1:]]
+    second = last_result(state)
+    assert second.pool == 72 and second.shares == (0, 24, 24, 24)
+    assert second.carried == 0 and state.scores == [0, 24, 24, 24]
+    assert second.negative == (first.penalties[0] - 36, *first.penalties[1:])
 
 
 def test_share_pool_and_winner_functions() -> None:
@@ -200,21 +218,23 @@ def test_scoring_invariant_over_random_hands() -> None:
     for _ in range(200):
         before, carry_in = list(state.scores), state.carry
         random_hand(state, rng)
-        result = state.results[-1]
-        assert sum(result["penalties"]) == -36
-        assert result["penalties"] == card_penalties(state.won)
-        assert result["pool"] == 36 + carry_in and result["pool"] % 36 == 0
-        clean = [s for s in range(4) if result["penalties"][s] == 0]
+        result = last_result(state)
+        assert sum(result.penalties) == -36
+        assert list(result.penalties) == card_penalties(state.won)
+        assert result.pool == 36 + carry_in and result.pool % 36 == 0
+        clean = [s for s in range(4) if result.penalties[s] == 0]
         assert len(clean) <= 3
         if clean:
             shares += 1
-            assert result["carried"] == 0 and sum(result["shares"]) == result["pool"]
-            assert {result["shares"][s] for s in clean} == {result["pool"] // len(clean)}
+            assert result.carried == 0 and sum(result.shares) == result.pool
+            assert {result.shares[s] for s in clean} == {result.pool // len(clean)}
         else:
             carries += 1
-            assert result["carried"] == result["pool"] and result["shares"] == [0, 0, 0, 0]
-        change = [a - b for a, b in zip(state.scores, before, strict=True)]
-        assert change == result["shares"] and result["scores"] == state.scores
+            assert result.carried == result.pool and result.shares == (0, 0, 0, 0)
+        change = tuple(a - b for a, b in zip(state.scores, before, strict=True))
+        assert change == result.shares and list(result.scores) == state.scores
+        queen = result.queen_of_spades
+        assert queen is not None and state.won[queen] >> parse_card("QS") & 1
     assert carries and shares  # both cases happen in random play
     assert sum(state.negative) == -36 * 200
 

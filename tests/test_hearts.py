@@ -31,6 +31,7 @@ from tricktable.games.hearts import (
     passes_combined,
     passes_from_table,
 )
+from tricktable.games.hearts_results import HeartsResult
 from tricktable.match import play_match
 from tricktable.records import replay, result_of, save_record, to_record
 
@@ -297,7 +298,19 @@ def test_shooting_the_moon(moon: str, scores: list[int], shooter: int | None) ->
     state = dealt(MOON_DEAL, f"hearts(passing=none,moon={moon})", dealer=3)
     play_out(state)
     result = state.results[-1]
-    assert result == {"pass": "hold", "penalties": [26, 0, 0, 0], "moon": shooter, "scores": scores}
+    assert result == HeartsResult(
+        pass_offset=0,
+        penalties=(26, 0, 0, 0),
+        moon=shooter,
+        scores=tuple(scores),
+        queen_of_spades=0,
+    )
+    assert result.to_dict() == {
+        "pass": "hold",
+        "penalties": [26, 0, 0, 0],
+        "moon": shooter,
+        "scores": scores,
+    }
     assert state.needs_deal
 
 
@@ -329,7 +342,8 @@ def test_scoring_invariant_over_random_hands() -> None:
                 legal = state.legal_actions()
                 state.apply(legal[int(rng.random() * len(legal))])
             result = state.results[-1]
-            points, shooter = result["penalties"], result["moon"]
+            assert isinstance(result, HeartsResult)
+            points, shooter = list(result.penalties), result.moon
             assert sum(points) == 26
             change = [a - b for a, b in zip(state.scores, before, strict=True)]
             if shooter is None:
@@ -337,7 +351,9 @@ def test_scoring_invariant_over_random_hands() -> None:
             else:
                 assert points[shooter] == 26
                 assert sum(change) == (78 if game.options.moon == "add" else -26)
-            assert result["scores"] == state.scores
+            assert list(result.scores) == state.scores
+            queen = result.queen_of_spades
+            assert queen is not None and state.won[queen] >> parse_card("QS") & 1
             taken = sum(w.bit_count() for w in state.won)
             assert taken == 52 and all(h == 0 for h in state.hands)
 

@@ -203,7 +203,7 @@ def test_blind_nil_is_asked_then_dealt(recording: Server) -> None:
     finally:
         SEED_BOT.BLIND = False
     assert referee.faults == []
-    assert state.results[0]["bids"][0] == "blind-nil"
+    assert state.results[0].to_dict()["bids"][0] == "blind-nil"
     events = [path.rsplit("/", 1)[1] for path, _ in recording.requests]
     # the deal of a blind nil bidder comes once it may see its cards: after all have bid
     assert events[:4] == ["blind", "deal", "bid", "play"]
@@ -219,7 +219,7 @@ def test_blind_when_not_offered_is_a_nil_bid(recording: Server) -> None:
     finally:
         SEED_BOT.BLIND = False
     assert referee.faults == []
-    assert state.results[0]["bids"][0] == "nil"
+    assert state.results[0].to_dict()["bids"][0] == "nil"
 
 
 # ------------------------------------------------------------------------------ faults

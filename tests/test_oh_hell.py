@@ -27,6 +27,7 @@ from tricktable.games.oh_hell import (
     hand_sizes,
     match_winners,
 )
+from tricktable.games.oh_hell_results import OhHellResult
 from tricktable.match import play_match
 from tricktable.records import replay, result_of, to_record
 
@@ -55,6 +56,13 @@ def deal_text(state: TrickState, hands: list[str], dealer: int, up: str | None =
         rest.remove(top)
         rest.insert(0, top)
     state.deal(masks, dealer=dealer, stock=rest)
+
+
+def results(state: TrickState) -> list[OhHellResult]:
+    """The results of the finished hands, checked to be Oh Hell's."""
+    out = [r for r in state.results if isinstance(r, OhHellResult)]
+    assert len(out) == len(state.results)
+    return out
 
 
 def act(state: TrickState, text: str) -> None:
@@ -112,7 +120,7 @@ def test_options_defaults_and_bad_values() -> None:
 
 def test_deals_follow_the_sequence_and_the_match_ends_after_the_last() -> None:
     state = random_match("oh-hell(max_cards=4,sequence=up-down)", 3)
-    assert [r["hand_size"] for r in state.results] == [1, 2, 3, 4, 3, 2, 1]
+    assert [r.hand_size for r in results(state)] == [1, 2, 3, 4, 3, 2, 1]
     assert [log.deal[0].bit_count() for log in state.history] == [1, 2, 3, 4, 3, 2, 1]
     assert state.is_over and state.phase == OVER and state.winner is not None
     with pytest.raises(TricktableError, match="cannot deal now"):
@@ -124,7 +132,7 @@ def test_deals_follow_the_sequence_and_the_match_ends_after_the_last() -> None:
 
 def test_default_match_is_25_hands_from_13_down_to_1_and_back() -> None:
     state = random_match("oh-hell", 9)
-    assert [r["hand_size"] for r in state.results] == list(hand_sizes("down-up", 13))
+    assert [r.hand_size for r in results(state)] == list(hand_sizes("down-up", 13))
 
 
 # ---------------------------------------------------------------------------------- trump
@@ -152,7 +160,9 @@ def test_thirteen_cards_each_leaves_no_stock_and_no_trump() -> None:
         state.apply(state.legal_actions()[0])
     record = to_record(state)
     assert record["hands"][0]["deal"][4] == []
-    assert state.results[0]["trump"] is None and state.results[0]["up_card"] is None
+    first = results(state)[0]
+    assert first.trump is None and first.up_card is None
+    assert first.to_dict()["trump"] is None and first.to_dict()["up_card"] is None
 
 
 def test_trump_wins_and_may_be_played_when_void() -> None:
@@ -241,10 +251,20 @@ def test_a_hand_is_scored_from_bids_and_tricks() -> None:
     act(state, "play AS,play 2C,play 2D,play 5C")
     act(state, "play KS,play 3C,play 3D,play 6C")
     act(state, "play QS,play 4C,play 4D,play 7C")
-    result = state.results[-1]
-    assert result["bids"] == [3, 0, 1, 0] and result["tricks"] == [3, 0, 0, 0]
-    assert result["points"] == [13, 10, 0, 10] and result["scores"] == [13, 10, 0, 10]
-    assert result["trump"] == "H" and result["up_card"] == "QH" and result["hand_size"] == 3
+    result = results(state)[-1]
+    assert result.bids == (3, 0, 1, 0) and result.tricks == (3, 0, 0, 0)
+    assert result.points == (13, 10, 0, 10) and result.scores == (13, 10, 0, 10)
+    assert result.trump == 2 and result.up_card == parse_card("QH") and result.hand_size == 3
+    assert result.winners is None and result.shared_win() == ()
+    assert result.to_dict() == {
+        "hand_size": 3,
+        "up_card": "QH",
+        "trump": "H",
+        "bids": [3, 0, 1, 0],
+        "tricks": [3, 0, 0, 0],
+        "points": [13, 10, 0, 10],
+        "scores": [13, 10, 0, 10],
+    }
     assert state.needs_deal and state.scores == [13, 10, 0, 10]
 
 
@@ -256,7 +276,10 @@ def test_match_winners_and_shared_wins() -> None:
         state = random_match("oh-hell(max_cards=2,sequence=down)", seed)
         top = max(state.scores)
         tops = [s for s, v in enumerate(state.scores) if v == top]
-        assert state.winners == tops and state.results[-1]["winners"] == tops
+        last = results(state)[-1]
+        assert state.winners == tops and last.winners == tuple(tops)
+        assert last.to_dict()["winners"] == tops
+        assert last.shared_win() == (tuple(tops) if len(tops) > 1 else ())
         assert state.winner == (tops[0] if len(tops) == 1 else SHARED)
         seen_shared = seen_shared or state.winner == SHARED
     assert seen_shared, "some of these short matches end in a shared win"
@@ -269,16 +292,16 @@ def test_invariants_over_random_matches() -> None:
     for seed in range(12):
         state = random_match("oh-hell(max_cards=6)", seed)
         totals = [0] * 4
-        for h, (log, result) in enumerate(zip(state.history, state.results, strict=True)):
-            size = result["hand_size"]
-            assert sum(result["tricks"]) == size
-            assert all(0 <= b <= size for b in result["bids"])
-            assert sum(result["bids"]) != size, "the hook always leaves someone failing"
+        for h, (log, result) in enumerate(zip(state.history, results(state), strict=True)):
+            size = result.hand_size
+            assert sum(result.tricks) == size
+            assert all(0 <= b <= size for b in result.bids)
+            assert sum(result.bids) != size, "the hook always leaves someone failing"
             assert all(m.bit_count() == size for m in log.deal)
             assert len(log.stock) == 52 - 4 * size
             assert len(log.actions) == 4 + 4 * size
-            totals = [t + p for t, p in zip(totals, result["points"], strict=True)]
-            assert totals == result["scores"], h
+            totals = [t + p for t, p in zip(totals, result.points, strict=True)]
+            assert totals == list(result.scores), h
         assert state.scores == totals
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import select
@@ -477,3 +478,119 @@ def test_answers_in_oh_hell_name_the_hook() -> None:
     with pytest.raises(IllegalAction, match="hook rule"):
         answer("1", state)
     assert answer("0", state) == act.bid(0)
+
+
+# ------------------------------------------------------------------------------ resuming
+
+ENGINE_BUG = Path(__file__).parent / "engine_bug.py"
+EXAMPLE_BOT = Path(__file__).parents[1] / "examples/bots/python/bot.py"
+
+
+def cut_record(record: dict[str, object], hand: int, actions: int | None) -> dict[str, object]:
+    """The record of the match stopped after ``hand`` whole hands (and ``actions`` more)."""
+    out = json.loads(json.dumps(record))
+    hands = out["hands"]
+    out.pop("unfinished_hand", None)
+    if actions is not None:
+        partial = dict(hands[hand])
+        partial["actions"] = partial["actions"][:actions]
+        out["unfinished_hand"] = partial
+    out["hands"] = hands[:hand]
+    return out
+
+
+def test_resume_plays_a_saved_match_on_to_the_uninterrupted_record(tmp_path: Path) -> None:
+    whole_path = tmp_path / "whole.json"
+    run = play("--players", BOTS, "--seed", "7", "--save", str(whole_path))
+    assert run.returncode == 0, run.stderr
+    whole = load_record(whole_path)
+    assert len(whole["hands"]) > 4
+    for hand, actions in ((3, None), (3, 0), (3, 7), (len(whole["hands"]) - 1, 5)):
+        cut = tmp_path / f"cut-{hand}-{actions}.json"
+        cut.write_text(json.dumps(cut_record(whole, hand, actions)), encoding="utf-8")
+        again = play("--resume", str(cut))
+        assert again.returncode == 0, again.stderr
+        said = f"Resumed after hand {hand}." if actions is None else f"Resumed in hand {hand + 1}"
+        assert said in again.stdout
+        assert f"record saved to {cut}" in again.stdout  # the match goes on in its own file
+        assert load_record(cut) == whole, (hand, actions)
+
+
+def test_resume_with_other_players_and_another_save(tmp_path: Path) -> None:
+    first = tmp_path / "first.json"
+    assert play("--players", BOTS, "--seed", "3", "--save", str(first), "--max-hands", "2")
+    other = tmp_path / "other.json"
+    run = play("--resume", str(first), "--players", "random,random,random,random",
+               "--save", str(other), "--max-hands", "4")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    record = load_record(other)
+    assert record["players"] == ["bot:random"] * 4
+    assert record["hands"][:2] == load_record(first)["hands"]
+    assert len(record["hands"]) == 4 and replay(record).seed == 3
+
+
+def test_a_person_resumes_the_match_they_quit(tmp_path: Path) -> None:
+    target = tmp_path / "mine.json"
+    run = play("--seed", "5", "--players", "human,random,random,random", "--save", str(target),
+               stdin="#1\n" * 12 + "quit\n")  # fmt: skip
+    assert run.returncode == 0 and "Stopped." in run.stdout
+    record = load_record(target)
+    assert record["players"][0] == "tester" and "unfinished_hand" in record
+    again = play("--resume", str(target), stdin="#1\n" * 4000)
+    assert again.returncode == 0, again.stderr
+    assert re.search(r"You (win!|lose\.)", again.stdout)
+    final = load_record(target)
+    assert final["hands"][: len(record["hands"])] == record["hands"]
+    assert replay(final).is_over
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--seed", "4"), "--resume plays the record's game and seed"),
+        (("--game", "hearts"), "--resume plays the record's game and seed"),
+        (("--players", "random,random"), "--players needs 4"),
+    ],
+)
+def test_resume_refuses_what_contradicts_the_record(
+    tmp_path: Path, args: tuple[str, ...], message: str
+) -> None:
+    saved = tmp_path / "m.json"
+    assert play("--players", BOTS, "--seed", "3", "--save", str(saved), "--max-hands", "1")
+    run = play("--resume", str(saved), *args)
+    assert run.returncode == 2 and message in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_resume_of_a_record_whose_player_cannot_be_rebuilt_asks_for_players(
+    tmp_path: Path,
+) -> None:
+    saved = tmp_path / "m.json"
+    assert play("--players", BOTS, "--seed", "3", "--save", str(saved), "--max-hands", "1")
+    record = load_record(saved)
+    record["players"][1] = "bot:nobody"
+    saved.write_text(json.dumps(record), encoding="utf-8")
+    run = play("--resume", str(saved))
+    assert run.returncode == 2
+    assert "seat 1: unknown player 'nobody'" in run.stderr and "--players" in run.stderr
+
+
+# -------------------------------------------------------------------------- engine errors
+
+
+def test_an_engine_error_stops_the_match_loudly_and_saves_the_record(tmp_path: Path) -> None:
+    # A real program in seat 0: the old catch-all blamed the bot to act for the engine's error.
+    players = f"cmd:{sys.executable} {EXAMPLE_BOT},heuristic,random,heuristic"
+    run = subprocess.run(
+        [sys.executable, str(ENGINE_BUG), "play", "--players", players, "--seed", "3"],
+        capture_output=True, text=True, encoding="utf-8", timeout=60, env=child_env(),
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert run.returncode == 3, run.stderr
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: engine error in hand 3, action ")
+    assert "ZeroDivisionError: boom" in lines[0] and "Traceback" not in run.stderr
+    record = load_record(saved_path(run.stdout, tmp_path))  # saved even without --save
+    assert "faults" not in record and len(record["hands"]) == 2
+    assert "unfinished_hand" in record
+    assert len(replay(record).history) == 3  # the record so far replays

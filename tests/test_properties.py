@@ -21,6 +21,7 @@ from tricktable.cards import card_name, cards_in, format_cards, mask_of, parse_c
 from tricktable.engine import actions as act
 from tricktable.engine.trick import AUCTION, DEAL, OVER, PLAY, TrickState
 from tricktable.games import load_game
+from tricktable.games.setback_results import SetbackResult
 from tricktable.records import replay, result_of, to_record
 
 SETTINGS = settings(
@@ -42,6 +43,13 @@ SPECS = [
 HAND_CAP = 2000
 
 Step = Callable[[TrickState], None]
+
+
+def setback_results(state: TrickState) -> list[SetbackResult]:
+    """The results of the finished hands, checked to be Setback's."""
+    out = [r for r in state.results if isinstance(r, SetbackResult)]
+    assert len(out) == len(state.results)
+    return out
 
 
 def play_random(spec: str, seed: int, p_pass: float = 0.85, step: Step | None = None) -> Any:
@@ -74,7 +82,7 @@ def test_every_random_match_ends_with_24_plays_per_hand(seed: int, spec: str) ->
     assert state.winner in (0, 1)
     assert state.to_act == -1 and state.legal_actions() == []
     assert len(state.history) == len(state.results)
-    for log, result in zip(state.history, state.results, strict=True):
+    for log, result in zip(state.history, setback_results(state), strict=True):
         plays = [a for a in log.actions if act.is_play(a)]
         assert len(plays) == 24
         auction = log.actions[: len(log.actions) - 24]
@@ -82,7 +90,7 @@ def test_every_random_match_ends_with_24_plays_per_hand(seed: int, spec: str) ->
         assert all(not act.is_play(a) for a in auction)
         assert sorted(plays) == sorted(c for m in log.deal for c in cards_in(m))
         # the first card played names trump
-        assert result["trump"] == "CDHS"[plays[0] // 13]
+        assert result.trump == plays[0] // 13
     # the deal passes to the left
     dealers = [log.dealer for log in state.history]
     assert all(b == (a + 1) % 4 for a, b in itertools.pairwise(dealers))
@@ -93,30 +101,33 @@ def test_every_random_match_ends_with_24_plays_per_hand(seed: int, spec: str) ->
 def test_scores_follow_the_rules_hand_by_hand(seed: int, spec: str) -> None:
     state = play_random(spec, seed)
     opts = state.options
-    before = [0, 0]
-    for i, result in enumerate(state.results):
-        points = result["points"]
+    before: tuple[int, ...] = (0, 0)
+    results = setback_results(state)
+    for i, result in enumerate(results):
+        points = result.points
         assert set(points) >= {"high", "low", "jack", "off_jack", "joker", "game"}
         # a trump is always dealt (the first card led), so High and Low are always won
         assert points["high"] in (0, 1) and points["low"] in (0, 1)
         taken = [sum(1 for team in points.values() if team == t) for t in (0, 1)]
-        assert result["taken"] == taken
+        assert list(result.taken) == taken
         assert 2 <= sum(taken) <= 6
-        team = result["declarer"] & 1
-        bid = result["bid"]
+        assert result.declarer is not None and result.bid is not None
+        team = result.declarer & 1
+        bid = result.bid
         assert opts.min_bid <= bid <= opts.max_bid
-        delta = [result["scores"][t] - before[t] for t in (0, 1)]
+        delta = [result.scores[t] - before[t] for t in (0, 1)]
         if taken[team] >= bid:
             assert delta[team] == (bid if opts.declarer_scores == "bid" else taken[team])
         else:
             assert delta[team] == -bid
         assert delta[1 - team] == taken[1 - team], "defenders score what they took"
-        last = i == len(state.results) - 1
+        last = i == len(results) - 1
         # only the declarers reaching the target end the match
-        assert (result["scores"][team] >= opts.target) == last
-        before = result["scores"]
-    assert state.winner == state.results[-1]["declarer"] & 1
-    assert state.scores == before
+        assert (result.scores[team] >= opts.target) == last
+        before = result.scores
+    declarer = results[-1].declarer
+    assert declarer is not None and state.winner == declarer & 1
+    assert state.scores == list(before)
 
 
 @SETTINGS
@@ -213,7 +224,8 @@ def check_views(state: TrickState) -> None:
             assert legal == [] and view.legal_mask() == 0
         assert all(not (act.is_play(a) and (1 << a) & hidden) for a in legal)
         assert not card_names_in(view.info()) & hidden_names
-        assert not card_names_in(json.loads(json.dumps(view.results))) & hidden_names
+        results = [result.to_dict() for result in view.results]
+        assert not card_names_in(json.loads(json.dumps(results))) & hidden_names
         assert view.phase in (AUCTION, PLAY)
 
 

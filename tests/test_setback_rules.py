@@ -14,6 +14,7 @@ import pytest
 
 from tricktable.cards import (
     JOKER,
+    SPADES,
     SUIT_MASKS,
     SUITS,
     card_name,
@@ -27,6 +28,7 @@ from tricktable.engine.trick import AUCTION, OVER, PLAY, TrickState
 from tricktable.errors import IllegalAction, TricktableError
 from tricktable.games import load_game
 from tricktable.games.setback import SetbackState
+from tricktable.games.setback_results import SetbackResult
 
 MakeState = Callable[..., SetbackState]
 Apply = Callable[..., SetbackState]
@@ -47,6 +49,13 @@ def play_out(state: TrickState) -> TrickState:
     while state.to_act >= 0:
         state.apply(state.legal_actions()[0])
     return state
+
+
+def last_result(state: TrickState) -> SetbackResult:
+    """The last hand's result, checked to be Setback's."""
+    result = state.results[-1]
+    assert isinstance(result, SetbackResult)
+    return result
 
 
 def hand_of(state: SetbackState, seat: int) -> set[str]:
@@ -545,10 +554,10 @@ def test_sweep_hand_points_and_scores(
     make_state: MakeState, apply_actions: Apply, options: str, auction: str, scores: list[int]
 ) -> None:
     state = play_out(apply_actions(make_state(SWEEP, 3, options), auction))
-    result = state.results[-1]
-    assert result["declarer"] == 0
-    assert result["trump"] == "S"
-    assert result["points"] == {
+    result = last_result(state)
+    assert result.declarer == 0
+    assert result.trump == SPADES and result.to_dict()["trump"] == "S"
+    assert result.points == {
         "high": 0,
         "low": 0,  # the ten: the joker is never Low
         "jack": 0,
@@ -556,8 +565,8 @@ def test_sweep_hand_points_and_scores(
         "joker": 0,
         "game": 0,
     }
-    assert result["taken"] == [5, 0]
-    assert result["scores"] == scores == state.scores
+    assert result.taken == (5, 0)
+    assert list(result.scores) == scores == state.scores
 
 
 @pytest.mark.parametrize(
@@ -583,8 +592,8 @@ def test_low_cards_hand_with_game_tie_and_absent_cards(
     apply_actions(state, auction + ",play 9S")
     assert names(state) == ["play 2S"], "seat 1 must follow trump with its only spade"
     play_out(state)
-    result = state.results[-1]
-    assert result["points"] == {
+    result = last_result(state)
+    assert result.points == {
         "high": 0,  # 9S, captured by seat 0
         "low": low,  # 2S, dealt to seat 1 and captured by seat 0
         "jack": None,
@@ -592,8 +601,8 @@ def test_low_cards_hand_with_game_tie_and_absent_cards(
         "joker": None,
         "game": None,  # no card counts for Game: 0 to 0 is a tie
     }
-    assert result["taken"] == taken
-    assert result["scores"] == scores
+    assert list(result.taken) == taken
+    assert list(result.scores) == scores
 
 
 def test_low_to_captured_gives_low_to_the_capturing_team(
@@ -606,7 +615,7 @@ def test_low_to_captured_gives_low_to_the_capturing_team(
         apply_actions(state, "play 2D,play 2C")  # seats 2 and 3 hold no spade
         assert names(state) == ["play 2S"]
         play_out(state)
-        points = state.results[-1]["points"]
+        points = last_result(state).points
         assert (points["high"], points["low"]) == (1, low), options
 
 
@@ -617,13 +626,13 @@ def test_one_trump_dealt_earns_both_high_and_low(
     for options in ("", "low_to=dealt"):
         state = make_state(deal, 3, options)
         play_out(apply_actions(state, "bid 2,pass,pass,pass,play 9S"))
-        result = state.results[-1]
-        assert result["trump"] == "S"
-        assert result["points"]["high"] == 0
-        assert result["points"]["low"] == 0
-        assert result["points"]["jack"] is None
-        assert result["points"]["joker"] is None
-        assert result["taken"][0] >= 2
+        result = last_result(state)
+        assert result.trump == SPADES
+        assert result.points["high"] == 0
+        assert result.points["low"] == 0
+        assert result.points["jack"] is None
+        assert result.points["joker"] is None
+        assert result.taken[0] >= 2
 
 
 def test_match_ends_when_declarers_reach_the_target(

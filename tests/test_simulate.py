@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +18,8 @@ from tricktable.bots import make_bot
 from tricktable.cli.simulate import run_simulate
 from tricktable.engine.actions import BID, PASS
 from tricktable.games import GAMES, load_game, register
+from tricktable.games.hearts_results import HeartsResult
+from tricktable.games.setback_results import SetbackResult
 from tricktable.games.tricks import Tricks
 from tricktable.match import play_hand, play_match, start_bots
 from tricktable.seeds import derive_seed
@@ -117,10 +122,11 @@ def test_matches_agree_with_playing_them_directly() -> None:
         for team in (0, 1):
             change[team] += state.scores[team]
         for log, result in zip(state.history, state.results, strict=True):
-            taken[0] += result["taken"][0]
-            taken[1] += result["taken"][1]
+            assert isinstance(result, SetbackResult)
+            taken[0] += result.taken[0]
+            taken[1] += result.taken[1]
             bids = [a for a in log.actions if BID <= a < BID + 64]
-            key = str(result["bid"]) if bids else "stuck"
+            key = str(result.bid) if bids else "stuck"
             bid_counts[key] = bid_counts.get(key, 0) + 1
     assert report["hands"] == hands
     assert report["match_wins"] == wins
@@ -334,12 +340,13 @@ def test_hearts_statistics_agree_with_the_hands_played() -> None:
         while not state.is_over:
             play_hand(state, bots)
             result = state.results[-1]
+            assert isinstance(result, HeartsResult)
             for seat in range(4):
-                penalties[seat] += result["penalties"][seat]
-                if state.won[seat] >> (3 * 13 + 10) & 1:
+                penalties[seat] += result.penalties[seat]
+                if state.won[seat] >> (3 * 13 + 10) & 1:  # QS, found apart from the result
                     queen[seat] += 1
-            if result["moon"] is not None:
-                moon[result["moon"]] += 1
+            if result.moon is not None:
+                moon[result.moon] += 1
     stats = report["game_stats"]
     assert stats["penalties"]["total"] == penalties
     assert stats["queen_of_spades"]["taken"] == queen
@@ -394,3 +401,69 @@ def test_run_restores_the_collector_settings() -> None:
     assert tally.hands >= 20
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
+
+
+# ------------------------------------------------------------------------ faults, errors
+
+BOTS_DIR = Path(__file__).parent / "bots"
+ENGINE_BUG = Path(__file__).parent / "engine_bug.py"
+
+
+def crashing(after: int) -> str:
+    return f"cmd:{sys.executable} {BOTS_DIR / 'crash.py'} --after {after}"
+
+
+def test_every_fault_is_reported_and_the_substitutes_games_labelled(cli: Cli) -> None:
+    bot = crashing(20)
+    players = f'"{bot}",random,heuristic,random'
+    args = ("--players", players, "--matches", "3", "--seed", "1", "--workers", "1")
+    done = cli("simulate", *args, "--json")
+    assert done.returncode == 1, done.stderr  # the run is complete, but a bot faulted
+    report = json.loads(done.stdout)
+    faults = report["faults"]
+    assert faults["count"] == 3 and len(faults["listed"]) == 3
+    seat = faults["by_seat"][0]
+    assert (seat["player"], seat["count"], seat["kinds"]) == (bot, 3, {"crash": 3})
+    assert seat["matches_substituted"] == 3 and seat["hands_by_substitute"] > 0
+    assert all(s["count"] == 0 for s in faults["by_seat"][1:])
+    first = faults["listed"][0]
+    assert (first["match"], first["seat"], first["kind"], first["penalty"]) == (
+        1, 0, "crash", "substitute"
+    )  # fmt: skip
+    assert first["seed"] == derive_seed(1, "match", 0)
+    label = report["teams"][0]["players"][0]
+    assert label == f"{bot} (substituted by heuristic in 3 of 3 matches)"
+    text = cli("simulate", *args)
+    assert text.returncode == 1, text.stderr
+    assert "faults: 3" in text.stdout and "substituted in 3 matches" in text.stdout
+    assert "match 1, seed" in text.stdout and "crash" in text.stdout
+
+
+def test_a_clean_run_reports_no_faults(cli: Cli) -> None:
+    report = sim_json(cli, "--players", RANDOM4, "--matches", "2", "--workers", "1")
+    assert report["faults"]["count"] == 0 and report["faults"]["listed"] == []
+    assert report["teams"][0]["players"] == ["random", "random"]
+
+
+def test_an_engine_error_stops_the_run_with_one_line_and_status_3() -> None:
+    players = f"cmd:{sys.executable} {EXAMPLE_BOT},heuristic,random,heuristic"
+    done = subprocess.run(
+        [sys.executable, str(ENGINE_BUG), "simulate", "--players", players, "--matches", "2",
+         "--workers", "1", "--json"],
+        capture_output=True, text=True, timeout=120, env=cli_env(), check=False,
+    )  # fmt: skip
+    assert done.returncode == 3, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: match seed ")
+    assert "engine error in hand 3, action " in lines[0] and "ZeroDivisionError" in lines[0]
+    assert done.stdout == ""
+
+
+def cli_env() -> dict[str, str]:
+    env = dict(os.environ)
+    src = str(Path(__file__).parents[1] / "src")
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (src, env.get("PYTHONPATH")) if p)
+    return env
+
+
+EXAMPLE_BOT = Path(__file__).parents[1] / "examples/bots/python/bot.py"

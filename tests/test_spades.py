@@ -18,7 +18,7 @@ from tricktable.bots import make_bot
 from tricktable.bots.spades_heuristic import SpadesHeuristic, estimate_tricks, nil_safe
 from tricktable.cards import card_name, cards_in, mask_of, parse_cards
 from tricktable.engine.actions import BID
-from tricktable.engine.trick import AUCTION, OVER, PLAY
+from tricktable.engine.trick import AUCTION, OVER, PLAY, TrickState
 from tricktable.errors import IllegalAction, NotationError, OptionError, RecordError
 from tricktable.games import load_game, register
 from tricktable.games.spades import (
@@ -32,6 +32,7 @@ from tricktable.games.spades import (
     match_winner,
     score_team,
 )
+from tricktable.games.spades_results import Nil, SpadesResult
 from tricktable.match import play_match
 from tricktable.records import load_record, replay, to_record
 
@@ -51,6 +52,13 @@ MIXED_DEAL = [
     "AD 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH",
     "AH KC 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS",
 ]
+
+
+def last_result(state: TrickState) -> SpadesResult:
+    """The last hand's result, checked to be Spades'."""
+    result = state.results[-1]
+    assert isinstance(result, SpadesResult)
+    return result
 
 
 def new_state(
@@ -273,23 +281,34 @@ def test_score_values_are_options() -> None:
 
 def test_hand_with_nil_made_and_a_contract_set() -> None:
     state = play_lowest(run(new_state(SUITS_DEAL, 3), "bid nil, bid 3, bid 2, bid 5"))
-    result = state.results[-1]
-    assert result["tricks"] == [0, 0, 0, 13]
-    assert result["bids"] == ["nil", 3, 2, 5]
-    assert result["contracts"] == [2, 8] and result["made"] == [False, True]
-    assert result["nils"] == [{"seat": 0, "blind": False, "made": True}]
-    assert result["points"] == [100 - 20, 80 + 5] and result["scores"] == [80, 85]
-    assert result["bags"] == [0, 5] and state.view(0).info()["bags"] == [0, 5]
+    result = last_result(state)
+    assert result.tricks == (0, 0, 0, 13)
+    assert result.bids == (0, 3, 2, 5) and result.blind == (False,) * 4
+    assert result.contracts == (2, 8) and result.made == (False, True)
+    assert result.nils == (Nil(seat=0, blind=False, made=True),)
+    assert result.points == (100 - 20, 80 + 5) and result.scores == (80, 85)
+    assert result.bags == (0, 5) and state.view(0).info()["bags"] == [0, 5]
     assert state.needs_deal and state.winner is None
+    assert result.to_dict() == {
+        "bids": ["nil", 3, 2, 5],
+        "tricks": [0, 0, 0, 13],
+        "contracts": [2, 8],
+        "made": [False, True],
+        "nils": [{"seat": 0, "blind": False, "made": True}],
+        "points": [80, 85],
+        "bag_penalties": [0, 0],
+        "bags": [0, 5],
+        "scores": [80, 85],
+    }
 
 
 def test_failed_nil_with_bag_penalty_ends_the_match_at_lose_at() -> None:
     state = play_lowest(run(new_state(SUITS_DEAL, 3), "bid 1, bid 3, bid 1, bid nil"))
-    result = state.results[-1]
+    result = last_result(state)
     # Seat 3's 13 tricks: -100 for the nil, 13 bags (+13, -100 at ten), seat 1 set (-30).
-    assert result["points"] == [-20, -100 + 13 - 100 - 30]
-    assert result["bag_penalties"] == [0, -100] and result["bags"] == [0, 3]
-    assert result["nils"] == [{"seat": 3, "blind": False, "made": False}]
+    assert result.points == (-20, -100 + 13 - 100 - 30)
+    assert result.bag_penalties == (0, -100) and result.bags == (0, 3)
+    assert result.nils == (Nil(seat=3, blind=False, made=False),)
     assert state.is_over and state.phase == OVER and state.winner == 0
     # With lose_at off the match goes on.
     state = new_state(SUITS_DEAL, 3, "spades(lose_at=0)")
@@ -300,14 +319,15 @@ def test_failed_nil_with_bag_penalty_ends_the_match_at_lose_at() -> None:
 def test_blind_nil_made_and_failed() -> None:
     state = new_state(SUITS_DEAL, 3, scores=(0, 100))
     play_lowest(run(state, "bid blind-nil, bid 2, look, bid 1, bid 4"))
-    result = state.results[-1]
-    assert result["bids"] == ["blind-nil", 2, 1, 4]
-    assert result["points"][0] == 200 - 10
+    result = last_result(state)
+    assert result.bid_texts() == ["blind-nil", 2, 1, 4]
+    assert result.points[0] == 200 - 10
     state = new_state(SUITS_DEAL, 3, scores=(100, 0))
     play_lowest(run(state, "bid 1, look, bid 2, bid 1, bid blind-nil"))
-    result = state.results[-1]
-    assert result["nils"] == [{"seat": 3, "blind": True, "made": False}]
-    assert result["points"][1] == -200 + 13 - 100 - 20
+    result = last_result(state)
+    assert result.nils == (Nil(seat=3, blind=True, made=False),)
+    assert result.to_dict()["nils"] == [{"seat": 3, "blind": True, "made": False}]
+    assert result.points[1] == -200 + 13 - 100 - 20
 
 
 def test_bags_carry_between_hands_and_cost_at_ten() -> None:
@@ -316,8 +336,8 @@ def test_bags_carry_between_hands_and_cost_at_ten() -> None:
         if state.needs_deal:
             state.deal([mask_of(parse_cards(t)) for t in SUITS_DEAL], dealer=3)
         play_lowest(run(state, "bid 1, bid 3, bid 1, bid 5"))
-        assert state.results[-1]["bags"][1] == expected_bags
-        assert state.results[-1]["points"][1] == expected_points
+        assert last_result(state).bags[1] == expected_bags
+        assert last_result(state).points[1] == expected_points
 
 
 def test_match_ends_at_target_higher_score_wins_ties_play_on() -> None:
@@ -347,25 +367,25 @@ def test_random_hands_keep_the_scoring_invariants() -> None:
     scores = [0, 0]
     for _ in range(150):
         random_hand(state, rng)
-        result = state.results[-1]
-        assert sum(result["tricks"]) == 13 == len(state.tricks)
+        result = last_result(state)
+        assert sum(result.tricks) == 13 == len(state.tricks)
         assert all(len(cards) == 4 for _, cards, _ in state.tricks)
         assert all(state.hands[s] == 0 for s in range(4))
-        bids = [0 if isinstance(b, str) else b for b in result["bids"]]
-        blind = [b == "blind-nil" for b in result["bids"]]
+        bids, blind = result.bids, result.blind
         for t in range(2):
             team = score_team(
                 (bids[t], bids[t + 2]),
                 (blind[t], blind[t + 2]),
-                (result["tricks"][t], result["tricks"][t + 2]),
+                (result.tricks[t], result.tricks[t + 2]),
                 bags[t],
                 opts,
             )
-            assert result["points"][t] == team.points
+            assert result.points[t] == team.points
+            assert result.contracts[t] == team.contract and result.made[t] == team.made
             bags[t] = team.bags
             scores[t] += team.points
             assert 0 <= bags[t] < 10
-        assert result["bags"] == bags and result["scores"] == scores == state.scores
+        assert list(result.bags) == bags and list(result.scores) == scores == state.scores
 
 
 def test_views_never_show_other_seats_cards() -> None:

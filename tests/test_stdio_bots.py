@@ -81,10 +81,9 @@ def tricks_state(dealer: int = 3) -> TrickState:
 def test_tricks_conversation_is_seed_002_word_for_word() -> None:
     state = tricks_state()
     talk = Conversation(state.game, 1)
-    view = state.view(1)
     assert talk.start() == ["|INFO|start game|player1|player2|player3|player4|END|\n"]
     state.apply(state.game.parse_action("play AC"))  # seat 0 leads
-    lines, key, legal = talk.query(view)
+    lines, key, legal = talk.query(state.view(1))
     assert lines == [
         "|INFO|start hand|0|END|\n",
         "|INFO|cards|2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD|END|\n",
@@ -93,12 +92,14 @@ def test_tricks_conversation_is_seed_002_word_for_word() -> None:
         "|QUERY|card|END|\n",
     ]
     assert key == "card" and len(legal) == 13  # no club: any diamond
-    assert talk.answer(["RESPONSE", "card", "2D"], key, legal, view) == parse_cards("2D")[0]
+    assert (
+        talk.answer(["RESPONSE", "card", "2D"], key, legal, state.view(1)) == parse_cards("2D")[0]
+    )
     for text in ("play 2D", "play 2H", "play 2S"):
         state.apply(state.game.parse_action(text))
     # seat 0 won with the ace and leads again; seat 1 is asked once seat 0 has led.
     state.apply(state.game.parse_action("play KC"))
-    lines, _, _ = talk.query(view)
+    lines, _, _ = talk.query(state.view(1))
     assert lines == [
         "|INFO|played|player2|2D|END|\n",
         "|INFO|played|player3|2H|END|\n",
@@ -111,9 +112,9 @@ def test_tricks_conversation_is_seed_002_word_for_word() -> None:
     # A bad card throws the hand in: every seat hears of it, with the answer as it was sent.
     talk.notice({"hand": 0, "action": 5, "seat": 1, "kind": "illegal", "answer": "floober"})
     state.penalize_bad_card(1)  # type: ignore[attr-defined]
-    end = talk.end_hand(view, state.results[-1])
+    end = talk.end_hand(state.view(1), state.results[-1])
     assert end == ["|INFO|bad card|player2|floober|END|\n", "|INFO|end hand|0|END|\n"]
-    assert talk.end_match(view) == [
+    assert talk.end_match(state.view(1)) == [
         "|INFO|end game|player1 1|player2 -100|player3 0|player4 0|END|\n"
     ]
 

@@ -18,6 +18,7 @@ from tricktable.engine.trick import DEAL, PLAY, TrickState
 from tricktable.errors import IllegalAction, NotationError, OptionError, RecordError
 from tricktable.games import load_game, register
 from tricktable.games.tricks import BAD_CARD, GAME, TricksState
+from tricktable.games.tricks_results import TricksResult
 from tricktable.match import play_match
 from tricktable.records import replay, result_of, to_record
 
@@ -43,6 +44,13 @@ def play(state: TrickState, text: str) -> None:
     """Apply action texts separated by commas."""
     for item in text.split(","):
         state.apply(state.game.parse_action(item))
+
+
+def result_at(state: TrickState, h: int) -> TricksResult:
+    """Hand ``h``'s result, checked to be Tricks'."""
+    result = state.results[h]
+    assert isinstance(result, TricksResult)
+    return result
 
 
 def random_hand(state: TrickState, rng: random.Random) -> None:
@@ -75,7 +83,7 @@ def test_first_player_rotates_one_seat_each_hand() -> None:
         log = state.history[h]
         assert log.dealer == (h - 1) % 4
         # the first trick of hand h is led by seat h mod 4
-        assert state.results[h]["leader"] == h % 4
+        assert result_at(state, h).leader == h % 4
 
 
 def test_first_trick_led_by_left_of_dealer_and_winner_leads_next() -> None:
@@ -109,10 +117,11 @@ def test_highest_of_the_suit_led_wins_no_trump() -> None:
 def test_hand_result_and_scores_over_a_full_hand() -> None:
     state = new_state(seed=11)
     random_hand(state, random.Random(11))
-    result = state.results[-1]
-    assert sum(result["tricks"]) == 13
-    assert result["points"] == result["tricks"] == result["scores"]
-    assert result["bad_card"] is None and result["thrown_in"] is False
+    result = result_at(state, -1)
+    assert sum(result.tricks) == 13
+    assert result.points == result.tricks == result.scores
+    assert result.bad_card is None and result.thrown_in is False
+    assert result.to_dict()["bad_card"] is None and result.to_dict()["thrown_in"] is False
     assert state.needs_deal and not state.is_over
 
 
@@ -126,8 +135,8 @@ def test_match_stops_mid_hand_when_a_seat_reaches_the_target() -> None:
         play(state, f"play {rank}C,play {rank}D,play {rank}H,play {rank}S")
     assert state.is_over and state.winner == 0 and state.to_act == -1
     assert state.scores == [5, 0, 0, 0]
-    result = state.results[-1]
-    assert result["tricks"] == [5, 0, 0, 0] and result["points"] == [5, 0, 0, 0]
+    result = result_at(state, -1)
+    assert result.tricks == (5, 0, 0, 0) and result.points == (5, 0, 0, 0)
     assert len(state.tricks) == 5 and state.hands[0].bit_count() == 8
     with pytest.raises(IllegalAction, match="match is over"):
         play(state, "play 7C")
@@ -172,9 +181,17 @@ def test_bad_card_costs_the_penalty_and_the_same_dealer_redeals() -> None:
     state.penalize_bad_card(2, parse_card("AS"))  # seat 2 does not hold the ace of spades
     assert state.scores == [1, 0, -100, 0]
     assert state.needs_deal and state.to_act == -1 and not state.is_over
-    result = state.results[-1]
-    assert result["thrown_in"] is True and result["bad_card"] == 2
-    assert result["tricks"] == [1, 0, 0, 0] and result["points"] == [1, 0, -100, 0]
+    result = result_at(state, -1)
+    assert result.thrown_in is True and result.bad_card == 2
+    assert result.tricks == (1, 0, 0, 0) and result.points == (1, 0, -100, 0)
+    assert result.to_dict() == {
+        "leader": result.leader,
+        "tricks": [1, 0, 0, 0],
+        "points": [1, 0, -100, 0],
+        "bad_card": 2,
+        "thrown_in": True,
+        "scores": [1, 0, -100, 0],
+    }
     assert state.history[-1].actions[-1] == parse_card("AS") + 256
     assert state.game.action_name(state.history[-1].actions[-1]) == "bad-card AS"
     state.deal()
@@ -194,7 +211,7 @@ def test_bad_card_that_names_no_card_and_a_custom_penalty() -> None:
     state = new_state("tricks(bad_card_penalty=7)")
     state.deal()
     state.penalize_bad_card(state.to_act)
-    assert state.scores == [-7, 0, 0, 0] and state.results[-1]["bad_card"] == 0
+    assert state.scores == [-7, 0, 0, 0] and result_at(state, -1).bad_card == 0
     assert state.game.action_name(BAD_CARD) == "bad-card"
 
 
@@ -259,7 +276,7 @@ def test_record_with_bad_cards_replays_exactly() -> None:
             legal = state.legal_actions()
             state.apply(legal[int(rng.random() * len(legal))])
             moves += 1
-    thrown = [h for h, r in enumerate(state.results) if r["thrown_in"]]
+    thrown = [h for h in range(len(state.results)) if result_at(state, h).thrown_in]
     assert thrown == [0, 2]
     record = json.loads(json.dumps(to_record(state, ["a", "b", "c", "d"])))
     assert any(a.startswith("bad-card") for h in record["hands"] for a in h["actions"])
@@ -293,9 +310,9 @@ def test_invariants_over_many_random_hands() -> None:
             assert len(cards) == 4
             played |= mask_of(cards)
         assert played == (1 << 52) - 1, "every card played exactly once"
-        result = state.results[-1]
-        assert sum(result["tricks"]) == 13
-        assert [b + p for b, p in zip(before, result["points"], strict=True)] == state.scores
+        result = result_at(state, -1)
+        assert sum(result.tricks) == 13
+        assert [b + p for b, p in zip(before, result.points, strict=True)] == state.scores
         # the winner of each trick holds the highest card of the suit led
         for leader, cards, winner in state.tricks:
             led = cards[0] // 13

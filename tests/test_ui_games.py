@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -12,10 +13,14 @@ from rich.console import Console
 
 from tricktable.bots import make_bot
 from tricktable.bots.base import Bot
-from tricktable.cards import parse_card, pretty_card
+from tricktable.cards import SPADES, parse_card, pretty_card
 from tricktable.engine import actions as act
+from tricktable.engine.results import HandResult
 from tricktable.engine.trick import PLAY, TrickState, View
 from tricktable.games import GAMES, load_game, register
+from tricktable.games.euchre_results import EuchreResult
+from tricktable.games.hearts_results import HeartsResult
+from tricktable.games.spades_results import SpadesResult
 from tricktable.games.tricks import Tricks
 from tricktable.match import play_hand, play_match, start_bots
 from tricktable.stats import stats_for
@@ -226,8 +231,8 @@ def test_oh_hell_turns_show_the_bids_so_far() -> None:
 # --------------------------------------------------------------------------- results
 
 
-def with_result(spec: str, result: dict[str, Any], seed: int = 3) -> str:
-    """The hand result a full table prints for ``result`` (in the game's documented shape)."""
+def with_result(spec: str, result: HandResult, seed: int = 3) -> str:
+    """The hand result a full table prints for ``result`` (put in place of the real one)."""
     state = load_game(spec).new_state(seed)
     state.deal()
     finish_hand(state)
@@ -239,9 +244,14 @@ def with_result(spec: str, result: dict[str, Any], seed: int = 3) -> str:
 
 
 def test_hearts_moon() -> None:
-    text = with_result(
-        "hearts", {"pass": "left", "penalties": [0, 26, 0, 0], "moon": 1, "scores": [26, 0, 26, 26]}
+    result = HeartsResult(
+        pass_offset=1,
+        penalties=(0, 26, 0, 0),
+        moon=1,
+        scores=(26, 0, 26, 26),
+        queen_of_spades=1,
     )
+    text = with_result("hearts", result)
     assert "Penalty points: South 0 · West 26 · North 0 · East 0" in text
     assert "West shoots the moon: everyone else scores 26!" in text
     assert "Scores: South 26 · West 0 · North 26 · East 26 (lowest wins)" in text
@@ -249,20 +259,21 @@ def test_hearts_moon() -> None:
 
 
 def test_spades_nils_and_bags() -> None:
-    result = {
-        "bids": [4, "nil", 3, "blind-nil"],
-        "tricks": [5, 0, 4, 4],
-        "contracts": [7, 0],
-        "made": [True, None],
-        "nils": [
-            {"seat": 1, "blind": False, "made": True},
-            {"seat": 3, "blind": True, "made": False},
-        ],
-        "points": [72, -96],
-        "bag_penalties": [0, 0],
-        "bags": [2, 4],
-        "scores": [72, -96],
-    }
+    result = SpadesResult(
+        bids=(4, 0, 3, 0),
+        blind=(False, False, False, True),
+        tricks=(5, 0, 4, 4),
+        contracts=(7, 0),
+        made=(True, None),
+        points=(72, -96),
+        bag_penalties=(0, 0),
+        bags=(2, 4),
+        scores=(72, -96),
+    )
+    assert result.to_dict()["nils"] == [
+        {"seat": 1, "blind": False, "made": True},
+        {"seat": 3, "blind": True, "made": False},
+    ]
     text = with_result("spades", result)
     assert "Bid/took: South 4/5 · West nil/0 · North 3/4 · East blind nil/4" in text
     assert "South & North: bid 7, took 9: made; +72." in text
@@ -272,8 +283,17 @@ def test_spades_nils_and_bags() -> None:
 
 
 def test_euchre_lone_march() -> None:
-    result = {"maker": 2, "trump": "S", "alone": True, "round": 2, "up_card": "9H",
-              "euchred": False, "tricks": [5, 0], "points": [4, 0], "scores": [4, 0]}  # fmt: skip
+    result = EuchreResult(
+        maker=2,
+        trump=SPADES,
+        alone=True,
+        bidding_round=2,
+        up_card=parse_card("9H"),
+        euchred=False,
+        tricks=(5, 0),
+        points=(4, 0),
+        scores=(4, 0),
+    )
     text = with_result("euchre", result)
     assert "South & North (North made it alone) took 5 tricks: a march, +4." in text
     assert re.search(r"North +named +♠ alone: march", text)
@@ -314,7 +334,7 @@ def test_hearts_is_won_low() -> None:
 
 def test_oh_hell_may_end_in_a_shared_win() -> None:
     table = Table("oh-hell(max_cards=2)", reveal=range(4))
-    state = load_game("oh-hell(max_cards=2)").new_state(1)
+    state = load_game("oh-hell(max_cards=2)").new_state(12)
     table.display.start(state)
     while not state.is_over:
         state.deal()
@@ -323,7 +343,7 @@ def test_oh_hell_may_end_in_a_shared_win() -> None:
             state.apply(action)
             table.display(state, seat, action)
     table.display.show_match_end(state)
-    assert "South and West share the win, South 12 · West 12 · North 11 · East 0" in table.text()
+    assert "West and North share the win, South 0 · West 12 · North 12 · East 11" in table.text()
 
 
 # ------------------------------------------------------------------ the generic game
@@ -366,8 +386,18 @@ def test_a_new_game_is_shown_without_code(plain_game: str) -> None:
     assert "Trick 1 of 13 · no trump" in text and "leader East · target 30" in text
 
 
+@dataclass(slots=True, kw_only=True)
+class OddResult(HandResult):
+    """A result of another class than the game's own."""
+
+    odd: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"odd": self.odd, "scores": list(self.scores)}
+
+
 def test_a_result_of_an_unexpected_shape_is_shown_generically() -> None:
-    text = with_result("spades", {"odd": 3, "scores": [0, 0]})
+    text = with_result("spades", OddResult(odd=3, scores=(0, 0)))
     assert "Odd: 3" in text and "Scores: South & North 0" in text
 
 

@@ -10,59 +10,74 @@ match must go on and the other bots must not notice, so the loop hands every fai
   garbled) has been stopped, and its seat goes as ``on_fault`` says;
 - ``spades``: seed 004's forfeit — the faulting side loses the match at once;
 - every other game: :attr:`RunnerOptions.on_fault` — ``substitute`` hands the seat to the
-  ``heuristic`` bot for the rest of the match, ``forfeit`` ends it, the faulting side losing.
+  substitute (the referee's ``substitute`` factory: the ``heuristic`` bot unless the runner
+  passes another) for the rest of the match, ``forfeit`` ends it, the faulting side losing.
 
 A seat that faults ``max_faults`` times is handed on whatever the game, so that a bot sending
 bad cards for ever cannot stall a match. The faulting bot is closed (a program's process group
 killed) unless it keeps its seat. Catching costs nothing until a bot fails: the loop's only
 addition is a ``try``.
+
+Only what comes from a bot is its fault: an exception from its ``act`` or ``end_hand``, or an
+answer the engine refuses as illegal. Anything else the engine raises while applying an
+answer is a bug of the engine, not of the bot: the match stops at once with an
+:class:`EngineFailure` saying where.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
+from tricktable.bots import SubstituteFactory, substitute_factory
 from tricktable.bots.base import Bot
-from tricktable.engine.trick import OVER, Game, TrickState
-from tricktable.errors import BotError, BotFault, IllegalAction, OptionError, TricktableError
+from tricktable.engine.events import EVERYONE, Fault
+from tricktable.engine.trick import Game, TrickState
+from tricktable.errors import BotError, BotFault, IllegalAction
+from tricktable.limits import RunnerOptions
 from tricktable.seeds import derive_seed
 
 #: called after every action with (state, seat, action)
 Listener = Callable[[TrickState, int, int], None]
+#: deals the next hand of a state (``state.deal()`` draws it from the match's seed)
+Dealer = Callable[[TrickState], None]
+#: told each fault as the referee records it (the dict of :attr:`Referee.faults`)
+FaultListener = Callable[[dict[str, Any]], None]
 
 #: the penalty rule of games that have their own; the others follow ``on_fault``
 FAULT_RULES: dict[str, str] = {"tricks": "bad-card", "spades": "forfeit"}
-ON_FAULT: Final = ("substitute", "forfeit")
+
+__all__ = [
+    "FAULT_RULES",
+    "EngineFailure",
+    "Referee",
+    "RunnerOptions",
+    "as_fault",
+    "end_bots",
+    "play_hand",
+    "play_match",
+    "play_on",
+    "play_turns",
+    "start_bots",
+]
 
 
-@dataclass(frozen=True)
-class RunnerOptions:
-    """How a match treats its bots: time limits (seconds) and the penalty for a fault."""
+class EngineFailure(Exception):  # not RuntimeError: mypyc compiles Exception subclasses only
+    """The engine raised while applying an answer it had accepted: a bug, not a bot's fault.
 
-    #: the longest a program may take over one decision
-    decision_time: float = 2.0
-    #: the longest a program may spend on its decisions in one match
-    match_time: float = 60.0
-    #: what a fault costs in games without a rule of their own: substitute or forfeit
-    on_fault: str = "substitute"
-    #: faults after which a seat is handed on even where the game lets it play on
-    max_faults: int = 10
-    #: extra time for a program's first decision, which includes starting it
-    startup_time: float = 3.0
+    The match cannot go on. ``hand`` and ``action`` are the 0-based indices of where it
+    failed (the action is in the log), ``seat`` who answered; the cause is chained.
+    """
 
-    def __post_init__(self) -> None:
-        if self.on_fault not in ON_FAULT:
-            raise OptionError(f"unknown on_fault {self.on_fault!r}; valid: {', '.join(ON_FAULT)}")
-        for name in ("decision_time", "match_time"):
-            if not getattr(self, name) > 0:
-                raise OptionError(f"{name} must be a positive number of seconds")
-        if self.startup_time < 0:
-            raise OptionError("startup_time must not be negative")
-        if self.max_faults < 1:
-            raise OptionError("max_faults must be at least 1")
+    def __init__(self, hand: int, action: int, seat: int, text: str, cause: BaseException) -> None:
+        self.hand = hand
+        self.action = action
+        self.seat = seat
+        super().__init__(
+            f"engine error in hand {hand + 1}, action {action + 1} (seat {seat}: {text}): "
+            f"{type(cause).__name__}: {cause}"
+        )
 
 
 class Referee:
@@ -73,8 +88,19 @@ class Referee:
     ``penalty`` (``bad-card``, ``substitute``, ``forfeit``, or ``bad-card+substitute`` ...).
     """
 
-    def __init__(self, options: RunnerOptions | None = None) -> None:
+    def __init__(
+        self,
+        options: RunnerOptions | None = None,
+        substitute: SubstituteFactory | None = None,
+        on_fault: FaultListener | None = None,
+    ) -> None:
         self.options = options if options is not None else RunnerOptions()
+        #: makes the bot that takes a seat handed on (the runner passes the match's own)
+        self.substitute = (
+            substitute if substitute is not None else substitute_factory("heuristic", options)
+        )
+        #: told each fault as it is recorded (bot-check locates it at once)
+        self.on_fault = on_fault
         self.faults: list[dict[str, Any]] = []
         self.replaced: dict[int, Bot] = {}
         self.counts: dict[int, int] = {}
@@ -93,6 +119,14 @@ class Referee:
         for seat, bot in self.replaced.items():
             table[seat] = bot
         return table
+
+    def restore(self, seat: int, bot: Bot) -> None:
+        """Mark ``bot`` (started) as the substitute already playing ``seat``: a resumed match.
+
+        The substitution is in the log already; a fault of ``bot`` stops the match as that of
+        any substitute does.
+        """
+        self.replaced[seat] = bot
 
     def close_substitutes(self) -> None:
         """Close the substitutes of the match (its own bots are the caller's to close)."""
@@ -129,7 +163,7 @@ class Referee:
             if state.is_over:
                 penalty.append("none")  # the match was already decided
             elif policy == "forfeit":
-                forfeit(state, seat)
+                state.forfeit(seat)
                 penalty.append("forfeit")
             else:
                 self._substitute(state, table, seat)
@@ -145,6 +179,14 @@ class Referee:
             "penalty": "+".join(penalty),
         }
         self.faults.append(record)
+        if self.on_fault is not None:
+            self.on_fault(record)
+        events = state.events
+        if events is not None:
+            # The detail may name the seat's own cards (the card it sent): its eyes only.
+            kind, paid = fault.kind, "+".join(penalty)
+            events.emit(Fault(seat, kind, paid, fault.detail, 1 << seat))
+            events.emit(Fault(seat, kind, paid, "", EVERYONE & ~(1 << seat)))
         notice = dict(record)
         answer = getattr(exc, "answer", None)
         if isinstance(answer, str):
@@ -157,17 +199,10 @@ class Referee:
         return action
 
     def _substitute(self, state: TrickState, table: list[Bot], seat: int) -> None:
-        from tricktable.bots import make_bot
-
-        seed = derive_seed(self.seed, "seat", seat)
-        try:
-            sub = make_bot("heuristic")
-            sub.start_match(state.game, seat, seed)
-        except TricktableError:
-            sub = make_bot("random")
-            sub.start_match(state.game, seat, seed)
+        sub = self.substitute(state.game, seat, derive_seed(self.seed, "seat", seat))
         self.replaced[seat] = sub
         table[seat] = sub
+        state.substitute(seat, f"bot:{getattr(sub, 'name', 'bot')}")
 
 
 def as_fault(seat: int, exc: Exception) -> BotFault:
@@ -194,16 +229,6 @@ def _bad_card(state: TrickState, seat: int, exc: Exception) -> int:
     return state.actions[-1]
 
 
-def forfeit(state: TrickState, seat: int) -> None:
-    """End the match now, the side of ``seat`` losing (no winner among individual players)."""
-    game = state.game
-    side = game.team_of(seat)
-    state.winner = 1 - side if game.num_scores == 2 else None
-    state.phase = OVER
-    state.to_act = -1
-    state._legal = -1
-
-
 def _is_person(bot: Bot) -> bool:
     # A person's quit or end of input is not a fault: it stops the match.
     # getattr, not bot.name: compiled code would read the base class's slot and miss the
@@ -226,30 +251,54 @@ def play_hand(
     bots: Sequence[Bot],
     listener: Listener | None = None,
     referee: Referee | None = None,
+    deal: Dealer | None = None,
 ) -> None:
     """Deal and play one hand to its end (or to a forfeit).
 
-    Without a ``referee`` faults are still handled, with the default options, but a
-    substitute lasts only for this hand and the faults are not kept.
+    ``deal`` deals it (default: ``state.deal()``, from the match's seed). Without a
+    ``referee`` faults are still handled, with the default options, but a substitute lasts
+    only for this hand and the faults are not kept.
     """
     ref = referee if referee is not None else Referee()
-    state.deal()
+    if deal is None:
+        state.deal()
+    else:
+        deal(state)
+    play_turns(state, bots, listener, ref)
+
+
+def play_turns(
+    state: TrickState, bots: Sequence[Bot], listener: Listener | None, referee: Referee
+) -> None:
+    """Play the hand in progress to its end (or to a forfeit), from wherever it stands.
+
+    A bot's exception or illegal answer is its fault (the referee's business); anything else
+    the engine raises while applying an answer stops the match: :class:`EngineFailure`.
+    """
+    ref = referee
     table = ref.seated(bots)
-    views = [state.view(s) for s in range(len(table))]
     apply = state.apply
+    view = state.view
     while state.to_act >= 0:
         seat = state.to_act
         bot = table[seat]
+        seen = view(seat)  # the engine's work, outside the bot's try
         try:
-            action = bot.act(views[seat])
-            apply(action)
+            action = bot.act(seen)
         except Exception as exc:
             if _is_person(bot):
                 raise
-            action = ref.fault(state, table, seat, exc)
-            if action >= 0 and listener is not None:
-                listener(state, seat, action)
+            _charge(state, table, seat, exc, listener, ref)
             continue
+        try:
+            apply(action)
+        except IllegalAction as exc:
+            if _is_person(bot):
+                raise
+            _charge(state, table, seat, exc, listener, ref)
+            continue
+        except Exception as exc:
+            raise _engine_failure(state, seat, action, exc) from exc
         if listener is not None:
             listener(state, seat, action)
     if len(state.results) < len(state.history):
@@ -257,12 +306,60 @@ def play_hand(
     result = state.results[-1]
     for seat in range(len(table)):
         bot = table[seat]
+        seen = view(seat)
         try:
-            bot.end_hand(views[seat], result)
+            bot.end_hand(seen, result)
         except Exception as exc:
             if _is_person(bot):
                 raise
             ref.fault(state, table, seat, exc)
+
+
+def _charge(
+    state: TrickState,
+    table: list[Bot],
+    seat: int,
+    exc: Exception,
+    listener: Listener | None,
+    referee: Referee,
+) -> None:
+    """Hand a bot's fault to the referee; show the listener the penalty action, if any."""
+    action = referee.fault(state, table, seat, exc)
+    if action >= 0 and listener is not None:
+        listener(state, seat, action)
+
+
+def _engine_failure(state: TrickState, seat: int, action: object, exc: Exception) -> EngineFailure:
+    """The error that stops a match whose engine failed applying ``action`` by ``seat``."""
+    try:
+        text = state.game.action_name(action) if isinstance(action, int) else repr(action)
+    except Exception:
+        text = repr(action)
+    # apply() logs an action before carrying it out: the failed one is the last logged.
+    index = len(state.actions) - 1 if state.actions else 0
+    return EngineFailure(len(state.history) - 1, index, seat, text, exc)
+
+
+def play_on(
+    state: TrickState,
+    bots: Sequence[Bot],
+    listener: Listener | None = None,
+    max_hands: int | None = None,
+    referee: Referee | None = None,
+    deal: Dealer | None = None,
+) -> TrickState:
+    """Play a match on from wherever ``state`` stands (a state rebuilt from a record: resume).
+
+    A hand in progress is finished first; then hands are dealt (by ``deal``, default
+    ``state.deal()``) until the match ends or ``max_hands`` hands (counted from the match's
+    start) have been played.
+    """
+    ref = referee if referee is not None else Referee()
+    if not state.needs_deal and not state.is_over:
+        play_turns(state, bots, listener, ref)
+    while not state.is_over and (max_hands is None or len(state.history) < max_hands):
+        play_hand(state, bots, listener, ref, deal)
+    return state
 
 
 def end_bots(state: TrickState, bots: Sequence[Bot], referee: Referee | None = None) -> None:
@@ -296,8 +393,6 @@ def play_match(
     """
     ref = referee if referee is not None else Referee()
     start_bots(game, bots, seed, ref)
-    state = game.new_state(seed)
-    while not state.is_over and (max_hands is None or len(state.history) < max_hands):
-        play_hand(state, bots, listener, ref)
+    state = play_on(game.new_state(seed), bots, listener, max_hands, ref)
     end_bots(state, bots, ref)
     return state

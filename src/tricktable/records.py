@@ -1,21 +1,34 @@
-"""Match records (``tricktable-record/1``): write them from a state, read and replay them.
+"""Match records: write them from a state, read, replay and resume them.
 
 Replay uses the engine's one path: deal each recorded hand, apply each recorded action.
+
+``tricktable-record/1`` holds deals and actions. A match whose log holds entries that are not
+moves — chat, a substitution, a forfeit (:class:`tricktable.engine.trick.Note`) — is written
+as ``tricktable-record/2``: the same, plus ``notes`` in each hand (``{"at", "kind", "seat",
+"text"}``: ``at`` counts the hand's actions before the entry) and at the top for entries
+before the first deal. Both replay; a reader of /1 alone would miss a forfeit, hence the new
+number. An unfinished hand (``unfinished_hand``) replays as far as it went, so a state rebuilt
+from a record is the match at the moment it was saved, and the next deal comes from the seed.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import IO, Any
 
 from tricktable.cards import card_name, parse_card
-from tricktable.engine.trick import HandLog, TrickState, deal_lists
+from tricktable.engine.trick import NOTE_KINDS, HandLog, Note, TrickState, deal_lists
 from tricktable.errors import NotationError, RecordError, TricktableError
 from tricktable.games import load_game
 
 FORMAT = "tricktable-record/1"
+#: the format of records whose log holds notes (chat, substitutions, forfeits)
+FORMAT_2 = "tricktable-record/2"
+FORMATS = (FORMAT, FORMAT_2)
 
 
 def to_record(
@@ -25,42 +38,59 @@ def to_record(
 ) -> dict[str, Any]:
     """The record of a match so far (hands in progress included as far as they went)."""
     game = state.game
-    record: dict[str, Any] = {"format": FORMAT, "game": game.preset, "options": game.options_dict()}
+    fmt = FORMAT_2 if state.notes else FORMAT
+    record: dict[str, Any] = {"format": fmt, "game": game.preset, "options": game.options_dict()}
     if players is not None:
         record["players"] = list(players)
-    if state.seed is not None:
-        record["seed"] = state.seed
+    record["seed"] = state.seed
+    notes: dict[int, list[dict[str, Any]]] = {}
+    for note in state.notes:
+        notes.setdefault(note.hand, []).append(note.to_dict())
+    if -1 in notes:
+        record["notes"] = notes[-1]
     logs = state.history
     partial = None
     # A hand without a result is unfinished: cut short (Ctrl-C), or ended by a forfeit.
     if logs and len(state.results) < len(logs):
         logs, partial = logs[:-1], logs[-1]
-    record["hands"] = [_hand_record(state, log) for log in logs]
+    record["hands"] = [_hand_record(state, log, notes.get(h)) for h, log in enumerate(logs)]
     if partial is not None:
         # A record holds complete hands only; a hand cut short (Ctrl-C) is kept beside them.
-        record["unfinished_hand"] = _hand_record(state, partial)
+        record["unfinished_hand"] = _hand_record(state, partial, notes.get(len(logs)))
     if faults:
         # What the referee decided (see tricktable.match.Referee): kept, not replayed.
         record["faults"] = [dict(fault) for fault in faults]
     return record
 
 
-def _hand_record(state: TrickState, log: HandLog) -> dict[str, Any]:
+def _hand_record(
+    state: TrickState, log: HandLog, notes: list[dict[str, Any]] | None
+) -> dict[str, Any]:
     game = state.game
-    return {
+    hand: dict[str, Any] = {
         "dealer": log.dealer,
         "deal": [[card_name(c) for c in hand] for hand in deal_lists(log.deal)]
         + ([[card_name(c) for c in log.stock]] if game.records_stock else []),
         "actions": [game.action_name(a) for a in log.actions],
     }
+    if notes:
+        hand["notes"] = notes
+    return hand
 
 
 def save_record(record: dict[str, Any], path: str | Path) -> None:
     """Write a record as indented JSON (atomically, so a crash never leaves half a file)."""
     target = Path(path)
-    tmp = target.with_name(target.name + ".tmp")
-    tmp.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(target)
+    # A temporary file of its own (not one fixed ``.tmp`` name): two writers of one path
+    # never write into each other's file; the last to finish wins whole.
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(json.dumps(record, indent=1) + "\n")
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def load_record(source: str | Path | IO[str]) -> dict[str, Any]:
@@ -91,11 +121,16 @@ def load_record(source: str | Path | IO[str]) -> dict[str, Any]:
     return record
 
 
-def replay(record: dict[str, Any], game_spec: str | None = None) -> TrickState:
+def replay(
+    record: dict[str, Any], game_spec: str | None = None, listen: bool = False
+) -> TrickState:
     """Rebuild the state a record describes, checking every action; raises RecordError.
 
     ``game_spec`` replays the deals and actions under another game or other options than the
     record names (``--game``: is this match legal under these rules, and how does it score?).
+    An unfinished hand is replayed as far as it went, so the state is the match where it
+    stopped: playing on from it (``deal()`` and ``apply``) continues the match exactly.
+    ``listen`` turns the state's events on first, so that they tell the whole match.
     """
     if game_spec is not None:
         try:
@@ -104,8 +139,8 @@ def replay(record: dict[str, Any], game_spec: str | None = None) -> TrickState:
             raise RecordError(str(exc)) from None
         record = {**record, "game": other.preset, "options": other.options_dict()}
     fmt = record.get("format")
-    if fmt != FORMAT:
-        raise RecordError(f"unknown format {fmt!r}; expected {FORMAT!r}")
+    if fmt not in FORMATS:
+        raise RecordError(f"unknown format {fmt!r}; expected {FORMAT!r} or {FORMAT_2!r}")
     game_name = record.get("game")
     if not isinstance(game_name, str):
         raise RecordError("missing or bad 'game': expected a game name")
@@ -120,14 +155,20 @@ def replay(record: dict[str, Any], game_spec: str | None = None) -> TrickState:
     if not isinstance(hands, list):
         raise RecordError("missing or bad 'hands': expected a list")
     seed = record.get("seed")
-    state = game.new_state(seed if isinstance(seed, int) else None)
+    state = game.new_state(seed if isinstance(seed, int) and not isinstance(seed, bool) else None)
+    if listen:
+        state.listen()
+    _replay_notes(state, _read_notes(record.get("notes"), game.num_players, -1), None)
     for h, hand in enumerate(hands):
         _replay_hand(state, h, hand)
-    seat = _forfeit_seat(record, game.num_players)
-    if seat is not None and not state.is_over:
-        from tricktable.match import forfeit
-
-        forfeit(state, seat)  # the match ended there: the forfeiting side lost
+    unfinished = record.get("unfinished_hand")
+    if unfinished is not None:
+        _replay_hand(state, len(hands), unfinished, finished=False)
+    if fmt == FORMAT:
+        # A /1 record tells a forfeit only in its faults (kept, not replayed, in /1).
+        seat = _forfeit_seat(record, game.num_players)
+        if seat is not None and not state.is_over:
+            state.forfeit(seat)  # the match ended there: the forfeiting side lost
     return state
 
 
@@ -145,7 +186,48 @@ def _forfeit_seat(record: dict[str, Any], players: int) -> int | None:
     return None
 
 
-def _replay_hand(state: TrickState, h: int, hand: Any) -> None:
+def _read_notes(notes: Any, players: int, h: int) -> list[Note]:
+    """The notes of hand ``h`` (-1: before the first deal), checked."""
+    if notes is None:
+        return []
+    if not isinstance(notes, list):
+        raise RecordError("bad 'notes': expected a list", h if h >= 0 else None)
+    return [_check_note(note, players, h) for note in notes]
+
+
+def _replay_notes(state: TrickState, notes: list[Note], at: int | None) -> None:
+    """Replay the notes logged after ``at`` actions of their hand (all of them for None)."""
+    for checked in notes:
+        if at is not None and checked.at != at:
+            continue
+        if checked.kind == "chat":
+            state.chat(checked.seat, checked.text)
+        elif checked.kind == "substitute":
+            state.substitute(checked.seat, checked.text)
+        elif state.is_over:
+            where = checked.hand if checked.hand >= 0 else None
+            raise RecordError("a forfeit after the end of the match", where)
+        else:
+            state.forfeit(checked.seat)
+
+
+def _check_note(note: Any, players: int, h: int) -> Note:
+    where = h if h >= 0 else None
+    if not isinstance(note, dict):
+        raise RecordError("a note must be an object", where)
+    at, kind, seat, text = note.get("at", 0), note.get("kind"), note.get("seat"), note.get("text")
+    if kind not in NOTE_KINDS:
+        raise RecordError(f"unknown note kind {kind!r}; valid: {', '.join(NOTE_KINDS)}", where)
+    if not isinstance(at, int) or isinstance(at, bool) or at < 0:
+        raise RecordError(f"bad note 'at' {at!r}: expected a count of actions", where)
+    if not isinstance(seat, int) or isinstance(seat, bool) or not -1 <= seat < players:
+        raise RecordError(f"bad note seat {seat!r}: expected -1..{players - 1}", where)
+    if text is not None and not isinstance(text, str):
+        raise RecordError("bad note 'text': expected a string", where)
+    return Note(h, at, kind, seat, text or "")
+
+
+def _replay_hand(state: TrickState, h: int, hand: Any, finished: bool = True) -> None:
     game = state.game
     if state.is_over:
         raise RecordError("the match was already over; no hand may follow", h)
@@ -169,15 +251,20 @@ def _replay_hand(state: TrickState, h: int, hand: Any) -> None:
         raise RecordError(str(exc), h) from None
     except NotationError as exc:
         raise RecordError(str(exc), h) from None
+    notes = _read_notes(hand.get("notes"), game.num_players, h)
+    if any(note.at > len(actions) for note in notes):
+        raise RecordError("a note comes after the hand's last action", h)
     state.deal(masks, dealer=dealer, stock=stock)
     for a, text in enumerate(actions):
+        _replay_notes(state, notes, a)
         if state.needs_deal or state.is_over:
             raise RecordError(f"the hand is over; {text!r} is one action too many", h, a)
         try:
             state.apply(game.parse_action(text))
         except TricktableError as exc:
             raise RecordError(str(exc), h, a) from None
-    if not (state.needs_deal or state.is_over):
+    _replay_notes(state, notes, len(actions))
+    if finished and not (state.needs_deal or state.is_over):
         raise RecordError(
             f"the hand stops before its end; seat {state.to_act} is still to act", h, len(actions)
         )
@@ -189,4 +276,4 @@ def _bad_card(value: object) -> int:
 
 def result_of(state: TrickState) -> dict[str, Any]:
     """The replay result: each hand's result and the winner (None if unfinished)."""
-    return {"hands": list(state.results), "winner": state.winner}
+    return {"hands": [result.to_dict() for result in state.results], "winner": state.winner}

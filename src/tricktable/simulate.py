@@ -11,9 +11,11 @@ chunk order — so a seed gives the same report with one worker or with twenty.
   starting a new match when one ends, and stops the last one when its quota is played. The
   hands are therefore played inside real matches: the scores are real and bots may use them.
 
-Every hand and match goes through :func:`tricktable.match.play_match` (bots' ``act(view)`` and
-``state.apply``), the path every bot uses. Statistics come from the match's final state, one
-``state.results`` entry per hand; no listener runs per action.
+Every match goes through :func:`tricktable.runner.run_match` (bots' ``act(view)`` and
+``state.apply``), the path every bot uses; a chunk keeps its bots between matches
+(:class:`~tricktable.runner.BotPool`). Statistics come from the match's final state, one
+``state.results`` entry (a typed :class:`~tricktable.engine.results.HandResult`) per hand; no
+listener runs per action.
 
 The report (:func:`build_report`, the JSON of ``tricktable simulate --json``) has these keys:
 
@@ -38,7 +40,8 @@ The report (:func:`build_report`, the JSON of ``tricktable simulate --json``) ha
     (random bots rarely finish one). With ``--matches M``, ``matches + matches_stopped == M``.
 ``teams``
     one entry per score: ``{"seats": [0, 2], "players": [...]}``; every list below that has
-    one number per team follows this order.
+    one number per team follows this order. A player whose seat was handed to a substitute
+    after a fault is labelled so: ``cmd:./bot (substituted by heuristic in 3 of 10 matches)``.
 ``match_wins``
     completed matches won by each team (they sum to ``matches`` less ``matches_shared`` and
     forfeits without a winner).
@@ -69,12 +72,19 @@ The report (:func:`build_report`, the JSON of ``tricktable simulate --json``) ha
     or ``generic`` for a game without one) and the other keys are that family's: penalty
     points, moons and the queen of spades; bids made, nils and bags; exact bids; makers,
     marches and euchres; score changes.
+``faults``
+    every fault of the run: ``count``; ``by_seat``, one entry a seat: ``{"seat", "player",
+    "count", "kinds" (count by kind), "matches_substituted", "hands_by_substitute",
+    "matches_forfeited"}``; and ``listed``: the first :data:`FAULTS_LISTED` faults as the
+    referee records them (``seat``, ``hand``, ``action``, ``kind``, ``detail``, ``penalty``),
+    with the ``seed`` of their match (and its number ``match`` with ``--matches``), so that
+    ``tricktable play --players ... --seed SEED`` plays that match again.
 ``timing``
     ``{"workers", "elapsed_seconds", "hands_per_second"}``: the only keys that vary between
     runs of one seed; elapsed time counts the play, not the start of the process.
 
-A game whose hand results lack ``bid``, ``taken`` or ``points`` still simulates: the report
-leaves out what its results do not have.
+A game whose hand results are not Setback's (no ``bid``, ``taken`` or ``points``) still
+simulates: the report leaves out what its results do not have.
 """
 
 from __future__ import annotations
@@ -84,15 +94,17 @@ import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from tricktable.bots import make_bot, split_players
-from tricktable.bots.base import Bot
 from tricktable.engine.actions import BID, PASS
 from tricktable.engine.trick import Game, TrickState
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
-from tricktable.match import Referee, RunnerOptions, play_match
+from tricktable.games.setback_results import SetbackResult
+from tricktable.limits import RunnerOptions
+from tricktable.match import EngineFailure
+from tricktable.runner import BotPool, MatchOutcome, MatchSpec, MatchStopped, run_match
 from tricktable.seeds import derive_seed
 from tricktable.stats import UNREAD, game_report, stats_for
 
@@ -107,15 +119,22 @@ MAX_HANDS_PER_MATCH = 1000
 ALWAYS_IN_PLAY = frozenset({"game"})
 #: how many decimals the rates of the report keep
 DIGITS = 6
+#: faults the report lists whole (all of them are counted)
+FAULTS_LISTED = 20
 
 #: one kind of hand: (declarer, bid, stuck, taken by team, point winners by point name)
 HandKind = tuple[int | None, int | None, bool, tuple[int, ...], tuple[int | None, ...]]
 #: called after each chunk with how many hands (``--hands``) or matches it played
 Progress = Callable[[int], None]
+K = TypeVar("K")
 
 
 class SimulationError(TricktableError):
     """A simulation that cannot run: bad players, or a bot that failed in a worker."""
+
+
+class SimulationFailure(SimulationError):
+    """A match the engine could not play on (a bug): the run stops, naming the match's seed."""
 
 
 # Plain classes rather than dataclasses: building a dataclass costs milliseconds at import,
@@ -182,6 +201,7 @@ class Tally:
         self.point_names: tuple[str, ...] = ()
         self.kinds: dict[HandKind, int] = {}
         self.game_kinds: dict[Any, int] = {}
+        self.faults = FaultTally()
 
     def add(self, other: Tally) -> None:
         """Add another tally's counts to this one."""
@@ -200,6 +220,14 @@ class Tally:
         kinds = self.kinds
         for kind, n in other.kinds.items():
             kinds[kind] = kinds.get(kind, 0) + n
+        self.faults.add(other.faults)
+
+    def add_outcome(self, outcome: MatchOutcome, seed: int, match: int | None = None) -> None:
+        """Count a match played by :func:`~tricktable.runner.run_match`, its faults too."""
+        assert outcome.state is not None
+        self.add_match(outcome.state)
+        if outcome.faults or outcome.substitutions or outcome.result.forfeited_by is not None:
+            self.faults.add_outcome(outcome, seed, match)
 
     def add_match(self, state: TrickState) -> None:
         """Count the hands of a match that was played (or stopped), from its final state."""
@@ -217,8 +245,7 @@ class Tally:
             return
         self.matches += 1
         winner = state.winner
-        shared = results[-1].get("winners") if results else None
-        if isinstance(shared, list) and len(shared) > 1:
+        if results and results[-1].shared_win():
             self.shared += 1
         elif winner is not None and 0 <= winner < self.num_scores:
             self.wins[winner] += 1
@@ -228,16 +255,15 @@ class Tally:
         key = stats_for(state.game.name).key
         kinds = self.game_kinds
         count = kinds.get
-        before = [0] * self.num_scores
-        for result, log in zip(state.results, state.history, strict=False):
+        before: tuple[int, ...] = (0,) * self.num_scores
+        for result in state.results:
             try:
-                kind = key(result, before, log)
-            except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-                kind = UNREAD  # a result of a shape the hook does not know: counted apart
+                kind = key(result, before)
+            except (TypeError, ValueError, IndexError):
+                kind = UNREAD  # a result the hook cannot read: counted apart
             kinds[kind] = count(kind, 0) + 1
-            scores = result.get("scores")
-            if isinstance(scores, list) and len(scores) == len(before):
-                before = scores
+            if len(result.scores) == len(before):
+                before = result.scores
 
     def _add_setback_hands(self, state: TrickState) -> None:
         """Count each hand of Setback or a preset by its :data:`HandKind` (the hot path)."""
@@ -246,24 +272,25 @@ class Tally:
         kinds = self.kinds
         count = kinds.get
         if results and not self.point_names:
-            points = results[0].get("points")
-            self.point_names = tuple(points) if isinstance(points, dict) else ()
+            first = results[0]
+            self.point_names = tuple(first.points) if isinstance(first, SetbackResult) else ()
         # Only a hand won at the lowest bid can be a stuck dealer's; others skip the check.
         low = getattr(state.options, "min_bid", None)
         low = low if isinstance(low, int) else 1 << 30
         for i, result in enumerate(results):
             # The fast path: one tuple per hand and one dict update (see Tally).
-            try:
-                bid = result["bid"]
-                kind: HandKind = (
-                    result["declarer"],
+            kind: HandKind
+            if isinstance(result, SetbackResult):
+                bid = result.bid
+                kind = (
+                    result.declarer,
                     bid,
-                    bid <= low and _stuck(history[i].actions),
-                    tuple(result["taken"]),
-                    tuple(result["points"].values()),
+                    bid is not None and bid <= low and _stuck(history[i].actions),
+                    result.taken,
+                    tuple(result.points.values()),
                 )
-            except (KeyError, TypeError, AttributeError):
-                kind = _hand_kind(result, history[i].actions)
+            else:
+                kind = (None, None, False, (), ())  # not a Setback result: scores only
             kinds[kind] = count(kind, 0) + 1
 
 
@@ -277,17 +304,86 @@ def _stuck(actions: list[int]) -> bool:
     return True
 
 
-def _hand_kind(result: dict[str, Any], actions: list[int]) -> HandKind:
-    """The kind of a hand whose result lacks some of Setback's keys (other games)."""
-    declarer, bid = result.get("declarer"), result.get("bid")
-    taken, points = result.get("taken"), result.get("points")
-    return (
-        declarer if isinstance(declarer, int) else None,
-        bid if isinstance(bid, int) else None,
-        isinstance(bid, int) and _stuck(actions),
-        tuple(taken) if isinstance(taken, list) else (),
-        tuple(points.values()) if isinstance(points, dict) else (),
-    )
+class FaultTally:
+    """The faults of a chunk or a run, by seat, and what substitutes and forfeits cost.
+
+    Tallies of chunks add up, in chunk order, to the tally of the run: the faults listed are
+    the run's first, whatever the number of workers.
+    """
+
+    def __init__(self) -> None:
+        self.count: dict[int, int] = {}
+        self.kinds: dict[tuple[int, str], int] = {}
+        self.listed: list[dict[str, Any]] = []
+        #: (seat, substitute) -> matches in which it took the seat
+        self.substituted: dict[tuple[int, str], int] = {}
+        self.substitute_hands: dict[int, int] = {}
+        self.forfeited: dict[int, int] = {}
+
+    @property
+    def total(self) -> int:
+        """How many faults."""
+        return sum(self.count.values())
+
+    def add_outcome(self, outcome: MatchOutcome, seed: int, match: int | None) -> None:
+        """Count the faults, substitutions and forfeit of one match."""
+        for fault in outcome.faults:
+            seat, kind = fault["seat"], str(fault["kind"])
+            self.count[seat] = self.count.get(seat, 0) + 1
+            self.kinds[(seat, kind)] = self.kinds.get((seat, kind), 0) + 1
+            if len(self.listed) < FAULTS_LISTED:
+                where = {"seed": seed} if match is None else {"match": match, "seed": seed}
+                self.listed.append({**where, **fault})
+        dealt = outcome.result.dealt
+        for seat, hand, player in outcome.substitutions:
+            key = (seat, player)
+            self.substituted[key] = self.substituted.get(key, 0) + 1
+            self.substitute_hands[seat] = self.substitute_hands.get(seat, 0) + dealt - hand
+        seat = outcome.result.forfeited_by
+        if seat is not None:
+            self.forfeited[seat] = self.forfeited.get(seat, 0) + 1
+
+    def add(self, other: FaultTally) -> None:
+        """Add a later chunk's faults to these."""
+        _merge(self.count, other.count)
+        _merge(self.kinds, other.kinds)
+        _merge(self.substituted, other.substituted)
+        _merge(self.substitute_hands, other.substitute_hands)
+        _merge(self.forfeited, other.forfeited)
+        self.listed.extend(other.listed[: FAULTS_LISTED - len(self.listed)])
+
+    def report(self, players: Sequence[str]) -> dict[str, Any]:
+        """The report's ``faults`` (see this module's docstring)."""
+        seats = []
+        for seat, player in enumerate(players):
+            kinds = {k: n for (s, k), n in sorted(self.kinds.items()) if s == seat}
+            seats.append(
+                {
+                    "seat": seat,
+                    "player": player,
+                    "count": self.count.get(seat, 0),
+                    "kinds": kinds,
+                    "matches_substituted": sum(
+                        n for (s, _), n in self.substituted.items() if s == seat
+                    ),
+                    "hands_by_substitute": self.substitute_hands.get(seat, 0),
+                    "matches_forfeited": self.forfeited.get(seat, 0),
+                }
+            )
+        return {"count": self.total, "by_seat": seats, "listed": [dict(f) for f in self.listed]}
+
+    def label(self, seat: int, player: str, matches: int) -> str:
+        """``player``, saying which substitute took its seat in how many of ``matches``."""
+        subs = [(name, n) for (s, name), n in sorted(self.substituted.items()) if s == seat]
+        if not subs:
+            return player
+        said = ", ".join(f"{name} in {n} of {matches} matches" for name, n in subs)
+        return f"{player} (substituted by {said})"
+
+
+def _merge(mine: dict[K, int], theirs: dict[K, int]) -> None:
+    for key, n in theirs.items():
+        mine[key] = mine.get(key, 0) + n
 
 
 class Simulation:
@@ -374,14 +470,13 @@ def play_chunk(chunk: Chunk) -> Tally:
     try:
         game = load_game(chunk.game_spec)
         options = RunnerOptions(*chunk.limits)
-        bots = [make_bot(name, options) for name in chunk.players]
+        pool = BotPool()  # the chunk's bots, kept between its matches
         try:
             if chunk.mode == "hands":
-                return _play_hands(game, bots, chunk, options)
-            return _play_matches(game, bots, chunk, options)
+                return _play_hands(game, pool, chunk, options)
+            return _play_matches(game, pool, chunk, options)
         finally:
-            for bot in bots:
-                bot.close()
+            pool.close()
     except SimulationError:
         raise
     except TricktableError as exc:
@@ -389,27 +484,39 @@ def play_chunk(chunk: Chunk) -> Tally:
         raise SimulationError(str(exc)) from None
 
 
-def _play_hands(game: Game, bots: list[Bot], chunk: Chunk, options: RunnerOptions) -> Tally:
+def _play_hands(game: Game, pool: BotPool, chunk: Chunk, options: RunnerOptions) -> Tally:
     tally = Tally(game.num_scores)
     k = 0
     while tally.hands < chunk.count:
         seed = derive_seed(chunk.seed, "hands", chunk.index, k)
         quota = min(chunk.count - tally.hands, MAX_HANDS_PER_MATCH)
-        referee = Referee(options)
-        tally.add_match(play_match(game, bots, seed, max_hands=quota, referee=referee))
+        spec = MatchSpec(chunk.game_spec, chunk.players, seed, options, quota)
+        tally.add_outcome(_run_match(spec, pool), seed)
         k += 1
     return tally
 
 
-def _play_matches(game: Game, bots: list[Bot], chunk: Chunk, options: RunnerOptions) -> Tally:
+def _play_matches(game: Game, pool: BotPool, chunk: Chunk, options: RunnerOptions) -> Tally:
     tally = Tally(game.num_scores)
     for i in range(chunk.start, chunk.start + chunk.count):
         seed = derive_seed(chunk.seed, "match", i)
-        referee = Referee(options)
-        tally.add_match(
-            play_match(game, bots, seed, max_hands=MAX_HANDS_PER_MATCH, referee=referee)
-        )
+        spec = MatchSpec(chunk.game_spec, chunk.players, seed, options, MAX_HANDS_PER_MATCH)
+        tally.add_outcome(_run_match(spec, pool), seed, i + 1)
     return tally
+
+
+def _run_match(spec: MatchSpec, pool: BotPool) -> MatchOutcome:
+    """Play one match of the run; a match that cannot go on stops the run, naming its seed."""
+    try:
+        return run_match(spec, pool=pool)
+    except MatchStopped as stop:
+        where = f"match seed {spec.seed} ({','.join(spec.players)})"
+        cause = stop.cause
+        if isinstance(cause, TricktableError):  # a substitute failing in turn
+            raise SimulationError(f"{where}: {cause}") from None
+        if not isinstance(cause, EngineFailure):
+            cause = RuntimeError(f"{type(cause).__name__}: {cause}")
+        raise SimulationFailure(f"{where}: {cause}") from None
 
 
 def run(sim: Simulation, workers: int | None = None, progress: Progress | None = None) -> Tally:
@@ -504,6 +611,8 @@ def build_report(sim: Simulation, tally: Tally, workers: int, elapsed: float) ->
     teams = tally.num_scores
     hands = tally.hands
     seats = [[s for s in range(game.num_players) if game.team_of(s) == t] for t in range(teams)]
+    faults = tally.faults
+    played = tally.matches + tally.stopped
     report: dict[str, Any] = {
         "game": sim.game_spec,
         "players": list(sim.players),
@@ -513,7 +622,10 @@ def build_report(sim: Simulation, tally: Tally, workers: int, elapsed: float) ->
         "matches": tally.matches,
         "matches_shared": tally.shared,
         "matches_stopped": tally.stopped,
-        "teams": [{"seats": s, "players": [sim.players[i] for i in s]} for s in seats],
+        "teams": [
+            {"seats": s, "players": [faults.label(i, sim.players[i], played) for i in s]}
+            for s in seats
+        ],
         "match_wins": list(tally.wins),
     }
     taken_total = [0] * teams
@@ -556,6 +668,7 @@ def build_report(sim: Simulation, tally: Tally, workers: int, elapsed: float) ->
         }
     kinds: dict[Any, int] = tally.kinds if game.name == "setback" else tally.game_kinds
     report["game_stats"] = game_report(game, kinds, hands)
+    report["faults"] = faults.report(sim.players)
     rate = hands / elapsed if elapsed > 0 else 0.0
     report["timing"] = {
         "workers": workers,

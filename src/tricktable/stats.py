@@ -1,7 +1,8 @@
 """Per-game statistics of a simulation: one hook per game family, keyed by base game name.
 
-A hook (:class:`GameStats`) reduces each finished hand to a small hashable *key* holding the
-few facts its statistics need; the simulation counts the keys (one dict update per hand), and
+A hook (:class:`GameStats`) reduces each finished hand's typed result (its game's
+:class:`~tricktable.engine.results.HandResult`) to a small hashable *key* holding the few facts
+its statistics need; the simulation counts the keys (one dict update per hand), and
 the counts of chunks add up, so a report does not depend on how the run was split among
 workers. At the end the hook turns the counts into the report's ``game_stats`` section, whose
 ``family`` names the hook that made it.
@@ -21,25 +22,30 @@ workers. At the end the hook turns the counts into the report's ``game_stats`` s
 - any other game (``generic``): the change of each side's score per hand — mean, lowest,
   highest, and how often it rose or fell.
 
-A hand whose result does not have the shape a hook expects is counted in ``unread_hands``
-rather than stopping the run.
+A hand whose result is not of the class a hook reads is counted in ``unread_hands`` rather
+than stopping the run.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
-from tricktable.engine.trick import Game, HandLog
+from tricktable.engine.results import HandResult
+from tricktable.engine.trick import Game
+from tricktable.games.euchre_results import EuchreResult
+from tricktable.games.hearts_results import FilippaResult, HeartsResult
+from tricktable.games.oh_hell_results import OhHellResult
+from tricktable.games.spades_results import SpadesResult
+from tricktable.games.tricks_results import TricksResult
 
-#: the queen of spades (``QS``)
-QUEEN_OF_SPADES = 3 * 13 + 10
 #: how many decimals the rates keep
 DIGITS = 6
 #: the key of a hand whose result a hook could not read
 UNREAD: tuple[str] = ("unread",)
 
 Counts = dict[Any, int]
+R = TypeVar("R", bound=HandResult)
 
 
 def ratio(part: float, whole: float) -> float | None:
@@ -56,24 +62,11 @@ def _counted(total: list[int], rates: bool, whole: int, name: str = "count") -> 
     return {name: total, ("rate" if rates else "per_hand"): ratios(total, whole)}
 
 
-def trick_winner(actions: Sequence[int], actors: Sequence[int], card: int) -> int | None:
-    """The seat that took ``card`` in a hand without trump, from the hand's action log.
-
-    Non-card actions (passes) come first; the cards follow four to a trick, and the highest
-    card of the suit led wins.
-    """
-    try:
-        index = actions.index(card)
-    except ValueError:
-        return None
-    first = 0
-    while first < len(actions) and actions[first] >= 64:
-        first += 1
-    start = first + (index - first) // 4 * 4
-    trick = actions[start : start + 4]
-    led = trick[0] // 13
-    best = max(c for c in trick if c // 13 == led)
-    return actors[start + trick.index(best)]
+def read_as(result: HandResult, cls: type[R]) -> R:
+    """``result`` as the result class a hook reads; TypeError (an unread hand) if it is not."""
+    if not isinstance(result, cls):
+        raise TypeError(f"a {cls.__name__} was expected, not a {type(result).__name__}")
+    return result
 
 
 class GameStats:
@@ -84,9 +77,12 @@ class GameStats:
 
     family = "generic"
 
-    def key(self, result: dict[str, Any], before: list[int], log: HandLog) -> Hashable:
-        """The facts of one hand the report needs (``before``: the scores before the hand)."""
-        return tuple(s - b for s, b in zip(result["scores"], before, strict=True))
+    def key(self, result: HandResult, before: Sequence[int]) -> Hashable:
+        """The facts of one hand the report needs (``before``: the scores before the hand).
+
+        Raises TypeError (or ValueError) for a result it cannot read: the hand is counted apart.
+        """
+        return tuple(s - b for s, b in zip(result.scores, before, strict=True))
 
     def report(self, game: Game, counts: Counts, hands: int) -> dict[str, Any]:
         """The ``game_stats`` section from the counted keys."""
@@ -158,10 +154,10 @@ class HeartsStats(GameStats):
 
     family = "hearts"
 
-    def key(self, result: dict[str, Any], before: list[int], log: HandLog) -> Hashable:
+    def key(self, result: HandResult, before: Sequence[int]) -> Hashable:
         """(penalties by seat, the moon shooter, the queen's taker)."""
-        taker = trick_winner(log.actions, log.actors, QUEEN_OF_SPADES)
-        return (tuple(result["penalties"]), result.get("moon"), taker)
+        hand = read_as(result, HeartsResult)
+        return (hand.penalties, hand.moon, hand.queen_of_spades)
 
     def report(self, game: Game, counts: Counts, hands: int) -> dict[str, Any]:
         """Penalties, clean hands, moons and queens per seat."""
@@ -189,15 +185,10 @@ class FilippaStats(GameStats):
 
     family = "filippa"
 
-    def key(self, result: dict[str, Any], before: list[int], log: HandLog) -> Hashable:
+    def key(self, result: HandResult, before: Sequence[int]) -> Hashable:
         """(penalties by seat, pool shares by seat, carried?, the queen's taker)."""
-        taker = trick_winner(log.actions, log.actors, QUEEN_OF_SPADES)
-        return (
-            tuple(result["penalties"]),
-            tuple(result["shares"]),
-            bool(result["carried"]),
-            taker,
-        )
+        hand = read_as(result, FilippaResult)
+        return (hand.penalties, hand.shares, bool(hand.carried), hand.queen_of_spades)
 
     def report(self, game: Game, counts: Counts, hands: int) -> dict[str, Any]:
         """Penalties, clean hands, pool points and queens per seat; pools carried."""
@@ -227,13 +218,18 @@ class SpadesStats(GameStats):
 
     family = "spades"
 
-    def key(self, result: dict[str, Any], before: list[int], log: HandLog) -> Hashable:
-        """(bids by seat, tricks by seat, made by side, bag penalty paid by side)."""
+    def key(self, result: HandResult, before: Sequence[int]) -> Hashable:
+        """(bids by seat, blind by seat, tricks by seat, made by side, bag penalty paid by side).
+
+        A bid of 0 is a nil (blind when ``blind`` says so).
+        """
+        hand = read_as(result, SpadesResult)
         return (
-            tuple(result["bids"]),
-            tuple(result["tricks"]),
-            tuple(result["made"]),
-            tuple(bool(p) for p in result["bag_penalties"]),
+            hand.bids,
+            hand.blind,
+            hand.tricks,
+            hand.made,
+            tuple(bool(p) for p in hand.bag_penalties),
         )
 
     def report(self, game: Game, counts: Counts, hands: int) -> dict[str, Any]:
@@ -242,15 +238,15 @@ class SpadesStats(GameStats):
         bags, bag_penalties = [0, 0], [0, 0]
         bids_n, bids_exact, bid_sum, trick_sum = ([0] * 4 for _ in range(4))
         nil_bid, nil_made, blind_bid, blind_made = ([0] * 4 for _ in range(4))
-        for (bids, tricks, side_made, paid), n in counts.items():
+        for (bids, blind, tricks, side_made, paid), n in counts.items():
             for s in range(4):
                 bid = bids[s]
-                if isinstance(bid, int) and bid > 0:
+                if bid > 0:
                     bids_n[s] += n
                     bids_exact[s] += n if tricks[s] == bid else 0
                     bid_sum[s] += bid * n
                     trick_sum[s] += tricks[s] * n
-                elif bid == "blind-nil":
+                elif blind[s]:
                     blind_bid[s] += n
                     blind_made[s] += n if tricks[s] == 0 else 0
                 else:
@@ -258,11 +254,9 @@ class SpadesStats(GameStats):
                     nil_made[s] += n if tricks[s] == 0 else 0
             for t in range(2):
                 seats = (t, t + 2)
-                contract = sum(b for b in (bids[s] for s in seats) if isinstance(b, int))
-                took = sum(tricks[s] for s in seats if isinstance(bids[s], int) and bids[s] > 0)
-                new_bags = sum(
-                    tricks[s] for s in seats if not (isinstance(bids[s], int) and bids[s])
-                )
+                contract = sum(bids[s] for s in seats)
+                took = sum(tricks[s] for s in seats if bids[s] > 0)
+                new_bags = sum(tricks[s] for s in seats if not bids[s])
                 if contract:
                     contracts[t] += n
                     if side_made[t]:
@@ -319,9 +313,10 @@ class TricksStats(GameStats):
 
     family = "tricks"
 
-    def key(self, result: dict[str, Any], before: list[int], log: HandLog) -> Hashable:
+    def key(self, result: HandResult, before: Sequence[int]) -> Hashable:
         """(tricks by seat, the seat that sent a bad card or None)."""
-        return (tuple(result["tricks"]), result.get("bad_card"))
+        hand = read_as(result, TricksResult)
+        return (hand.tricks, hand.bad_card)
 
     def report(self, game: Game, counts: Counts, hands: int) -> dict[str, Any]:
         """Tricks per seat over the hands played out; bad cards per seat."""
@@ -349,9 +344,10 @@ class OhHellStats(GameStats):
 
     family = "oh-hell"
 
-    def key(self, result: dict[str, Any], before: list[int], log: HandLog) -> Hashable:
+    def key(self, result: HandResult, before: Sequence[int]) -> Hashable:
         """(hand size, bids by seat, tricks by seat)."""
-        return (result["hand_size"], tuple(result["bids"]), tuple(result["tricks"]))
+        hand = read_as(result, OhHellResult)
+        return (hand.hand_size, hand.bids, hand.tricks)
 
     def report(self, game: Game, counts: Counts, hands: int) -> dict[str, Any]:
         """Exact, over and under per seat; exact rate by hand size; the bids' totals."""
@@ -393,18 +389,13 @@ class EuchreStats(GameStats):
 
     family = "euchre"
 
-    def key(self, result: dict[str, Any], before: list[int], log: HandLog) -> Hashable:
+    def key(self, result: HandResult, before: Sequence[int]) -> Hashable:
         """(maker, alone, round, euchred, the makers' tricks), or ("thrown_in",)."""
-        if result.get("thrown_in"):
+        hand = read_as(result, EuchreResult)
+        maker = hand.maker
+        if hand.thrown_in or maker is None:
             return ("thrown_in",)
-        maker = result["maker"]
-        return (
-            maker,
-            bool(result["alone"]),
-            result.get("round"),
-            bool(result["euchred"]),
-            result["tricks"][maker & 1],
-        )
+        return (maker, hand.alone, hand.bidding_round, hand.euchred, hand.tricks[maker & 1])
 
     def report(self, game: Game, counts: Counts, hands: int) -> dict[str, Any]:
         """Per makers' side: hands, made, marches, euchres; lone hands; rounds."""

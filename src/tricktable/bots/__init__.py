@@ -9,7 +9,9 @@
 - anything else with a colon, ``path/to/bot.py:MyBot`` or ``package.module:MyBot``: a Python
   class implementing :class:`Bot` (``tricktable.protocols.plugins:load_plugin``).
 
-Transports are imported only when a spec names them.
+Transports are imported only when a spec names them. ``substitute_factory`` makes the bot
+that takes a seat the referee hands on (:class:`tricktable.match.Referee`); this package never
+imports the match loop, which imports it.
 """
 
 from __future__ import annotations
@@ -20,10 +22,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tricktable.bots.base import Bot
-from tricktable.errors import BotError
+from tricktable.errors import BotError, TricktableError
+from tricktable.limits import RunnerOptions
 
 if TYPE_CHECKING:
-    from tricktable.match import RunnerOptions
+    from tricktable.engine.trick import Game
+
+#: makes a started bot for (game, seat, seed): who takes a seat handed on after a fault
+SubstituteFactory = Callable[["Game", int, int], Bot]
 
 #: name -> "module:Class" of the built-in bots, imported only when used
 BUILTIN: dict[str, str] = {
@@ -82,6 +88,31 @@ def make_bot(spec: str, options: RunnerOptions | None = None) -> Bot:
         f"unknown player {spec!r}; valid: human, {valid}, cmd:COMMAND, http://HOST:PORT/,"
         " path/to/bot.py:Class or package.module:Class"
     )
+
+
+def substitute_factory(
+    spec: str = "heuristic", options: RunnerOptions | None = None
+) -> SubstituteFactory:
+    """A maker of substitutes: the bot ``spec`` names, started in the seat it takes.
+
+    Where that bot cannot play the game (no heuristic for it, a program that will not start)
+    the random bot takes the seat instead, so that a fault never leaves a seat empty.
+    """
+
+    def make(game: Game, seat: int, seed: int) -> Bot:
+        bot: Bot | None = None
+        try:
+            bot = make_bot(spec, options)
+            bot.start_match(game, seat, seed)
+            return bot
+        except TricktableError:
+            if bot is not None:
+                bot.close()
+            fallback = make_bot("random")
+            fallback.start_match(game, seat, seed)
+            return fallback
+
+    return make
 
 
 def _transport(module: str, attr: str, spec: str) -> Callable[..., Bot]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from mypy_extensions import mypyc_attr
 
+from tricktable.engine.results import HandResult
 from tricktable.engine.trick import Game, View
 
 
@@ -31,7 +32,7 @@ class Bot:
         """The action to take; ``view.legal_actions()`` lists what is allowed."""
         raise NotImplementedError
 
-    def end_hand(self, view: View, result: dict[str, Any]) -> None:
+    def end_hand(self, view: View, result: HandResult) -> None:
         """A hand has been scored (``result`` is its record result)."""
 
     def end_match(self, view: View) -> None:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from tricktable.bots.base import Bot
+from tricktable.engine.results import HandResult
 from tricktable.engine.trick import Game, View
 from tricktable.errors import BotError
 
@@ -37,7 +36,7 @@ class FamilyHeuristic(Bot):
     def act(self, view: View) -> int:
         return self._bot().act(view)
 
-    def end_hand(self, view: View, result: dict[str, Any]) -> None:
+    def end_hand(self, view: View, result: HandResult) -> None:
         self._bot().end_hand(view, result)
 
     def end_match(self, view: View) -> None:

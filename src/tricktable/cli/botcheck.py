@@ -2,12 +2,13 @@
 
 The bot under test (``cmd:PROGRAM``, an ``http(s)://`` URL, a ``path/to/bot.py:Class`` or
 ``package.module:Class`` spec, or an installed bot's name) plays ``matches`` matches against
-reference bots, taking each seat in turn. Matches run through the same referee as every other
-match, so a fault is penalized as in a real game; bot-check adds where it happened (match,
-hand, trick, action), what the bot sent and what was expected, and times every answer.
+reference bots, taking each seat in turn. Matches run through the runner every command uses
+(:func:`tricktable.runner.run_match`), so a fault is penalized as in a real game; bot-check
+adds where it happened (match, hand, trick, action), what the bot sent and what was expected,
+and times every answer.
 
 Exit status: 0 when the bot made no fault, 1 when it made any, 2 for bad usage (an unknown
-game, a target that cannot be built).
+game, a target that cannot be built), 3 when the engine failed (a bug, not the bot's fault).
 """
 
 from __future__ import annotations
@@ -23,11 +24,17 @@ from typing import Any, TextIO
 
 from tricktable.bots import make_bot
 from tricktable.bots.base import Bot
+from tricktable.engine.results import HandResult
 from tricktable.engine.trick import PLAY, Game, View
 from tricktable.errors import BotError, TricktableError
 from tricktable.games import load_game
-from tricktable.match import Referee, RunnerOptions, play_match
+from tricktable.limits import RunnerOptions
+from tricktable.runner import MatchSpec, MatchStopped, run_match
 from tricktable.seeds import derive_seed
+
+
+class EngineBroke(RuntimeError):
+    """The engine failed during a check (a bug, not the bot's): the check stops."""
 
 
 @dataclass
@@ -46,34 +53,29 @@ class Where:
 class Probe(Bot):
     """The bot under test, wrapped: it times each answer and says where each fault happened.
 
-    The referee appends a fault as soon as the bot's call fails, before the bot is called
-    again; so the faults that appear between two calls belong to the earlier one.
+    The referee reports a fault (:meth:`locate`) as soon as the bot's call fails, before the
+    bot is called again: it happened where the bot last was.
     """
 
-    def __init__(self, inner: Bot, referee: Referee) -> None:
+    def __init__(self, inner: Bot) -> None:
         self.inner = inner
         self.name = inner.name
-        self.referee = referee
         self.times: list[float] = []
         #: decisions asked of the bot (answered or not)
         self.decisions = 0
         self.where = Where(during="start")
-        self._seen = 0
 
-    def settle(self) -> None:
-        """Mark the faults of this seat recorded since the last call with where it was."""
-        faults = self.referee.faults
-        for fault in faults[self._seen :]:
-            if fault["seat"] == self.seat:
-                fault["where"] = _where(self.where, fault)
-                if fault["kind"] == "illegal" and self.where.legal:
-                    names = [self.game.action_name(a) for a in self.where.legal]
-                    shown = ", ".join(names[:13]) + (" ..." if len(names) > 13 else "")
-                    fault["expected"] = f"one of: {shown}"
-        self._seen = len(faults)
+    def locate(self, fault: dict[str, Any]) -> None:
+        """Mark a fault of this seat with where it happened (the referee's ``on_fault``)."""
+        if fault["seat"] != getattr(self, "seat", None):
+            return
+        fault["where"] = _where(self.where, fault)
+        if fault["kind"] == "illegal" and self.where.legal:
+            names = [self.game.action_name(a) for a in self.where.legal]
+            shown = ", ".join(names[:13]) + (" ..." if len(names) > 13 else "")
+            fault["expected"] = f"one of: {shown}"
 
     def _mark(self, view: View, during: str) -> None:
-        self.settle()
         w = self.where
         w.hand = view.hand_number
         w.during = during
@@ -84,7 +86,6 @@ class Probe(Bot):
     def start_match(self, game: Game, seat: int, seed: int) -> None:
         super().start_match(game, seat, seed)
         self.where = Where(during="start")
-        self._seen = 0
         self.inner.start_match(game, seat, seed)
 
     def act(self, view: View) -> int:
@@ -96,12 +97,11 @@ class Probe(Bot):
         self.times.append(time.perf_counter() - start)
         return action
 
-    def end_hand(self, view: View, result: dict[str, Any]) -> None:
+    def end_hand(self, view: View, result: HandResult) -> None:
         self._mark(view, "end of hand")
         self.inner.end_hand(view, result)
 
     def end_match(self, view: View) -> None:
-        self.settle()
         self.inner.end_match(view)
 
     def fault_notice(self, fault: dict[str, Any]) -> None:
@@ -163,7 +163,11 @@ def run_bot_check(
     except TricktableError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    report = check(target, game, matches, seed, options, opponents, all_seats, max_hands)
+    try:
+        report = check(target, game, matches, seed, options, opponents, all_seats, max_hands)
+    except EngineBroke as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 3
     if as_json:
         print(json.dumps(report), file=stream)
     else:
@@ -191,16 +195,21 @@ def check(
     for m in range(matches):
         seat = m % n if all_seats else 0
         match_seed = derive_seed(seed, "bot-check", m)
-        referee = Referee(options)
-        probe = Probe(build_target(target, options), referee)
-        bots: list[Bot] = [probe if s == seat else make_bot(opponents) for s in range(n)]
+        probe = Probe(build_target(target, options))
+        spec = MatchSpec(
+            game.spec(),
+            tuple(target if s == seat else opponents for s in range(n)),
+            match_seed,
+            options,
+            max_hands,
+        )
         stopped: dict[str, Any] | None = None
         try:
-            state = play_match(game, bots, match_seed, max_hands=max_hands, referee=referee)
-            hands += len(state.history)
-            if state.winner is not None and state.winner == game.team_of(seat):
-                wins += 1
-        except Exception as exc:
+            outcome = run_match(spec, bots={seat: probe}, on_fault=probe.locate)
+        except MatchStopped as stop:
+            exc, outcome = stop.cause, stop.outcome
+            if not isinstance(exc, TricktableError):
+                raise EngineBroke(f"match {m + 1} (seed {match_seed}): {exc}") from exc
             # Raised outside a decision (starting the match), or by a failing substitute.
             stopped = {
                 "hand": probe.where.hand,
@@ -212,13 +221,14 @@ def check(
                 "where": _where(probe.where),
             }
         finally:
-            for bot in bots:
-                with contextlib.suppress(Exception):
-                    bot.close()
-        probe.settle()
+            with contextlib.suppress(Exception):
+                probe.close()
+        hands += outcome.result.dealt
+        if stopped is None and outcome.result.winner == game.team_of(seat):
+            wins += 1
         times.extend(probe.times)
         decisions += probe.decisions
-        for fault in [*referee.faults, *([stopped] if stopped else [])]:
+        for fault in [*outcome.faults, *([stopped] if stopped else [])]:
             entry = {"match": m + 1, "seed": match_seed, **fault}
             if fault["seat"] != seat:
                 entry["detail"] = f"(a reference bot failed) {fault['detail']}"

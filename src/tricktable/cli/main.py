@@ -2,7 +2,9 @@
 
 Each command's work lives in its own module, imported only when that command runs, so that
 ``tricktable simulate --json`` starts fast. Every error a user can cause ends as one line on
-standard error and exit status 2 — never a traceback.
+standard error and exit status 2 — never a traceback. Exit status 1 says a bot faulted
+(``simulate``, ``bot-check``); 3 that the engine failed, a bug (one line, the record so far
+saved by ``play``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,10 @@ PLAYERS_HELP = (
 
 def game_option(func: F) -> F:
     """The ``--game`` and ``--rules`` options shared by the commands that play."""
+    return _game_options(func, "setback")
+
+
+def _game_options(func: F, default: str | None) -> F:
     func = click.option(
         "--rules",
         "rules_path",
@@ -35,9 +41,10 @@ def game_option(func: F) -> F:
     return click.option(
         "--game",
         "game_spec",
-        default="setback",
-        show_default=True,
-        help='game or variant, options in parentheses: "setback(target=11,low_to=dealt)"',
+        default=default,
+        show_default=default is not None,
+        help='game or variant, options in parentheses: "setback(target=11,low_to=dealt)"'
+        + ("" if default else " [default: setback]"),
     )(func)
 
 
@@ -79,7 +86,7 @@ def runner_options(func: F) -> F:
 
 def make_options(decision_time: float, match_time: float, on_fault: str) -> Any:
     """The RunnerOptions of the command-line options (imported only when a command runs)."""
-    from tricktable.match import RunnerOptions
+    from tricktable.limits import RunnerOptions
 
     return RunnerOptions(decision_time=decision_time, match_time=match_time, on_fault=on_fault)
 
@@ -91,9 +98,12 @@ def cli() -> None:
 
 
 @cli.command()
-@game_option
+@lambda func: _game_options(func, None)
 @click.option(
-    "--players", default="human,heuristic,heuristic,heuristic", show_default=True, help=PLAYERS_HELP
+    "--players",
+    default=None,
+    help=PLAYERS_HELP + " [default: human,heuristic,heuristic,heuristic; with --resume the "
+    "record's]",
 )
 @click.option("--seed", type=int, default=None, help="random seed (default: a fresh one)")
 @click.option(
@@ -101,7 +111,16 @@ def cli() -> None:
     "save_path",
     type=click.Path(dir_okay=False),
     default=None,
-    help="where to save the match record (default: records/ for a human game)",
+    help="where to save the match record (default: records/ for a human game; with --resume "
+    "the record resumed)",
+)
+@click.option(
+    "--resume",
+    "resume_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="play on a saved match from where it stopped (its game, seed and players unless "
+    "--players is given)",
 )
 @click.option(
     "--max-hands",
@@ -112,11 +131,12 @@ def cli() -> None:
 )
 @runner_options
 def play(
-    game_spec: str,
+    game_spec: str | None,
     rules_path: str | None,
-    players: str,
+    players: str | None,
     seed: int | None,
     save_path: str | None,
+    resume_path: str | None,
     max_hands: int,
     decision_time: float,
     match_time: float,
@@ -125,9 +145,11 @@ def play(
     """Play a match: you against bots, or bots alone when no seat is human."""
     from tricktable.cli.play import run_play
 
-    spec = resolve_game(game_spec, rules_path)
+    # No --game nor --rules: Setback, or the game of the record resumed.
+    given = game_spec is not None or rules_path is not None
+    spec = resolve_game(game_spec or "setback", rules_path) if given else None
     options = make_options(decision_time, match_time, on_fault)
-    sys.exit(run_play(spec, players, seed, save_path, max_hands, options))
+    sys.exit(run_play(spec, players, seed, save_path, max_hands, options, resume_path))
 
 
 @cli.command()

@@ -3,6 +3,12 @@
 With a ``human`` seat the table is drawn as the match is played and the record is saved (by
 default under ``records/``) when the match ends, when input ends, on ``quit`` and on Ctrl-C.
 Without one the match runs unattended, one line per hand, and is saved only with ``--save``.
+``--resume PATH`` plays a saved match on from where it stopped, and saves it back to PATH
+(or to ``--save``).
+
+The match is played by :func:`tricktable.runner.run_match`; the terminal table is its listener
+and each person at the keyboard a player this module makes. An engine failure (a bug, not a
+bot's fault) stops the match with one line, exit status 3, and the record so far saved.
 """
 
 from __future__ import annotations
@@ -11,14 +17,29 @@ import contextlib
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
-from tricktable.bots import make_bot, split_players
+from tricktable.bots import split_players
 from tricktable.bots.base import Bot
+from tricktable.engine.trick import TrickState
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
-from tricktable.match import Referee, RunnerOptions, end_bots, play_hand, start_bots
-from tricktable.records import save_record, to_record
+from tricktable.limits import RunnerOptions
+from tricktable.match import EngineFailure
+from tricktable.records import load_record, replay, save_record
+from tricktable.runner import (
+    BOT_LABEL,
+    MatchInterrupted,
+    MatchOutcome,
+    MatchSpec,
+    MatchSpecError,
+    MatchStopped,
+    check_players,
+    players_of,
+    run_match,
+)
 from tricktable.seeds import fresh_seed
 from tricktable.ui.terminal import HumanPlayer, QuitGame, TableDisplay, make_console, seat_names
 
@@ -59,97 +80,178 @@ def _user_name() -> str:
     return os.environ.get("USER") or "you"
 
 
+#: the players of ``play`` without ``--players``: you against three heuristic bots
+DEFAULT_PLAYERS = "human,heuristic,heuristic,heuristic"
+#: the exit status of a match the engine could not play on
+ENGINE_FAILED = 3
+
+
 def run_play(
-    game_spec: str,
-    players: str,
+    game_spec: str | None,
+    players: str | None,
     seed: int | None,
     save_path: str | None,
     max_hands: int = 1000,
     options: RunnerOptions | None = None,
+    resume: str | None = None,
 ) -> int:
-    """Play one match; the exit status (0 done or input ended, 2 bad input, 130 Ctrl-C).
+    """Play one match; the exit status (0 done or input ended, 2 bad input, 3 engine
+    failure, 130 Ctrl-C).
 
-    A match stops unfinished after ``max_hands`` hands: random bidders can drift away from the
-    target for ever, and an unattended run must end.
+    A match stops unfinished after ``max_hands`` hands (counted from its start): random
+    bidders can drift away from the target for ever, and an unattended run must end.
+    ``resume`` is the path of a saved match to play on; its game and seed are the record's,
+    its players too unless ``players`` are given.
     """
     console = make_console()
-    bots: list[Bot] = []
+    limits = options if options is not None else RunnerOptions()
     try:
-        game = load_game(game_spec)
-        specs = parse_players(players, game.num_players)
-        humans = [seat for seat, spec in enumerate(specs) if spec == HUMAN]
-        if seed is None:
-            seed = fresh_seed()
-        names = seat_names(humans, game.num_players)
-        display = TableDisplay(console, game, names, compact=not humans)
+        if resume is not None:
+            if game_spec is not None or seed is not None:
+                raise TricktableError("--resume plays the record's game and seed: give neither")
+            record = load_record(resume)
+            game = replay(record).game  # the whole record checked before anything is shown
+            specs = parse_players(players, game.num_players) if players else None
+            names = list(specs if specs is not None else players_of(record))
+        else:
+            record = None
+            game = load_game(game_spec or "setback")
+            names = parse_players(players or DEFAULT_PLAYERS, game.num_players)
+            specs = names
+        humans = [seat for seat, spec in enumerate(names) if spec == HUMAN]
+        names_of_seats = seat_names(humans, game.num_players)
+        display = TableDisplay(console, game, names_of_seats, compact=not humans)
         display.humans = humans
-        for spec in specs:
-            bots.append(HumanPlayer(display) if spec == HUMAN else make_bot(spec, options))
-        path = Path(save_path) if save_path else (default_record_path(seed) if humans else None)
+        people: dict[int, Bot] = {seat: HumanPlayer(display) for seat in humans}
+        if record is not None:
+            spec = MatchSpec.resuming(record, specs, limits=limits, max_hands=max_hands)
+            if specs is not None:  # new players: new names in the record
+                spec = replace(spec, labels=_labels(specs, humans))
+        else:
+            spec = MatchSpec(
+                game.spec(),
+                tuple(names),
+                seed if seed is not None else fresh_seed(),
+                limits,
+                max_hands,
+                labels=_labels(names, humans),
+            )
+        # Where a restored substitute plays, its spec is checked when the match starts.
+        check_players(spec.players, limits)
+        if save_path:
+            path: Path | None = Path(save_path)
+        elif resume is not None and resume != "-":
+            path = Path(resume)  # the match goes on in its own file
+        else:
+            path = default_record_path(spec.seed or 0) if humans else None
         if path is not None:
             _prepare_folder(path)
     except TricktableError as exc:
-        _close(bots)
-        print(f"error: {exc}", file=sys.stderr)
+        rebuilt = resume is not None and not players and isinstance(exc, MatchSpecError)
+        hint = "; give the players with --players" if rebuilt else ""
+        print(f"error: {exc}{hint}", file=sys.stderr)
         return 2
 
-    user = _user_name()
-    labels = [
-        (user if len(humans) == 1 else f"{user}#{seat}") if spec == HUMAN else f"bot:{bot.name}"
-        for seat, (spec, bot) in enumerate(zip(specs, bots, strict=True))
-    ]
-    state = game.new_state(seed)
-    display.start(state)
-    console.print(f"{display.title()} · seed {seed}", style="bold")
-    display.show_seats(["you" if s == HUMAN else s for s in specs])
-    if humans:
-        console.print(
-            f"Replay these deals with --seed {seed}. Type ? for help, quit to stop.", style="dim"
-        )
+    def start(state: TrickState) -> None:
+        display.start(state)
+        console.print(f"{display.title()} · seed {state.seed}", style="bold")
+        display.show_seats(["you" if s == HUMAN else s for s in spec.players])
+        if record is not None:
+            console.print(_resumed_at(state), style="dim")
+        if humans:
+            console.print(
+                f"Replay these deals with --seed {state.seed}. Type ? for help, quit to stop.",
+                style="dim",
+            )
 
     status = 0
-    referee = Referee(options)
+    played = False
     try:
-        start_bots(game, bots, seed, referee)
-        while not state.is_over and len(state.history) < max_hands:
-            play_hand(state, bots, display, referee)
-        end_bots(state, bots, referee)
-        for fault in referee.faults:
-            console.print(
-                f"fault: {labels[fault['seat']]} (seat {fault['seat']}), hand {fault['hand']}: "
-                f"{fault['kind']}: {fault['detail']} -> {fault['penalty']}",
-                style="yellow",
-                markup=False,
-            )
-        if state.is_over:
-            display.show_match_end(state)
-        else:
-            console.print(
-                f"Stopped after {max_hands} hands without a winner; scores {state.scores}."
-            )
-    except QuitGame:
-        console.print("\nStopped.")
-    except EOFError:
-        console.print("\nEnd of input: stopped.")
-    except KeyboardInterrupt:
+        outcome = run_match(spec, listener=display, bots=people, on_start=start)
+        played = True
+    except MatchInterrupted as stop:
         console.print("\nInterrupted.")
-        status = 130
-    except TricktableError as exc:
-        console.print()
+        outcome, status = stop.outcome, 130
+    except MatchStopped as stop:
+        outcome, status = stop.outcome, _stopped(stop.cause, console)
+    except TricktableError as exc:  # the spec could not be played: nothing began
         print(f"error: {exc}", file=sys.stderr)
-        status = 2
+        return 2
     finally:
-        _close(bots)
-
+        _close(list(people.values()))
+    state = outcome.state
+    assert state is not None  # an outcome of this process
+    if played:
+        _show_end(outcome, state, display, console)
+    if path is None and status == ENGINE_FAILED:
+        path = default_record_path(state.seed)  # a bug's record is worth keeping
+        with contextlib.suppress(TricktableError):
+            _prepare_folder(path)
     if path is not None:
         try:
-            save_record(to_record(state, labels, faults=referee.faults), path)
+            save_record(outcome.record, path)
         except OSError as exc:
             reason = exc.strerror or exc
             print(f"error: cannot save the record to {path}: {reason}", file=sys.stderr)
             return 2
         console.print(f"record saved to {path}")
     return status
+
+
+def _labels(specs: list[str] | tuple[str, ...], humans: list[int]) -> tuple[str, ...]:
+    """The record's names of the players: the user for a person, ``bot:SPEC`` for a bot."""
+    user = _user_name()
+    return tuple(
+        (user if len(humans) == 1 else f"{user}#{seat}") if spec == HUMAN else BOT_LABEL + spec
+        for seat, spec in enumerate(specs)
+    )
+
+
+def _resumed_at(state: TrickState) -> str:
+    hand = len(state.history)
+    if state.is_over:
+        return "Resumed: the match was already over."
+    if state.needs_deal:
+        return f"Resumed after hand {hand}."
+    return f"Resumed in hand {hand}, after {len(state.actions)} actions."
+
+
+def _stopped(cause: BaseException, console: Any) -> int:
+    """Say why a match stopped before its end; its exit status."""
+    if isinstance(cause, QuitGame):
+        console.print("\nStopped.")
+        return 0
+    if isinstance(cause, EOFError):
+        console.print("\nEnd of input: stopped.")
+        return 0
+    console.print()
+    if isinstance(cause, TricktableError):
+        print(f"error: {cause}", file=sys.stderr)
+        return 2
+    if isinstance(cause, EngineFailure):
+        print(f"error: {cause}", file=sys.stderr)
+    else:
+        print(f"error: internal error: {type(cause).__name__}: {cause}", file=sys.stderr)
+    return ENGINE_FAILED
+
+
+def _show_end(
+    outcome: MatchOutcome, state: TrickState, display: TableDisplay, console: Any
+) -> None:
+    labels = outcome.labels
+    for fault in outcome.faults:
+        console.print(
+            f"fault: {labels[fault['seat']]} (seat {fault['seat']}), hand {fault['hand']}: "
+            f"{fault['kind']}: {fault['detail']} -> {fault['penalty']}",
+            style="yellow",
+            markup=False,
+        )
+    if state.is_over:
+        display.show_match_end(state)
+    else:
+        console.print(
+            f"Stopped after {outcome.spec.max_hands} hands without a winner; scores {state.scores}."
+        )
 
 
 def _close(bots: list[Bot]) -> None:

@@ -4,6 +4,10 @@ With ``--json`` the report (see :mod:`tricktable.simulate` for its keys) is one 
 standard output and nothing else; otherwise it is a set of Rich tables, after a progress bar
 when standard output is a terminal. Rich and the process pool are imported only when used, so
 that ``--json --workers 1`` starts as fast as the engine allows.
+
+Exit status: 0 when no bot faulted, 1 when one did (the report lists every fault and labels
+the players whose seats a substitute took), 2 for bad input, 3 when the engine failed (a bug:
+the one-line error names the match's seed).
 """
 
 from __future__ import annotations
@@ -13,7 +17,14 @@ import sys
 from typing import Any
 
 from tricktable.errors import TricktableError
-from tricktable.simulate import DEFAULT_LIMITS, Limits, Simulation, prepare, simulate
+from tricktable.simulate import (
+    DEFAULT_LIMITS,
+    Limits,
+    Simulation,
+    SimulationFailure,
+    prepare,
+    simulate,
+)
 
 
 def run_simulate(
@@ -26,13 +37,19 @@ def run_simulate(
     as_json: bool,
     limits: Limits = DEFAULT_LIMITS,
 ) -> int:
-    """Simulate and print the report; 0 on success, 2 (one line on stderr) on bad input."""
+    """Simulate and print the report; the exit status (see this module's docstring).
+
+    Errors are one line on standard error.
+    """
     try:
         sim = prepare(game_spec, players, seed, hands, matches, limits)
         if not as_json and sys.stdout.isatty():
             report = _simulate_with_progress(sim, workers)
         else:
             report = simulate(sim, workers)
+    except SimulationFailure as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 3
     except TricktableError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -40,7 +57,7 @@ def run_simulate(
         print(json.dumps(report))
     else:
         render_report(report)
-    return 0
+    return 1 if report["faults"]["count"] else 0
 
 
 def _simulate_with_progress(sim: Simulation, workers: int | None) -> dict[str, Any]:
@@ -150,6 +167,39 @@ def render_report(report: dict[str, Any]) -> None:
         console.print(game_stats_table(report["game_stats"]))
     if report.get("matches_shared"):
         console.print(f"{report['matches_shared']} matches ended in a shared win.")
+    render_faults(report["faults"], console)
+
+
+def render_faults(faults: dict[str, Any], console: Any) -> None:
+    """The faults of a report: a line a faulting seat, then the first faults in full."""
+    if not faults["count"]:
+        console.print("faults: none")
+        return
+    console.print(f"[bold yellow]faults: {faults['count']}[/]")
+    for seat in faults["by_seat"]:
+        if not (seat["count"] or seat["matches_substituted"] or seat["matches_forfeited"]):
+            continue
+        kinds = ", ".join(f"{kind} {n}" for kind, n in seat["kinds"].items())
+        line = f"  seat {seat['seat']} {seat['player']}: {seat['count']} faults ({kinds})"
+        if seat["matches_substituted"]:
+            line += (
+                f"; substituted in {seat['matches_substituted']} matches, "
+                f"{seat['hands_by_substitute']} hands played by the substitute"
+            )
+        if seat["matches_forfeited"]:
+            line += f"; forfeited {seat['matches_forfeited']} matches"
+        console.print(line, markup=False, highlight=False)
+    for fault in faults["listed"]:
+        match = f"match {fault['match']}, " if "match" in fault else ""
+        console.print(
+            f"  {match}seed {fault['seed']}, seat {fault['seat']}, hand {fault['hand'] + 1}: "
+            f"{fault['kind']}: {fault['detail']} -> {fault['penalty']}",
+            markup=False,
+            highlight=False,
+        )
+    shown = len(faults["listed"])
+    if shown < faults["count"]:
+        console.print(f"  ... and {faults['count'] - shown} more (--json lists the first {shown})")
 
 
 def _cell(key: str, value: Any) -> str:

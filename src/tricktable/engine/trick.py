@@ -13,8 +13,8 @@ A game is a :class:`Game` subclass (immutable: options, tables, a factory) paire
 - ``_play_mask(seat, hand)`` — which cards may be played, when the default (follow suit,
   ``lead_forbid``) is not enough;
 - ``_on_lead(card)`` — e.g. Setback's first lead names trump;
-- ``_score_hand()`` — score a finished hand, return its result, set ``winner`` when the match
-  is over;
+- ``_score_hand()`` — score a finished hand, return its result (the game's
+  :class:`~tricktable.engine.results.HandResult`), set ``winner`` when the match is over;
 - ``_explain(action)`` — why an action is illegal, for the error message;
 - ``_may_look(seat)`` — whether a seat may see its own cards yet (Spades' blind nil).
 
@@ -44,8 +44,26 @@ from tricktable.cards import (
     suit_of,
 )
 from tricktable.engine import actions as act
+from tricktable.engine.events import (
+    SPECTATOR,
+    Acted,
+    CardPlayed,
+    Chat,
+    Dealt,
+    EventLog,
+    Forfeited,
+    HandChanged,
+    HandScored,
+    HandStarted,
+    MatchOver,
+    Substituted,
+    TrickWon,
+    TrumpNamed,
+)
 from tricktable.engine.options import format_value, options_dict
+from tricktable.engine.results import HandResult
 from tricktable.errors import IllegalAction, RecordError, TricktableError
+from tricktable.seeds import derive_seed, fresh_seed
 
 # Phases. Games with other phases (passing, trump choice) add codes of their own from 10 up.
 # (Final: compiled code reads them as constants, not from the module's dict at every use.)
@@ -96,6 +114,34 @@ def trump_tables(trump: int, trump_order: Sequence[int]) -> TrumpTables:
 NO_TRUMP: Final = trump_tables(-1, ())
 
 
+class Note:
+    """An entry of the log that is not a move: a chat line, a substitution, a forfeit.
+
+    ``hand`` is the hand's index (-1 before the first deal) and ``at`` the number of that
+    hand's actions taken before it; ``kind`` is one of :data:`NOTE_KINDS`.
+    """
+
+    __slots__ = ("at", "hand", "kind", "seat", "text")
+
+    def __init__(self, hand: int, at: int, kind: str, seat: int, text: str) -> None:
+        self.hand = hand
+        self.at = at
+        self.kind = kind
+        self.seat = seat
+        self.text = text
+
+    def to_dict(self) -> dict[str, Any]:
+        """The note as a record writes it (its hand is implied by where it is written)."""
+        out: dict[str, Any] = {"at": self.at, "kind": self.kind, "seat": self.seat}
+        if self.text:
+            out["text"] = self.text
+        return out
+
+
+#: the kinds of :class:`Note`
+NOTE_KINDS: Final = ("chat", "substitute", "forfeit")
+
+
 class HandLog:
     """One hand of the action log: the dealer, the deal (a mask per seat) and every action."""
 
@@ -133,6 +179,11 @@ class Game:
     records_stock: ClassVar[bool] = False
     #: "module:Class" of the game's own heuristic bot (what the ``heuristic`` player plays)
     heuristic_bot: ClassVar[str] = ""
+    #: whether ``TrickState._view_extra`` may change during card play (Hearts' penalties)
+    facts_change_in_play: ClassVar[bool] = False
+    #: whether some actions are seen by some seats only (``TrickState._public``): views then
+    #: copy only the visible ones
+    private_actions: ClassVar[bool] = False
 
     def __init__(
         self, options: Any = None, preset: str | None = None, baseline: Any = None
@@ -186,6 +237,18 @@ class Game:
         """The index in ``scores`` that a seat plays for."""
         return seat & 1 if self.num_scores == 2 else seat
 
+    def explain(self, view: View, action: int) -> str:
+        """Why the rules refuse ``action`` by the seat of ``view``, on its turn.
+
+        The reason comes from a state rebuilt from the view alone (the hidden cards sampled:
+        see :mod:`tricktable.search.determinize`), so it can only speak of what that seat
+        knows; it is the engine's own reason, as ``apply`` would give it.
+        """
+        from tricktable.search.determinize import determinize
+
+        replica = determinize(view, random.Random(0))
+        return replica.illegal(action).reason
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class TrickState:
@@ -195,11 +258,16 @@ class TrickState:
         n = game.num_players
         self.game = game
         self.options = game.options
-        self.seed = seed
-        self.rng = random.Random(seed)
+        # A match always has a seed, so that its record can deal its next hand again.
+        self.seed: int = fresh_seed() if seed is None else seed
+        # Each hand is dealt from its own key, derived from the seed and the hand's number:
+        # the deal of hand h does not depend on the hands before it, so a match resumed from
+        # its record goes on exactly as it would have (see ``_shuffle``).
+        key = _match_key(self.seed)
+        self.deal_key = key
         self.n = n
         self.phase = DEAL
-        self.dealer = self.rng.randrange(n)
+        self.dealer = key % n
         self.next_dealer = self.dealer
         self.to_act = -1
         self.skip = -1
@@ -221,12 +289,27 @@ class TrickState:
         self.best_seat = -1
         self.scores = [0] * game.num_scores
         self.history: list[HandLog] = []
-        self.results: list[dict[str, Any]] = []
+        self.results: list[HandResult] = []
         self.winner: int | None = None
         self.actions: list[int] = []
         self.actors: list[int] = []
         self._legal = -1
-        self._views: list[View] = []
+        #: the entries of the log that are not moves (chat, substitutions, a forfeit)
+        self.notes: list[Note] = []
+        #: the match's events, while someone listens (see :meth:`listen`); None keeps the
+        #: path of bots and search free of them
+        self.events: EventLog | None = None
+        #: the seats that have been shown their cards this hand (events)
+        self._told = 0
+        #: the game's ``private_actions``, as a field (views read it at every decision)
+        self.private_actions: bool = type(game).private_actions
+        #: what :meth:`undo` restores, one frame per :meth:`push`
+        self._frames: list[tuple[Any, ...]] = []
+        # What views share until it changes (at a trick's end, a hand's, a bid...): the
+        # public lists as tuples, and each seat's game-specific facts.
+        self._snap: tuple[Any, ...] | None = None
+        self._infos: list[Any] | None = None
+        self._results_seen: tuple[Any, ...] = ()
 
     # ----------------------------------------------------------------- the public interface
 
@@ -286,10 +369,258 @@ class TrickState:
         self._legal = -1
         self.actions.append(action)
         self.actors.append(self.to_act)
-        if self.phase == PLAY:
+        if self.events is not None:
+            self._apply_told(action)
+        elif self.phase == PLAY:
             self._play(action)
         else:
+            self._stale()
             self._apply_other(action)
+
+    def _apply_told(self, action: int) -> None:
+        """Apply ``action`` (checked and logged) and emit what it made happen."""
+        events = self.events
+        assert events is not None
+        seat = self.to_act
+        suit = self.tables.suit
+        tricks = len(self.tricks)
+        results = len(self.results)
+        if self.phase == PLAY:
+            events.emit(CardPlayed(seat, action))
+            self._play(action)
+        else:
+            before = self.hands[:]
+            self._stale()
+            self._apply_other(action)
+            text = self.game.action_name(action)
+            events.emit(Acted(seat, action, text, self._audience(seat, action)))
+            for s in range(self.n):
+                if self.hands[s] != before[s] and self._told >> s & 1:
+                    events.emit(HandChanged(s, self.hands[s]))
+        self._tell_after(seat, suit, tricks, results)
+
+    def _tell_after(self, seat: int, suit: int, tricks: int, results: int) -> None:
+        """Emit the consequences of a step: trump named, cards shown, trick won, hand scored."""
+        events = self.events
+        assert events is not None
+        if suit < 0 <= self.tables.suit and len(self.results) == results:
+            events.emit(TrumpNamed(seat, self.tables.suit))
+        self._show_hands()
+        if len(self.tricks) > tricks:
+            number = len(self.tricks) - 1
+            leader, cards, winner = self.tricks[-1]
+            events.emit(TrickWon(number, leader, cards, winner, self._trick_points(cards)))
+        if len(self.results) > results:
+            result = self.results[-1]
+            scores = tuple(self.scores)
+            events.emit(HandScored(len(self.history) - 1, result, scores))
+        if self.phase == OVER:
+            events.emit(MatchOver(self.winner, tuple(self.scores)))
+
+    def _show_hands(self) -> None:
+        events = self.events
+        assert events is not None
+        if self.phase in (DEAL, OVER):
+            return
+        for s in range(self.n):
+            if not self._told >> s & 1 and self._may_look(s):
+                self._told |= 1 << s
+                events.emit(Dealt(s, self.hands[s]))
+
+    def _audience(self, actor: int, action: int) -> int:
+        """Who may see ``actor``'s ``action`` now: the actor, and whom the game allows."""
+        audience = 1 << actor
+        for viewer in range(self.n):
+            if viewer != actor and self._public(viewer, actor, action):
+                audience |= 1 << viewer
+        if self._public(-1, actor, action):
+            audience |= 1 << SPECTATOR
+        return audience
+
+    def _stale(self) -> None:
+        """Forget what views share: something public other than the trick changes."""
+        self._snap = None
+        self._infos = None
+
+    def _trick_over(self) -> None:
+        """Forget what views share that a finished trick changes."""
+        self._snap = None
+        if self.game.facts_change_in_play:
+            self._infos = None
+
+    def _public_lists(self) -> tuple[Any, ...]:
+        """The public lists as tuples, made once and shared by views until they change."""
+        snap = self._snap
+        if snap is None:
+            results = self._results_seen
+            if len(results) != len(self.results):
+                results = self._results_seen = tuple(self.results)
+            snap = self._snap = (
+                tuple(self.tricks),
+                tuple(self.won),
+                tuple(self.tricks_won),
+                tuple(self.scores),
+                results,
+            )
+        return snap
+
+    def _info_of(self, seat: int) -> dict[str, Any]:
+        """``seat``'s game-specific facts, made once and shared until they change."""
+        infos = self._infos
+        if infos is None:
+            infos = self._infos = [None] * self.n
+        info = infos[seat]
+        if info is None:
+            info = infos[seat] = self._view_extra(seat)
+        return info
+
+    def listen(self) -> EventLog:
+        """Turn the match's events on (from now) and return their log."""
+        if self.events is None:
+            self.events = EventLog(self.n)
+        return self.events
+
+    # ------------------------------------------------------------------ search: push, undo
+
+    def push(self, action: int) -> None:
+        """Apply a card play (checked) so that :meth:`undo` can take it back: for search.
+
+        Only the play phase pushes; a frame holds the few fields a card changes, and the
+        whole state (a :meth:`clone`) only for the card that ends the hand.
+        """
+        if self.phase != PLAY:
+            raise TricktableError("push: only card play can be undone")
+        seat = self.to_act
+        trick = self.trick
+        if len(trick) + 1 < self.trick_size:
+            frame: tuple[Any, ...] = (
+                0,
+                seat,
+                action,
+                self.trick_leader,
+                self.trick_mask,
+                self.lead_mask,
+                self.best_power,
+                self.best_seat,
+                self.tables,
+                self.lead_forbid,
+                self._play_extra(),
+            )
+        elif self.hands[seat] != 1 << action:
+            # The trick completes, the hand goes on (unless the game decides the match on it:
+            # Tricks' target, which scores nothing more than the scores saved here).
+            frame = (
+                1,
+                seat,
+                action,
+                self.trick_leader,
+                self.trick_mask,
+                self.lead_mask,
+                self.best_power,
+                self.best_seat,
+                self.tables,
+                self.lead_forbid,
+                self._play_extra(),
+                trick,
+                self.won[:],
+                self.tricks_won[:],
+                self.scores[:],
+                self.winner,
+                len(self.results),
+            )
+        else:
+            frame = (2, self.clone())
+        self.apply(action)
+        self._frames.append(frame)
+
+    def undo(self) -> None:
+        """Take back the last :meth:`push`."""
+        if not self._frames:
+            raise TricktableError("undo: nothing was pushed")
+        frame = self._frames.pop()
+        kind = frame[0]
+        self._stale()
+        if kind == 2:
+            saved = frame[1]
+            assert isinstance(saved, TrickState)
+            saved._copy_into(self)
+            return
+        seat = frame[1]
+        card = frame[2]
+        self.actions.pop()
+        self.actors.pop()
+        self.hands[seat] |= 1 << card
+        self.trick_leader = frame[3]
+        self.trick_mask = frame[4]
+        self.lead_mask = frame[5]
+        self.best_power = frame[6]
+        self.best_seat = frame[7]
+        self.tables = frame[8]
+        self.lead_forbid = frame[9]
+        self._restore_play_extra(frame[10])
+        if kind == 1:
+            trick = frame[11]
+            trick.pop()
+            self.trick = trick
+            self.won = frame[12]
+            self.tricks_won = frame[13]
+            self.scores = frame[14]
+            self.winner = frame[15]
+            del self.results[frame[16] :]
+            self.tricks.pop()
+        else:
+            self.trick.pop()
+        self.phase = PLAY
+        self.to_act = seat
+        self._legal = -1
+
+    def _play_extra(self) -> Any:
+        """The game's own fields a card play may change (restored by :meth:`undo`)."""
+        return None
+
+    def _restore_play_extra(self, saved: Any) -> None:
+        """Restore what :meth:`_play_extra` saved."""
+
+    # --------------------------------------------------------- entries that are not moves
+
+    def chat(self, seat: int, text: str) -> None:
+        """Log a line of table talk by ``seat`` (-1: the table itself)."""
+        self._note("chat", seat, text)
+        if self.events is not None:
+            self.events.emit(Chat(seat, text))
+
+    def substitute(self, seat: int, player: str) -> None:
+        """Log that ``seat`` is played by ``player`` (a label) from now on."""
+        self._note("substitute", seat, player)
+        if self.events is not None:
+            self.events.emit(Substituted(seat, player))
+
+    def forfeit(self, seat: int) -> None:
+        """End the match now, the side of ``seat`` losing (no winner among lone players)."""
+        if self.phase == OVER:
+            raise TricktableError("cannot forfeit: the match is over")
+        self._note("forfeit", seat, "")
+        self._stale()
+        game = self.game
+        side = game.team_of(seat)
+        self.winner = 1 - side if game.num_scores == 2 else None
+        self.phase = OVER
+        self.to_act = -1
+        self._legal = -1
+        if self.events is not None:
+            self.events.emit(Forfeited(seat))
+            self.events.emit(MatchOver(self.winner, tuple(self.scores)))
+
+    def _note(self, kind: str, seat: int, text: str) -> None:
+        if not -1 <= seat < self.n:
+            raise TricktableError(f"no seat {seat} at this table")
+        hand = len(self.history) - 1
+        at = len(self.actions) if self.history else 0
+        self.notes.append(Note(hand, at, kind, seat, text))
+
+    def _trick_points(self, cards: tuple[int, ...]) -> int:
+        """The points a trick's cards carry in this game (events; 0 where cards carry none)."""
+        return 0
 
     def deal(
         self,
@@ -330,18 +661,32 @@ class TrickState:
         log = HandLog(self.dealer, list(masks), self.actions, self.actors, list(self.stock))
         self.history.append(log)
         self._legal = -1
+        self._told = 0
+        self._stale()
+        if self.events is None:
+            self._start_hand()
+            return
+        self.events.emit(HandStarted(len(self.history) - 1, self.dealer))
         self._start_hand()
+        self._show_hands()
+        if self.tables.suit >= 0:
+            self.events.emit(TrumpNamed(-1, self.tables.suit))
 
     def clone(self) -> TrickState:
         """An independent copy (the game and past hands' logs are shared, being final)."""
         # Built field by field: a compiled state cannot go through copy.copy.
         other = type(self)(self.game, self.seed)
+        self._copy_into(other)
+        return other
+
+    def _copy_into(self, other: TrickState) -> None:
+        """Make ``other`` (a state of the same game) a copy of this one."""
         extra = getattr(self, "__dict__", None)
         if extra:  # fields kept in a dict: a game in plain Python, or this class uncompiled
             other.__dict__.update(extra)
-        other._views = []
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        other.notes = self.notes[:]
+        other.events = None  # a copy is for looking ahead: nobody listens to it
+        other._told = self._told
         for name in _SCALARS:
             setattr(other, name, getattr(self, name))
         other.hands = self.hands[:]
@@ -361,15 +706,15 @@ class TrickState:
             other.history[-1] = HandLog(
                 last.dealer, last.deal, other.actions, other.actors, last.stock
             )
+        other._frames = self._frames[:]
+        other._snap = None
+        other._infos = None
+        other._results_seen = ()
         self._clone_extra(other)
-        return other
 
     def view(self, seat: int) -> View:
-        """What ``seat`` may know, and nothing more (a live window on this state)."""
-        views = self._views
-        if not views:
-            views = self._views = [View(self, s) for s in range(self.n)]
-        return views[seat]
+        """What ``seat`` may know now, and nothing more (a sealed snapshot)."""
+        return View(self, seat)
 
     def illegal(self, action: object) -> IllegalAction:
         """The error for an illegal action, with the reason the rules give."""
@@ -460,26 +805,35 @@ class TrickState:
             self.to_act = nxt
             return
         winner = self.best_seat
+        self._trick_over()
         self.won[winner] |= self.trick_mask
         self.tricks_won[winner] += 1
         self.tricks.append((self.trick_leader, tuple(trick), winner))
         self._on_trick(winner)
         self.trick = []
-        if self.hands[winner]:
+        # A game may decide the match on a trick (Tricks' target): the hand ends there.
+        if self.hands[winner] and self.winner is None:
             self.to_act = winner
         else:
             self._end_hand()
 
     def _end_hand(self) -> None:
+        self._stale()
         self.to_act = -1
         self.results.append(self._score_hand())
         self.phase = OVER if self.winner is not None else DEAL
 
     def _shuffle(self) -> tuple[list[int], list[int]]:
-        # A partial Fisher-Yates on the match's generator: only the cards used are drawn,
-        # each straight into its seat's mask.
+        # A partial Fisher-Yates: only the cards used are drawn, each straight into its seat's
+        # mask. Draw k of hand h is a hash of (the match's key, h, k): two 31-bit lanes, so
+        # that no two hands of any two matches share a stream by chance (2^62 keys), and
+        # every product stays a machine integer when compiled. Seeding a Mersenne Twister for
+        # each hand cost a fifth of a hand's time.
         deck = list(self.game.deck)
-        rnd = self.rng.random
+        key = self.deal_key
+        hand = len(self.history)
+        lane = _mix31((key + hand * 0x2F0A3B5) & _M31)
+        salt = _mix31(((key >> 31) ^ hand * 0x61C8864) & _M31)
         size = len(deck)
         n, per = self.n, self.hand_size
         hands = [0] * n
@@ -488,7 +842,10 @@ class TrickState:
             mask = 0
             for _ in range(per):
                 # The last card of a full deal has no choice (and draws no number).
-                j = i + int(rnd() * (size - i)) if i < size - 1 else i
+                if i < size - 1:
+                    j = i + _mix31(((lane + i * 0x9E3779B) & _M31) ^ salt) % (size - i)
+                else:
+                    j = i
                 card = deck[j]
                 deck[j] = deck[i]
                 deck[i] = card
@@ -498,7 +855,7 @@ class TrickState:
         if not self.game.records_stock:
             return hands, []
         for k in range(i, min(i + self._stock_used(), size - 1)):
-            j = k + int(rnd() * (size - k))
+            j = k + _mix31(((lane + k * 0x9E3779B) & _M31) ^ salt) % (size - k)
             deck[k], deck[j] = deck[j], deck[k]
         return hands, deck[i:]
 
@@ -566,7 +923,7 @@ class TrickState:
     def _on_trick(self, winner: int) -> None:
         """Called when a trick is complete, before the next lead."""
 
-    def _score_hand(self) -> dict[str, Any]:
+    def _score_hand(self) -> HandResult:
         raise NotImplementedError
 
     def _explain(self, action: int) -> str:
@@ -596,6 +953,34 @@ class TrickState:
 #: discard, is better listed by the game's own ``_other_list``)
 _LISTED: Final[dict[int, list[int]]] = {}
 
+#: 31 bits: the deal hash's products stay machine integers when compiled
+_M31: Final = 0x7FFFFFFF
+
+
+def _mix31(x: int) -> int:
+    """A 31-bit integer hash (xor-shift-multiply rounds after murmur3's finaliser)."""
+    x ^= x >> 16
+    x = (x * 0x45D9F3B) & _M31
+    x ^= x >> 13
+    x = (x * 0x2C1B3C6D) & _M31
+    x ^= x >> 16
+    return x
+
+
+def _match_key(seed: int) -> int:
+    """A match's 62-bit deal key (its low bits also choose the first dealer)."""
+    key = _KEYS.get(seed)
+    if key is None:
+        if len(_KEYS) >= 4096:
+            _KEYS.clear()
+        key = _KEYS[seed] = derive_seed(seed, "deal") >> 1
+    return key
+
+
+#: the deal keys of recent seeds: clones and searches build many states of one match
+_KEYS: Final[dict[int, int]] = {}
+
+
 #: the plain-value fields a clone copies as they are
 _SCALARS: Final = (
     "phase",
@@ -618,164 +1003,207 @@ _SCALARS: Final = (
 
 
 class View:
-    """What one seat may know about a state: its own cards and everything public.
+    """What one seat may know about a state, taken when the view is made: a sealed snapshot.
 
-    A view is a live window: it reads the state each time, so a bot may keep it. Bots get
-    nothing else; ``to_dict()`` is what travels to bots in other processes.
+    It holds copies of what the seat may see and no reference to the state, so nothing a
+    bot does with its view reaches another seat's cards; ``state.view(seat)`` makes a new one
+    for each decision. ``to_dict()`` is what travels to bots in other processes, and
+    ``events`` the seat's own event stream when the match has one (else empty).
     """
 
-    __slots__ = ("_state", "seat")
+    __slots__ = (
+        "_actions",
+        "_actors",
+        "_info",
+        "_leader",
+        "_legal",
+        "_legal_mask",
+        "_phase_name",
+        "_results",
+        "_scores",
+        "_skip",
+        "_trick",
+        "_tricks",
+        "_tricks_won",
+        "_won",
+        "dealer",
+        "dealt",
+        "events",
+        "game",
+        "hand",
+        "hand_number",
+        "n",
+        "phase",
+        "seat",
+        "tables",
+        "to_act",
+        "trump",
+    )
 
     def __init__(self, state: TrickState, seat: int) -> None:
-        self._state = state
+        game = state.game
+        self.game: Game = game
         self.seat = seat
-
-    @property
-    def game(self) -> Game:
-        """The game being played (rules and options are public)."""
-        return self._state.game
-
-    @property
-    def hand(self) -> int:
-        """This seat's cards, as a mask."""
-        state = self._state
-        return state.hands[self.seat] if state._may_look(self.seat) else 0
-
-    @property
-    def dealt(self) -> int:
-        """The cards this seat was dealt this hand, as a mask (empty while it may not look)."""
-        state = self._state
-        return state.dealt[self.seat] if state._may_look(self.seat) else 0
-
-    @property
-    def to_act(self) -> int:
-        """The seat to act, or -1 when nobody is."""
-        return self._state.to_act
-
-    @property
-    def phase(self) -> int:
-        """The phase code (``AUCTION``, ``PLAY``...)."""
-        return self._state.phase
-
-    @property
-    def dealer(self) -> int:
-        """The seat that dealt this hand."""
-        return self._state.dealer
-
-    @property
-    def trump(self) -> int:
-        """The trump suit, or -1 while there is none."""
-        return self._state.tables.suit
-
-    @property
-    def tables(self) -> TrumpTables:
-        """The trump tables in force (public knowledge)."""
-        return self._state.tables
+        self.n = state.n
+        may = state._may_look(seat)
+        self.hand: int = state.hands[seat] if may else 0
+        self.dealt: int = state.dealt[seat] if may else 0
+        self.to_act: int = state.to_act
+        phase = state.phase
+        self.phase: int = phase
+        # A game's own phase is named now (only the state knows); shared ones in to_dict().
+        self._phase_name = state._phase_name() if phase >= 10 else ""
+        self.dealer: int = state.dealer
+        tables = state.tables
+        self.tables: TrumpTables = tables
+        self.trump: int = tables.suit
+        self._trick = state.trick[:]
+        self._leader = state.trick_leader
+        self._skip = state.skip
+        snap = state._public_lists()
+        self._tricks: tuple[tuple[int, tuple[int, ...], int], ...] = snap[0]
+        self._won: tuple[int, ...] = snap[1]
+        self._tricks_won: tuple[int, ...] = snap[2]
+        self._scores: tuple[int, ...] = snap[3]
+        self._results: tuple[Any, ...] = snap[4]
+        self.hand_number: int = max(len(state.history) - 1, 0)
+        actions = state.actions
+        actors = state.actors
+        if state.private_actions:
+            # Only what this seat may see is copied: a private action never enters the view.
+            visible = [
+                (actor, action)
+                for actor, action in zip(actors, actions, strict=True)
+                if actor == seat or state._public(seat, actor, action)
+            ]
+            self._actors = [a for a, _ in visible]
+            self._actions = [a for _, a in visible]
+        else:
+            self._actors = actors[:]
+            self._actions = actions[:]
+        self._info = state._info_of(seat)
+        if state.to_act == seat:
+            self._legal = state.legal_actions()
+            self._legal_mask = state.legal_mask()
+        else:
+            self._legal = []
+            self._legal_mask = 0
+        events = state.events
+        self.events: tuple[Any, ...] = tuple(events.stream(seat)) if events is not None else ()
 
     @property
     def trick(self) -> list[tuple[int, int]]:
         """The current trick as (seat, card) pairs, in play order."""
-        state = self._state
         out = []
-        seat = state.trick_leader
-        for card in state.trick:
+        seat = self._leader
+        n = self.n
+        for card in self._trick:
             out.append((seat, card))
-            seat = (seat + 1) % state.n
-            if seat == state.skip:  # a seat sitting the hand out plays no card
-                seat = (seat + 1) % state.n
+            seat = (seat + 1) % n
+            if seat == self._skip:  # a seat sitting the hand out plays no card
+                seat = (seat + 1) % n
         return out
 
     @property
     def tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
         """The finished tricks of this hand: (leader, cards in play order, winner)."""
-        return list(self._state.tricks)
+        return list(self._tricks)
 
     @property
     def played(self) -> int:
         """Every card played this hand so far, as a mask."""
-        state = self._state
-        return mask_of(state.trick) | _or_all(state.won)
+        return mask_of(self._trick) | _or_all(self._won)
 
     @property
     def won(self) -> list[int]:
         """The cards each seat has captured this hand (public: they were played face up)."""
-        return list(self._state.won)
+        return list(self._won)
 
     @property
     def tricks_won(self) -> list[int]:
         """How many tricks each seat has won this hand."""
-        return list(self._state.tricks_won)
+        return list(self._tricks_won)
 
     @property
     def scores(self) -> list[int]:
         """The match scores, by team (or by seat in games without partnerships)."""
-        return list(self._state.scores)
+        return list(self._scores)
 
     @property
-    def results(self) -> list[dict[str, Any]]:
+    def results(self) -> list[HandResult]:
         """The results of the finished hands."""
-        return list(self._state.results)
-
-    @property
-    def hand_number(self) -> int:
-        """0-based index of the current hand."""
-        return max(len(self._state.history) - 1, 0)
+        return list(self._results)
 
     @property
     def actions(self) -> list[tuple[int, int]]:
         """This hand's actions that this seat may see, as (seat, action) pairs."""
-        state = self._state
-        return [
-            (actor, action)
-            for actor, action in zip(state.actors, state.actions, strict=True)
-            if actor == self.seat or state._public(self.seat, actor, action)
-        ]
+        return list(zip(self._actors, self._actions, strict=True))
+
+    @property
+    def step(self) -> int:
+        """How many of this hand's actions this seat has seen (with ``hand_number``, it
+        names a decision: a bot that draws from both is the same after a resume)."""
+        return len(self._actions)
 
     def info(self) -> dict[str, Any]:
         """Game-specific public facts (declarer, bids, ...)."""
-        return self._state._view_extra(self.seat)
+        return dict(self._info)
 
     def legal_actions(self) -> list[int]:
-        """This seat's legal actions: empty unless it is this seat's turn."""
-        state = self._state
-        return state.legal_actions() if state.to_act == self.seat else []
-
-    def illegal(self, action: object) -> IllegalAction:
-        """The engine's error for ``action`` by this seat: why the rules refuse it now.
-
-        It speaks only of what this seat may know (its own cards, the public state).
-        """
-        return self._state.illegal(action)
+        """This seat's legal actions: empty unless it is this seat's turn (the view's own
+        list, made for it: a bot may keep or change it)."""
+        return self._legal
 
     def legal_mask(self) -> int:
         """This seat's legal actions as a mask: 0 unless it is this seat's turn.
 
         ``SPECIAL`` (negative) in a phase whose actions are listed, not masked.
         """
-        state = self._state
-        return state.legal_mask() if state.to_act == self.seat else 0
+        return self._legal_mask
+
+    def illegal(self, action: object) -> IllegalAction:
+        """The engine's error for ``action`` by this seat: why the rules refuse it now.
+
+        It speaks only of what this seat may know: off its turn, that it is not its turn;
+        on its turn, the reason the game gives from this seat's own cards and the public
+        state (see :meth:`Game.explain`).
+        """
+        seat = self.seat
+        if not isinstance(action, int) or isinstance(action, bool) or action < 0:
+            return IllegalAction(seat, str(action), "sent something that is not an action")
+        try:
+            text = self.game.action_name(action)
+        except TricktableError:
+            text = f"action {action}"
+        if self.phase == OVER:
+            return IllegalAction(seat, text, "cannot act: the match is over")
+        if self.phase == DEAL:
+            return IllegalAction(seat, text, "cannot act: the next hand is not dealt yet")
+        if self.to_act != seat:
+            return IllegalAction(seat, text, f"is not to act (seat {self.to_act} is)")
+        return IllegalAction(seat, text, self.game.explain(self, action))
 
     def to_dict(self) -> dict[str, Any]:
         """Everything this seat may know, as JSON-ready data with canonical names."""
-        state, game = self._state, self._state.game
+        game = self.game
         return {
             "game": game.preset,
             "seat": self.seat,
             "hand_number": self.hand_number,
-            "phase": PHASE_NAMES.get(state.phase, state._phase_name()),
-            "dealer": state.dealer,
-            "to_act": state.to_act,
+            "phase": PHASE_NAMES.get(self.phase) or self._phase_name,
+            "dealer": self.dealer,
+            "to_act": self.to_act,
             "hand": format_cards(self.hand).split(),
-            "trump": SUITS[state.tables.suit] if state.tables.suit >= 0 else None,
+            "trump": SUITS[self.trump] if self.trump >= 0 else None,
             "actions": [{"seat": s, "action": game.action_name(a)} for s, a in self.actions],
             "trick": [{"seat": s, "card": card_name(c)} for s, c in self.trick],
             "tricks": [
                 {"leader": ld, "cards": [card_name(c) for c in cs], "winner": w}
-                for ld, cs, w in state.tricks
+                for ld, cs, w in self._tricks
             ],
-            "scores": list(state.scores),
-            "legal": [game.action_name(a) for a in self.legal_actions()],
-            **self.info(),
+            "scores": list(self._scores),
+            "legal": [game.action_name(a) for a in self._legal],
+            **self._info,
         }
 
 

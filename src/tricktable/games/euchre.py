@@ -21,6 +21,7 @@ from tricktable.engine.actions import PASS, PASS_BIT
 from tricktable.engine.trick import AUCTION, DEAL, PLAY, Game, TrickState, TrumpTables, trump_tables
 from tricktable.errors import NotationError, TricktableError
 from tricktable.games.euchre_options import EuchreOptions
+from tricktable.games.euchre_results import EuchreResult
 
 __all__ = [
     "DISCARD",
@@ -177,22 +178,24 @@ class EuchreState(TrickState):
     def _throw_in(self) -> None:
         self.to_act = -1
         self.results.append(
-            {
-                "maker": None,
-                "trump": None,
-                "alone": False,
-                "thrown_in": True,
-                "up_card": card_name(self.up_card),
-                "tricks": [0, 0],
-                "points": [0, 0],
-                "scores": list(self.scores),
-            }
+            EuchreResult(
+                maker=None,
+                trump=None,
+                alone=False,
+                bidding_round=None,
+                up_card=self.up_card,
+                euchred=False,
+                tricks=(0, 0),
+                points=(0, 0),
+                scores=tuple(self.scores),
+                thrown_in=True,
+            )
         )
         self.phase = DEAL  # the deal passes to the left; nobody scores
 
     # ----------------------------------------------------------------------------- scoring
 
-    def _score_hand(self) -> dict[str, Any]:
+    def _score_hand(self) -> EuchreResult:
         won = self.tricks_won
         tricks = [won[0] + won[2], won[1] + won[3]]
         makers = self.maker & 1
@@ -203,17 +206,17 @@ class EuchreState(TrickState):
         self.scores[team] += points
         if self.scores[team] >= self.options.target:
             self.winner = team
-        return {
-            "maker": self.maker,
-            "trump": SUITS[self.tables.suit],
-            "alone": self.alone,
-            "round": self.round,
-            "up_card": card_name(self.up_card),
-            "euchred": not made,
-            "tricks": tricks,
-            "points": gained,
-            "scores": list(self.scores),
-        }
+        return EuchreResult(
+            maker=self.maker,
+            trump=self.tables.suit,
+            alone=self.alone,
+            bidding_round=self.round,
+            up_card=self.up_card,
+            euchred=not made,
+            tricks=(tricks[0], tricks[1]),
+            points=(gained[0], gained[1]),
+            scores=tuple(self.scores),
+        )
 
     # ------------------------------------------------------------------ views and messages
 
@@ -282,6 +285,7 @@ class Euchre(Game):
     State = EuchreState
     records_stock = True
     heuristic_bot = "tricktable.bots.euchre_heuristic:EuchreHeuristic"
+    private_actions = True  # the dealer's discard is its own
 
     def __init__(
         self, options: Any = None, preset: str | None = None, baseline: Any = None

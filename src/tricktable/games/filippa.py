@@ -17,8 +17,9 @@ from mypy_extensions import mypyc_attr
 from tricktable.cards import HEARTS, QUEEN, SPADES, card_of
 from tricktable.engine.trick import PLAY, Game, TrickState
 from tricktable.games.filippa_options import FilippaOptions
-from tricktable.games.hearts import PassingState
+from tricktable.games.hearts import PassingState, queen_taker
 from tricktable.games.hearts_options import pass_cycle
+from tricktable.games.hearts_results import FilippaResult
 
 __all__ = [
     "PENALTY",
@@ -107,7 +108,7 @@ class FilippaState(PassingState):
         self.phase = PLAY
         self.to_act = (self.dealer + 1) % 4
 
-    def _score_hand(self) -> dict[str, Any]:
+    def _score_hand(self) -> FilippaResult:
         penalties = card_penalties(self.won)
         pool = POOL + self.carry
         shares, carried = share_pool(penalties, pool)
@@ -116,14 +117,15 @@ class FilippaState(PassingState):
             self.scores[seat] += shares[seat]
             self.negative[seat] += penalties[seat]
         self.winner = filippa_winner(self.scores, self.negative, self.options.target)
-        return {
-            "penalties": penalties,
-            "pool": pool,
-            "shares": shares,
-            "carried": carried,
-            "scores": list(self.scores),
-            "negative": list(self.negative),
-        }
+        return FilippaResult(
+            penalties=tuple(penalties),
+            pool=pool,
+            shares=tuple(shares),
+            carried=carried,
+            scores=tuple(self.scores),
+            negative=tuple(self.negative),
+            queen_of_spades=queen_taker(self.won),
+        )
 
     def _explain(self, action: int) -> str:
         if self.phase != PLAY:
@@ -156,6 +158,8 @@ class Filippa(Game):
     Options = FilippaOptions
     State = FilippaState
     heuristic_bot = "tricktable.bots.hearts_heuristic:HeartsHeuristic"
+    facts_change_in_play = True  # penalties, at each trick
+    private_actions = True  # a pass is seen by its receiver only
 
     def __init__(
         self, options: Any = None, preset: str | None = None, baseline: Any = None

@@ -18,6 +18,7 @@ from tricktable.cards import HEARTS, QUEEN, SPADES, SUIT_MASKS, card_name, card_
 from tricktable.engine.actions import PASS, PASS_CARDS
 from tricktable.engine.trick import PLAY, SPECIAL, Game, TrickState
 from tricktable.games.hearts_options import DIRECTION_NAMES, DIRECTIONS, HeartsOptions, pass_cycle
+from tricktable.games.hearts_results import HeartsResult
 
 __all__ = [
     "DIRECTIONS",
@@ -118,6 +119,14 @@ def passes_from_table(cards: list[int]) -> list[int]:
 def hearts_points(won: list[int]) -> list[int]:
     """The penalty points each seat took: one per heart, 13 for the queen of spades."""
     return [(w & HEART_CARDS).bit_count() + (13 if w & QS_BIT else 0) for w in won]
+
+
+def queen_taker(won: list[int]) -> int | None:
+    """The seat that took the queen of spades, or None when nobody did."""
+    for seat, mask in enumerate(won):
+        if mask & QS_BIT:
+            return seat
+    return None
 
 
 def hearts_score(points: list[int], moon: str) -> tuple[list[int], int | None]:
@@ -297,7 +306,13 @@ class HeartsState(PassingState):
         assert isinstance(other, HeartsState)
         other.broken = self.broken
 
-    def _score_hand(self) -> dict[str, Any]:
+    def _play_extra(self) -> Any:
+        return self.broken
+
+    def _restore_play_extra(self, saved: Any) -> None:
+        self.broken = bool(saved)
+
+    def _score_hand(self) -> HeartsResult:
         points = hearts_points(self.won)
         delta, shooter = hearts_score(points, self.options.moon)
         scores = self.scores
@@ -305,12 +320,13 @@ class HeartsState(PassingState):
             scores[seat] += delta[seat]
         if max(scores) >= self.options.target:
             self.winner = lowest_unique(scores)
-        return {
-            "pass": DIRECTION_NAMES[self.pass_offset],
-            "penalties": points,
-            "moon": shooter,
-            "scores": list(scores),
-        }
+        return HeartsResult(
+            pass_offset=self.pass_offset,
+            penalties=tuple(points),
+            moon=shooter,
+            scores=tuple(scores),
+            queen_of_spades=queen_taker(self.won),
+        )
 
     def _explain(self, action: int) -> str:
         if self.phase == PASSING:
@@ -345,6 +361,8 @@ class Hearts(Game):
     Options = HeartsOptions
     State = HeartsState
     heuristic_bot = "tricktable.bots.hearts_heuristic:HeartsHeuristic"
+    facts_change_in_play = True  # penalties and hearts broken, at each trick
+    private_actions = True  # a pass is seen by its receiver only
 
     def __init__(
         self, options: Any = None, preset: str | None = None, baseline: Any = None

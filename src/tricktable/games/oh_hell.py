@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from tricktable.cards import SUITS, card_name
+from tricktable.cards import card_name
 from tricktable.engine.actions import BID
 from tricktable.engine.trick import (
     AUCTION,
@@ -28,6 +28,7 @@ from tricktable.engine.trick import (
 )
 from tricktable.errors import OptionError
 from tricktable.games.oh_hell_options import HandSequence, OhHellOptions, Scoring
+from tricktable.games.oh_hell_results import OhHellResult
 
 __all__ = [
     "SHARED",
@@ -142,27 +143,29 @@ class OhHellState(TrickState):
             self.phase = PLAY
         self.to_act = (seat + 1) % self.n
 
-    def _score_hand(self) -> dict[str, Any]:
+    def _score_hand(self) -> OhHellResult:
         points = [
             hand_points(bid, tricks, self.scoring)
             for bid, tricks in zip(self.bids, self.tricks_won, strict=True)
         ]
         for seat, change in enumerate(points):
             self.scores[seat] += change
-        result: dict[str, Any] = {
-            "hand_size": self.hand_size,
-            "up_card": card_name(self.up_card) if self.up_card >= 0 else None,
-            "trump": SUITS[self.tables.suit] if self.tables.suit >= 0 else None,
-            "bids": list(self.bids),
-            "tricks": list(self.tricks_won),
-            "points": points,
-            "scores": list(self.scores),
-        }
+        winners: tuple[int, ...] | None = None
         if len(self.history) >= len(self.sizes):
             self.winners = match_winners(self.scores)
             self.winner = self.winners[0] if len(self.winners) == 1 else SHARED
-            result["winners"] = list(self.winners)
-        return result
+            winners = tuple(self.winners)
+        trump = self.tables.suit
+        return OhHellResult(
+            hand_size=self.hand_size,
+            up_card=self.up_card if self.up_card >= 0 else None,
+            trump=trump if trump >= 0 else None,
+            bids=tuple(self.bids),
+            tricks=tuple(self.tricks_won),
+            points=tuple(points),
+            scores=tuple(self.scores),
+            winners=winners,
+        )
 
     def _explain(self, action: int) -> str:
         size = self.hand_size

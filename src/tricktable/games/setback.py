@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from tricktable.cards import JACK, JOKER, LITTLE_JOKER, SUITS, TEN
+from tricktable.cards import JACK, JOKER, LITTLE_JOKER, TEN
 from tricktable.engine.actions import BID, PASS, PASS_BIT
 from tricktable.engine.trick import AUCTION, DEAL, PLAY, Game, TrickState, TrumpTables, trump_tables
 from tricktable.games.pitch_scoring import (
@@ -20,6 +20,7 @@ from tricktable.games.pitch_scoring import (
     score_hand,
 )
 from tricktable.games.setback_options import SetbackOptions, point_weights
+from tricktable.games.setback_results import SetbackResult
 
 __all__ = ["SETBACK_POINTS", "Setback", "SetbackOptions", "game_count", "hand_points", "score_hand"]
 
@@ -116,15 +117,15 @@ class SetbackState(TrickState):
     def _throw_in(self) -> None:
         self.to_act = -1
         self.results.append(
-            {
-                "declarer": None,
-                "bid": None,
-                "trump": None,
-                "thrown_in": True,
-                "points": {},
-                "taken": [0] * len(self.scores),
-                "scores": list(self.scores),
-            }
+            SetbackResult(
+                declarer=None,
+                bid=None,
+                trump=None,
+                points={},
+                taken=(0,) * len(self.scores),
+                scores=tuple(self.scores),
+                thrown_in=True,
+            )
         )
         self.phase = DEAL  # the deal passes on; nobody scores
 
@@ -136,7 +137,7 @@ class SetbackState(TrickState):
     def _side(self, seat: int) -> int:
         return seat & 1 if self.options.partners else seat
 
-    def _score_hand(self) -> dict[str, Any]:
+    def _score_hand(self) -> SetbackResult:
         opts = self.options
         tables = self.tables
         trump = tables.suit
@@ -157,14 +158,14 @@ class SetbackState(TrickState):
         for i, change in enumerate(delta):
             self.scores[i] += change
         self.winner = match_winner(self.scores, side, opts.target, opts.win)
-        return {
-            "declarer": self.declarer,
-            "bid": self.bid,
-            "trump": SUITS[trump],
-            "points": points,
-            "taken": taken,
-            "scores": list(self.scores),
-        }
+        return SetbackResult(
+            declarer=self.declarer,
+            bid=self.bid,
+            trump=trump,
+            points=points,
+            taken=tuple(taken),
+            scores=tuple(self.scores),
+        )
 
     def _explain(self, action: int) -> str:
         opts = self.options

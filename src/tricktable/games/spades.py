@@ -18,6 +18,7 @@ from tricktable.engine.actions import BID
 from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState, TrumpTables, trump_tables
 from tricktable.errors import NotationError
 from tricktable.games.spades_options import SpadesOptions
+from tricktable.games.spades_results import SpadesResult, bid_text
 
 __all__ = ["BLIND", "BLIND_NIL", "LOOK", "Spades", "SpadesOptions", "TeamScore", "score_team"]
 
@@ -81,13 +82,6 @@ def score_team(
     total = bags + new_bags
     penalty = -(total // 10) * opts.bags_penalty
     return TeamScore(contract, made, points + penalty, total % 10, penalty)
-
-
-def bid_text(bid: int, blind: bool) -> int | str:
-    """A bid as results and views show it: a number, ``"nil"`` or ``"blind-nil"``."""
-    if bid:
-        return bid
-    return "blind-nil" if blind else "nil"
 
 
 class SpadesState(TrickState):
@@ -181,7 +175,7 @@ class SpadesState(TrickState):
             self.broken = True
         self.lead_forbid = 0 if self.broken else SPADE_MASK
 
-    def _score_hand(self) -> dict[str, Any]:
+    def _score_hand(self) -> SpadesResult:
         opts = self.options
         bids, tricks = self.bids, self.tricks_won
         blind = [bool(self.blind >> s & 1) for s in range(4)]
@@ -199,21 +193,17 @@ class SpadesState(TrickState):
             self.scores[t] += team.points
             self.bags[t] = team.bags
         self.winner = match_winner(self.scores, opts.target, opts.lose_at)
-        return {
-            "bids": [bid_text(bids[s], blind[s]) for s in range(4)],
-            "tricks": list(tricks),
-            "contracts": [team.contract for team in teams],
-            "made": [team.made for team in teams],
-            "nils": [
-                {"seat": s, "blind": blind[s], "made": tricks[s] == 0}
-                for s in range(4)
-                if bids[s] == 0
-            ],
-            "points": [team.points for team in teams],
-            "bag_penalties": [team.penalty for team in teams],
-            "bags": list(self.bags),
-            "scores": list(self.scores),
-        }
+        return SpadesResult(
+            bids=tuple(bids),
+            blind=tuple(blind),
+            tricks=tuple(tricks),
+            contracts=tuple(team.contract for team in teams),
+            made=tuple(team.made for team in teams),
+            points=tuple(team.points for team in teams),
+            bag_penalties=tuple(team.penalty for team in teams),
+            bags=tuple(self.bags),
+            scores=tuple(self.scores),
+        )
 
     # --------------------------------------------------------------------- explanations
 
@@ -280,6 +270,12 @@ class SpadesState(TrickState):
         other.offered = self.offered
         other.broken = self.broken
 
+    def _play_extra(self) -> Any:
+        return self.broken
+
+    def _restore_play_extra(self, saved: Any) -> None:
+        self.broken = bool(saved)
+
 
 def match_winner(scores: list[int], target: int, lose_at: int) -> int | None:
     """The winning side once a side reaches ``target`` or falls to ``lose_at`` (0: never).
@@ -302,6 +298,7 @@ class Spades(Game):
     Options = SpadesOptions
     State = SpadesState
     heuristic_bot = "tricktable.bots.spades_heuristic:SpadesHeuristic"
+    facts_change_in_play = True  # spades broken, at each trick
 
     def __init__(
         self, options: Any = None, preset: str | None = None, baseline: Any = None

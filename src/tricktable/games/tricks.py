@@ -20,9 +20,11 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from tricktable.cards import NUM_CARDS, card_name, parse_card
+from tricktable.engine.events import Acted
 from tricktable.engine.trick import DEAL, PLAY, Game, TrickState
 from tricktable.errors import IllegalAction, NotationError
 from tricktable.games.tricks_options import TricksOptions
+from tricktable.games.tricks_results import TricksResult
 
 __all__ = [
     "BAD_CARD",
@@ -93,11 +95,9 @@ class TricksState(TrickState):
         ):
             self._bad_card(action)
             return
+        # A seat that reaches the target ends the match at once, mid-hand if need be: the
+        # engine ends a hand on any trick that decides the match.
         TrickState.apply(self, action)
-        # A seat that reaches the target ends the match at once, mid-hand if need be. (Checked
-        # here rather than in a ``_play`` override: one extra call per action, not two.)
-        if self.winner is not None and self.phase == PLAY:
-            self._end_hand()
 
     def _bad_card(self, action: int) -> None:
         if self.phase != PLAY:
@@ -111,6 +111,7 @@ class TricksState(TrickState):
                 f"may play {card_name(card)}, so it is not a bad card",
             )
         self._legal = -1
+        self._stale()
         self.actions.append(action)
         self.actors.append(seat)
         self.scores[seat] -= self.penalty
@@ -121,6 +122,10 @@ class TricksState(TrickState):
         # Thrown in: the same dealer deals again, so the same seat leads.
         self.next_dealer = self.dealer
         self.phase = DEAL
+        events = self.events
+        if events is not None:
+            events.emit(Acted(seat, action, self.game.action_name(action)))
+            self._tell_after(seat, self.tables.suit, len(self.tricks), len(self.results) - 1)
 
     # ------------------------------------------------------------------------ the hooks
 
@@ -138,16 +143,15 @@ class TricksState(TrickState):
         if score >= self.target:
             self.winner = winner
 
-    def _score_hand(self) -> dict[str, Any]:
+    def _score_hand(self) -> TricksResult:
         # Each trick was scored as it was won; the hand's result sums them up.
-        return {
-            "leader": (self.dealer + 1) % self.n,
-            "tricks": list(self.tricks_won),
-            "points": [s - b for s, b in zip(self.scores, self.start_scores, strict=True)],
-            "bad_card": self.bad_card if self.bad_card >= 0 else None,
-            "thrown_in": self.bad_card >= 0,
-            "scores": list(self.scores),
-        }
+        return TricksResult(
+            leader=(self.dealer + 1) % self.n,
+            tricks=tuple(self.tricks_won),
+            points=tuple(s - b for s, b in zip(self.scores, self.start_scores, strict=True)),
+            bad_card=self.bad_card if self.bad_card >= 0 else None,
+            scores=tuple(self.scores),
+        )
 
     def _explain(self, action: int) -> str:
         if 0 <= action < 64:

@@ -33,6 +33,7 @@ from typing import Any
 from tricktable.bots.base import Bot
 from tricktable.cards import JOKER, RANKS, card_name, cards_in, parse_card
 from tricktable.engine.actions import BID
+from tricktable.engine.results import HandResult
 from tricktable.engine.trick import AUCTION, OVER, PLAY, Game, View
 from tricktable.errors import BotError, BotFault, NotationError
 from tricktable.protocols.messages import BadAnswer
@@ -202,7 +203,7 @@ class HttpBot(Bot):
     def act(self, view: View) -> int:
         return self._events().act(view)
 
-    def end_hand(self, view: View, result: dict[str, Any]) -> None:
+    def end_hand(self, view: View, result: HandResult) -> None:
         self._events().end_hand(view, result)
 
     def end_match(self, view: View) -> None:
@@ -370,7 +371,7 @@ class _Adapter:
     def act(self, view: View) -> int:
         raise NotImplementedError
 
-    def end_hand(self, view: View, result: dict[str, Any]) -> None:
+    def end_hand(self, view: View, result: HandResult) -> None:
         """The hand is over."""
 
     def end_match(self, view: View) -> None:
@@ -465,11 +466,11 @@ class GenericEvents(_Adapter):
             raise bot.fault("malformed", f"POST {bot.path(event)}: {exc}") from None
         return bot.check_legal(view, action, event, repr(text))
 
-    def end_hand(self, view: View, result: dict[str, Any]) -> None:
+    def end_hand(self, view: View, result: HandResult) -> None:
         self._catch_up(view)
         self.bot.post(
             "hand",
-            {"hand_number": view.hand_number, "result": result, "scores": view.scores},
+            {"hand_number": view.hand_number, "result": result.to_dict(), "scores": view.scores},
             None,
         )
 
@@ -669,5 +670,5 @@ class SpadesEvents(_Adapter):
             return _card_answer(bot, view, "play", value, self.PLAY_WANT)
         raise bot.fault("illegal", f"spades has no HTTP event for phase {phase}")
 
-    def end_hand(self, view: View, result: dict[str, Any]) -> None:
+    def end_hand(self, view: View, result: HandResult) -> None:
         self._catch_up(view)

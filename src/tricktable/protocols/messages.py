@@ -22,6 +22,7 @@ from typing import Any
 
 from tricktable.cards import SUITS, card_name, format_cards, parse_card
 from tricktable.engine import actions as act
+from tricktable.engine.results import HandResult
 from tricktable.engine.trick import AUCTION, PLAY, Game, View
 from tricktable.errors import BotFault, NotationError
 
@@ -139,13 +140,13 @@ class Conversation:
                 self.pending = []
         return out
 
-    def end_hand(self, view: View, result: dict[str, Any]) -> list[str]:
+    def end_hand(self, view: View, result: HandResult) -> list[str]:
         """The lines that close a hand: its last events, its result (not in tricks), its end."""
         out = self.sync(view)
         if not self.hand_open:
             return out
         if not self.plain:
-            out.append(line("INFO", "hand result", json_field(result)))
+            out.append(line("INFO", "hand result", json_field(result.to_dict())))
             out.append(line("INFO", "scores", *map(str, view.scores)))
         out.append(line("INFO", "end hand", str(self.hand)))
         self.hand_open = False
@@ -248,7 +249,7 @@ class Conversation:
         if self.plain:
             # Seed 002's server sends the winner's score after the trick.
             results = view.results
-            base = results[self.hand - 1]["scores"][winner] if 0 < self.hand <= len(results) else 0
+            base = results[self.hand - 1].scores[winner] if 0 < self.hand <= len(results) else 0
             won += base
         out.append(line("INFO", "end trick", str(t), self.names[winner], str(won)))
         self.trick += 1

@@ -23,6 +23,7 @@ from types import ModuleType
 from typing import Any
 
 from tricktable.bots.base import Bot
+from tricktable.engine.results import HandResult
 from tricktable.engine.trick import Game, View
 from tricktable.errors import BotError
 
@@ -174,7 +175,7 @@ class DuckBot(Bot):
         action: int = self.inner.act(view)
         return action
 
-    def end_hand(self, view: View, result: dict[str, Any]) -> None:
+    def end_hand(self, view: View, result: HandResult) -> None:
         if hasattr(self.inner, "end_hand"):
             self.inner.end_hand(view, result)
 

@@ -28,6 +28,7 @@ import time
 from typing import Any
 
 from tricktable.bots.base import Bot
+from tricktable.engine.results import HandResult
 from tricktable.engine.trick import Game, View
 from tricktable.errors import BotError, BotFault
 from tricktable.protocols.messages import Conversation, seat_name, split_line
@@ -121,7 +122,7 @@ class SubprocessBot(Bot):
         fields = self._answer(query)
         return talk.answer(fields, key, legal, view)
 
-    def end_hand(self, view: View, result: dict[str, Any]) -> None:
+    def end_hand(self, view: View, result: HandResult) -> None:
         """Tell the program how the hand ended (never waits for it)."""
         if self.talk is not None and self.proc is not None:
             self._queue(self.talk.end_hand(view, result))

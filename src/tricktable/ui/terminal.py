@@ -436,8 +436,7 @@ class TableDisplay(Seating):
 
     def show_hand_line(self, state: TrickState) -> None:
         """One line for a finished hand (bots alone): what happened, then the scores."""
-        result = state.results[-1]
-        values = result.get("scores", state.scores)
+        values = state.results[-1].scores
         scores = " to ".join(map(str, values)) if len(values) == 2 else " ".join(map(str, values))
         text = Text(f"Hand {len(state.results):>3}: ")
         body = safely(

@@ -2,8 +2,9 @@
 
 A :class:`Presenter` turns a game's states, views and hand results into lines of text for the
 terminal table (:mod:`tricktable.ui.terminal`) and the replay account. The base class is the
-generic presenter: it describes any game from ``View.info()`` and the hand's result dict, so a
-new game is shown without code. Games that deserve more register a subclass under their base
+generic presenter: it describes any game from ``View.info()`` and its hand results'
+``to_dict()``, so a new game is shown without code; a game's own presenter reads its typed
+result's fields. Games that deserve more register a subclass under their base
 game name in :data:`PRESENTERS`.
 
 Presenters only format. The table decides when to show what, and a seat's private action (a

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.text import Text
 
@@ -19,6 +19,7 @@ from tricktable.cards import (
     pretty_card,
 )
 from tricktable.engine import actions as act
+from tricktable.engine.results import HandResult
 from tricktable.engine.trick import PLAY, Game, TrickState, View
 from tricktable.errors import TricktableError
 
@@ -39,6 +40,7 @@ POINT_LABELS = {
 SEAT_KEYS = frozenset({"declarer", "maker", "leader", "moon", "bad_card", "dealer", "seat"})
 QUEEN_OF_SPADES = card_of(SPADES, QUEEN)
 _CARD_WORD = re.compile(r"^(?:[2-9TJQKA][CDHS]|JK|JL)$")
+R = TypeVar("R", bound=HandResult)
 
 
 # ------------------------------------------------------------------------------ text pieces
@@ -120,6 +122,12 @@ def card_word(word: object) -> Text | None:
     return None
 
 
+def last_result(state: TrickState, cls: type[R]) -> R | None:
+    """The last hand's result if it is a ``cls`` (the game's own), else None (shown generically)."""
+    last = state.results[-1] if state.results else None
+    return last if isinstance(last, cls) else None
+
+
 def _hand_actions(state: TrickState) -> list[tuple[int, int]]:
     return list(zip(state.actors, state.actions, strict=True))
 
@@ -197,7 +205,7 @@ class Seating:
 
 
 class Presenter:
-    """The generic presentation of a game, built from ``View.info()`` and result dicts.
+    """The generic presentation of a game, built from ``View.info()`` and results' ``to_dict()``.
 
     Subclasses override what their game says better; every method returns text and leaves
     the printing to the table.
@@ -284,9 +292,9 @@ class Presenter:
         """A finished hand's result in the game's terms (the scores line comes after)."""
         return self._generic_result(seating, state.results[-1])
 
-    def _generic_result(self, seating: Seating, result: dict[str, Any]) -> list[Text]:
+    def _generic_result(self, seating: Seating, result: HandResult) -> list[Text]:
         out = []
-        for key, value in result.items():
+        for key, value in result.to_dict().items():
             if key in ("scores", "winners", "winner") or value is None:
                 continue
             text = self.value_text(seating, key, value)
@@ -315,15 +323,14 @@ class Presenter:
 
     def score_lines(self, seating: Seating, state: TrickState) -> list[Text]:
         """The match scores after a hand."""
-        result = state.results[-1] if state.results else {}
-        scores = result.get("scores", state.scores)
+        scores = state.results[-1].scores if state.results else state.scores
         return [Text(f"Scores: {seating.scores_text(scores)}", style="bold")]
 
     def hand_line(self, seating: Seating, state: TrickState) -> Text:
         """One line for a finished hand (bots playing alone), before the scores."""
         result = state.results[-1]
         parts = []
-        for key, value in result.items():
+        for key, value in result.to_dict().items():
             if key in ("scores", "winners", "winner") or value is None or isinstance(value, dict):
                 continue
             if isinstance(value, list):
@@ -337,9 +344,8 @@ class Presenter:
 
     def winners(self, state: TrickState) -> list[int]:
         """The sides that won the match (several when the win is shared; none after a forfeit)."""
-        last = state.results[-1] if state.results else {}
-        shared = last.get("winners")
-        if isinstance(shared, list) and all(type(w) is int for w in shared) and shared:
+        shared = state.results[-1].shared_win() if state.results else ()
+        if shared:
             return list(shared)
         winner = state.winner
         return [winner] if winner is not None and winner >= 0 else []

@@ -5,15 +5,15 @@ from __future__ import annotations
 from rich.text import Text
 
 from tricktable.engine.trick import TrickState, View
+from tricktable.games.euchre_results import EuchreResult
 from tricktable.ui.games.base import (
     Presenter,
     Seating,
-    _ints,
     card_text,
     card_word,
+    last_result,
     line,
     signed,
-    suit_index,
     suit_text,
     verb,
 )
@@ -70,18 +70,20 @@ class EuchrePresenter(Presenter):
 
     def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
         """The makers' tricks: made, a march, or euchred, and the points."""
-        r = state.results[-1]
-        if r.get("thrown_in"):
+        r = last_result(state, EuchreResult)
+        if r is None:
+            return self._generic_result(seating, state.results[-1])
+        if r.thrown_in:
             return [Text("Everyone passed twice: the deal is thrown in; nobody scores.", "bold")]
-        maker, tricks, points = r.get("maker"), _ints(r.get("tricks"), 2), _ints(r.get("points"), 2)
-        if not isinstance(maker, int) or tricks is None or points is None:
+        maker, tricks, points = r.maker, r.tricks, r.points
+        if maker is None:
             return self._generic_result(seating, r)
         makers = maker & 1
         took = tricks[makers]
         who = f"{seating.side_name(makers)} ({seating.names[maker]} made it"
-        who += " alone)" if r.get("alone") else ")"
+        who += " alone)" if r.alone else ")"
         text = Text(f"{who} took {took} trick{'s' * (took != 1)}: ")
-        if r.get("euchred"):
+        if r.euchred:
             text.append("euchred", style="bold red")
             text.append(f"; {seating.side_name(1 - makers)} score {points[1 - makers]}.")
         else:
@@ -92,20 +94,22 @@ class EuchrePresenter(Presenter):
 
     def hand_line(self, seating: Seating, state: TrickState) -> Text:
         """Maker, trump, alone, and what came of it."""
-        r = state.results[-1]
-        if r.get("thrown_in"):
-            return Text("all passed twice, thrown in")
-        maker, tricks = r.get("maker"), _ints(r.get("tricks"), 2)
-        if not isinstance(maker, int) or tricks is None:
+        r = last_result(state, EuchreResult)
+        if r is None:
             return super().hand_line(seating, state)
-        trump = suit_index(r.get("trump"))
-        how = "ordered up" if r.get("round") == 1 else "named"
+        if r.thrown_in:
+            return Text("all passed twice, thrown in")
+        maker, tricks = r.maker, r.tricks
+        if maker is None:
+            return super().hand_line(seating, state)
+        trump = r.trump
+        how = "ordered up" if r.bidding_round == 1 else "named"
         out = Text(f"{seating.names[maker]:<5} {how:<10} ")
-        out.append_text(suit_text(trump, short=True) if trump >= 0 else Text("?"))
-        out.append(" alone" if r.get("alone") else "      ")
+        out.append_text(suit_text(trump, short=True) if trump is not None else Text("?"))
+        out.append(" alone" if r.alone else "      ")
         out.append(": ")
         took = tricks[maker & 1]
-        if r.get("euchred"):
+        if r.euchred:
             out.append("euchred", style="red")
         else:
             out.append("march  " if took == 5 else "made   ", style="green")

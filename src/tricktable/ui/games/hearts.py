@@ -11,6 +11,8 @@ from tricktable.cards import (
     SUIT_MASKS,
 )
 from tricktable.engine.trick import TrickState, View
+from tricktable.games.hearts_options import DIRECTION_NAMES
+from tricktable.games.hearts_results import FilippaResult, HeartsResult
 from tricktable.ui.games.base import (
     QUEEN_OF_SPADES,
     Presenter,
@@ -21,6 +23,7 @@ from tricktable.ui.games.base import (
     card_word,
     conjugate,
     join,
+    last_result,
     line,
     verb,
 )
@@ -77,16 +80,15 @@ class HeartsPresenter(Presenter):
 
     def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
         """Penalty points taken, the queen of spades, the moon."""
-        r = state.results[-1]
-        penalties = _ints(r.get("penalties"), 4)
-        if penalties is None:
-            return self._generic_result(seating, r)
-        out = [line(Text("Penalty points: ", style="bold"), seating.per_seat(penalties))]
-        taker = next((s for s, m in enumerate(state.won) if m >> QUEEN_OF_SPADES & 1), -1)
-        if taker >= 0:
+        r = last_result(state, HeartsResult)
+        if r is None:
+            return self._generic_result(seating, state.results[-1])
+        out = [line(Text("Penalty points: ", style="bold"), seating.per_seat(r.penalties))]
+        taker = r.queen_of_spades
+        if taker is not None:
             out.append(line(card_text(QUEEN_OF_SPADES), f" taken by {seating.names[taker]}."))
-        moon = r.get("moon")
-        if isinstance(moon, int) and 0 <= moon < 4:
+        moon = r.moon
+        if moon is not None:
             shooter = seating.names[moon]
             how = self.game.options.moon
             gain = "everyone else scores 26" if how == "add" else f"{shooter} scores -26"
@@ -101,14 +103,13 @@ class HeartsPresenter(Presenter):
 
     def hand_line(self, seating: Seating, state: TrickState) -> Text:
         """The pass, the penalty points, the moon."""
-        r = state.results[-1]
-        penalties = _ints(r.get("penalties"), 4)
-        if penalties is None:
+        r = last_result(state, HeartsResult)
+        if r is None:
             return super().hand_line(seating, state)
-        out = Text(f"pass {r.get('pass', '?'):<6}  penalties ")
-        out.append(" ".join(f"{p:>2}" for p in penalties))
-        moon = r.get("moon")
-        if isinstance(moon, int) and 0 <= moon < 4:
+        out = Text(f"pass {DIRECTION_NAMES[r.pass_offset]:<6}  penalties ")
+        out.append(" ".join(f"{p:>2}" for p in r.penalties))
+        moon = r.moon
+        if moon is not None:
             out.append(f"  moon: {seating.names[moon]}", style="green")
         return out
 
@@ -167,12 +168,11 @@ class FilippaPresenter(HeartsPresenter):
 
     def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
         """Penalties, who stayed clean and shared the pool, or the pool carried over."""
-        r = state.results[-1]
-        penalties, shares = _ints(r.get("penalties"), 4), _ints(r.get("shares"), 4)
-        pool = r.get("pool")
-        if penalties is None or shares is None or not isinstance(pool, int):
-            return self._generic_result(seating, r)
-        out = [line(Text("Penalties: ", style="bold"), seating.per_seat(penalties))]
+        r = last_result(state, FilippaResult)
+        if r is None:
+            return self._generic_result(seating, state.results[-1])
+        shares, pool = r.shares, r.pool
+        out = [line(Text("Penalties: ", style="bold"), seating.per_seat(r.penalties))]
         clean = [seating.names[s] for s in range(4) if shares[s]]
         if len(clean) == 1:
             name = clean[0]
@@ -191,23 +191,23 @@ class FilippaPresenter(HeartsPresenter):
     def score_lines(self, seating: Seating, state: TrickState) -> list[Text]:
         """Positive scores, and the penalty totals beside them."""
         out = Presenter.score_lines(self, seating, state)
-        negative = _ints(state.results[-1].get("negative"), 4) if state.results else None
-        if negative is not None:
-            out.append(Text(f"Penalty totals: {seating.per_seat(negative)}", style="dim"))
+        r = last_result(state, FilippaResult)
+        if r is not None:
+            out.append(Text(f"Penalty totals: {seating.per_seat(r.negative)}", style="dim"))
         return out
 
     def hand_line(self, seating: Seating, state: TrickState) -> Text:
         """Penalties, and the pool shared or carried."""
-        r = state.results[-1]
-        penalties, shares = _ints(r.get("penalties"), 4), _ints(r.get("shares"), 4)
-        if penalties is None or shares is None:
+        r = last_result(state, FilippaResult)
+        if r is None:
             return Presenter.hand_line(self, seating, state)
-        out = Text("penalties " + " ".join(f"{p:>3}" for p in penalties))
+        shares = r.shares
+        out = Text("penalties " + " ".join(f"{p:>3}" for p in r.penalties))
         clean = [seating.names[s] for s in range(4) if shares[s]]
         if clean:
-            out.append(f"  pool {r.get('pool')} to {', '.join(clean)} +{max(shares)}")
+            out.append(f"  pool {r.pool} to {', '.join(clean)} +{max(shares)}")
         else:
-            out.append(f"  pool {r.get('pool')} carried")
+            out.append(f"  pool {r.pool} carried")
         return out
 
     def win_note(self) -> str:

@@ -5,15 +5,15 @@ from __future__ import annotations
 from rich.text import Text
 
 from tricktable.engine.trick import TrickState, View
+from tricktable.games.oh_hell_results import OhHellResult
 from tricktable.ui.games.base import (
     Presenter,
     Seating,
     _bid_word,
-    _ints,
     card_word,
+    last_result,
     line,
     signed,
-    suit_index,
     suit_text,
 )
 
@@ -59,10 +59,10 @@ class OhHellPresenter(Presenter):
 
     def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
         """Each seat's bid against its tricks, exact or not, and its points."""
-        r = state.results[-1]
-        bids, tricks, points = (_ints(r.get(k), 4) for k in ("bids", "tricks", "points"))
-        if bids is None or tricks is None or points is None:
-            return self._generic_result(seating, r)
+        r = last_result(state, OhHellResult)
+        if r is None:
+            return self._generic_result(seating, state.results[-1])
+        bids, tricks, points = r.bids, r.tricks, r.points
         row = Text("Bid/took: ", style="bold")
         for s in range(4):
             if s:
@@ -76,13 +76,13 @@ class OhHellPresenter(Presenter):
 
     def hand_line(self, seating: Seating, state: TrickState) -> Text:
         """Hand size, trump, bids against tricks."""
-        r = state.results[-1]
-        bids, tricks = _ints(r.get("bids"), 4), _ints(r.get("tricks"), 4)
-        if bids is None or tricks is None:
+        r = last_result(state, OhHellResult)
+        if r is None:
             return super().hand_line(seating, state)
-        out = Text(f"{r.get('hand_size', '?'):>2} cards ")
-        trump = suit_index(r.get("trump"))
-        out.append_text(suit_text(trump, short=True) if trump >= 0 else Text("-"))
+        bids, tricks = r.bids, r.tricks
+        out = Text(f"{r.hand_size:>2} cards ")
+        trump = r.trump
+        out.append_text(suit_text(trump, short=True) if trump is not None else Text("-"))
         pairs = " ".join(f"{b}/{t}" for b, t in zip(bids, tricks, strict=True))
         exact = sum(b == t for b, t in zip(bids, tricks, strict=True))
         out.append(f"  bid/took {pairs}  exact {exact}")

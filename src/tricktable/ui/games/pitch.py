@@ -12,6 +12,7 @@ from tricktable.cards import (
     cards_in,
 )
 from tricktable.engine.trick import AUCTION, TrickState, TrumpTables, View
+from tricktable.games.setback_results import SetbackResult
 from tricktable.ui.games.base import (
     POINT_LABELS,
     Presenter,
@@ -19,8 +20,8 @@ from tricktable.ui.games.base import (
     _hand_actions,
     _or_all,
     card_text,
+    last_result,
     line,
-    suit_index,
     suit_text,
     verb,
 )
@@ -98,13 +99,15 @@ class SetbackPresenter(Presenter):
 
     def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
         """Each point and who earned it, then the bid made or set."""
-        result = state.results[-1]
-        if result.get("thrown_in"):
+        result = last_result(state, SetbackResult)
+        if result is None:
+            return self._generic_result(seating, state.results[-1])
+        if result.thrown_in:
             return [Text("All passed: the deal is thrown in; nobody scores.", style="bold")]
         out: list[Text] = []
-        points = result.get("points")
-        trump = suit_index(result.get("trump"))
-        if isinstance(points, dict) and points and trump >= 0:
+        points = result.points
+        trump = result.trump
+        if points and trump is not None and trump >= 0:
             weights = getattr(self.game, "weights", {})
             rows: list[tuple[str, Text, str, str]] = []
             for key, side in points.items():
@@ -154,11 +157,13 @@ class SetbackPresenter(Presenter):
         return card_text(card, state.tables.mask), how
 
     def _bid_lines(self, seating: Seating, state: TrickState) -> list[Text]:
-        result = state.results[-1]
-        scores = result.get("scores", state.scores)
-        before = state.results[-2]["scores"] if len(state.results) > 1 else [0] * len(scores)
-        declarer, bid, taken = result.get("declarer"), result.get("bid"), result.get("taken")
-        if not (isinstance(declarer, int) and isinstance(bid, int) and isinstance(taken, list)):
+        result = last_result(state, SetbackResult)
+        if result is None:
+            return []
+        scores = result.scores
+        before = state.results[-2].scores if len(state.results) > 1 else (0,) * len(scores)
+        declarer, bid, taken = result.declarer, result.bid, result.taken
+        if declarer is None or bid is None:
             return []
         side = self.game.team_of(declarer)
         made = taken[side] >= bid
@@ -174,16 +179,21 @@ class SetbackPresenter(Presenter):
 
     def hand_line(self, seating: Seating, state: TrickState) -> Text:
         """Declarer, bid, trump, made or set, points taken."""
-        result = state.results[-1]
-        declarer, bid, taken = result.get("declarer"), result.get("bid"), result.get("taken")
+        result = last_result(state, SetbackResult)
+        if result is None:
+            return super().hand_line(seating, state)
+        declarer, bid, taken = result.declarer, result.bid, result.taken
         out = Text()
-        trump = suit_index(result.get("trump"))
-        if result.get("thrown_in"):
+        trump = result.trump
+        if result.thrown_in:
             out.append("all passed, thrown in")
-        elif isinstance(declarer, int) and isinstance(bid, int) and isinstance(taken, list):
+        elif declarer is not None and bid is not None:
             made = taken[self.game.team_of(declarer)] >= bid
             out.append(f"{seating.names[declarer]:<5} bid {bid:>2} in ")
-            out.append_text(suit_text(trump, short=True) if trump >= 0 else Text("?"))
+            if trump is not None and trump >= 0:
+                out.append_text(suit_text(trump, short=True))
+            else:
+                out.append("?")
             out.append(": ")
             out.append("made" if made else "set ", style="green" if made else "red")
             out.append(f"  points {'–'.join(map(str, taken))}")

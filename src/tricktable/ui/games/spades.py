@@ -5,11 +5,13 @@ from __future__ import annotations
 from rich.text import Text
 
 from tricktable.engine.trick import TrickState, View
+from tricktable.games.spades_results import SpadesResult
 from tricktable.ui.games.base import (
     Presenter,
     Seating,
     _bid_word,
     _ints,
+    last_result,
     line,
     signed,
 )
@@ -63,19 +65,10 @@ class SpadesPresenter(Presenter):
 
     def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
         """Bids against tricks, each side made or set, nils, bags."""
-        r = state.results[-1]
-        bids, tricks = r.get("bids"), _ints(r.get("tricks"), 4)
-        contracts, made = _ints(r.get("contracts"), 2), r.get("made")
-        points, bags = _ints(r.get("points"), 2), _ints(r.get("bags"), 2)
-        if (
-            not isinstance(bids, list)
-            or len(bids) != 4
-            or tricks is None
-            or contracts is None
-            or points is None
-            or not isinstance(made, list)
-        ):
-            return self._generic_result(seating, r)
+        r = last_result(state, SpadesResult)
+        if r is None:
+            return self._generic_result(seating, state.results[-1])
+        bids, tricks, contracts, made = r.bid_texts(), r.tricks, r.contracts, r.made
         pairs = seating.per_seat([f"{_bid_word(b)}/{t}" for b, t in zip(bids, tricks, strict=True)])
         out = [line(Text("Bid/took: ", style="bold"), pairs)]
         for t in range(2):
@@ -87,35 +80,31 @@ class SpadesPresenter(Presenter):
                 text.append(f"bid {contracts[t]}, took {took}: ")
                 ok = bool(made[t])
                 text.append("made" if ok else "set", style="bold green" if ok else "bold red")
-            for nil in r.get("nils", []):
-                if isinstance(nil, dict) and nil.get("seat") in (t, t + 2):
-                    kind = "blind nil" if nil.get("blind") else "nil"
-                    state_word = "made" if nil.get("made") else "failed"
-                    text.append(f"; {seating.names[nil['seat']]}'s {kind} {state_word}")
-            penalty = (r.get("bag_penalties") or [0, 0])[t]
+            for nil in r.nils:
+                if nil.seat in (t, t + 2):
+                    kind = "blind nil" if nil.blind else "nil"
+                    state_word = "made" if nil.made else "failed"
+                    text.append(f"; {seating.names[nil.seat]}'s {kind} {state_word}")
+            penalty = r.bag_penalties[t]
             if penalty:
                 text.append(f"; 10 bags: {penalty}")
-            text.append(f"; {signed(points[t])}.")
+            text.append(f"; {signed(r.points[t])}.")
             out.append(text)
-        if bags is not None:
-            out.append(Text(f"Bags: {seating.per_side(bags)}", style="dim"))
+        out.append(Text(f"Bags: {seating.per_side(r.bags)}", style="dim"))
         return out
 
     def hand_line(self, seating: Seating, state: TrickState) -> Text:
         """Bids against tricks, and the points of each side."""
-        r = state.results[-1]
-        bids, tricks = r.get("bids"), _ints(r.get("tricks"), 4)
-        points = _ints(r.get("points"), 2)
-        if not isinstance(bids, list) or len(bids) != 4 or tricks is None or points is None:
+        r = last_result(state, SpadesResult)
+        if r is None:
             return super().hand_line(seating, state)
+        bids, tricks, points = r.bid_texts(), r.tricks, r.points
         short = {"nil": "n", "blind-nil": "bn"}
         pairs = " ".join(
             f"{short.get(str(b), str(b)):>2}/{t:<2}" for b, t in zip(bids, tricks, strict=True)
         )
         out = Text(f"bid/took {pairs}  points {points[0]:+4d} {points[1]:+4d}")
-        bags = _ints(r.get("bags"), 2)
-        if bags is not None:
-            out.append(f"  bags {bags[0]} {bags[1]}")
+        out.append(f"  bags {r.bags[0]} {r.bags[1]}")
         return out
 
     def phase_title(self, seating: Seating, view: View) -> str:

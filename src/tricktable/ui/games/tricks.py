@@ -5,10 +5,11 @@ from __future__ import annotations
 from rich.text import Text
 
 from tricktable.engine.trick import TrickState, View
+from tricktable.games.tricks_results import TricksResult
 from tricktable.ui.games.base import (
     Presenter,
     Seating,
-    _ints,
+    last_result,
     line,
     verb,
 )
@@ -34,13 +35,12 @@ class TricksPresenter(Presenter):
 
     def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
         """Tricks per seat, or the bad card that threw the hand in."""
-        r = state.results[-1]
-        tricks = _ints(r.get("tricks"), 4)
-        if tricks is None:
-            return self._generic_result(seating, r)
-        out = [line(Text("Tricks: ", style="bold"), seating.per_seat(tricks))]
-        bad = r.get("bad_card")
-        if isinstance(bad, int) and 0 <= bad < 4:
+        r = last_result(state, TricksResult)
+        if r is None:
+            return self._generic_result(seating, state.results[-1])
+        out = [line(Text("Tricks: ", style="bold"), seating.per_seat(r.tricks))]
+        bad = r.bad_card
+        if bad is not None:
             penalty = self.game.options.bad_card_penalty
             out.append(
                 Text(
@@ -53,13 +53,12 @@ class TricksPresenter(Presenter):
 
     def hand_line(self, seating: Seating, state: TrickState) -> Text:
         """Tricks per seat, or the bad card."""
-        r = state.results[-1]
-        tricks = _ints(r.get("tricks"), 4)
-        if tricks is None:
+        r = last_result(state, TricksResult)
+        if r is None:
             return super().hand_line(seating, state)
-        out = Text("tricks " + " ".join(f"{t:>2}" for t in tricks))
-        bad = r.get("bad_card")
-        if isinstance(bad, int) and 0 <= bad < 4:
+        out = Text("tricks " + " ".join(f"{t:>2}" for t in r.tricks))
+        bad = r.bad_card
+        if bad is not None:
             out.append(f"  bad card by {seating.names[bad]}, thrown in", style="red")
         return out
 

@@ -1,0 +1,309 @@
+"""Events: what just happened at a table, each with who may see it.
+
+The engine emits them as it deals and applies actions (when a state's ``events`` log is on);
+the referee adds faults, substitutions, forfeits and chat. Every consumer — the terminal
+table, the stdio and HTTP adapters, a websocket later — reads one seat's (or a spectator's)
+stream instead of working out from the state what changed.
+
+Who may see an event is one bit mask, ``audience``: bit ``s`` for seat ``s`` and
+:data:`SPECTATOR` for someone watching without a seat. The log files each event into the
+stream of every viewer in its audience once, so a stream never holds what its viewer may not
+know; ``EventLog.since(viewer, n)`` is the reconnecting client's "what came after n".
+
+Events are small plain classes, built only while a state's log is on: the path bots and
+search take pays nothing for them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Final
+
+from tricktable.cards import SUITS, card_name, format_cards
+
+#: the audience bit of spectators (seats use bits 0..7)
+SPECTATOR: Final = 8
+#: the audience of a public event: every seat and every spectator
+EVERYONE: Final = 0x1FF
+
+
+class Event:
+    """Something that happened; ``audience`` says who may see it (see the module)."""
+
+    kind: ClassVar[str] = "event"
+
+    __slots__ = ("audience",)
+
+    def __init__(self, audience: int = EVERYONE) -> None:
+        self.audience = audience
+
+    def visible_to(self, viewer: int) -> bool:
+        """Whether seat ``viewer`` (or :data:`SPECTATOR`) may see this event."""
+        return bool(self.audience >> viewer & 1)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as JSON-ready data (``type`` and the event's fields)."""
+        return {"type": self.kind}
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items() if k != "type")
+        return f"{type(self).__name__}({fields})"
+
+
+class HandStarted(Event):
+    """A new hand: its index (0-based) and dealer."""
+
+    kind = "hand_started"
+    __slots__ = ("dealer", "hand")
+
+    def __init__(self, hand: int, dealer: int) -> None:
+        super().__init__()
+        self.hand = hand
+        self.dealer = dealer
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.kind, "hand": self.hand, "dealer": self.dealer}
+
+
+class Dealt(Event):
+    """The cards dealt to ``seat`` (seen by that seat only, once it may look at them)."""
+
+    kind = "dealt"
+    __slots__ = ("cards", "seat")
+
+    def __init__(self, seat: int, cards: int) -> None:
+        super().__init__(1 << seat)
+        self.seat = seat
+        self.cards = cards
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "cards": format_cards(self.cards).split()}
+
+
+class HandChanged(Event):
+    """``seat`` now holds ``cards`` other than by playing: a pass received, an up-card taken."""
+
+    kind = "hand_changed"
+    __slots__ = ("cards", "seat")
+
+    def __init__(self, seat: int, cards: int) -> None:
+        super().__init__(1 << seat)
+        self.seat = seat
+        self.cards = cards
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "cards": format_cards(self.cards).split()}
+
+
+class Acted(Event):
+    """An action other than playing a card: a bid, a pass, naming trump, passing cards."""
+
+    kind = "acted"
+    __slots__ = ("action", "seat", "text")
+
+    def __init__(self, seat: int, action: int, text: str, audience: int = EVERYONE) -> None:
+        super().__init__(audience)
+        self.seat = seat
+        self.action = action
+        self.text = text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "action": self.text}
+
+
+class CardPlayed(Event):
+    """``seat`` played ``card`` to the trick."""
+
+    kind = "card_played"
+    __slots__ = ("card", "seat")
+
+    def __init__(self, seat: int, card: int) -> None:
+        super().__init__()
+        self.seat = seat
+        self.card = card
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "card": card_name(self.card)}
+
+
+class TrumpNamed(Event):
+    """Trump is ``suit`` (0..3) for the hand; ``seat`` made it (-1: turned up, fixed)."""
+
+    kind = "trump_named"
+    __slots__ = ("seat", "suit")
+
+    def __init__(self, seat: int, suit: int) -> None:
+        super().__init__()
+        self.seat = seat
+        self.suit = suit
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "suit": SUITS[self.suit]}
+
+
+class TrickWon(Event):
+    """A finished trick: its leader, its cards in play order, its winner and its points."""
+
+    kind = "trick_won"
+    __slots__ = ("cards", "leader", "number", "points", "winner")
+
+    def __init__(
+        self, number: int, leader: int, cards: tuple[int, ...], winner: int, points: int
+    ) -> None:
+        super().__init__()
+        self.number = number
+        self.leader = leader
+        self.cards = cards
+        self.winner = winner
+        self.points = points
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "type": self.kind,
+            "number": self.number,
+            "leader": self.leader,
+            "cards": [card_name(c) for c in self.cards],
+            "winner": self.winner,
+            "points": self.points,
+        }
+
+
+class HandScored(Event):
+    """A hand is over and scored: its index, its result and the match scores after it."""
+
+    kind = "hand_scored"
+    __slots__ = ("hand", "result", "scores")
+
+    def __init__(self, hand: int, result: Any, scores: tuple[int, ...]) -> None:
+        super().__init__()
+        self.hand = hand
+        self.result = result
+        self.scores = scores
+
+    def to_dict(self) -> dict[str, Any]:
+        result = self.result
+        data = result.to_dict() if hasattr(result, "to_dict") else result
+        return {"type": self.kind, "hand": self.hand, "result": data, "scores": list(self.scores)}
+
+
+class MatchOver(Event):
+    """The match has ended: the winning side (None: shared or no winner) and final scores."""
+
+    kind = "match_over"
+    __slots__ = ("scores", "winner")
+
+    def __init__(self, winner: int | None, scores: tuple[int, ...]) -> None:
+        super().__init__()
+        self.winner = winner
+        self.scores = scores
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.kind, "winner": self.winner, "scores": list(self.scores)}
+
+
+class Chat(Event):
+    """A line of table talk from ``seat`` (-1: the table itself)."""
+
+    kind = "chat"
+    __slots__ = ("seat", "text")
+
+    def __init__(self, seat: int, text: str) -> None:
+        super().__init__()
+        self.seat = seat
+        self.text = text
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "text": self.text}
+
+
+class Fault(Event):
+    """A bot's fault and its penalty. ``detail`` may name the seat's own cards (an illegal
+    card it sent), so the referee emits it to that seat alone and a copy without it to others.
+    """
+
+    kind = "fault"
+    __slots__ = ("detail", "fault", "penalty", "seat")
+
+    def __init__(self, seat: int, fault: str, penalty: str, detail: str, audience: int) -> None:
+        super().__init__(audience)
+        self.seat = seat
+        self.fault = fault
+        self.penalty = penalty
+        self.detail = detail
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.kind, "seat": self.seat, "fault": self.fault}
+        out["penalty"] = self.penalty
+        if self.detail:
+            out["detail"] = self.detail
+        return out
+
+
+class Substituted(Event):
+    """The seat is handed to another player (``player`` is its label) for the rest of the match."""
+
+    kind = "substituted"
+    __slots__ = ("player", "seat")
+
+    def __init__(self, seat: int, player: str) -> None:
+        super().__init__()
+        self.seat = seat
+        self.player = player
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat, "player": self.player}
+
+
+class Forfeited(Event):
+    """The side of ``seat`` forfeits the match (it ends now)."""
+
+    kind = "forfeited"
+    __slots__ = ("seat",)
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.kind, "seat": self.seat}
+
+
+class EventLog:
+    """Every event of a match in order, and each viewer's stream of the events it may see.
+
+    ``streams[v]`` is viewer ``v``'s stream (seats 0..n-1, then :data:`SPECTATOR`'s at
+    index ``n``); positions in a stream are what :meth:`since` counts.
+    """
+
+    __slots__ = ("all", "n", "streams")
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.all: list[Event] = []
+        self.streams: list[list[Event]] = [[] for _ in range(n + 1)]
+
+    def emit(self, event: Event) -> None:
+        """Add ``event`` to the log and to the stream of every viewer in its audience."""
+        self.all.append(event)
+        audience = event.audience
+        streams = self.streams
+        n = self.n
+        for v in range(n):
+            if audience >> v & 1:
+                streams[v].append(event)
+        if audience >> SPECTATOR & 1:
+            streams[n].append(event)
+
+    def stream(self, viewer: int) -> list[Event]:
+        """The stream of seat ``viewer``, or of spectators for :data:`SPECTATOR` (or -1)."""
+        if viewer < 0 or viewer == SPECTATOR:
+            return self.streams[self.n]
+        return self.streams[viewer]
+
+    def since(self, viewer: int, start: int) -> list[Event]:
+        """The events ``viewer`` may see from position ``start`` of its stream on."""
+        return self.stream(viewer)[max(start, 0) :]
+
+
+def audience_of(seats: int) -> int:
+    """The audience mask of the seats in the mask ``seats`` (no spectators)."""
+    return seats & 0xFF

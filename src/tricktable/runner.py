@@ -1,0 +1,536 @@
+"""One runner for every match: ``run_match(spec) -> MatchOutcome``.
+
+A :class:`MatchSpec` says everything a match needs and nothing that cannot cross a process:
+the game, one player spec a seat, the seed, the limits and fault policy
+(:class:`~tricktable.limits.RunnerOptions`), how many hands at most, the substitute, and
+optionally the deals to play (:class:`Deal`, for duplicate play) or a record to resume from.
+It pickles, so a worker process or another machine can run it. ``run_match`` makes the bots
+from their specs, plays the match through the referee (:mod:`tricktable.match`) and closes
+every bot it made, whatever happens; it returns a :class:`MatchOutcome`: the typed result,
+the faults, and the record.
+
+What cannot be pickled is passed beside the spec: a ``listener`` (the terminal table), ``bots``
+the caller made itself (a person at the keyboard, a bot under test wrapped by bot-check), a
+:class:`BotPool` that keeps bots between the matches of a series (simulate), and hooks.
+
+A match that something other than its rules stops — a person's quit or end of input, an
+engine failure, a substitute that fails in turn — raises :class:`MatchStopped` (Ctrl-C:
+:class:`MatchInterrupted`), which carries the outcome so far, so that its record is saved.
+
+>>> outcome = run_match(MatchSpec("setback", ("random",) * 4, seed=7, max_hands=2))
+>>> outcome.result.hands, outcome.result.status
+(2, 'stopped')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from typing import Any
+
+from tricktable.bots import make_bot, substitute_factory
+from tricktable.bots.base import Bot
+from tricktable.cards import parse_card
+from tricktable.engine.trick import Game, Note, TrickState
+from tricktable.errors import NotationError, RecordError, TricktableError
+from tricktable.games import load_game
+from tricktable.limits import RunnerOptions
+from tricktable.match import (
+    Dealer,
+    FaultListener,
+    Listener,
+    Referee,
+    end_bots,
+    play_on,
+    start_bots,
+)
+from tricktable.records import replay, to_record
+
+#: the player spec of a person: ``run_match`` cannot make one, the caller passes it
+HUMAN = "human"
+#: how a record labels a bot: ``bot:`` and its spec (``bot:heuristic``, ``bot:cmd:./mybot``)
+BOT_LABEL = "bot:"
+#: how a match ended: by its rules, cut short (``max_hands``, the deals ran out), by a forfeit
+STATUSES = ("finished", "stopped", "forfeited")
+
+
+class MatchSpecError(TricktableError):
+    """A match spec that cannot be played: a wrong number of players, a deal that is not one."""
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One hand's deal, to be dealt instead of the seed's: the dealer and each seat's cards.
+
+    ``stock`` is the undealt rest of the deck, top first, for games whose records list it.
+    """
+
+    dealer: int
+    hands: tuple[tuple[int, ...], ...]
+    stock: tuple[int, ...] = ()
+
+    def rotated(self, k: int) -> Deal:
+        """The same deal turned ``k`` seats to the left: seat ``s``'s cards go to ``s + k``.
+
+        Rotating by one in a partnership game gives each side the other side's cards.
+
+        >>> Deal(0, ((1,), (2,), (3,), (4,))).rotated(1)
+        Deal(dealer=1, hands=((4,), (1,), (2,), (3,)), stock=())
+        """
+        n = len(self.hands)
+        hands = tuple(self.hands[(s - k) % n] for s in range(n))
+        return Deal((self.dealer + k) % n, hands, self.stock)
+
+    @classmethod
+    def from_record_hand(cls, hand: Mapping[str, Any], game: Game) -> Deal:
+        """The deal of one hand of a record (``{"dealer", "deal", ...}``) of ``game``."""
+        dealer, lists = hand.get("dealer"), hand.get("deal")
+        if not isinstance(dealer, int) or not isinstance(lists, list):
+            raise RecordError("a hand needs a dealer and a deal")
+        try:
+            cards = [tuple(parse_card(str(c)) for c in cards) for cards in lists]
+        except (NotationError, TypeError) as exc:
+            raise RecordError(f"bad deal: {exc}") from None
+        n = game.num_players
+        stock = cards[n] if game.records_stock and len(cards) > n else ()
+        return cls(dealer, tuple(cards[:n]), stock)
+
+
+def deals_of(record: Mapping[str, Any]) -> tuple[Deal, ...]:
+    """The deals of a record's hands in order, its unfinished hand's last."""
+    game = _record_game(record)
+    hands = record.get("hands")
+    if not isinstance(hands, list):
+        raise RecordError("missing or bad 'hands': expected a list")
+    unfinished = record.get("unfinished_hand")
+    every = [*hands, *([unfinished] if isinstance(unfinished, dict) else [])]
+    return tuple(Deal.from_record_hand(hand, game) for hand in every)
+
+
+@dataclass(frozen=True)
+class MatchSpec:
+    """Everything a match needs, picklable: what :func:`run_match` plays.
+
+    ``game`` is a game spec (``"setback(target=11)"``), ``players`` one player spec a seat
+    (``"heuristic"``, ``"cmd:./mybot"``, ``"human"`` where the caller brings the person),
+    ``seed`` decides the first dealer, the deals and the bots' own seeds (None: a fresh one).
+    ``limits`` are the time limits and the fault policy; ``substitute`` is the player spec of
+    whoever takes a seat the referee hands on. ``max_hands`` stops a match without a winner
+    after that many hands. ``deals`` are dealt in order instead of the seed's (hand ``h`` gets
+    ``deals[h]``); the match stops when they run out. ``resume`` is the JSON text of a record
+    to play on from (see :meth:`resuming`). ``labels`` name the players in the record
+    (default: ``bot:SPEC`` for a bot, ``human`` for a person).
+    """
+
+    game: str
+    players: tuple[str, ...]
+    seed: int | None = None
+    limits: RunnerOptions = field(default_factory=RunnerOptions)
+    max_hands: int | None = None
+    substitute: str = "heuristic"
+    deals: tuple[Deal, ...] | None = None
+    resume: str | None = None
+    labels: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        # Lists are welcome; a frozen spec keeps tuples.
+        if not isinstance(self.players, tuple):
+            object.__setattr__(self, "players", tuple(self.players))
+        if self.labels is not None and not isinstance(self.labels, tuple):
+            object.__setattr__(self, "labels", tuple(self.labels))
+        if self.deals is not None and not isinstance(self.deals, tuple):
+            object.__setattr__(self, "deals", tuple(self.deals))
+        if not all(isinstance(p, str) and p.strip() for p in self.players):
+            raise MatchSpecError(f"every player must be a spec, got {self.players!r}")
+        if self.max_hands is not None and self.max_hands < 1:
+            raise MatchSpecError("max_hands must be at least 1")
+        if self.labels is not None and len(self.labels) != len(self.players):
+            raise MatchSpecError(
+                f"{len(self.labels)} labels for {len(self.players)} players: one a seat"
+            )
+
+    @classmethod
+    def resuming(
+        cls, record: Mapping[str, Any], players: Sequence[str] | None = None, **others: Any
+    ) -> MatchSpec:
+        """The spec that plays on the match ``record`` holds, from where it stopped.
+
+        The game and seed are the record's. ``players`` replace the record's; without them
+        each seat gets the player the record names (``bot:SPEC``: SPEC; anything else was a
+        person: ``human``) and the record keeps its labels. ``others`` are further fields.
+        """
+        game = _record_game(record)
+        seed = record.get("seed")
+        if players is None:
+            players = players_of(record)
+            others.setdefault("labels", tuple(str(p) for p in record["players"]))
+        return cls(
+            game=game.spec(),
+            players=tuple(players),
+            seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
+            resume=json.dumps(record),
+            **others,
+        )
+
+
+def players_of(record: Mapping[str, Any]) -> tuple[str, ...]:
+    """The player specs of a record's labels: ``bot:SPEC`` is SPEC, any other name a person."""
+    labels = record.get("players")
+    if not isinstance(labels, list) or not all(isinstance(p, str) for p in labels):
+        raise RecordError("the record names no players: give them")
+    return tuple(spec_of(label) for label in labels)
+
+
+def spec_of(label: str) -> str:
+    """The player spec of a record's label (``bot:heuristic`` -> ``heuristic``; a name: human)."""
+    return label[len(BOT_LABEL) :] if label.startswith(BOT_LABEL) else HUMAN
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """How a match came out.
+
+    ``status`` is one of :data:`STATUSES`; ``winner`` the side (index of ``scores``: a
+    partnership, or a seat where each plays alone) that won, None when nobody did (stopped,
+    shared, or a lone player's forfeit); ``shared`` whether the win was shared (Oh Hell);
+    ``hands`` the hands scored, ``dealt`` those dealt (a forfeit leaves one unscored);
+    ``forfeited_by`` the seat whose forfeit ended the match.
+    """
+
+    status: str
+    winner: int | None
+    scores: tuple[int, ...]
+    hands: int
+    dealt: int
+    shared: bool = False
+    forfeited_by: int | None = None
+
+    @classmethod
+    def of(cls, state: TrickState) -> MatchResult:
+        """The result of the match ``state`` holds, as it stands."""
+        results = state.results
+        forfeit = next((n.seat for n in state.notes if n.kind == "forfeit"), None)
+        if forfeit is not None:
+            status = "forfeited"
+        else:
+            status = "finished" if state.is_over else "stopped"
+        shared = bool(status == "finished" and results and results[-1].shared_win())
+        return cls(
+            status,
+            state.winner,
+            tuple(state.scores),
+            len(results),
+            len(state.history),
+            shared,
+            forfeit,
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class MatchOutcome:
+    """What :func:`run_match` returns: the result, the faults, and the record.
+
+    ``faults`` are the referee's (see :class:`tricktable.match.Referee`), those a resumed
+    record held first. ``state`` is the final state, in the process that played the match
+    only: an outcome pickles with its :attr:`record` instead.
+    """
+
+    spec: MatchSpec
+    result: MatchResult
+    faults: tuple[dict[str, Any], ...]
+    labels: tuple[str, ...]
+    substitutions: tuple[tuple[int, int, str], ...] = ()
+    state: TrickState | None = field(default=None, repr=False)
+
+    @cached_property
+    def record(self) -> dict[str, Any]:
+        """The match record (``tricktable-record/1`` or ``/2``), built when first asked for."""
+        if self.state is None:
+            raise MatchSpecError("this outcome has neither its record nor its state")
+        return to_record(self.state, self.labels, faults=self.faults)
+
+    @cached_property
+    def players(self) -> tuple[str, ...]:
+        """Who played each seat: its spec, and the substitute that took it over, if any.
+
+        >>> # e.g. "cmd:./bot (substituted by heuristic in hand 4)"
+        """
+        out = list(self.spec.players)
+        for seat, hand, player in self.substitutions:
+            out[seat] = f"{self.spec.players[seat]} (substituted by {player} in hand {hand + 1})"
+        return tuple(out)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The state does not cross processes; the record it makes does.
+        fields = dict(self.__dict__)
+        fields["record"] = self.record
+        fields["state"] = None
+        return fields
+
+    def __setstate__(self, fields: dict[str, Any]) -> None:
+        self.__dict__.update(fields)
+
+
+class MatchStopped(Exception):
+    """A match stopped by something other than its rules: ``outcome`` is the match so far.
+
+    The cause (chained, and ``cause``): a person's quit or end of input, an
+    :class:`~tricktable.match.EngineFailure`, a substitute that failed in turn.
+    """
+
+    def __init__(self, outcome: MatchOutcome, cause: BaseException) -> None:
+        self.outcome = outcome
+        self.cause = cause
+        super().__init__(str(cause))
+
+
+class MatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a match: still a ``KeyboardInterrupt``, carrying the outcome so far."""
+
+    def __init__(self, outcome: MatchOutcome) -> None:
+        self.outcome = outcome
+        super().__init__()
+
+
+class BotPool:
+    """The bots of a series of matches: made from their specs when first asked for, then kept.
+
+    A program restarts for each match anyway (``start_match``), so keeping a bot between
+    matches saves making it again; a bot that faulted is made anew. :meth:`close` ends them.
+    """
+
+    def __init__(self) -> None:
+        self._bots: dict[tuple[int, str, RunnerOptions], Bot] = {}
+
+    def bot(self, seat: int, spec: str, limits: RunnerOptions) -> Bot:
+        """The bot for ``spec`` in ``seat``: the one kept, or a new one."""
+        key = (seat, spec, limits)
+        bot = self._bots.get(key)
+        if bot is None:
+            bot = self._bots[key] = make_bot(spec, limits)
+        return bot
+
+    def discard(self, seats: Iterable[int]) -> None:
+        """Close and forget the bots of ``seats`` (they faulted: the next match makes new ones)."""
+        drop = set(seats)
+        for key in [key for key in self._bots if key[0] in drop]:
+            _close(self._bots.pop(key))
+
+    def close(self) -> None:
+        """Close every bot kept."""
+        bots, self._bots = list(self._bots.values()), {}
+        for bot in bots:
+            _close(bot)
+
+
+def check_players(players: Sequence[str], limits: RunnerOptions | None = None) -> None:
+    """Make each bot of ``players`` once and close it: a bad spec fails now, not mid-way.
+
+    Raises :class:`MatchSpecError` naming the seat; people (``human``) are not checked.
+    """
+    for seat, player in enumerate(players):
+        if player == HUMAN:
+            continue
+        try:
+            bot = make_bot(player, limits)
+        except TricktableError as exc:
+            raise MatchSpecError(f"seat {seat}: {exc}") from None
+        _close(bot)
+
+
+def run_match(
+    spec: MatchSpec,
+    *,
+    listener: Listener | None = None,
+    bots: Mapping[int, Bot] | None = None,
+    pool: BotPool | None = None,
+    on_start: Callable[[TrickState], None] | None = None,
+    on_fault: FaultListener | None = None,
+) -> MatchOutcome:
+    """Play the match ``spec`` describes and return its outcome.
+
+    ``listener`` is called after every action; ``bots`` are players the caller made for some
+    seats (a person, a wrapped bot: the caller closes them); ``pool`` keeps the other bots
+    between matches (the caller closes it; without one the bots are made here and closed at
+    the end); ``on_start`` sees the state before the first action; ``on_fault`` each fault
+    as the referee records it.
+
+    Raises :class:`MatchSpecError` (or another :class:`TricktableError`) before the match
+    for a spec that cannot be played, :class:`MatchStopped` or :class:`MatchInterrupted`
+    for a match stopped on the way.
+    """
+    state, carried = _begin(spec)
+    game = state.game
+    players = spec.players
+    if len(players) != game.num_players:
+        raise MatchSpecError(
+            f"{game.name} needs {game.num_players} players, got {len(players)}: "
+            + ",".join(players)
+        )
+    labels = spec.labels if spec.labels is not None else tuple(map(_label, players))
+    given = bots if bots is not None else {}
+    # Seats handed on before a resumed match stopped stay with their substitutes.
+    restored = {n.seat: spec_of(n.text) for n in state.notes if n.kind == "substitute"}
+    kept = pool if pool is not None else BotPool()
+    limits = spec.limits
+    referee = Referee(limits, substitute_factory(spec.substitute, limits), on_fault)
+    max_hands = spec.max_hands
+    deal: Dealer | None = None
+    if spec.deals is not None:
+        deal = _deal_from(spec.deals)
+        cap = len(spec.deals)
+        max_hands = cap if max_hands is None else min(max_hands, cap)
+    try:
+        seated = [
+            _player(seat, restored.get(seat, player), given, kept, limits, seat in restored)
+            for seat, player in enumerate(players)
+        ]
+        if on_start is not None:
+            on_start(state)
+        try:
+            start_bots(game, seated, state.seed, referee)
+            for seat in restored:
+                referee.restore(seat, seated[seat])
+            play_on(state, seated, listener, max_hands, referee, deal)
+            end_bots(state, seated, referee)
+        except KeyboardInterrupt as exc:
+            raise MatchInterrupted(_outcome(spec, state, carried, referee, labels)) from exc
+        except Exception as exc:
+            raise MatchStopped(_outcome(spec, state, carried, referee, labels), exc) from exc
+    finally:
+        referee.close_substitutes()
+        if pool is None:
+            kept.close()
+        elif referee.faults:
+            kept.discard(f["seat"] for f in referee.faults)
+    return _outcome(spec, state, carried, referee, labels)
+
+
+def _begin(spec: MatchSpec) -> tuple[TrickState, list[dict[str, Any]]]:
+    """The state the match starts from (new, or rebuilt from its record) and earlier faults."""
+    if spec.resume is None:
+        return _game(spec.game).new_state(spec.seed), []
+    try:
+        record = json.loads(spec.resume)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"the record to resume is not JSON: {exc.msg}") from None
+    if not isinstance(record, dict):
+        raise RecordError("a record must be a JSON object")
+    state = replay(record)
+    if spec.game and _game(spec.game).spec() != state.game.spec():
+        raise MatchSpecError(
+            f"the spec plays {spec.game}, the record to resume {state.game.spec()}"
+        )
+    if spec.seed is not None and spec.seed != state.seed:
+        raise MatchSpecError(f"the spec's seed {spec.seed} is not the record's {state.seed}")
+    return state, _earlier_faults(record)
+
+
+@lru_cache(maxsize=64)
+def _game(game_spec: str) -> Game:
+    # A Game is immutable: a series of matches (simulate) loads its spec once.
+    return load_game(game_spec)
+
+
+def _record_game(record: Mapping[str, Any]) -> Game:
+    name, options = record.get("game"), record.get("options") or {}
+    if not isinstance(name, str) or not isinstance(options, dict):
+        raise RecordError("missing or bad 'game' or 'options'")
+    return load_game(name, options=options)
+
+
+def _label(player: str) -> str:
+    return HUMAN if player == HUMAN else BOT_LABEL + player
+
+
+def _player(
+    seat: int,
+    player: str,
+    given: Mapping[int, Bot],
+    pool: BotPool,
+    limits: RunnerOptions,
+    restored: bool,
+) -> Bot:
+    """The bot that plays ``seat``: the caller's, or one made from its spec."""
+    if not restored:
+        bot = given.get(seat)
+        if bot is not None:
+            return bot
+    if player == HUMAN:
+        raise MatchSpecError(f"seat {seat} is a person's: pass the person's player for it")
+    try:
+        return pool.bot(seat, player, limits)
+    except TricktableError as exc:
+        raise MatchSpecError(f"seat {seat}: {exc}") from None
+
+
+def _deal_from(deals: tuple[Deal, ...]) -> Dealer:
+    """A dealer that deals ``deals[h]`` as hand ``h``."""
+
+    def deal(state: TrickState) -> None:
+        h = len(state.history)
+        given = deals[h]
+        n = state.game.num_players
+        if len(given.hands) != n or not 0 <= given.dealer < n:
+            raise MatchSpecError(f"deal {h + 1}: {n} hands and a dealer 0..{n - 1} needed")
+        lists: list[Sequence[int]] = list(given.hands)
+        if state.game.records_stock:
+            lists.append(given.stock)
+        try:
+            masks, stock = state.check_deal(lists)
+        except TricktableError as exc:
+            raise MatchSpecError(f"deal {h + 1}: {exc}") from None
+        state.deal(masks, dealer=given.dealer, stock=stock)
+
+    return deal
+
+
+def _earlier_faults(record: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The faults of a resumed record that happened in the part of the match it holds."""
+    faults = record.get("faults")
+    if not isinstance(faults, list):
+        return []
+    done = len(record.get("hands") or [])
+    partial = record.get("unfinished_hand")
+    logged = len(partial.get("actions") or []) if isinstance(partial, dict) else -1
+    noted = {
+        (note.get("seat"), note.get("at"))
+        for note in (partial.get("notes") or [] if isinstance(partial, dict) else [])
+        if isinstance(note, dict)
+    }
+    kept = []
+    for fault in faults:
+        if not isinstance(fault, dict):
+            continue
+        hand, action = fault.get("hand"), fault.get("action")
+        if not isinstance(hand, int):
+            continue
+        if hand < done or (
+            hand == done
+            and isinstance(action, int)
+            and (action < logged or (fault.get("seat"), action) in noted)
+        ):
+            kept.append(dict(fault))
+    return kept
+
+
+def _outcome(
+    spec: MatchSpec,
+    state: TrickState,
+    carried: list[dict[str, Any]],
+    referee: Referee,
+    labels: tuple[str, ...],
+) -> MatchOutcome:
+    faults = tuple(carried + referee.faults) if carried else tuple(referee.faults)
+    notes: list[Note] = state.notes
+    subs = tuple((n.seat, n.hand, spec_of(n.text)) for n in notes if n.kind == "substitute")
+    return MatchOutcome(spec, MatchResult.of(state), faults, labels, subs, state)
+
+
+def _close(bot: Bot) -> None:
+    # One bot failing to close must not keep the others open.
+    with contextlib.suppress(Exception):
+        bot.close()

@@ -1,0 +1,43 @@
+"""Run the command line with a bug planted in the engine: ``python engine_bug.py play ...``.
+
+Every state records its events into a log that raises ZeroDivisionError on the second trick of
+the third hand, inside ``apply``: an engine error that no bot caused. The tests run it with the
+source tree first on the path (plain Python, whose classes can be patched).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from tricktable.cli.main import main
+from tricktable.engine.events import Event, EventLog
+from tricktable.engine.trick import TrickState
+
+
+class BrokenLog(EventLog):
+    """An event log that fails on the second trick of the third hand."""
+
+    __slots__ = ()
+
+    def emit(self, event: Event) -> None:
+        super().emit(event)
+        hands = sum(1 for e in self.all if e.kind == "hand_started")
+        if event.kind == "trick_won" and hands == 3 and getattr(event, "number", -1) == 1:
+            raise ZeroDivisionError("boom")
+
+
+_deal = TrickState.deal
+
+
+def _broken_deal(self: TrickState, *args: Any, **kwargs: Any) -> None:
+    if self.events is None:
+        self.events = BrokenLog(self.game.num_players)
+    _deal(self, *args, **kwargs)
+
+
+TrickState.deal = _broken_deal  # type: ignore[method-assign]
+
+if __name__ == "__main__":
+    sys.argv[0] = "tricktable"
+    main()
