@@ -594,3 +594,20 @@ def test_an_engine_error_stops_the_match_loudly_and_saves_the_record(tmp_path: P
     assert "faults" not in record and len(record["hands"]) == 2
     assert "unfinished_hand" in record
     assert len(replay(record).history) == 3  # the record so far replays
+
+
+def test_a_resumed_match_keeps_the_substitute_the_record_names(tmp_path: Path) -> None:
+    crash = f"cmd:{sys.executable} {Path(__file__).parent / 'bots' / 'crash.py'} --after 15"
+    whole_path = tmp_path / "whole.json"
+    run = play("--players", f'"{crash}",random,heuristic,random', "--seed", "2",
+               "--save", str(whole_path), "--max-hands", "8")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    whole = load_record(whole_path)
+    fault = whole["faults"][0]
+    assert (fault["seat"], fault["penalty"]) == (0, "substitute")
+    cut = tmp_path / "cut.json"
+    cut.write_text(json.dumps(cut_record(whole, fault["hand"] + 1, 3)), encoding="utf-8")
+    again = play("--resume", str(cut), "--max-hands", "8")
+    assert again.returncode == 0, again.stderr
+    # The program that crashed is not started again: the substitute plays on, as it did.
+    assert load_record(cut) == whole
