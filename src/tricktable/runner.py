@@ -254,10 +254,8 @@ class MatchOutcome:
 
     @cached_property
     def players(self) -> tuple[str, ...]:
-        """Who played each seat: its spec, and the substitute that took it over, if any.
-
-        >>> # e.g. "cmd:./bot (substituted by heuristic in hand 4)"
-        """
+        """Who played each seat: its spec, and the substitute that took it over, if any
+        (``cmd:./bot (substituted by heuristic in hand 4)``)."""
         out = list(self.spec.players)
         for seat, hand, player in self.substitutions:
             out[seat] = f"{self.spec.players[seat]} (substituted by {player} in hand {hand + 1})"
