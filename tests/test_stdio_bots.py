@@ -69,6 +69,7 @@ def tricks_state(dealer: int = 3) -> TrickState:
     """A Tricks state with a known deal: seat 0 holds the clubs, seat 1 the diamonds..."""
     game = game_named("tricks")
     state = game.new_state(0)
+    state.listen()  # conversations tell the seat's events
     suits = "CDHS"
     hands = [mask_of(parse_cards([r + s for r in "23456789TJQKA"])) for s in suits]
     state.deal(hands, dealer=dealer)

@@ -260,6 +260,7 @@ def play_hand(
     only for this hand and the faults are not kept.
     """
     ref = referee if referee is not None else Referee()
+    _listen_for(state, ref.seated(bots))  # before the deal: its events are the hand's first
     if deal is None:
         state.deal()
     else:
@@ -277,6 +278,7 @@ def play_turns(
     """
     ref = referee
     table = ref.seated(bots)
+    _listen_for(state, table)
     apply = state.apply
     view = state.view
     while state.to_act >= 0:
@@ -313,6 +315,16 @@ def play_turns(
             if _is_person(bot):
                 raise
             ref.fault(state, table, seat, exc)
+
+
+def _listen_for(state: TrickState, table: Sequence[Bot]) -> None:
+    """Turn the state's events on if a bot at the table reads them (see ``Bot.wants_events``)."""
+    if state.events is None:
+        for bot in table:
+            # getattr, as in _is_person: a bot written in Python may declare it on its class.
+            if getattr(bot, "wants_events", False):
+                state.listen()
+                return
 
 
 def _charge(

@@ -22,6 +22,9 @@ class Bot:
     name = "bot"
     #: a person at the table: a quit or end of input stops the match, it is no fault
     interactive: ClassVar[bool] = False
+    #: reads ``view.events``: the match loop turns the state's events on for it (bots that
+    #: only look at the view leave them off, and the loop pays nothing for them)
+    wants_events: ClassVar[bool] = False
 
     def start_match(self, game: Game, seat: int, seed: int) -> None:
         """A match begins; ``seed`` is this seat's own seed (for bots that draw at random)."""

@@ -151,6 +151,8 @@ class HttpBot(Bot):
     the endpoint may take over a match, ``max_response`` the bytes of one answer.
     """
 
+    wants_events = True  # its conversation reads the seat's event stream
+
     name = "http"
 
     def __init__(

@@ -22,6 +22,17 @@ from typing import Any
 
 from tricktable.cards import SUITS, card_name, format_cards, parse_card
 from tricktable.engine import actions as act
+from tricktable.engine.events import (
+    Acted,
+    CardPlayed,
+    Dealt,
+    Event,
+    HandChanged,
+    HandScored,
+    HandStarted,
+    TrickWon,
+    TrumpNamed,
+)
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import AUCTION, PLAY, Game, View
 from tricktable.errors import BotFault, NotationError
@@ -90,13 +101,24 @@ class Conversation:
         self.trump_by_lead = game.name == "setback"
         self.hand = -1
         self.hand_open = False
-        self.seen: list[tuple[int, int]] = []
+        #: how many events of the seat's stream have been told
+        self.told = 0
+        #: whether the event being told is the first since the sync or the hand began
+        self.fresh = False
+        #: the (seat, action) pairs of the hand told so far, in order
+        self.told_hand: list[tuple[int, int]] = []
+        #: where each action line of the current sync stands in its output (late passes)
+        self.lines: dict[tuple[int, int], int] = {}
         self.trick = 0
         self.in_trick = 0
         self.trick_open = False
         self.plays = 0
+        self.won = [0] * self.n
+        self.scores: tuple[int, ...] = (0,) * game.num_scores
         self.known = 0
-        self.trump = -1
+        self.cards_due = False
+        self.due_cards = 0
+        self.trump_due = -1
         self.notes: dict[tuple[int, int], str] = {}
         self.pending: list[str] = []
 
@@ -111,30 +133,38 @@ class Conversation:
         return out
 
     def sync(self, view: View) -> list[str]:
-        """The INFO lines about everything this seat may see and has not been told yet."""
+        """The INFO lines about the events of ``view.events`` this seat has not been told yet.
+
+        The state must be listening (``state.listen()``): the lines are the seat's own event
+        stream, read from the position this conversation reached last time.
+        """
         out: list[str] = []
+        events = view.events
+        start = self.told
+        self.told = len(events)
+        fresh = events[start:]
         if view.hand_number != self.hand or not self.hand_open:
             if view.hand_number == self.hand:
                 return out  # this hand was closed by end_hand; nothing follows it
-            self._open_hand(view, out)
-        actions = view.actions
-        seen = self.seen
-        k = len(seen)
-        if len(actions) >= k and actions[:k] == seen:
-            for i in range(k, len(actions)):
-                seat, action = actions[i]
-                self._event(view, seat, action, i, out)
-        else:
-            for seat, action in _unseen(seen, actions):
-                self._event(view, seat, action, -1, out)
-        self.seen = actions
-        hand = view.hand
-        if hand != self.known:
-            # Cards received (a pass), picked up (an up-card) or first seen (blind nil).
-            self.known = hand
-            out.append(line("INFO", "cards", format_cards(hand)))
+            # Only the latest hand is told: what is left of an earlier one is past.
+            begin = [i for i, e in enumerate(fresh) if isinstance(e, HandStarted)]
+            if begin:
+                fresh = fresh[begin[-1] :]
+            else:  # the state began listening in the middle of this hand (a resumed match)
+                self._open_hand(view.hand_number, view.dealer, out)
+                self._cards(view.dealt, out)
+        self.fresh = False
+        self.lines = {}
+        for event in fresh:
+            self._tell(view, event, out)
+        if self.cards_due and self.hand_open:
+            self.cards_due = False
+            if self.due_cards != self.known:
+                # Cards received (a pass), picked up (an up-card) or first seen (blind nil).
+                self.known = self.due_cards
+                out.append(line("INFO", "cards", format_cards(self.due_cards)))
         if not self.plain:
-            self._trump(view, out)
+            self._trump(out)
             if self.pending:
                 out.extend(self.pending)
                 self.pending = []
@@ -175,50 +205,84 @@ class Conversation:
         text = f"{name} {fault['kind']}: {fault['penalty']}"
         self.pending.append(line("INFO", "chat", "server", clean(text)))
 
-    def _trump(self, view: View, out: list[str]) -> None:
-        trump = view.trump
-        if trump >= 0 and self.trump < 0:
-            out.append(line("INFO", "trump", SUITS[trump]))
-        self.trump = trump
+    def _trump(self, out: list[str]) -> None:
+        if self.trump_due >= 0:
+            out.append(line("INFO", "trump", SUITS[self.trump_due]))
+            self.trump_due = -1
 
-    def _open_hand(self, view: View, out: list[str]) -> None:
-        self.hand = view.hand_number
+    def _open_hand(self, hand: int, dealer: int, out: list[str]) -> None:
+        self.hand = hand
         self.hand_open = True
-        self.seen = []
+        self.told_hand = []
         self.trick = 0
         self.in_trick = 0
         self.trick_open = False
         self.plays = 0
-        self.trump = -1
-        out.append(line("INFO", "start hand", str(self.hand)))
+        self.won = [0] * self.n
+        self.trump_due = -1
+        self.cards_due = False
+        self.known = 0
+        out.append(line("INFO", "start hand", str(hand)))
         if not self.plain:
-            out.append(line("INFO", "dealer", self.names[view.dealer]))
-        dealt = view.dealt
+            out.append(line("INFO", "dealer", self.names[dealer]))
+
+    def _cards(self, dealt: int, out: list[str]) -> None:
         self.known = dealt
         if dealt or self.plain:
             out.append(line("INFO", "cards", format_cards(dealt)))
 
-    def _event(self, view: View, seat: int, action: int, index: int, out: list[str]) -> None:
-        game = self.game
+    def _tell(self, view: View, event: Event, out: list[str]) -> None:
+        """The lines of one event of the seat's stream (some wait for the end of the sync)."""
+        fresh = self.fresh
+        self.fresh = False
+        if isinstance(event, HandScored):
+            self.scores = event.scores  # seed 002 adds them to the tricks won
+        elif isinstance(event, HandStarted):
+            self._open_hand(event.hand, event.dealer, out)
+            self.fresh = True
+        elif not self.hand_open:
+            return  # the rest of a hand already closed
+        elif isinstance(event, CardPlayed):
+            self._played(event.seat, event.card, out)
+        elif isinstance(event, Acted):
+            self._acted(view, event.seat, event.action, event.text, out)
+        elif isinstance(event, Dealt):
+            if fresh:  # dealt and seen at once: told with the start of the hand
+                self._cards(event.cards, out)
+            else:  # first seen later (blind nil): told at the end of the sync
+                self._due(event.cards)
+        elif isinstance(event, HandChanged):
+            if not self.plain and event.cards & ~self.known:
+                self._revealed(view, out)
+            self._due(event.cards)
+        elif isinstance(event, TrumpNamed):
+            if not self.plain:
+                self.trump_due = event.suit
+                if self.trump_by_lead and self.plays == 1 and self.in_trick == 1:
+                    self._trump(out)  # named by the first lead: right after it
+        elif isinstance(event, TrickWon):
+            self._end_trick(event.winner, out)
+
+    def _due(self, cards: int) -> None:
+        self.cards_due = True
+        self.due_cards = cards
+
+    def _played(self, seat: int, card: int, out: list[str]) -> None:
+        self.told_hand.append((seat, card))
+        if not self.plain and self.plays == 0 and not self.trump_by_lead:
+            self._trump(out)  # trump is told before the first card
+        self.plays += 1
+        if not self.trick_open:
+            self._start_trick(seat, out)
+        out.append(line("INFO", "played", self.names[seat], card_name(card)))
+        if seat == self.seat:
+            self.known &= ~(1 << card)
+        self.in_trick += 1
+
+    def _acted(self, view: View, seat: int, action: int, text: str, out: list[str]) -> None:
+        index = len(self.told_hand)
+        self.told_hand.append((seat, action))
         name = self.names[seat]
-        if 0 <= action < 64:
-            trump_first = not self.plain and self.plays == 0
-            self.plays += 1
-            if trump_first and not self.trump_by_lead:
-                self._trump(view, out)
-            if not self.trick_open:
-                self._start_trick(seat, out)
-            out.append(line("INFO", "played", name, card_name(action)))
-            if trump_first and self.trump_by_lead:
-                self._trump(view, out)
-            if seat == self.seat:
-                self.known &= ~(1 << action)
-            self.in_trick += 1
-            tricks = view.tricks
-            if self.trick < len(tricks) and self.in_trick == len(tricks[self.trick][1]):
-                self._end_trick(view, tricks, out)
-            return
-        text = game.action_name(action)
         if self.plain:
             # The only other action of Tricks: a bad card, which throws the hand in.
             sent = self.notes.get((self.hand, index))
@@ -227,12 +291,37 @@ class Conversation:
             out.append(line("INFO", "bad card", name, clean(sent)))
             self.trick_open = False
             return
+        out.append(self._action_line(name, action, text))
+        self.lines[(seat, action)] = len(out) - 1
+
+    def _action_line(self, name: str, action: int, text: str) -> str:
         if action >= act.PASS_CARDS:
-            out.append(line("INFO", "pass", name, text.partition(" ")[2]))
-        elif action == act.PASS or act.is_bid(action) or text.startswith("bid"):
-            out.append(line("INFO", "bid", name, text))
-        else:
-            out.append(line("INFO", "action", name, text))
+            return line("INFO", "pass", name, text.partition(" ")[2])
+        if action == act.PASS or act.is_bid(action) or text.startswith("bid"):
+            return line("INFO", "bid", name, text)
+        return line("INFO", "action", name, text)
+
+    def _revealed(self, view: View, out: list[str]) -> None:
+        """Tell the passes this seat may see only now that passing is over (cards received).
+
+        The stream has no event for them (each was private when made), so they are read from
+        the seat's visible actions and told where they stand among them.
+        """
+        seen = self.told_hand
+        now = [a for a in view.actions if a[1] >= act.PASS_CARDS]
+        for item in _unseen([a for a in seen if a[1] >= act.PASS_CARDS], now):
+            seat, action = item
+            if seat == self.seat:
+                continue
+            text = self.game.action_name(action)
+            after = now[now.index(item) + 1 :]
+            at = min((self.lines[a] for a in after if a in self.lines), default=len(out))
+            at = min(at, len(out))
+            out.insert(at, self._action_line(self.names[seat], action, text))
+            for key, pos in self.lines.items():
+                if pos >= at:
+                    self.lines[key] = pos + 1
+            seen.append(item)
 
     def _start_trick(self, leader: int, out: list[str]) -> None:
         order = [self.names[(leader + i) % self.n] for i in range(self.n)]
@@ -240,17 +329,13 @@ class Conversation:
         self.trick_open = True
         self.in_trick = 0
 
-    def _end_trick(
-        self, view: View, tricks: list[tuple[int, tuple[int, ...], int]], out: list[str]
-    ) -> None:
+    def _end_trick(self, winner: int, out: list[str]) -> None:
         t = self.trick
-        winner = tricks[t][2]
-        won = sum(1 for i in range(t + 1) if tricks[i][2] == winner)
+        self.won[winner] += 1
+        won = self.won[winner]
         if self.plain:
             # Seed 002's server sends the winner's score after the trick.
-            results = view.results
-            base = results[self.hand - 1].scores[winner] if 0 < self.hand <= len(results) else 0
-            won += base
+            won += self.scores[winner] if self.hand > 0 else 0
         out.append(line("INFO", "end trick", str(t), self.names[winner], str(won)))
         self.trick += 1
         self.trick_open = False

@@ -58,6 +58,8 @@ class SubprocessBot(Bot):
     includes starting the program.
     """
 
+    wants_events = True  # its conversation reads the seat's event stream
+
     def __init__(
         self,
         command: str,
