@@ -33,6 +33,7 @@ from typing import Any
 from tricktable.bots.base import Bot
 from tricktable.cards import JOKER, RANKS, card_name, cards_in, parse_card
 from tricktable.engine.actions import BID
+from tricktable.engine.events import HandStarted, TrickWon
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import AUCTION, OVER, PLAY, Game, View
 from tricktable.errors import BotError, BotFault, NotationError
@@ -380,6 +381,21 @@ class _Adapter:
         """The match is over."""
 
 
+def _fresh_hand(adapter: GenericEvents | SpadesEvents, view: View) -> list[Any]:
+    """The seat's events the adapter has not read yet, from the start of the view's hand on.
+
+    The adapter's ``told`` is its position in ``view.events`` (the state must listen); what
+    is left of an earlier hand than the view's is past and not sent.
+    """
+    events = view.events
+    fresh = list(events[adapter.told :])
+    adapter.told = len(events)
+    if view.hand_number != adapter.hand_number:
+        begin = [i for i, e in enumerate(fresh) if isinstance(e, HandStarted)]
+        fresh = fresh[begin[-1] :] if begin else fresh
+    return fresh
+
+
 # ------------------------------------------------------------------------- the generic scheme
 
 
@@ -400,7 +416,7 @@ class GenericEvents(_Adapter):
         super().__init__(bot)
         self.started = False
         self.hand_number = -1
-        self.tricks_sent = 0
+        self.told = 0
 
     def _catch_up(self, view: View) -> None:
         bot = self.bot
@@ -418,23 +434,22 @@ class GenericEvents(_Adapter):
                 None,
             )
             self.started = True
+        fresh = _fresh_hand(self, view)
         if view.hand_number != self.hand_number:
             self.hand_number = view.hand_number
-            self.tricks_sent = 0
             bot.post("deal", view.to_dict(), None)
-        tricks = view.tricks
-        for leader, cards, winner in tricks[self.tricks_sent :]:
-            bot.post(
-                "trick",
-                {
-                    "hand_number": self.hand_number,
-                    "leader": leader,
-                    "cards": [card_name(c) for c in cards],
-                    "winner": winner,
-                },
-                None,
-            )
-        self.tricks_sent = len(tricks)
+        for event in fresh:
+            if isinstance(event, TrickWon):
+                bot.post(
+                    "trick",
+                    {
+                        "hand_number": self.hand_number,
+                        "leader": event.leader,
+                        "cards": [card_name(c) for c in event.cards],
+                        "winner": event.winner,
+                    },
+                    None,
+                )
 
     def act(self, view: View) -> int:
         self._catch_up(view)
@@ -542,7 +557,7 @@ class SpadesEvents(_Adapter):
         self.blind_sent = False
         self.deal_pending = False  # bid blind nil; the hand comes once it may look
         self.bids_sent = False
-        self.books_sent = 0
+        self.told = 0
 
     # The spades module is imported lazily: the engine and the other games need none of it.
     @staticmethod
@@ -603,21 +618,21 @@ class SpadesEvents(_Adapter):
 
     def _catch_up(self, view: View) -> None:
         bot = self.bot
+        fresh = _fresh_hand(self, view)
         if view.hand_number != self.hand_number:
             self.hand_number = view.hand_number
             self.blind_sent = self.deal_pending = self.bids_sent = False
-            self.books_sent = 0
         if self.deal_pending and view.hand:
             self.deal_pending = False
             bot.post("deal", self._deal_body(view), None)  # the seed ignores this answer
         if not self.bids_sent and all(b is not None for b in self._bids(view)):
             self.bids_sent = True
             bot.post("bid", self._round(view), None)
-        tricks = view.tricks
-        for leader, cards, winner in tricks[self.books_sent :]:
-            order = [((leader + i) % 4, c) for i, c in enumerate(cards)]
-            bot.post("book", self._book(leader, order, winner), None)
-        self.books_sent = len(tricks)
+        for event in fresh:
+            if isinstance(event, TrickWon):
+                leader = event.leader
+                order = [((leader + i) % 4, c) for i, c in enumerate(event.cards)]
+                bot.post("book", self._book(leader, order, event.winner), None)
 
     def _ask_blind(self, view: View) -> bool:
         bot = self.bot
