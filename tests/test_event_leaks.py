@@ -1,0 +1,87 @@
+"""No event in a seat's stream and no view of it names a card that seat may not know."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tricktable.bots import make_bot
+from tricktable.bots.base import Bot
+from tricktable.cards import mask_of, parse_cards
+from tricktable.engine.events import Dealt, Fault, HandChanged
+from tricktable.engine.results import HandResult
+from tricktable.engine.trick import TrickState, View
+from tricktable.games import load_game, names
+from tricktable.match import play_match
+
+#: a canonical card name standing alone (the names events and views write)
+CARD = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][CDHS]|JK[12]?)(?![A-Za-z0-9])")
+
+
+def known(state: TrickState, viewer: int) -> int:
+    """The cards ``viewer`` may know now: its own (once it may look), the played, the up-card."""
+    cards = mask_of(state.trick)
+    for won in state.won:
+        cards |= won
+    if state.game.records_stock and state.stock:
+        cards |= 1 << state.stock[0]
+    if state._may_look(viewer):
+        cards |= state.dealt[viewer] | state.hands[viewer]
+    return cards
+
+
+def card_names(text: str) -> int:
+    """The mask of the canonical card names in ``text``."""
+    return mask_of(parse_cards(CARD.findall(text)))
+
+
+class Listening(Bot):
+    """A random bot that asks for the events, so the match loop turns them on."""
+
+    wants_events = True
+
+    def __init__(self) -> None:
+        self.inner = make_bot("random")
+
+    def start_match(self, game, seat, seed):  # type: ignore[no-untyped-def]
+        super().start_match(game, seat, seed)
+        self.inner.start_match(game, seat, seed)
+
+    def act(self, view: View) -> int:
+        return self.inner.act(view)
+
+    def end_hand(self, view: View, result: HandResult) -> None:
+        pass
+
+
+@pytest.mark.parametrize("name", names())
+def test_no_event_or_view_names_a_hidden_card(name: str) -> None:
+    game = load_game(name)
+    told = [0] * game.num_players
+    kinds: set[str] = set()
+
+    def check(state: TrickState, actor: int, action: int) -> None:
+        assert state.events is not None
+        for seat in range(state.n):
+            allowed = known(state, seat)
+            stream = state.events.stream(seat)
+            for event in stream[told[seat] :]:
+                kinds.add(event.kind)
+                if isinstance(event, Dealt | HandChanged):
+                    assert event.seat == seat, f"seat {seat} got {event!r}"
+                if isinstance(event, Fault) and event.detail:
+                    assert event.seat == seat, f"seat {seat} got {event!r}"
+                leaked = card_names(json.dumps(event.to_dict())) & ~allowed
+                assert not leaked, f"{name}: seat {seat} told {event!r}"
+            told[seat] = len(stream)
+            leaked = card_names(json.dumps(state.view(seat).to_dict())) & ~allowed
+            assert not leaked, f"{name}: seat {seat}'s view names a hidden card: {leaked:#x}"
+
+    for seed in range(3):
+        told[:] = [0] * game.num_players
+        bots = [Listening() for _ in range(game.num_players)]
+        state = play_match(game, bots, seed, listener=check, max_hands=4)
+        assert state.events is not None
+    assert {"hand_started", "card_played", "trick_won", "hand_scored"} <= kinds
