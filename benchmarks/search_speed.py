@@ -102,8 +102,27 @@ def make_knowledge(position: Position) -> Callable[[], object]:
     return lambda: Knowledge(view)
 
 
+def make_copy(position: Position) -> Callable[[], object]:
+    state = position.state
+    return state.clone
+
+
+def make_push_undo(position: Position) -> Callable[[], object]:
+    # One card pushed and taken back: the search's step (a copy, so positions stay put).
+    state = position.state.clone()
+    card = state.legal_actions()[0]
+
+    def step() -> None:
+        state.push(card)
+        state.undo()
+
+    return step
+
+
 #: (row name, what the row times: a maker of the callable from a position)
 ROWS: list[tuple[str, Callable[[Position], Callable[[], object]]]] = [
+    ("copy (clone)", make_copy),
+    ("apply+undo (push, undo)", make_push_undo),
     ("determinize", make_determinize),
     ("sample (prepared)", make_sample),
     ("knowledge", make_knowledge),

@@ -37,6 +37,15 @@ def child_env() -> dict[str, str]:
     return env
 
 
+def source_env() -> dict[str, str]:
+    """``child_env`` with the repository's source tree first: plain Python, which the planted
+    engine bug can patch (the installed copy is compiled)."""
+    env = child_env()
+    repo_src = str(Path(__file__).resolve().parents[1] / "src")
+    env["PYTHONPATH"] = os.pathsep.join([repo_src, env["PYTHONPATH"]])
+    return env
+
+
 def play(
     *args: str, stdin: str = "", cwd: Path | None = None, timeout: float = 60
 ) -> subprocess.CompletedProcess[str]:
@@ -583,7 +592,7 @@ def test_an_engine_error_stops_the_match_loudly_and_saves_the_record(tmp_path: P
     players = f"cmd:{sys.executable} {EXAMPLE_BOT},heuristic,random,heuristic"
     run = subprocess.run(
         [sys.executable, str(ENGINE_BUG), "play", "--players", players, "--seed", "3"],
-        capture_output=True, text=True, encoding="utf-8", timeout=60, env=child_env(),
+        capture_output=True, text=True, encoding="utf-8", timeout=60, env=source_env(),
         cwd=tmp_path,
     )  # fmt: skip
     assert run.returncode == 3, run.stderr

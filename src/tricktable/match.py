@@ -300,7 +300,9 @@ def play_turns(
             _charge(state, table, seat, exc, listener, ref)
             continue
         except Exception as exc:
-            raise _engine_failure(state, seat, action, exc) from exc
+            failure = _engine_failure(state, seat, action, exc)
+            failure.__cause__ = exc  # said outright: compiled, "raise ... from" may drop it
+            raise failure from exc
         if listener is not None:
             listener(state, seat, action)
     if len(state.results) < len(state.history):
