@@ -17,7 +17,7 @@ from tricktable.games import load_game, names
 from tricktable.match import play_match
 
 #: a canonical card name standing alone (the names events and views write)
-CARD = re.compile(r"(?<![A-Za-z0-9])(?:[2-9TJQKA][CDHS]|JK[12]?)(?![A-Za-z0-9])")
+CARD = re.compile(r"\b(?:[2-9TJQKA][CDHS]|J[KL])\b")
 
 
 def known(state: TrickState, viewer: int) -> int:
