@@ -36,7 +36,15 @@ def _broken_deal(self: TrickState, *args: Any, **kwargs: Any) -> None:
     _deal(self, *args, **kwargs)
 
 
+def _broken_listen(self: TrickState) -> EventLog:
+    # A match whose bots want events turns them on before the first deal: the same log.
+    if self.events is None:
+        self.events = BrokenLog(self.game.num_players)
+    return self.events
+
+
 TrickState.deal = _broken_deal  # type: ignore[method-assign]
+TrickState.listen = _broken_listen  # type: ignore[method-assign]
 
 if __name__ == "__main__":
     sys.argv[0] = "tricktable"
