@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from tricktable.bots import SubstituteFactory, substitute_factory
 from tricktable.bots.base import Bot
@@ -45,6 +45,8 @@ Dealer = Callable[[TrickState], None]
 #: told each fault as the referee records it (the dict of :attr:`Referee.faults`)
 FaultListener = Callable[[dict[str, Any]], None]
 
+#: ``Bot.end_hand``, which does nothing
+_QUIET: Final = Bot.end_hand
 #: the penalty rule of games that have their own; the others follow ``on_fault``
 FAULT_RULES: dict[str, str] = {"tricks": "bad-card", "spades": "forfeit"}
 
@@ -278,7 +280,6 @@ def play_turns(
     """
     ref = referee
     table = ref.seated(bots)
-    _listen_for(state, table)
     apply = state.apply
     view = state.view
     while state.to_act >= 0:
@@ -310,6 +311,8 @@ def play_turns(
     result = state.results[-1]
     for seat in range(len(table)):
         bot = table[seat]
+        if type(bot).end_hand is _QUIET:
+            continue  # a bot that does nothing at a hand's end needs no view for it
         seen = view(seat)
         try:
             bot.end_hand(seen, result)
@@ -370,6 +373,7 @@ def play_on(
     """
     ref = referee if referee is not None else Referee()
     if not state.needs_deal and not state.is_over:
+        _listen_for(state, ref.seated(bots))
         play_turns(state, bots, listener, ref)
     while not state.is_over and (max_hands is None or len(state.history) < max_hands):
         play_hand(state, bots, listener, ref, deal)

@@ -16,7 +16,8 @@ search take pays nothing for them.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Final
+from collections.abc import Iterator, Sequence
+from typing import Any, ClassVar, Final, overload
 
 from tricktable.cards import SUITS, card_name, format_cards
 
@@ -302,6 +303,46 @@ class EventLog:
     def since(self, viewer: int, start: int) -> list[Event]:
         """The events ``viewer`` may see from position ``start`` of its stream on."""
         return self.stream(viewer)[max(start, 0) :]
+
+    def window(self, viewer: int) -> Window:
+        """``viewer``'s stream as it is now, read-only: what a view carries (no copy)."""
+        stream = self.stream(viewer)
+        return Window(stream, len(stream))
+
+
+class Window(Sequence[Event]):
+    """A read-only window on the first ``size`` events of a stream.
+
+    Streams only grow, so the window never changes: a snapshot made without copying.
+    """
+
+    __slots__ = ("_events", "_size")
+
+    def __init__(self, events: list[Event], size: int) -> None:
+        self._events = events
+        self._size = size
+
+    def __len__(self) -> int:
+        return self._size
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Event]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | list[Event]:
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self._size)
+            return self._events[start:stop:step]
+        if not -self._size <= index < self._size:
+            raise IndexError("event index out of range")
+        return self._events[index % self._size]
+
+    def __iter__(self) -> Iterator[Event]:
+        events = self._events
+        for i in range(self._size):
+            yield events[i]
 
 
 def audience_of(seats: int) -> int:

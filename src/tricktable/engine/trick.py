@@ -301,13 +301,14 @@ class TrickState:
         self.events: EventLog | None = None
         #: the seats that have been shown their cards this hand (events)
         self._told = 0
-        #: the game's ``private_actions``, as a field (views read it at every decision)
+        # The game's class flags as fields: compiled, a field is read at C speed.
         self.private_actions: bool = type(game).private_actions
+        self.facts_change_in_play: bool = type(game).facts_change_in_play
         #: what :meth:`undo` restores, one frame per :meth:`push`
         self._frames: list[tuple[Any, ...]] = []
         # What views share until it changes (at a trick's end, a hand's, a bid...): the
         # public lists as tuples, and each seat's game-specific facts.
-        self._snap: tuple[Any, ...] | None = None
+        self._snap: Shared | None = None
         self._infos: list[Any] | None = None
         self._results_seen: tuple[Any, ...] = ()
 
@@ -374,7 +375,7 @@ class TrickState:
         elif self.phase == PLAY:
             self._play(action)
         else:
-            self._stale()
+            self._infos = None  # a bid changes the game's facts, not the shared lists
             self._apply_other(action)
 
     def _apply_told(self, action: int) -> None:
@@ -390,7 +391,7 @@ class TrickState:
             self._play(action)
         else:
             before = self.hands[:]
-            self._stale()
+            self._infos = None
             self._apply_other(action)
             text = self.game.action_name(action)
             events.emit(Acted(seat, action, text, self._audience(seat, action)))
@@ -445,23 +446,18 @@ class TrickState:
     def _trick_over(self) -> None:
         """Forget what views share that a finished trick changes."""
         self._snap = None
-        if self.game.facts_change_in_play:
+        if self.facts_change_in_play:
             self._infos = None
 
-    def _public_lists(self) -> tuple[Any, ...]:
-        """The public lists as tuples, made once and shared by views until they change."""
+    def _shared(self) -> Shared:
+        """What views share until it changes, made at most once between two changes."""
         snap = self._snap
-        if snap is None:
+        # A hand scored in an action other than a card (a thrown-in deal) is caught here.
+        if snap is None or len(snap.results) != len(self.results):
             results = self._results_seen
             if len(results) != len(self.results):
                 results = self._results_seen = tuple(self.results)
-            snap = self._snap = (
-                tuple(self.tricks),
-                tuple(self.won),
-                tuple(self.tricks_won),
-                tuple(self.scores),
-                results,
-            )
+            snap = self._snap = Shared(self, results)
         return snap
 
     def _info_of(self, seat: int) -> dict[str, Any]:
@@ -1002,6 +998,36 @@ _SCALARS: Final = (
 )
 
 
+class Shared:
+    """What every view of a state shares until the state changes it: the finished tricks,
+    cards won, scores and results as tuples, and the hand's fixed facts.
+
+    Made at most once between a trick's end and the next, or a hand's (neither a card in
+    mid-trick nor a bid changes any of it), so a view costs a reference, not copies.
+    """
+
+    __slots__ = (
+        "dealer",
+        "hand_number",
+        "n",
+        "results",
+        "scores",
+        "tricks",
+        "tricks_won",
+        "won",
+    )
+
+    def __init__(self, state: TrickState, results: tuple[Any, ...]) -> None:
+        self.tricks: tuple[tuple[int, tuple[int, ...], int], ...] = tuple(state.tricks)
+        self.won: tuple[int, ...] = tuple(state.won)
+        self.tricks_won: tuple[int, ...] = tuple(state.tricks_won)
+        self.scores: tuple[int, ...] = tuple(state.scores)
+        self.results: tuple[Any, ...] = results
+        self.dealer: int = state.dealer
+        self.hand_number: int = max(len(state.history) - 1, 0)
+        self.n: int = state.n
+
+
 class View:
     """What one seat may know about a state, taken when the view is made: a sealed snapshot.
 
@@ -1019,54 +1045,39 @@ class View:
         "_legal",
         "_legal_mask",
         "_phase_name",
-        "_results",
-        "_scores",
+        "_shared",
         "_skip",
         "_trick",
-        "_tricks",
-        "_tricks_won",
-        "_won",
-        "dealer",
         "dealt",
         "events",
         "game",
         "hand",
-        "hand_number",
-        "n",
         "phase",
         "seat",
         "tables",
         "to_act",
-        "trump",
     )
 
     def __init__(self, state: TrickState, seat: int) -> None:
-        game = state.game
-        self.game: Game = game
+        self.game: Game = state.game
         self.seat = seat
-        self.n = state.n
-        may = state._may_look(seat)
-        self.hand: int = state.hands[seat] if may else 0
-        self.dealt: int = state.dealt[seat] if may else 0
-        self.to_act: int = state.to_act
+        if state._may_look(seat):
+            self.hand: int = state.hands[seat]
+            self.dealt: int = state.dealt[seat]
+        else:
+            self.hand = 0
+            self.dealt = 0
+        to_act = state.to_act
+        self.to_act: int = to_act
         phase = state.phase
         self.phase: int = phase
         # A game's own phase is named now (only the state knows); shared ones in to_dict().
         self._phase_name = state._phase_name() if phase >= 10 else ""
-        self.dealer: int = state.dealer
-        tables = state.tables
-        self.tables: TrumpTables = tables
-        self.trump: int = tables.suit
+        self.tables: TrumpTables = state.tables
         self._trick = state.trick[:]
         self._leader = state.trick_leader
-        self._skip = state.skip
-        snap = state._public_lists()
-        self._tricks: tuple[tuple[int, tuple[int, ...], int], ...] = snap[0]
-        self._won: tuple[int, ...] = snap[1]
-        self._tricks_won: tuple[int, ...] = snap[2]
-        self._scores: tuple[int, ...] = snap[3]
-        self._results: tuple[Any, ...] = snap[4]
-        self.hand_number: int = max(len(state.history) - 1, 0)
+        self._skip = state.skip  # a bid may set it (Euchre's lone hand): not shared
+        self._shared: Shared = state._shared()
         actions = state.actions
         actors = state.actors
         if state.private_actions:
@@ -1082,57 +1093,73 @@ class View:
             self._actors = actors[:]
             self._actions = actions[:]
         self._info = state._info_of(seat)
-        if state.to_act == seat:
+        if to_act == seat:
             self._legal = state.legal_actions()
             self._legal_mask = state.legal_mask()
         else:
             self._legal = []
             self._legal_mask = 0
         events = state.events
-        self.events: tuple[Any, ...] = tuple(events.stream(seat)) if events is not None else ()
+        self.events: Sequence[Any] = () if events is None else events.window(seat)
+
+    @property
+    def dealer(self) -> int:
+        """The seat that dealt this hand."""
+        return self._shared.dealer
+
+    @property
+    def hand_number(self) -> int:
+        """0-based index of the current hand."""
+        return self._shared.hand_number
+
+    @property
+    def trump(self) -> int:
+        """The trump suit (0..3), or -1 while there is none."""
+        return self.tables.suit
 
     @property
     def trick(self) -> list[tuple[int, int]]:
         """The current trick as (seat, card) pairs, in play order."""
         out = []
         seat = self._leader
-        n = self.n
+        n = self._shared.n
+        skip = self._skip
         for card in self._trick:
             out.append((seat, card))
             seat = (seat + 1) % n
-            if seat == self._skip:  # a seat sitting the hand out plays no card
+            if seat == skip:  # a seat sitting the hand out plays no card
                 seat = (seat + 1) % n
         return out
 
     @property
     def tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
         """The finished tricks of this hand: (leader, cards in play order, winner)."""
-        return list(self._tricks)
+        return list(self._shared.tricks)
 
     @property
     def played(self) -> int:
         """Every card played this hand so far, as a mask."""
-        return mask_of(self._trick) | _or_all(self._won)
+        return mask_of(self._trick) | _or_all(self._shared.won)
 
     @property
     def won(self) -> list[int]:
         """The cards each seat has captured this hand (public: they were played face up)."""
-        return list(self._won)
+        return list(self._shared.won)
 
     @property
     def tricks_won(self) -> list[int]:
         """How many tricks each seat has won this hand."""
-        return list(self._tricks_won)
+        return list(self._shared.tricks_won)
 
     @property
     def scores(self) -> list[int]:
         """The match scores, by team (or by seat in games without partnerships)."""
-        return list(self._scores)
+        return list(self._shared.scores)
 
     @property
     def results(self) -> list[HandResult]:
         """The results of the finished hands."""
-        return list(self._results)
+        return list(self._shared.results)
 
     @property
     def actions(self) -> list[tuple[int, int]]:
@@ -1199,9 +1226,9 @@ class View:
             "trick": [{"seat": s, "card": card_name(c)} for s, c in self.trick],
             "tricks": [
                 {"leader": ld, "cards": [card_name(c) for c in cs], "winner": w}
-                for ld, cs, w in self._tricks
+                for ld, cs, w in self._shared.tricks
             ],
-            "scores": list(self._scores),
+            "scores": list(self._shared.scores),
             "legal": [game.action_name(a) for a in self._legal],
             **self._info,
         }

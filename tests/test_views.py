@@ -1,0 +1,60 @@
+"""Views: sealed snapshots whose shared parts (tricks, cards won, scores, results, each seat's
+facts) are cached between changes — never stale, for every game."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tricktable.engine.trick import TrickState
+from tricktable.games import GAMES, PRESETS, load_game
+
+
+def check_views(state: TrickState) -> None:
+    for seat in range(state.n):
+        view = state.view(seat)
+        assert view.scores == state.scores
+        assert view.results == state.results
+        assert view.tricks == state.tricks
+        assert view.won == state.won
+        assert view.tricks_won == state.tricks_won
+        assert view.dealer == state.dealer
+        assert view.info() == state._view_extra(seat)
+        assert not hasattr(view, "_state") and not hasattr(view, "__dict__")
+
+
+@pytest.mark.parametrize("spec", [*sorted(GAMES), "smear", "auction-pitch"])
+def test_a_view_always_shows_the_state_as_it_is(spec: str) -> None:
+    assert spec in GAMES or spec in PRESETS
+    rng = random.Random(5)
+    state = load_game(spec).new_state(5)
+    while not state.is_over and len(state.history) < 6:
+        if state.needs_deal:
+            state.deal()
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+        check_views(state)
+
+
+def test_a_view_is_a_snapshot() -> None:
+    state = load_game("hearts").new_state(2)
+    state.deal()
+    before = state.view(0)
+    snapshot = before.to_dict()
+    for _ in range(10):
+        state.apply(state.legal_actions()[0])
+    assert before.to_dict() == snapshot
+
+
+@pytest.mark.parametrize("spec", ["euchre(stick_the_dealer=false)", "setback(all_pass=redeal)"])
+def test_a_thrown_in_deal_shows_in_every_view_at_once(spec: str) -> None:
+    game = load_game(spec)
+    state = game.new_state(3)
+    state.deal()
+    check_views(state)  # the shared parts are cached now
+    while not state.needs_deal:
+        passes = [a for a in state.legal_actions() if game.action_name(a) == "pass"]
+        state.apply(passes[0])
+    assert len(state.results) == 1 and state.results[0].thrown_in
+    check_views(state)
