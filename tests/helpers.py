@@ -1,8 +1,19 @@
-"""Small helpers shared by the games' rule tests."""
+"""Small helpers shared by the tests: playing actions, positions, what a seat may know, a
+planted engine bug."""
 
 from __future__ import annotations
 
+import random
+import re
+from collections.abc import Iterator
+
+from tricktable.cards import mask_of, parse_cards
+from tricktable.engine.events import SPECTATOR, Event, EventLog
 from tricktable.engine.trick import TrickState
+from tricktable.games import load_game
+
+#: a canonical card name standing alone (the names events, views and messages write)
+CARD = re.compile(r"\b(?:[2-9TJQKA][CDHS]|J[KL])\b")
 
 
 def run(state: TrickState, actions: str) -> TrickState:
@@ -18,3 +29,48 @@ def play_out(state: TrickState) -> TrickState:
     while state.to_act >= 0:
         state.apply(state.legal_actions()[0])
     return state
+
+
+def positions(spec: str, seed: int, hands: int) -> Iterator[TrickState]:
+    """Every decision of the first ``hands`` hands of a seeded random match."""
+    state = load_game(spec).new_state(seed)
+    rng = random.Random(seed)
+    dealt = 0
+    while not state.is_over:
+        if state.needs_deal:
+            if dealt == hands:
+                return
+            state.deal()
+            dealt += 1
+            continue
+        yield state
+        state.apply(rng.choice(state.legal_actions()))
+
+
+def known(state: TrickState, viewer: int) -> int:
+    """The cards ``viewer`` may know now: its own (once it may look), the played, the up-card."""
+    cards = mask_of(state.trick)
+    for won in state.won:
+        cards |= won
+    if state.game.records_stock and state.stock:
+        cards |= 1 << state.stock[0]
+    if viewer != SPECTATOR and state._may_look(viewer):
+        cards |= state.dealt[viewer] | state.hands[viewer]
+    return cards
+
+
+def card_names(text: str) -> int:
+    """The mask of the canonical card names in ``text``."""
+    return mask_of(parse_cards(CARD.findall(text)))
+
+
+class BrokenLog(EventLog):
+    """An event log that raises on the second trick of the third hand: an engine bug."""
+
+    __slots__ = ()
+
+    def emit(self, event: Event) -> None:
+        super().emit(event)
+        hands = sum(1 for e in self.all if e.kind == "hand_started")
+        if event.kind == "trick_won" and hands == 3 and getattr(event, "number", -1) == 1:
+            raise ZeroDivisionError("boom")

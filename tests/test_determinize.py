@@ -19,6 +19,7 @@ from math import factorial
 
 import pytest
 
+from helpers import positions
 from tricktable.cards import cards_in, mask_of
 from tricktable.engine.trick import PLAY, TrickState, View
 from tricktable.errors import TricktableError
@@ -35,22 +36,6 @@ VARIANTS = [
     "oh-hell(max_cards=5)",
     "setback(jokers=2,hand_size=13,joker_lead=any)",
 ]
-
-
-def positions(spec: str, seed: int, hands: int) -> Iterator[TrickState]:
-    """Every decision of the first ``hands`` hands of a seeded random match."""
-    state = load_game(spec).new_state(seed)
-    rng = random.Random(seed)
-    dealt = 0
-    while not state.is_over:
-        if state.needs_deal:
-            if dealt == hands:
-                return
-            state.deal()
-            dealt += 1
-            continue
-        yield state
-        state.apply(rng.choice(state.legal_actions()))
 
 
 # ------------------------------------------------------------------------ the sampler

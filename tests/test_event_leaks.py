@@ -3,38 +3,17 @@
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
+from helpers import card_names, known
 from tricktable.bots import make_bot
 from tricktable.bots.base import Bot
-from tricktable.cards import mask_of, parse_cards
 from tricktable.engine.events import Dealt, Fault, HandChanged
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import TrickState, View
 from tricktable.games import load_game, names
 from tricktable.match import play_match
-
-#: a canonical card name standing alone (the names events and views write)
-CARD = re.compile(r"\b(?:[2-9TJQKA][CDHS]|J[KL])\b")
-
-
-def known(state: TrickState, viewer: int) -> int:
-    """The cards ``viewer`` may know now: its own (once it may look), the played, the up-card."""
-    cards = mask_of(state.trick)
-    for won in state.won:
-        cards |= won
-    if state.game.records_stock and state.stock:
-        cards |= 1 << state.stock[0]
-    if state._may_look(viewer):
-        cards |= state.dealt[viewer] | state.hands[viewer]
-    return cards
-
-
-def card_names(text: str) -> int:
-    """The mask of the canonical card names in ``text``."""
-    return mask_of(parse_cards(CARD.findall(text)))
 
 
 class Listening(Bot):

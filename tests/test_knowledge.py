@@ -7,12 +7,9 @@ any seat is said to know.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
-
 import pytest
 
-from helpers import run
+from helpers import positions, run
 from tricktable.cards import CLUBS, HEARTS, SUIT_MASKS, mask_of, parse_card, parse_cards
 from tricktable.engine.trick import TrickState
 from tricktable.games import load_game, names
@@ -208,22 +205,6 @@ def test_spades_blind_seat_knows_no_cards_of_its_own() -> None:
 
 
 # ----------------------------------------------------------------- the truth, every game
-
-
-def positions(spec: str, seed: int, hands: int) -> Iterator[TrickState]:
-    """Every decision of the first ``hands`` hands of a seeded random match."""
-    state = load_game(spec).new_state(seed)
-    rng = random.Random(seed)
-    dealt_hands = 0
-    while not state.is_over:
-        if state.needs_deal:
-            if dealt_hands == hands:
-                return
-            state.deal()
-            dealt_hands += 1
-            continue
-        yield state
-        state.apply(rng.choice(state.legal_actions()))
 
 
 @pytest.mark.parametrize("spec", names() + VARIANTS)

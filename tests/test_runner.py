@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
+from helpers import BrokenLog
 from tricktable.bots.base import Bot
-from tricktable.engine.events import Event, EventLog
 from tricktable.engine.trick import TrickState
 from tricktable.errors import BotError
 from tricktable.games import load_game
@@ -49,18 +49,6 @@ def program(script: Path, *args: str) -> str:
 def same_json(record: dict[str, Any]) -> dict[str, Any]:
     loaded: dict[str, Any] = json.loads(json.dumps(record))
     return loaded
-
-
-class BrokenLog(EventLog):
-    """An event log that raises on the second trick of the third hand: an engine bug."""
-
-    __slots__ = ()
-
-    def emit(self, event: Event) -> None:
-        super().emit(event)
-        hands = sum(1 for e in self.all if e.kind == "hand_started")
-        if event.kind == "trick_won" and hands == 3 and getattr(event, "number", -1) == 1:
-            raise ZeroDivisionError("boom")
 
 
 def break_engine(state: TrickState) -> None:

@@ -20,9 +20,10 @@ from typing import Any
 
 import pytest
 
+from helpers import card_names, known
 from tricktable.bots import make_bot
 from tricktable.bots.base import Bot
-from tricktable.cards import card_name, cards_in, mask_of, parse_cards
+from tricktable.cards import card_name, cards_in, parse_cards
 from tricktable.engine.events import (
     SPECTATOR,
     Chat,
@@ -41,7 +42,6 @@ from tricktable.records import replay, result_of, to_record
 from tricktable.table import Person, Remote, Table, run
 from tricktable.table.table import MAX_CHAT, named_cards
 
-CARD = re.compile(r"\b(?:[2-9TJQKA][CDHS]|J[KL])\b")
 #: fixed examples in the engine's messages: they name cards, but the same ones always
 EXAMPLES = ("like TD, 10D, QS or JK", "e.g. 'pass 2C 3D 4H'")
 PERSON = 0
@@ -101,23 +101,6 @@ def choose(view: View) -> int:
     return legal[(len(view.actions) * 7 + view.hand_number * 3) % len(legal)]
 
 
-def known(state: TrickState, viewer: int) -> int:
-    """The cards ``viewer`` may know now: its own (once it may look), the played, the up-card."""
-    cards = mask_of(state.trick)
-    for won in state.won:
-        cards |= won
-    if state.game.records_stock and state.stock:
-        cards |= 1 << state.stock[0]
-    if viewer != SPECTATOR and state._may_look(viewer):
-        cards |= state.dealt[viewer] | state.hands[viewer]
-    return cards
-
-
-def names(text: str) -> int:
-    """The mask of the canonical card names in ``text``."""
-    return mask_of(parse_cards(CARD.findall(text)))
-
-
 def viewers(table: Table) -> list[int]:
     return [*range(table.num_seats), SPECTATOR]
 
@@ -144,11 +127,11 @@ class LeakCheck:
                 if isinstance(event, Fault) and event.detail:
                     assert event.seat == viewer, f"viewer {viewer} got {event!r}"
                 text = json.dumps(event.to_dict())
-                leaked = names(text) & ~allowed
+                leaked = card_names(text) & ~allowed
                 assert not leaked, f"viewer {viewer} was shown {cards_in(leaked)}: {text}"
             if viewer != SPECTATOR:
                 text = json.dumps(table.view(viewer).to_dict())
-                leaked = names(text) & ~allowed
+                leaked = card_names(text) & ~allowed
                 assert not leaked, f"seat {viewer}'s view shows {cards_in(leaked)}: {text}"
 
 
@@ -178,9 +161,9 @@ def refused(table: Table, seat: int, action: int | str) -> TricktableError:
     message = str(info.value)
     for example in EXAMPLES:
         message = message.replace(example, "")
-    own = names(action if isinstance(action, str) else _name(table.game, action))
+    own = card_names(action if isinstance(action, str) else _name(table.game, action))
     valid = seat.__class__ is int and 0 <= seat < table.num_seats
-    leaked = names(message) & ~known(table.state, seat if valid else SPECTATOR) & ~own
+    leaked = card_names(message) & ~known(table.state, seat if valid else SPECTATOR) & ~own
     assert not leaked, f"seat {seat} was told {cards_in(leaked)}: {message}"
     return info.value
 
