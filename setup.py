@@ -13,6 +13,7 @@ from setuptools import setup
 HOT = [
     "src/tricktable/cards.py",
     "src/tricktable/engine/actions.py",
+    "src/tricktable/engine/mixing.py",
     "src/tricktable/engine/trick.py",
     "src/tricktable/games/setback.py",
     "src/tricktable/games/pitch_scoring.py",

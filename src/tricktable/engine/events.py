@@ -31,6 +31,8 @@ class Event:
     """Something that happened; ``audience`` says who may see it (see the module)."""
 
     kind: ClassVar[str] = "event"
+    #: the fields ``to_dict`` writes, in order
+    fields: ClassVar[tuple[str, ...]] = ()
 
     __slots__ = ("audience",)
 
@@ -42,12 +44,31 @@ class Event:
         return bool(self.audience >> viewer & 1)
 
     def to_dict(self) -> dict[str, Any]:
-        """The event as JSON-ready data (``type`` and the event's fields)."""
-        return {"type": self.kind}
+        """The event as JSON-ready data: ``type``, then its ``fields``, with cards by name
+        and suits by letter."""
+        out: dict[str, Any] = {"type": self.kind}
+        for name in self.fields:
+            out[name] = _json(name, getattr(self, name))
+        return out
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in self.to_dict().items() if k != "type")
         return f"{type(self).__name__}({fields})"
+
+
+def _json(name: str, value: Any) -> Any:
+    """A field's value as JSON carries it: cards by name, suits by letter, tuples as lists."""
+    if name == "cards":
+        if isinstance(value, int):
+            return format_cards(value).split()  # a hand, as a mask
+        return [card_name(c) for c in value]  # a trick, in play order
+    if name == "card":
+        return card_name(value)
+    if name == "suit":
+        return SUITS[value]
+    if isinstance(value, tuple):
+        return list(value)
+    return value
 
 
 class HandStarted(Event):
@@ -55,44 +76,38 @@ class HandStarted(Event):
 
     kind = "hand_started"
     __slots__ = ("dealer", "hand")
+    fields = ("hand", "dealer")
 
     def __init__(self, hand: int, dealer: int) -> None:
         super().__init__()
         self.hand = hand
         self.dealer = dealer
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.kind, "hand": self.hand, "dealer": self.dealer}
+
+class _OwnCards(Event):
+    """What ``seat`` holds (a mask): seen by that seat alone."""
+
+    __slots__ = ("cards", "seat")
+    fields = ("seat", "cards")
+
+    def __init__(self, seat: int, cards: int) -> None:
+        super().__init__(1 << seat)
+        self.seat = seat
+        self.cards = cards
 
 
-class Dealt(Event):
+class Dealt(_OwnCards):
     """The cards dealt to ``seat`` (seen by that seat only, once it may look at them)."""
 
     kind = "dealt"
-    __slots__ = ("cards", "seat")
-
-    def __init__(self, seat: int, cards: int) -> None:
-        super().__init__(1 << seat)
-        self.seat = seat
-        self.cards = cards
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.kind, "seat": self.seat, "cards": format_cards(self.cards).split()}
+    __slots__ = ()
 
 
-class HandChanged(Event):
+class HandChanged(_OwnCards):
     """``seat`` now holds ``cards`` other than by playing: a pass received, an up-card taken."""
 
     kind = "hand_changed"
-    __slots__ = ("cards", "seat")
-
-    def __init__(self, seat: int, cards: int) -> None:
-        super().__init__(1 << seat)
-        self.seat = seat
-        self.cards = cards
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.kind, "seat": self.seat, "cards": format_cards(self.cards).split()}
+    __slots__ = ()
 
 
 class Acted(Event):
@@ -116,14 +131,12 @@ class CardPlayed(Event):
 
     kind = "card_played"
     __slots__ = ("card", "seat")
+    fields = ("seat", "card")
 
     def __init__(self, seat: int, card: int) -> None:
         super().__init__()
         self.seat = seat
         self.card = card
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.kind, "seat": self.seat, "card": card_name(self.card)}
 
 
 class TrumpNamed(Event):
@@ -131,14 +144,12 @@ class TrumpNamed(Event):
 
     kind = "trump_named"
     __slots__ = ("seat", "suit")
+    fields = ("seat", "suit")
 
     def __init__(self, seat: int, suit: int) -> None:
         super().__init__()
         self.seat = seat
         self.suit = suit
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.kind, "seat": self.seat, "suit": SUITS[self.suit]}
 
 
 class TrickWon(Event):
@@ -146,6 +157,7 @@ class TrickWon(Event):
 
     kind = "trick_won"
     __slots__ = ("cards", "leader", "number", "points", "winner")
+    fields = ("number", "leader", "cards", "winner", "points")
 
     def __init__(
         self, number: int, leader: int, cards: tuple[int, ...], winner: int, points: int
@@ -156,16 +168,6 @@ class TrickWon(Event):
         self.cards = cards
         self.winner = winner
         self.points = points
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "type": self.kind,
-            "number": self.number,
-            "leader": self.leader,
-            "cards": [card_name(c) for c in self.cards],
-            "winner": self.winner,
-            "points": self.points,
-        }
 
 
 class HandScored(Event):
@@ -191,14 +193,12 @@ class MatchOver(Event):
 
     kind = "match_over"
     __slots__ = ("scores", "winner")
+    fields = ("winner", "scores")
 
     def __init__(self, winner: int | None, scores: tuple[int, ...]) -> None:
         super().__init__()
         self.winner = winner
         self.scores = scores
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.kind, "winner": self.winner, "scores": list(self.scores)}
 
 
 class Chat(Event):
@@ -206,14 +206,12 @@ class Chat(Event):
 
     kind = "chat"
     __slots__ = ("seat", "text")
+    fields = ("seat", "text")
 
     def __init__(self, seat: int, text: str) -> None:
         super().__init__()
         self.seat = seat
         self.text = text
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.kind, "seat": self.seat, "text": self.text}
 
 
 class Fault(Event):
@@ -244,14 +242,12 @@ class Substituted(Event):
 
     kind = "substituted"
     __slots__ = ("player", "seat")
+    fields = ("seat", "player")
 
     def __init__(self, seat: int, player: str) -> None:
         super().__init__()
         self.seat = seat
         self.player = player
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.kind, "seat": self.seat, "player": self.player}
 
 
 class Forfeited(Event):
@@ -259,13 +255,11 @@ class Forfeited(Event):
 
     kind = "forfeited"
     __slots__ = ("seat",)
+    fields = ("seat",)
 
     def __init__(self, seat: int) -> None:
         super().__init__()
         self.seat = seat
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"type": self.kind, "seat": self.seat}
 
 
 class EventLog:

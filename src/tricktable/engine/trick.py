@@ -60,6 +60,7 @@ from tricktable.engine.events import (
     TrickWon,
     TrumpNamed,
 )
+from tricktable.engine.mixing import M31, mix31
 from tricktable.engine.options import format_value, options_dict
 from tricktable.engine.results import HandResult
 from tricktable.errors import IllegalAction, RecordError, TricktableError
@@ -301,11 +302,14 @@ class TrickState:
         self.events: EventLog | None = None
         #: the seats that have been shown their cards this hand (events)
         self._told = 0
+        #: where this hand's actions that some seat may not see are (games with private
+        #: actions: only actions other than cards can be private)
+        self._private_at: list[int] = []
         # The game's class flags as fields: compiled, a field is read at C speed.
         self.private_actions: bool = type(game).private_actions
         self.facts_change_in_play: bool = type(game).facts_change_in_play
         #: what :meth:`undo` restores, one frame per :meth:`push`
-        self._frames: list[tuple[Any, ...]] = []
+        self._frames: list[TrickState | tuple[Any, ...]] = []
         # What views share until it changes (at a trick's end, a hand's, a bid...): the
         # public lists as tuples, and each seat's game-specific facts.
         self._snap: Shared | None = None
@@ -376,6 +380,8 @@ class TrickState:
             self._play(action)
         else:
             self._infos = None  # a bid changes the game's facts, not the shared lists
+            if self.private_actions:
+                self._private_at.append(len(self.actions) - 1)
             self._apply_other(action)
 
     def _apply_told(self, action: int) -> None:
@@ -392,6 +398,8 @@ class TrickState:
         else:
             before = self.hands[:]
             self._infos = None
+            if self.private_actions:
+                self._private_at.append(len(self.actions) - 1)
             self._apply_other(action)
             text = self.game.action_name(action)
             events.emit(Acted(seat, action, text, self._audience(seat, action)))
@@ -481,51 +489,36 @@ class TrickState:
     def push(self, action: int) -> None:
         """Apply a card play (checked) so that :meth:`undo` can take it back: for search.
 
-        Only the play phase pushes; a frame holds the few fields a card changes, and the
-        whole state (a :meth:`clone`) only for the card that ends the hand.
+        Only the play phase pushes. A frame holds the few fields a card changes, those of the
+        finished trick when it completes one, and the whole state (a :meth:`clone`) only for
+        the card that ends the hand, whose scoring may change anything.
         """
         if self.phase != PLAY:
             raise TricktableError("push: only card play can be undone")
         seat = self.to_act
-        trick = self.trick
-        if len(trick) + 1 < self.trick_size:
-            frame: tuple[Any, ...] = (
-                0,
-                seat,
-                action,
-                self.trick_leader,
-                self.trick_mask,
-                self.lead_mask,
-                self.best_power,
-                self.best_seat,
-                self.tables,
-                self.lead_forbid,
-                self._play_extra(),
-            )
-        elif self.hands[seat] != 1 << action:
-            # The trick completes, the hand goes on (unless the game decides the match on it:
-            # Tricks' target, which scores nothing more than the scores saved here).
-            frame = (
-                1,
-                seat,
-                action,
-                self.trick_leader,
-                self.trick_mask,
-                self.lead_mask,
-                self.best_power,
-                self.best_seat,
-                self.tables,
-                self.lead_forbid,
-                self._play_extra(),
-                trick,
-                self.won[:],
-                self.tricks_won[:],
-                self.scores[:],
-                self.winner,
-                len(self.results),
-            )
+        frame: TrickState | tuple[Any, ...]
+        if len(self.trick) + 1 == self.trick_size and self.hands[seat] == 1 << action:
+            frame = self.clone()
         else:
-            frame = (2, self.clone())
+            ended: tuple[Any, ...] | None = None
+            if len(self.trick) + 1 == self.trick_size:
+                # The trick completes and the hand goes on (or the game decides the match on
+                # it: Tricks' target, which changes nothing more than the scores kept here).
+                won = (self.won[:], self.tricks_won[:], self.scores[:], self.winner)
+                ended = (self.trick, *won, len(self.results))
+            frame = (
+                seat,
+                action,
+                self.trick_leader,
+                self.trick_mask,
+                self.lead_mask,
+                self.best_power,
+                self.best_seat,
+                self.tables,
+                self.lead_forbid,
+                self._play_extra(),
+                ended,
+            )
         self.apply(action)
         self._frames.append(frame)
 
@@ -534,38 +527,31 @@ class TrickState:
         if not self._frames:
             raise TricktableError("undo: nothing was pushed")
         frame = self._frames.pop()
-        kind = frame[0]
         self._stale()
-        if kind == 2:
-            saved = frame[1]
-            assert isinstance(saved, TrickState)
-            saved._copy_into(self)
+        if isinstance(frame, TrickState):
+            frame._copy_into(self)
             return
-        seat = frame[1]
-        card = frame[2]
+        seat, card = frame[0], frame[1]
         self.actions.pop()
         self.actors.pop()
         self.hands[seat] |= 1 << card
-        self.trick_leader = frame[3]
-        self.trick_mask = frame[4]
-        self.lead_mask = frame[5]
-        self.best_power = frame[6]
-        self.best_seat = frame[7]
-        self.tables = frame[8]
-        self.lead_forbid = frame[9]
-        self._restore_play_extra(frame[10])
-        if kind == 1:
-            trick = frame[11]
+        self.trick_leader = frame[2]
+        self.trick_mask = frame[3]
+        self.lead_mask = frame[4]
+        self.best_power = frame[5]
+        self.best_seat = frame[6]
+        self.tables = frame[7]
+        self.lead_forbid = frame[8]
+        self._restore_play_extra(frame[9])
+        ended = frame[10]
+        if ended is None:
+            self.trick.pop()
+        else:
+            trick, self.won, self.tricks_won, self.scores, self.winner, results = ended
             trick.pop()
             self.trick = trick
-            self.won = frame[12]
-            self.tricks_won = frame[13]
-            self.scores = frame[14]
-            self.winner = frame[15]
-            del self.results[frame[16] :]
+            del self.results[results:]
             self.tricks.pop()
-        else:
-            self.trick.pop()
         self.phase = PLAY
         self.to_act = seat
         self._legal = -1
@@ -615,7 +601,8 @@ class TrickState:
         self.notes.append(Note(hand, at, kind, seat, text))
 
     def _trick_points(self, cards: tuple[int, ...]) -> int:
-        """The points a trick's cards carry in this game (events; 0 where cards carry none)."""
+        """The points a trick's cards carry (for events): Hearts' and Filippa's penalties, the
+        Pitch family's Game count; 0 where only the trick itself counts (Spades, Euchre...)."""
         return 0
 
     def deal(
@@ -654,6 +641,7 @@ class TrickState:
         self.trick_size = n
         self.actions = []
         self.actors = []
+        self._private_at = []
         log = HandLog(self.dealer, list(masks), self.actions, self.actors, list(self.stock))
         self.history.append(log)
         self._legal = -1
@@ -696,6 +684,7 @@ class TrickState:
         other.results = self.results[:]
         other.actions = self.actions[:]
         other.actors = self.actors[:]
+        other._private_at = self._private_at[:]
         other.history = self.history[:]
         if other.history:
             last = self.history[-1]
@@ -828,8 +817,8 @@ class TrickState:
         deck = list(self.game.deck)
         key = self.deal_key
         hand = len(self.history)
-        lane = _mix31((key + hand * 0x2F0A3B5) & _M31)
-        salt = _mix31(((key >> 31) ^ hand * 0x61C8864) & _M31)
+        lane = mix31((key + hand * 0x2F0A3B5) & M31)
+        salt = mix31(((key >> 31) ^ hand * 0x61C8864) & M31)
         size = len(deck)
         n, per = self.n, self.hand_size
         hands = [0] * n
@@ -839,7 +828,7 @@ class TrickState:
             for _ in range(per):
                 # The last card of a full deal has no choice (and draws no number).
                 if i < size - 1:
-                    j = i + _mix31(((lane + i * 0x9E3779B) & _M31) ^ salt) % (size - i)
+                    j = i + mix31(((lane + i * 0x9E3779B) & M31) ^ salt) % (size - i)
                 else:
                     j = i
                 card = deck[j]
@@ -851,7 +840,7 @@ class TrickState:
         if not self.game.records_stock:
             return hands, []
         for k in range(i, min(i + self._stock_used(), size - 1)):
-            j = k + _mix31(((lane + k * 0x9E3779B) & _M31) ^ salt) % (size - k)
+            j = k + mix31(((lane + k * 0x9E3779B) & M31) ^ salt) % (size - k)
             deck[k], deck[j] = deck[j], deck[k]
         return hands, deck[i:]
 
@@ -948,19 +937,6 @@ class TrickState:
 #: the bid (a game has a few dozen such masks; one that changes every hand, like Euchre's
 #: discard, is better listed by the game's own ``_other_list``)
 _LISTED: Final[dict[int, list[int]]] = {}
-
-#: 31 bits: the deal hash's products stay machine integers when compiled
-_M31: Final = 0x7FFFFFFF
-
-
-def _mix31(x: int) -> int:
-    """A 31-bit integer hash (xor-shift-multiply rounds after murmur3's finaliser)."""
-    x ^= x >> 16
-    x = (x * 0x45D9F3B) & _M31
-    x ^= x >> 13
-    x = (x * 0x2C1B3C6D) & _M31
-    x ^= x >> 16
-    return x
 
 
 def _match_key(seed: int) -> int:
@@ -1078,20 +1054,20 @@ class View:
         self._leader = state.trick_leader
         self._skip = state.skip  # a bid may set it (Euchre's lone hand): not shared
         self._shared: Shared = state._shared()
-        actions = state.actions
-        actors = state.actors
-        if state.private_actions:
-            # Only what this seat may see is copied: a private action never enters the view.
-            visible = [
-                (actor, action)
-                for actor, action in zip(actors, actions, strict=True)
-                if actor == seat or state._public(seat, actor, action)
-            ]
-            self._actors = [a for a, _ in visible]
-            self._actions = [a for _, a in visible]
-        else:
-            self._actors = actors[:]
-            self._actions = actions[:]
+        actions = state.actions[:]
+        actors = state.actors[:]
+        private = state._private_at
+        # A private action never enters the view of a seat that may not see it. Only the few
+        # the state noted are asked about (its visibility may change: a pass is seen by its
+        # receiver once the passing is over).
+        for k in range(len(private) - 1, -1, -1):
+            i = private[k]
+            actor = actors[i]
+            if actor != seat and not state._public(seat, actor, actions[i]):
+                del actions[i]
+                del actors[i]
+        self._actors = actors
+        self._actions = actions
         self._info = state._info_of(seat)
         if to_act == seat:
             self._legal = state.legal_actions()

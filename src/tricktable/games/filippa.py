@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from mypy_extensions import mypyc_attr
 
-from tricktable.cards import HEARTS, QUEEN, SPADES, card_of
+from tricktable.cards import HEARTS, QUEEN, SPADES, card_of, mask_of
 from tricktable.engine.trick import PLAY, Game, TrickState
 from tricktable.games.filippa_options import FilippaOptions
 from tricktable.games.hearts import PassingState, queen_taker
@@ -107,6 +107,9 @@ class FilippaState(PassingState):
     def _start_play(self) -> None:
         self.phase = PLAY
         self.to_act = (self.dealer + 1) % 4
+
+    def _trick_points(self, cards: tuple[int, ...]) -> int:
+        return card_penalties([mask_of(cards)])[0]
 
     def _score_hand(self) -> FilippaResult:
         penalties = card_penalties(self.won)

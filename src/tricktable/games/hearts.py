@@ -14,7 +14,16 @@ from typing import Any, Final, cast
 
 from mypy_extensions import i64, mypyc_attr
 
-from tricktable.cards import HEARTS, QUEEN, SPADES, SUIT_MASKS, card_name, card_of, cards_in
+from tricktable.cards import (
+    HEARTS,
+    QUEEN,
+    SPADES,
+    SUIT_MASKS,
+    card_name,
+    card_of,
+    cards_in,
+    mask_of,
+)
 from tricktable.engine.actions import PASS, PASS_CARDS
 from tricktable.engine.trick import PLAY, SPECIAL, Game, TrickState
 from tricktable.games.hearts_options import DIRECTION_NAMES, DIRECTIONS, HeartsOptions, pass_cycle
@@ -294,6 +303,9 @@ class HeartsState(PassingState):
             allowed = hand & ~self.first_forbid
             return allowed or hand
         return hand
+
+    def _trick_points(self, cards: tuple[int, ...]) -> int:
+        return hearts_points([mask_of(cards)])[0]
 
     def _on_trick(self, winner: int) -> None:
         # Cards won were played, so a break card among them means hearts are broken.

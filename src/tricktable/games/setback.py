@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from tricktable.cards import JACK, JOKER, LITTLE_JOKER, TEN
+from tricktable.cards import JACK, JOKER, LITTLE_JOKER, TEN, mask_of
 from tricktable.engine.actions import BID, PASS, PASS_BIT
 from tricktable.engine.trick import AUCTION, DEAL, PLAY, Game, TrickState, TrumpTables, trump_tables
 from tricktable.games.pitch_scoring import (
@@ -136,6 +136,9 @@ class SetbackState(TrickState):
 
     def _side(self, seat: int) -> int:
         return seat & 1 if self.options.partners else seat
+
+    def _trick_points(self, cards: tuple[int, ...]) -> int:
+        return game_count(mask_of(cards))  # toward the Game point
 
     def _score_hand(self) -> SetbackResult:
         opts = self.options
