@@ -180,8 +180,6 @@ class Game:
     records_stock: ClassVar[bool] = False
     #: "module:Class" of the game's own heuristic bot (what the ``heuristic`` player plays)
     heuristic_bot: ClassVar[str] = ""
-    #: whether ``TrickState._view_extra`` may change during card play (Hearts' penalties)
-    facts_change_in_play: ClassVar[bool] = False
     #: whether some actions are seen by some seats only (``TrickState._public``): views then
     #: copy only the visible ones
     private_actions: ClassVar[bool] = False
@@ -307,7 +305,6 @@ class TrickState:
         self._private_at: list[int] = []
         # The game's class flags as fields: compiled, a field is read at C speed.
         self.private_actions: bool = type(game).private_actions
-        self.facts_change_in_play: bool = type(game).facts_change_in_play
         #: what :meth:`undo` restores, one frame per :meth:`push`
         self._frames: list[TrickState | tuple[Any, ...]] = []
         # What views share until it changes (at a trick's end, a hand's, a bid...): the
@@ -454,8 +451,6 @@ class TrickState:
     def _trick_over(self) -> None:
         """Forget what views share that a finished trick changes."""
         self._snap = None
-        if self.facts_change_in_play:
-            self._infos = None
 
     def _shared(self) -> Shared:
         """What views share until it changes, made at most once between two changes."""
@@ -928,7 +923,16 @@ class TrickState:
         return str(self.phase)
 
     def _view_extra(self, seat: int) -> dict[str, Any]:
-        """Public game-specific facts for a view's dict (bids, declarer...)."""
+        """Game-specific facts ``seat`` may know (bids, declarer...), for its view's ``info``.
+
+        Made again after each action other than a card, not during card play: facts that
+        change as tricks are won belong in :meth:`_trick_facts`.
+        """
+        return {}
+
+    def _trick_facts(self) -> dict[str, Any]:
+        """Public game-specific facts that change as tricks are won (Hearts' penalties), made
+        once per trick for every view; they follow ``_view_extra``'s in ``info``."""
         return {}
 
 
@@ -984,6 +988,7 @@ class Shared:
 
     __slots__ = (
         "dealer",
+        "facts",
         "hand_number",
         "n",
         "results",
@@ -1002,6 +1007,7 @@ class Shared:
         self.dealer: int = state.dealer
         self.hand_number: int = max(len(state.history) - 1, 0)
         self.n: int = state.n
+        self.facts: dict[str, Any] = state._trick_facts()
 
 
 class View:
@@ -1150,7 +1156,7 @@ class View:
 
     def info(self) -> dict[str, Any]:
         """Game-specific public facts (declarer, bids, ...)."""
-        return dict(self._info)
+        return {**self._info, **self._shared.facts}
 
     def legal_actions(self) -> list[int]:
         """This seat's legal actions: empty unless it is this seat's turn (the view's own
@@ -1207,6 +1213,7 @@ class View:
             "scores": list(self._shared.scores),
             "legal": [game.action_name(a) for a in self._legal],
             **self._info,
+            **self._shared.facts,
         }
 
 

@@ -147,8 +147,10 @@ class FilippaState(PassingState):
         facts = self._passing_facts(seat)
         facts["pool"] = POOL + self.carry
         facts["negative"] = list(self.negative)
-        facts["penalties"] = card_penalties(self.won)
         return facts
+
+    def _trick_facts(self) -> dict[str, Any]:
+        return {"penalties": card_penalties(self.won)}
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -161,7 +163,6 @@ class Filippa(Game):
     Options = FilippaOptions
     State = FilippaState
     heuristic_bot = "tricktable.bots.hearts_heuristic:HeartsHeuristic"
-    facts_change_in_play = True  # penalties, at each trick
     private_actions = True  # a pass is seen by its receiver only
 
     def __init__(

@@ -357,10 +357,10 @@ class HeartsState(PassingState):
         return self._explain_play(action)
 
     def _view_extra(self, seat: int) -> dict[str, Any]:
-        facts = self._passing_facts(seat)
-        facts["hearts_broken"] = self.broken
-        facts["penalties"] = hearts_points(self.won)
-        return facts
+        return self._passing_facts(seat)
+
+    def _trick_facts(self) -> dict[str, Any]:
+        return {"hearts_broken": self.broken, "penalties": hearts_points(self.won)}
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -373,7 +373,6 @@ class Hearts(Game):
     Options = HeartsOptions
     State = HeartsState
     heuristic_bot = "tricktable.bots.hearts_heuristic:HeartsHeuristic"
-    facts_change_in_play = True  # penalties and hearts broken, at each trick
     private_actions = True  # a pass is seen by its receiver only
 
     def __init__(

@@ -256,8 +256,10 @@ class SpadesState(TrickState):
             ],
             "blind_nil_offered": [bool(self.offered >> s & 1) for s in range(4)],
             "bags": list(self.bags),
-            "spades_broken": self.broken,
         }
+
+    def _trick_facts(self) -> dict[str, Any]:
+        return {"spades_broken": self.broken}
 
     def _clone_extra(self, other: TrickState) -> None:
         # Compiled, a state has no __dict__ for clone() to copy: every field a game adds and
@@ -298,7 +300,6 @@ class Spades(Game):
     Options = SpadesOptions
     State = SpadesState
     heuristic_bot = "tricktable.bots.spades_heuristic:SpadesHeuristic"
-    facts_change_in_play = True  # spades broken, at each trick
 
     def __init__(
         self, options: Any = None, preset: str | None = None, baseline: Any = None
