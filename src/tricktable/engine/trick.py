@@ -699,17 +699,11 @@ class TrickState:
     def illegal(self, action: object) -> IllegalAction:
         """The error for an illegal action, with the reason the rules give."""
         seat = self.to_act
-        if action.__class__ is not int or action < 0:
-            return IllegalAction(seat, str(action), "sent something that is not an action")
-        try:
-            text = self.game.action_name(action)
-        except TricktableError:
-            text = f"action {action}"
-        if self.phase == OVER:
-            return IllegalAction(seat, text, "cannot act: the match is over")
-        if self.phase == DEAL:
-            return IllegalAction(seat, text, "cannot act: the next hand is not dealt yet")
-        return IllegalAction(seat, text, self._explain(action))
+        refused = _refused_now(self.game, seat, self.phase, action)
+        if refused is not None:
+            return refused
+        assert isinstance(action, int)
+        return IllegalAction(seat, _action_text(self.game, action), self._explain(action))
 
     def check_deal(self, deal: Sequence[Sequence[int]]) -> tuple[list[int], list[int]]:
         """The masks and stock of a next deal given as card lists, or a :class:`RecordError`.
@@ -1178,16 +1172,11 @@ class View:
         state (see :meth:`Game.explain`).
         """
         seat = self.seat
-        if not isinstance(action, int) or isinstance(action, bool) or action < 0:
-            return IllegalAction(seat, str(action), "sent something that is not an action")
-        try:
-            text = self.game.action_name(action)
-        except TricktableError:
-            text = f"action {action}"
-        if self.phase == OVER:
-            return IllegalAction(seat, text, "cannot act: the match is over")
-        if self.phase == DEAL:
-            return IllegalAction(seat, text, "cannot act: the next hand is not dealt yet")
+        refused = _refused_now(self.game, seat, self.phase, action)
+        if refused is not None:
+            return refused
+        assert isinstance(action, int)
+        text = _action_text(self.game, action)
         if self.to_act != seat:
             return IllegalAction(seat, text, f"is not to act (seat {self.to_act} is)")
         return IllegalAction(seat, text, self.game.explain(self, action))
@@ -1215,6 +1204,26 @@ class View:
             **self._info,
             **self._shared.facts,
         }
+
+
+def _action_text(game: Game, action: int) -> str:
+    """An action's text for an error, even for a code the game does not know."""
+    try:
+        return game.action_name(action)
+    except TricktableError:
+        return f"action {action}"
+
+
+def _refused_now(game: Game, seat: int, phase: int, action: object) -> IllegalAction | None:
+    """The error for anything that is no action, or for any action while nobody may act."""
+    if not isinstance(action, int) or isinstance(action, bool) or action < 0:
+        return IllegalAction(seat, str(action), "sent something that is not an action")
+    if phase == OVER:
+        return IllegalAction(seat, _action_text(game, action), "cannot act: the match is over")
+    if phase == DEAL:
+        text = _action_text(game, action)
+        return IllegalAction(seat, text, "cannot act: the next hand is not dealt yet")
+    return None
 
 
 def _or_all(masks: Sequence[int]) -> int:
