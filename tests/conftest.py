@@ -55,6 +55,9 @@ def cli_env() -> dict[str, str]:
     env = dict(os.environ)
     src = str(Path(__file__).parents[1] / "src")
     env["PYTHONPATH"] = os.pathsep.join(p for p in (src, env.get("PYTHONPATH")) if p)
+    env["COLUMNS"] = "200"  # Rich wraps at 80 in a pipe, and where depends on the clone's path
+    for forced in ("FORCE_COLOR", "TTY_COMPATIBLE"):  # colour codes would split the words
+        env.pop(forced, None)
     return env
 
 

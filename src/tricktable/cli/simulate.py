@@ -188,7 +188,7 @@ def render_faults(faults: dict[str, Any], console: Any) -> None:
             )
         if seat["matches_forfeited"]:
             line += f"; forfeited {seat['matches_forfeited']} matches"
-        console.print(line, markup=False, highlight=False)
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
     for fault in faults["listed"]:
         match = f"match {fault['match']}, " if "match" in fault else ""
         console.print(
@@ -196,6 +196,7 @@ def render_faults(faults: dict[str, Any], console: Any) -> None:
             f"{fault['kind']}: {fault['detail']} -> {fault['penalty']}",
             markup=False,
             highlight=False,
+            soft_wrap=True,  # one fault a line, whole, for grep and copy; never wrapped
         )
     shown = len(faults["listed"])
     if shown < faults["count"]:
