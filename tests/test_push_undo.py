@@ -79,3 +79,24 @@ def test_a_clone_is_independent_and_plays_on_the_same() -> None:
     while not copy.is_over and not copy.needs_deal:
         copy.apply(copy.legal_actions()[0])
     assert fingerprint(state) == before
+
+
+@pytest.mark.parametrize("spec", sorted(GAMES))
+def test_a_view_after_undo_shows_the_card_played_instead(spec: str) -> None:
+    # Views keep the hand's log as a chain extended when a view is made: an undo must cut it,
+    # or a view after another card would show the card taken back.
+    for state in positions(spec, 11)[:6]:
+        legal = state.legal_actions()
+        if len(legal) < 2:
+            continue
+        seat = state.to_act
+        state.push(legal[0])
+        assert state.view(seat).actions[-1] == (seat, legal[0])
+        state.undo()
+        state.push(legal[1])
+        view = state.view(seat)
+        assert view.actions[-1] == (seat, legal[1])
+        assert legal[0] not in [card for _, card in view.trick]
+        assert view.actions == list(zip(state.actors, state.actions, strict=True)) or (
+            state.game.private_actions
+        )

@@ -11,6 +11,13 @@ from tricktable.engine.trick import TrickState
 from tricktable.games import GAMES, load_game
 
 
+def _or(masks: list[int]) -> int:
+    out = 0
+    for mask in masks:
+        out |= mask
+    return out
+
+
 def check_views(state: TrickState) -> None:
     for seat in range(state.n):
         view = state.view(seat)
@@ -24,6 +31,9 @@ def check_views(state: TrickState) -> None:
         pairs = zip(state.actors, state.actions, strict=True)
         seen = [(a, x) for a, x in pairs if a == seat or state._public(seat, a, x)]
         assert view.actions == seen
+        assert view.step == len(seen)
+        assert [card for _, card in view.trick] == state.trick
+        assert view.played == state.trick_mask * bool(state.trick) | _or(state.won)
         assert not hasattr(view, "_state") and not hasattr(view, "__dict__")
 
 

@@ -24,5 +24,7 @@ class RandomBot(Bot):
 
     def act(self, view: View) -> int:
         legal = view.legal_actions()
-        x = mix31((self._key + view.hand_number * 0x9E3779B + view.step * 0x7FEB352D) & M31)
+        # "- step * 0x14CAD3" is "+ step * 0x7FEB352D" modulo 2^31, with a factor small
+        # enough for machine arithmetic when compiled (see tricktable.engine.mixing).
+        x = mix31((self._key + view.hand_number * 0x9E3779B - view.step * 0x14CAD3) & M31)
         return legal[x % len(legal)]

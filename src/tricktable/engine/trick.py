@@ -180,6 +180,24 @@ class Game:
     records_stock: ClassVar[bool] = False
     #: "module:Class" of the game's own heuristic bot (what the ``heuristic`` player plays)
     heuristic_bot: ClassVar[str] = ""
+    #: "module:Class" of the adapter (:mod:`tricktable.protocols.http`) that speaks to HTTP
+    #: bots; "" for the generic events. Seed 004's Spades names its own
+    http_adapter: ClassVar[str] = ""
+    #: whether the stdio protocol is seed 002's plain one, word for word (Tricks)
+    seed_protocol: ClassVar[bool] = False
+    #: whether trump is named by the first card led (the Pitch family), not before play:
+    #: the stdio protocol tells it right after that card
+    trump_named_by_lead: ClassVar[bool] = False
+    #: "module:Class" of the game's presenter (:mod:`tricktable.ui.games`); "" for the generic
+    #: one. Text, imported only when a table shows the game: the engine never imports the UI
+    presenter: ClassVar[str] = ""
+    #: "module:Class" of the game's statistics hook (:mod:`tricktable.stats`); "" for the
+    #: generic one
+    statistics: ClassVar[str] = ""
+    #: the referee's penalty for a bot's fault: "" follows the runner's ``on_fault``;
+    #: "forfeit" always forfeits; "bad-card" charges ``penalize_bad_card`` of the state (seed
+    #: 002), then ``on_fault`` for a bot that broke its transport (see :mod:`tricktable.match`)
+    fault_penalty: ClassVar[str] = ""
     #: whether some actions are seen by some seats only (``TrickState._public``): views then
     #: copy only the visible ones
     private_actions: ClassVar[bool] = False
@@ -292,6 +310,11 @@ class TrickState:
         self.winner: int | None = None
         self.actions: list[int] = []
         self.actors: list[int] = []
+        # This hand's log as an immutable chain of (before, actor, action) nodes, for views:
+        # a view keeps the node, not a copy of the lists. Extended only when a view is made
+        # (see _log_chain), so the path of bots and search pays nothing for it.
+        self._chain: tuple[Any, ...] | None = None
+        self._chain_n = 0
         self._legal = -1
         #: the entries of the log that are not moves (chat, substitutions, a forfeit)
         self.notes: list[Note] = []
@@ -311,6 +334,9 @@ class TrickState:
         # public lists as tuples, and each seat's game-specific facts.
         self._snap: Shared | None = None
         self._infos: list[Any] | None = None
+        #: whether ``_view_extra`` is the same for every seat (a game sets it): then the
+        #: seats share one dict
+        self._facts_public = False
         self._results_seen: tuple[Any, ...] = ()
 
     # ----------------------------------------------------------------- the public interface
@@ -463,11 +489,28 @@ class TrickState:
             snap = self._snap = Shared(self, results)
         return snap
 
+    def _log_chain(self) -> tuple[Any, ...] | None:
+        """This hand's log as a chain of ``(before, actor, action)`` nodes, up to now."""
+        actions = self.actions
+        n = len(actions)
+        chain = self._chain
+        i = self._chain_n
+        if i != n:
+            actors = self.actors
+            while i < n:
+                chain = (chain, actors[i], actions[i])
+                i += 1
+            self._chain = chain
+            self._chain_n = n
+        return chain
+
     def _info_of(self, seat: int) -> dict[str, Any]:
         """``seat``'s game-specific facts, made once and shared until they change."""
         infos = self._infos
         if infos is None:
             infos = self._infos = [None] * self.n
+        if self._facts_public:
+            seat = 0
         info = infos[seat]
         if info is None:
             info = infos[seat] = self._view_extra(seat)
@@ -529,6 +572,11 @@ class TrickState:
         seat, card = frame[0], frame[1]
         self.actions.pop()
         self.actors.pop()
+        if self._chain_n > len(self.actions):
+            chain = self._chain
+            assert chain is not None
+            self._chain = chain[0]
+            self._chain_n -= 1
         self.hands[seat] |= 1 << card
         self.trick_leader = frame[2]
         self.trick_mask = frame[3]
@@ -636,6 +684,8 @@ class TrickState:
         self.trick_size = n
         self.actions = []
         self.actors = []
+        self._chain = None
+        self._chain_n = 0
         self._private_at = []
         log = HandLog(self.dealer, list(masks), self.actions, self.actors, list(self.stock))
         self.history.append(log)
@@ -679,6 +729,8 @@ class TrickState:
         other.results = self.results[:]
         other.actions = self.actions[:]
         other.actors = self.actors[:]
+        other._chain = self._chain  # immutable: shared
+        other._chain_n = self._chain_n
         other._private_at = self._private_at[:]
         other.history = self.history[:]
         if other.history:
@@ -752,7 +804,8 @@ class TrickState:
     def _play(self, card: int) -> None:
         seat = self.to_act
         bit = 1 << card
-        self.hands[seat] ^= bit
+        hands = self.hands
+        hands[seat] = hands[seat] ^ bit  # not ^=: compiled, that is a generic object operation
         trick = self.trick
         if not trick:
             self.trick_mask = bit
@@ -780,8 +833,10 @@ class TrickState:
             return
         winner = self.best_seat
         self._trick_over()
-        self.won[winner] |= self.trick_mask
-        self.tricks_won[winner] += 1
+        won = self.won
+        won[winner] = won[winner] | self.trick_mask
+        tricks_won = self.tricks_won
+        tricks_won[winner] = tricks_won[winner] + 1
         self.tricks.append((self.trick_leader, tuple(trick), winner))
         self._on_trick(winner)
         self.trick = []
@@ -927,8 +982,12 @@ class TrickState:
     def _trick_facts(self) -> dict[str, Any]:
         """Public game-specific facts that change as tricks are won (Hearts' penalties), made
         once per trick for every view; they follow ``_view_extra``'s in ``info``."""
-        return {}
+        return _NO_FACTS
 
+
+#: the facts of a game without trick facts: one empty dict, never changed (views only ever
+#: copy it into new dicts), so that a game without them makes none per trick
+_NO_FACTS: Final[dict[str, Any]] = {}
 
 #: the action lists of the masks of phases other than card play, decoded once: bid and trump
 #: codes pass 63 bits, and decoding such a big int at every turn cost more than the rest of
@@ -1014,16 +1073,15 @@ class View:
     """
 
     __slots__ = (
-        "_actions",
-        "_actors",
+        "_hidden",
         "_info",
-        "_leader",
         "_legal",
         "_legal_mask",
+        "_log",
+        "_n",
+        "_ntrick",
         "_phase_name",
         "_shared",
-        "_skip",
-        "_trick",
         "dealt",
         "events",
         "game",
@@ -1050,24 +1108,27 @@ class View:
         # A game's own phase is named now (only the state knows); shared ones in to_dict().
         self._phase_name = state._phase_name() if phase >= 10 else ""
         self.tables: TrumpTables = state.tables
-        self._trick = state.trick[:]
-        self._leader = state.trick_leader
-        self._skip = state.skip  # a bid may set it (Euchre's lone hand): not shared
         self._shared: Shared = state._shared()
-        actions = state.actions[:]
-        actors = state.actors[:]
-        private = state._private_at
+        # The hand's log is the state's immutable chain (see TrickState._log_chain): a view
+        # keeps its last node and how many it covers, and lists them only when asked. The
+        # cards of the trick in play are its last nodes (only cards are played in a trick).
+        self._log: tuple[Any, ...] | None = state._log_chain()
+        self._n: int = len(state.actions)
+        self._ntrick: int = len(state.trick)
         # A private action never enters the view of a seat that may not see it. Only the few
-        # the state noted are asked about (its visibility may change: a pass is seen by its
-        # receiver once the passing is over).
-        for k in range(len(private) - 1, -1, -1):
-            i = private[k]
-            actor = actors[i]
-            if actor != seat and not state._public(seat, actor, actions[i]):
-                del actions[i]
-                del actors[i]
-        self._actors = actors
-        self._actions = actions
+        # the state noted are asked about, now (its visibility may change: a pass is seen by
+        # its receiver once the passing is over).
+        hidden: tuple[int, ...] = ()
+        private = state._private_at
+        if private:
+            actions = state.actions
+            actors = state.actors
+            hidden = tuple(
+                i
+                for i in private
+                if actors[i] != seat and not state._public(seat, actors[i], actions[i])
+            )
+        self._hidden = hidden
         self._info = state._info_of(seat)
         if to_act == seat:
             self._legal = state.legal_actions()
@@ -1096,15 +1157,13 @@ class View:
     @property
     def trick(self) -> list[tuple[int, int]]:
         """The current trick as (seat, card) pairs, in play order."""
-        out = []
-        seat = self._leader
-        n = self._shared.n
-        skip = self._skip
-        for card in self._trick:
-            out.append((seat, card))
-            seat = (seat + 1) % n
-            if seat == skip:  # a seat sitting the hand out plays no card
-                seat = (seat + 1) % n
+        out: list[tuple[int, int]] = []
+        node = self._log
+        for _ in range(self._ntrick):
+            assert node is not None
+            out.append((node[1], node[2]))
+            node = node[0]
+        out.reverse()
         return out
 
     @property
@@ -1115,7 +1174,13 @@ class View:
     @property
     def played(self) -> int:
         """Every card played this hand so far, as a mask."""
-        return mask_of(self._trick) | _or_all(self._shared.won)
+        played = _or_all(self._shared.won)
+        node = self._log
+        for _ in range(self._ntrick):
+            assert node is not None
+            played |= 1 << node[2]
+            node = node[0]
+        return played
 
     @property
     def won(self) -> list[int]:
@@ -1140,13 +1205,21 @@ class View:
     @property
     def actions(self) -> list[tuple[int, int]]:
         """This hand's actions that this seat may see, as (seat, action) pairs."""
-        return list(zip(self._actors, self._actions, strict=True))
+        out: list[tuple[int, int]] = []
+        node = self._log
+        while node is not None:
+            out.append((node[1], node[2]))
+            node = node[0]
+        out.reverse()
+        for i in reversed(self._hidden):
+            del out[i]
+        return out
 
     @property
     def step(self) -> int:
         """How many of this hand's actions this seat has seen (with ``hand_number``, it
         names a decision: a bot that draws from both is the same after a resume)."""
-        return len(self._actions)
+        return self._n - len(self._hidden)
 
     def info(self) -> dict[str, Any]:
         """Game-specific public facts (declarer, bids, ...)."""
