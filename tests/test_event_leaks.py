@@ -9,7 +9,7 @@ import pytest
 from helpers import card_names, known
 from tricktable.bots import make_bot
 from tricktable.bots.base import Bot
-from tricktable.engine.events import Dealt, Fault, HandChanged
+from tricktable.engine.events import Dealt, Fault, HandChanged, PassReceived
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import TrickState, View
 from tricktable.games import load_game, names
@@ -50,6 +50,8 @@ def test_no_event_or_view_names_a_hidden_card(name: str) -> None:
                 kinds.add(event.kind)
                 if isinstance(event, Dealt | HandChanged):
                     assert event.seat == seat, f"seat {seat} got {event!r}"
+                if isinstance(event, PassReceived):
+                    assert event.receiver == seat, f"seat {seat} got {event!r}"
                 if isinstance(event, Fault) and event.detail:
                     assert event.seat == seat, f"seat {seat} got {event!r}"
                 leaked = card_names(json.dumps(event.to_dict())) & ~allowed

@@ -1,9 +1,21 @@
-"""Events: what each kind carries, in JSON, and the points of a trick by game."""
+"""Events: what each kind carries, in JSON, the points of a trick by game, passes received."""
 
 from __future__ import annotations
 
-from tricktable.engine.events import Dealt, HandChanged, MatchOver, TrickWon, TrumpNamed
+import pytest
+
+from tricktable.engine.events import (
+    SPECTATOR,
+    CardPlayed,
+    Dealt,
+    HandChanged,
+    MatchOver,
+    PassReceived,
+    TrickWon,
+    TrumpNamed,
+)
 from tricktable.games import load_game
+from tricktable.games.hearts import PASSING
 from tricktable.games.pitch_scoring import game_count
 
 
@@ -25,6 +37,15 @@ def test_events_write_cards_by_name_and_suits_by_letter() -> None:
         "scores": [1, 2],
     }
     assert Dealt(2, 1).audience == 1 << 2
+    received = PassReceived(3, 0, 0b111, (1, 2, 3, 0))
+    assert received.to_dict() == {
+        "type": "pass_received",
+        "giver": 3,
+        "receiver": 0,
+        "cards": ["2C", "3C", "4C"],
+        "order": [1, 2, 3, 0],
+    }
+    assert received.audience == 1  # the receiver's alone
 
 
 def tricks_of_a_hand(spec: str, seed: int) -> list[TrickWon]:
@@ -47,3 +68,47 @@ def test_a_trick_carries_the_points_of_its_cards() -> None:
                 played |= 1 << card
         assert sum(t.points for t in setback) == game_count(played)
         assert {t.points for t in tricks_of_a_hand("spades", seed)} == {0}
+
+
+@pytest.mark.parametrize("spec", ["hearts", "filippa"])
+def test_a_pass_reaches_its_receiver_alone_when_the_cards_move(spec: str) -> None:
+    for seed in range(3):
+        state = load_game(spec).new_state(seed)
+        log = state.listen()
+        for _ in range(4):  # Hearts: left, right, across, then a hand without passing
+            state.deal()
+            start = [len(log.stream(v)) for v in range(4)]
+            first = len(log.all)
+            offset = state.pass_offset
+            while state.phase == PASSING:
+                # Until the last pass, every pass is its giver's secret: nobody is told one.
+                assert not any(isinstance(e, PassReceived) for e in log.all[first:])
+                state.apply(state.legal_actions()[0])
+            got = [e for e in log.all[first:] if isinstance(e, PassReceived)]
+            if offset == 0:
+                assert got == []
+                for _ in range(52):
+                    state.apply(state.legal_actions()[0])
+                continue
+            assert [e.giver for e in got] == [(state.dealer + 1 + i) % 4 for i in range(4)]
+            for event in got:
+                seat = event.receiver
+                assert seat == (event.giver + offset) % 4
+                assert event.audience == 1 << seat
+                assert event.cards == state.passed[event.giver] == state.received[seat]
+                assert event.order == tuple(e.giver for e in got)
+                for viewer in range(4):
+                    stream = log.stream(viewer)[start[viewer] :]
+                    assert (event in stream) == (viewer == seat)
+                assert event not in log.stream(SPECTATOR)
+                # It comes with the cards: the receiver's next news is its new hand, before
+                # any card is played.
+                stream = log.stream(seat)
+                after = stream[stream.index(event) + 1 :]
+                changed = next(e for e in after if isinstance(e, HandChanged | CardPlayed))
+                assert isinstance(changed, HandChanged) and changed.seat == seat
+                assert changed.cards & event.cards == event.cards
+            for _ in range(52):
+                state.apply(state.legal_actions()[0])
+            if state.is_over:
+                break

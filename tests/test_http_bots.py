@@ -30,7 +30,7 @@ from tricktable.errors import BotError
 from tricktable.games import load_game, register
 from tricktable.games.spades import GAME as SPADES
 from tricktable.match import Referee, RunnerOptions, play_match
-from tricktable.protocols.http import HttpBot, spades_card
+from tricktable.protocols.http import GenericEvents, HttpBot, SpadesEvents, spades_card
 
 register(SPADES)
 
@@ -507,6 +507,14 @@ def test_generic_scheme_plays_every_game(game_spec: str) -> None:
     assert len(state.results) >= 1
     events = {path.rsplit("/", 1)[1] for path, _ in server.requests}
     assert {"start", "deal", "hand", "end"} <= events
+
+
+def test_a_game_declares_its_http_events() -> None:
+    bot = HttpBot("http://127.0.0.1:9/")  # nothing is sent before the first decision
+    for spec, adapter in (("spades", SpadesEvents), ("hearts", GenericEvents)):
+        bot.start_match(load_game(spec), 0, 1)
+        assert type(bot._adapter) is adapter, spec
+    assert SPADES.http_adapter == "tricktable.protocols.http:SpadesEvents"
 
 
 def test_https_with_a_trusted_certificate(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -261,9 +261,9 @@ def test_bots_are_told_the_typed_result() -> None:
 def test_a_statistics_hook_counts_a_result_of_another_game_apart() -> None:
     other = random_hands("setback", 1, 1).results[-1]
     with pytest.raises(TypeError):
-        stats_for("hearts").key(other, (0, 0, 0, 0))
+        stats_for(load_game("hearts")).key(other, (0, 0, 0, 0))
     assert UNREAD == ("unread",)
     hearts = random_hands("hearts", 1, 1).results[-1]
-    key: Any = stats_for("hearts").key(hearts, (0, 0, 0, 0))
+    key: Any = stats_for(load_game("hearts")).key(hearts, (0, 0, 0, 0))
     assert isinstance(hearts, HeartsResult)
     assert key == (hearts.penalties, hearts.moon, hearts.queen_of_spades)

@@ -366,6 +366,7 @@ class PlainTricks(Tricks):
     """Tricks under another name: a game with no statistics hook of its own."""
 
     name = "plain-tricks-sim"
+    statistics = ""  # not Tricks' own: the generic hook
 
 
 def test_a_game_without_a_hook_reports_score_changes() -> None:

@@ -120,6 +120,33 @@ def test_tricks_conversation_is_seed_002_word_for_word() -> None:
     ]
 
 
+def test_a_pass_received_is_told_once_the_cards_move_in_passing_order() -> None:
+    game = game_named("hearts")
+    state = game.new_state(0)
+    state.listen()
+    hands = [mask_of(parse_cards([r + s for r in "23456789TJQKA"])) for s in "CDHS"]
+    state.deal(hands, dealer=3)  # the first hand passes left; seat 0 passes first
+    talks = [Conversation(game, seat) for seat in range(4)]
+    for seat in range(4):
+        lines, key, _ = talks[seat].query(state.view(seat))
+        assert key == "pass" and not any("|INFO|pass|" in text for text in lines)
+        suit = "CDHS"[seat]
+        state.apply(game.parse_action(f"pass 2{suit} 3{suit} 4{suit}"))
+    told = [talk.sync(state.view(seat)) for seat, talk in enumerate(talks)]
+    # Each seat hears of its own pass and the one it received, in the order they were made
+    # (player2 passed to player3 before player3 passed), and of no other pass.
+    assert told[2] == [
+        "|INFO|pass|player2|2D 3D 4D|END|\n",
+        "|INFO|pass|player3|2H 3H 4H|END|\n",
+        "|INFO|cards|2D 3D 4D 5H 6H 7H 8H 9H TH JH QH KH AH|END|\n",
+    ]
+    assert told[0] == [
+        "|INFO|pass|player1|2C 3C 4C|END|\n",
+        "|INFO|pass|player4|2S 3S 4S|END|\n",  # the last pass, once only
+        "|INFO|cards|5C 6C 7C 8C 9C TC JC QC KC AC 2S 3S 4S|END|\n",
+    ]
+
+
 def test_tricks_bad_card_names_the_card_when_nobody_noted_the_answer() -> None:
     state = tricks_state()
     talk = Conversation(state.game, 2)

@@ -2,15 +2,16 @@
 
 Bots fail — a program hangs or crashes, a plug-in raises, an answer is not a legal action. The
 match must go on and the other bots must not notice, so the loop hands every failure to a
-:class:`Referee`, which records it as a fault and applies the game's penalty:
+:class:`Referee`, which records it as a fault and applies the penalty the game declares
+(:attr:`Game.fault_penalty <tricktable.engine.trick.Game.fault_penalty>`):
 
-- ``tricks``: seed 002's bad card — the seat loses ``bad_card_penalty`` points and the hand is
-  thrown in (the ``bad-card`` action of the log). A bot whose answer was merely not a legal
-  card keeps its seat, as the seed says; one that broke its transport (timed out, crashed,
-  garbled) has been stopped, and its seat goes as ``on_fault`` says;
-- ``spades``: seed 004's forfeit — the faulting side loses the match at once;
-- every other game: :attr:`RunnerOptions.on_fault` — ``substitute`` hands the seat to the
-  substitute (the referee's ``substitute`` factory: the ``heuristic`` bot unless the runner
+- ``bad-card`` (Tricks, seed 002): the state's bad card — the seat loses ``bad_card_penalty``
+  points and the hand is thrown in (the ``bad-card`` action of the log). A bot whose answer was
+  merely not a legal card keeps its seat, as the seed says; one that broke its transport (timed
+  out, crashed, garbled) has been stopped, and its seat goes as ``on_fault`` says;
+- ``forfeit`` (Spades, seed 004): the faulting side loses the match at once;
+- none (every other game): :attr:`RunnerOptions.on_fault` — ``substitute`` hands the seat to
+  the substitute (the referee's ``substitute`` factory: the ``heuristic`` bot unless the runner
   passes another) for the rest of the match, ``forfeit`` ends it, the faulting side losing.
 
 A seat that faults ``max_faults`` times is handed on whatever the game, so that a bot sending
@@ -47,11 +48,8 @@ FaultListener = Callable[[dict[str, Any]], None]
 
 #: ``Bot.end_hand``, which does nothing
 _QUIET: Final = Bot.end_hand
-#: the penalty rule of games that have their own; the others follow ``on_fault``
-FAULT_RULES: dict[str, str] = {"tricks": "bad-card", "spades": "forfeit"}
 
 __all__ = [
-    "FAULT_RULES",
     "EngineFailure",
     "Referee",
     "RunnerOptions",
@@ -151,7 +149,7 @@ class Referee:
         index = len(state.actions) if deciding else None
         count = self.counts.get(seat, 0) + 1
         self.counts[seat] = count
-        rule = FAULT_RULES.get(state.game.name, "")
+        rule = state.game.fault_penalty  # "": the runner's on_fault (see Game.fault_penalty)
         penalty: list[str] = []
         action = -1
         keep = False

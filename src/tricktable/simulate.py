@@ -67,9 +67,9 @@ The report (:func:`build_report`, the JSON of ``tricktable simulate --json``) ha
     ``won_share`` then sums to ``1 - tied / available``). High and Low are available in every
     hand, since trump is the suit of a dealt card.
 ``game_stats``
-    the statistics of the game's own family (:mod:`tricktable.stats`): ``family`` names the
-    hook (``setback``, ``hearts``, ``filippa``, ``spades``, ``tricks``, ``oh-hell``, ``euchre``,
-    or ``generic`` for a game without one) and the other keys are that family's: penalty
+    the statistics of the hook the game declares (:mod:`tricktable.stats`): ``family`` names
+    the hook (``setback``, ``hearts``, ``filippa``, ``spades``, ``tricks``, ``oh-hell``,
+    ``euchre``, or ``generic`` for a game without one) and the other keys are its: penalty
     points, moons and the queen of spades; bids made, nils and bags; exact bids; makers,
     marches and euchres; score changes.
 ``faults``
@@ -177,9 +177,9 @@ class Tally:
     """The counts of a chunk or a run; tallies of chunks add up to the tally of the run.
 
     ``kinds`` counts the hands of each :data:`HandKind`: a few thousand distinct keys cover
-    any number of hands, which keeps the per-hand work to one dict update. Setback and its
-    presets fill it; every other game fills ``game_kinds`` with its statistics hook's keys
-    (:mod:`tricktable.stats`) instead.
+    any number of hands, which keeps the per-hand work to one dict update. Games whose
+    statistics hook reads these kinds (``reads_hand_kinds``: Setback and its presets) fill it;
+    every other game fills ``game_kinds`` with its hook's keys (:mod:`tricktable.stats`).
     """
 
     def __init__(
@@ -232,10 +232,10 @@ class Tally:
     def add_match(self, state: TrickState) -> None:
         """Count the hands of a match that was played (or stopped), from its final state."""
         results = state.results
-        if state.game.name != "setback":
-            self._add_hands(state)
+        if stats_for(state.game).reads_hand_kinds:
+            self._add_hand_kinds(state)
         else:
-            self._add_setback_hands(state)
+            self._add_hands(state)
         self.hands += len(state.results)
         scores = state.scores
         for team in range(min(self.num_scores, len(scores))):
@@ -251,8 +251,8 @@ class Tally:
             self.wins[winner] += 1
 
     def _add_hands(self, state: TrickState) -> None:
-        """Count each hand by its statistics hook's key (every game but Setback)."""
-        key = stats_for(state.game.name).key
+        """Count each hand by its statistics hook's key (games whose hook has keys of its own)."""
+        key = stats_for(state.game).key
         kinds = self.game_kinds
         count = kinds.get
         before: tuple[int, ...] = (0,) * self.num_scores
@@ -265,8 +265,8 @@ class Tally:
             if len(result.scores) == len(before):
                 before = result.scores
 
-    def _add_setback_hands(self, state: TrickState) -> None:
-        """Count each hand of Setback or a preset by its :data:`HandKind` (the hot path)."""
+    def _add_hand_kinds(self, state: TrickState) -> None:
+        """Count each hand by its :data:`HandKind` (the Pitch family's hot path)."""
         results = state.results
         history = state.history
         kinds = self.kinds
@@ -666,7 +666,7 @@ def build_report(sim: Simulation, tally: Tally, workers: int, elapsed: float) ->
         report["points"] = {
             name: _point_report(counts, teams, hands) for name, counts in points.items()
         }
-    kinds: dict[Any, int] = tally.kinds if game.name == "setback" else tally.game_kinds
+    kinds: dict[Any, int] = tally.kinds if stats_for(game).reads_hand_kinds else tally.game_kinds
     report["game_stats"] = game_report(game, kinds, hands)
     report["faults"] = faults.report(sim.players)
     rate = hands / elapsed if elapsed > 0 else 0.0

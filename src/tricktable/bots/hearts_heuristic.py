@@ -41,7 +41,8 @@ HEARTS_POINTS = [1 if HEART_MASK >> c & 1 else 13 if c == QS else 0 for c in ran
 
 def _points_table(game: Game) -> list[int]:
     """The penalty of each card in the game played, as positive numbers."""
-    if game.name == Filippa.name:
+    # By class, not name: a game built on Filippa keeps its card penalties.
+    if isinstance(game, Filippa):
         return [-p for p in PENALTY]
     return HEARTS_POINTS
 

@@ -110,6 +110,27 @@ class HandChanged(_OwnCards):
     __slots__ = ()
 
 
+class PassReceived(Event):
+    """``receiver`` is given the ``cards`` (a mask) that ``giver`` passed it.
+
+    Seen by the receiver alone, once the passing is over and the cards change hands: until
+    then the pass was the giver's own (its :class:`Acted`), and the giver, who was told of it
+    then, learns nothing new. ``order`` is the seats in the order they passed, public at the
+    table, so that a receiver can place the pass among those it saw being made.
+    """
+
+    kind = "pass_received"
+    __slots__ = ("cards", "giver", "order", "receiver")
+    fields = ("giver", "receiver", "cards", "order")
+
+    def __init__(self, giver: int, receiver: int, cards: int, order: tuple[int, ...]) -> None:
+        super().__init__(1 << receiver)
+        self.giver = giver
+        self.receiver = receiver
+        self.cards = cards
+        self.order = order
+
+
 class Acted(Event):
     """An action other than playing a card: a bid, a pass, naming trump, passing cards."""
 

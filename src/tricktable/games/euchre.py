@@ -285,6 +285,8 @@ class Euchre(Game):
     State = EuchreState
     records_stock = True
     heuristic_bot = "tricktable.bots.euchre_heuristic:EuchreHeuristic"
+    presenter = "tricktable.ui.games.euchre:EuchrePresenter"
+    statistics = "tricktable.stats.euchre:EuchreStats"
     private_actions = True  # the dealer's discard is its own
 
     def __init__(

@@ -4,7 +4,8 @@ The rules as implemented are in ``rules/hearts.md``. Card passing is shared with
 (``filippa.py``): :class:`PassingState` is the trick state with a passing phase in front of
 the play, where each seat in turn (from the dealer's left) passes three cards at once as one
 action, ``pass 2C 3D 4H``. The cards move only when all four have passed, and a pass stays
-hidden from every other seat; its receiver sees it once the passing is over.
+hidden from every other seat; its receiver sees it once the passing is over (in its view's
+actions, and as a ``PassReceived`` event).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from tricktable.cards import (
     mask_of,
 )
 from tricktable.engine.actions import PASS, PASS_CARDS
+from tricktable.engine.events import PassReceived
 from tricktable.engine.trick import PLAY, SPECIAL, Game, TrickState
 from tricktable.games.hearts_options import DIRECTION_NAMES, DIRECTIONS, HeartsOptions, pass_cycle
 from tricktable.games.hearts_results import HeartsResult
@@ -221,6 +223,14 @@ class PassingState(TrickState):
             to = (s + offset) % 4
             hands[to] |= passed[s]
             self.received[to] = passed[s]
+        events = self.events
+        if events is not None:
+            # Each receiver is told only now what it was given: until the cards moved, a pass
+            # was its giver's secret (``_public``), and the giver knew it already.
+            first = (self.dealer + 1) % 4
+            order = (first, (first + 1) % 4, (first + 2) % 4, (first + 3) % 4)
+            for s in order:
+                events.emit(PassReceived(s, (s + offset) % 4, passed[s], order))
         self._start_play()
 
     def _public(self, viewer: int, actor: int, action: int) -> bool:
@@ -373,6 +383,8 @@ class Hearts(Game):
     Options = HeartsOptions
     State = HeartsState
     heuristic_bot = "tricktable.bots.hearts_heuristic:HeartsHeuristic"
+    presenter = "tricktable.ui.games.hearts:HeartsPresenter"
+    statistics = "tricktable.stats.hearts:HeartsStats"
     private_actions = True  # a pass is seen by its receiver only
 
     def __init__(

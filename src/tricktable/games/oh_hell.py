@@ -212,6 +212,8 @@ class OhHell(Game):
     State = OhHellState
     records_stock = True
     heuristic_bot = "tricktable.bots.tricks_heuristic:OhHellHeuristic"
+    presenter = "tricktable.ui.games.oh_hell:OhHellPresenter"
+    statistics = "tricktable.stats.oh_hell:OhHellStats"
 
     def __init__(
         self, options: Any = None, preset: str | None = None, baseline: Any = None

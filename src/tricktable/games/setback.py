@@ -41,6 +41,7 @@ class SetbackState(TrickState):
         self.point_list: list[str] = list(game.weights)
         self.may_trump: bool = game.options.may_trump
         self.joker_forbid: int = game.joker_forbid
+        self._facts_public = True  # _view_extra: the auction and contract, for all
         self.high_bid = 0
         self.high_bidder = -1
         self.declarer = -1
@@ -234,7 +235,10 @@ class Setback(Game):
     summary = "53 cards with a joker, six each, one round of bids 2-6, six points, to 21"
     Options = SetbackOptions
     State = SetbackState
-    heuristic_bot = "tricktable.bots.heuristic:HeuristicBot"
+    heuristic_bot = "tricktable.bots.pitch_heuristic:PitchHeuristic"
+    trump_named_by_lead = True  # the declarer's first card names trump
+    presenter = "tricktable.ui.games.pitch:SetbackPresenter"
+    statistics = "tricktable.stats.pitch:SetbackStats"
 
     def __init__(self, options: Any = None, preset: str | None = None) -> None:
         opts = options if options is not None else SetbackOptions()
@@ -249,3 +253,6 @@ class Setback(Game):
 
     def _hand_size(self) -> int:
         return int(self.options.hand_size)
+
+
+GAME = Setback

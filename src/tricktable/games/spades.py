@@ -300,6 +300,10 @@ class Spades(Game):
     Options = SpadesOptions
     State = SpadesState
     heuristic_bot = "tricktable.bots.spades_heuristic:SpadesHeuristic"
+    http_adapter = "tricktable.protocols.http:SpadesEvents"  # seed 004's five endpoints
+    presenter = "tricktable.ui.games.spades:SpadesPresenter"
+    statistics = "tricktable.stats.spades:SpadesStats"
+    fault_penalty = "forfeit"  # seed 004: a fault forfeits the match
 
     def __init__(
         self, options: Any = None, preset: str | None = None, baseline: Any = None

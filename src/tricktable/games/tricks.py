@@ -179,6 +179,10 @@ class Tricks(Game):
     Options = TricksOptions
     State = TricksState
     heuristic_bot = "tricktable.bots.tricks_heuristic:TricksHeuristic"
+    seed_protocol = True  # seed 002's bots speak its stdio protocol word for word
+    presenter = "tricktable.ui.games.tricks:TricksPresenter"
+    statistics = "tricktable.stats.tricks:TricksStats"
+    fault_penalty = "bad-card"  # seed 002: a fault is a bad card (TricksState.penalize_bad_card)
 
     def __init__(
         self, options: Any = None, preset: str | None = None, baseline: Any = None

@@ -1,10 +1,11 @@
 """HTTP bots: the engine POSTs JSON to ``{base}/{gameId}/{playerId}/{event}`` and reads JSON back.
 
 ``playerId`` is the seat counted from 1 (seat 0 is player 1), as in seed 004's ``player1_…``
-fields. For ``spades`` the events and payloads are exactly seed 004's (``blind``, ``deal``,
-``bid``, ``play``, ``book``), so a bot written to that document plays unchanged; every other game
-uses the generic events (``start``, ``deal``, one per decision phase, ``trick``, ``hand``,
-``end``) whose bodies are the seat's :meth:`View.to_dict`. docs/protocol-http.md specifies both.
+fields. A game names its adapter in ``Game.http_adapter``: Spades names :class:`SpadesEvents`,
+whose events and payloads are exactly seed 004's (``blind``, ``deal``, ``bid``, ``play``,
+``book``), so a bot written to that document plays unchanged; every other game uses the generic
+events (``start``, ``deal``, one per decision phase, ``trick``, ``hand``, ``end``) whose bodies
+are the seat's :meth:`View.to_dict`. docs/protocol-http.md specifies both.
 
 The bot is driven by the match loop, which only calls :meth:`HttpBot.act` when it is this
 seat's turn: events that tell the bot what happened meanwhile (a finished book, the bids) are
@@ -33,7 +34,8 @@ from typing import Any
 from tricktable.bots.base import Bot
 from tricktable.cards import JOKER, RANKS, card_name, cards_in, parse_card
 from tricktable.engine.actions import BID
-from tricktable.engine.events import HandStarted, TrickWon
+from tricktable.engine.declared import declared
+from tricktable.engine.events import Acted, Dealt, HandStarted, TrickWon
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import AUCTION, OVER, PLAY, Game, View
 from tricktable.errors import BotError, BotFault, NotationError
@@ -201,7 +203,8 @@ class HttpBot(Bot):
         self.game_id = f"{game.name}-{secrets.token_hex(6)}"
         self.used = 0.0
         self.requests = 0
-        self._adapter = SpadesEvents(self) if game.name == "spades" else GenericEvents(self)
+        adapter = declared(type(game), "http_adapter", _Adapter)
+        self._adapter = (GenericEvents if adapter is _Adapter else adapter)(self)
 
     def act(self, view: View) -> int:
         return self._events().act(view)
@@ -366,7 +369,11 @@ def _action_text(game: Game, action: int) -> str:
 
 
 class _Adapter:
-    """How a game's turns and news become HTTP events (one per game family)."""
+    """How a game's turns and news become HTTP events (one per game family).
+
+    A game names its own in ``Game.http_adapter`` ("module:Class"); :class:`GenericEvents`
+    serves every game that names none.
+    """
 
     def __init__(self, bot: HttpBot) -> None:
         self.bot = bot
@@ -557,6 +564,8 @@ class SpadesEvents(_Adapter):
         self.blind_sent = False
         self.deal_pending = False  # bid blind nil; the hand comes once it may look
         self.bids_sent = False
+        #: the bids (blind nil included) this hand's events have shown
+        self.bids_made = 0
         self.told = 0
 
     # The spades module is imported lazily: the engine and the other games need none of it.
@@ -619,13 +628,29 @@ class SpadesEvents(_Adapter):
     def _catch_up(self, view: View) -> None:
         bot = self.bot
         fresh = _fresh_hand(self, view)
+        count = True
         if view.hand_number != self.hand_number:
             self.hand_number = view.hand_number
             self.blind_sent = self.deal_pending = self.bids_sent = False
-        if self.deal_pending and view.hand:
+            self.bids_made = 0
+            if not any(isinstance(e, HandStarted) for e in fresh):
+                # The stream began in this hand (a resumed match): the bids made before it
+                # are known only from the view, which holds every bid made so far.
+                self.bids_made = sum(b is not None for b in self._bids(view))
+                count = False
+        look = self._codes()[1]
+        seat = view.seat
+        looked = False
+        for event in fresh:
+            if isinstance(event, Acted):
+                if count and event.action != look:
+                    self.bids_made += 1
+            elif isinstance(event, Dealt) and event.seat == seat:
+                looked = True  # a blind nil bidder picks its cards up as play begins
+        if self.deal_pending and looked:
             self.deal_pending = False
             bot.post("deal", self._deal_body(view), None)  # the seed ignores this answer
-        if not self.bids_sent and all(b is not None for b in self._bids(view)):
+        if not self.bids_sent and self.bids_made == view.game.num_players:
             self.bids_sent = True
             bot.post("bid", self._round(view), None)
         for event in fresh:

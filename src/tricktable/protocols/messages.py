@@ -5,14 +5,14 @@ the seat's :class:`~tricktable.engine.trick.View` into the INFO lines that seat 
 yet, asks its QUERY, and reads the RESPONSE back into an action. It does no input or output,
 so it is tested without a process.
 
-For ``tricks`` the conversation is exactly seed 002's (``start game``, ``cards``, ``start
-hand``, ``start trick``, ``played``, ``bad card``, ``end trick``, ``end hand``, ``end game``
-and ``QUERY card``), and nothing else is sent. Every other game speaks the same format with the
-messages it needs (see docs/protocol-stdio.md).
+For a game that declares ``seed_protocol`` (Tricks) the conversation is exactly seed 002's
+(``start game``, ``cards``, ``start hand``, ``start trick``, ``played``, ``bad card``, ``end
+trick``, ``end hand``, ``end game`` and ``QUERY card``), and nothing else is sent. Every other
+game speaks the same format with the messages it needs (see docs/protocol-stdio.md).
 
-Events are built lazily: at each query and at the end of a hand the conversation walks the
-actions of the hand it has not reported yet. The match loop therefore pays nothing per action
-for this seat; only the bot's own turns and the ends of hands do any work.
+Lines are built lazily: at each query and at the end of a hand the conversation walks the
+events of the seat's stream it has not reported yet. The match loop therefore pays nothing per
+action for this seat; only the bot's own turns and the ends of hands do any work.
 """
 
 from __future__ import annotations
@@ -30,15 +30,13 @@ from tricktable.engine.events import (
     HandChanged,
     HandScored,
     HandStarted,
+    PassReceived,
     TrickWon,
     TrumpNamed,
 )
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import AUCTION, PLAY, Game, View
 from tricktable.errors import BotFault, NotationError
-
-#: the game whose protocol is seed 002's, word for word
-SEED_GAME = "tricks"
 
 
 def seat_name(seat: int) -> str:
@@ -95,10 +93,10 @@ class Conversation:
         self.seat = seat
         self.n = game.num_players
         self.names = names if names is not None else [seat_name(s) for s in range(self.n)]
-        #: seed 002's exact protocol (tricks), or the extended one
-        self.plain = game.name == SEED_GAME
-        #: the Pitch family names trump by the first lead; other games before any card
-        self.trump_by_lead = game.name == "setback"
+        #: seed 002's exact protocol (the game declares it speaks it), or the extended one
+        self.plain = game.seed_protocol
+        #: trump is named by the first lead (the Pitch family), else before any card
+        self.trump_by_lead = game.trump_named_by_lead
         self.hand = -1
         self.hand_open = False
         #: how many events of the seat's stream have been told
@@ -156,7 +154,7 @@ class Conversation:
         self.fresh = False
         self.lines = {}
         for event in fresh:
-            self._tell(view, event, out)
+            self._tell(event, out)
         if self.cards_due and self.hand_open:
             self.cards_due = False
             if self.due_cards != self.known:
@@ -231,7 +229,7 @@ class Conversation:
         if dealt or self.plain:
             out.append(line("INFO", "cards", format_cards(dealt)))
 
-    def _tell(self, view: View, event: Event, out: list[str]) -> None:
+    def _tell(self, event: Event, out: list[str]) -> None:
         """The lines of one event of the seat's stream (some wait for the end of the sync)."""
         fresh = self.fresh
         self.fresh = False
@@ -245,16 +243,17 @@ class Conversation:
         elif isinstance(event, CardPlayed):
             self._played(event.seat, event.card, out)
         elif isinstance(event, Acted):
-            self._acted(view, event.seat, event.action, event.text, out)
+            self._acted(event.seat, event.action, event.text, out)
         elif isinstance(event, Dealt):
             if fresh:  # dealt and seen at once: told with the start of the hand
                 self._cards(event.cards, out)
             else:  # first seen later (blind nil): told at the end of the sync
                 self._due(event.cards)
         elif isinstance(event, HandChanged):
-            if not self.plain and event.cards & ~self.known:
-                self._revealed(view, out)
             self._due(event.cards)
+        elif isinstance(event, PassReceived):
+            if not self.plain:
+                self._received(event, out)
         elif isinstance(event, TrumpNamed):
             if not self.plain:
                 self.trump_due = event.suit
@@ -279,7 +278,9 @@ class Conversation:
             self.known &= ~(1 << card)
         self.in_trick += 1
 
-    def _acted(self, view: View, seat: int, action: int, text: str, out: list[str]) -> None:
+    def _acted(self, seat: int, action: int, text: str, out: list[str]) -> None:
+        if action >= act.PASS_CARDS and (seat, action) in self.told_hand:
+            return  # the last pass, told a moment ago to its receiver as the cards moved
         index = len(self.told_hand)
         self.told_hand.append((seat, action))
         name = self.names[seat]
@@ -301,27 +302,27 @@ class Conversation:
             return line("INFO", "bid", name, text)
         return line("INFO", "action", name, text)
 
-    def _revealed(self, view: View, out: list[str]) -> None:
-        """Tell the passes this seat may see only now that passing is over (cards received).
+    def _received(self, event: PassReceived, out: list[str]) -> None:
+        """Tell a pass this seat receives, now that the cards have moved.
 
-        The stream has no event for them (each was private when made), so they are read from
-        the seat's visible actions and told where they stand among them.
+        It is told where it was made among the passes this sync tells (the seat's own may
+        have come after it), which ``event.order``, the order of the passing, decides.
         """
-        seen = self.told_hand
-        now = [a for a in view.actions if a[1] >= act.PASS_CARDS]
-        for item in _unseen([a for a in seen if a[1] >= act.PASS_CARDS], now):
-            seat, action = item
-            if seat == self.seat:
-                continue
-            text = self.game.action_name(action)
-            after = now[now.index(item) + 1 :]
-            at = min((self.lines[a] for a in after if a in self.lines), default=len(out))
-            at = min(at, len(out))
-            out.insert(at, self._action_line(self.names[seat], action, text))
-            for key, pos in self.lines.items():
-                if pos >= at:
-                    self.lines[key] = pos + 1
-            seen.append(item)
+        item = (event.giver, act.PASS_CARDS | event.cards)
+        turn = event.order.index(event.giver)
+        later = [
+            pos
+            for (seat, action), pos in self.lines.items()
+            if action >= act.PASS_CARDS and event.order.index(seat) > turn
+        ]
+        at = min(later, default=len(out))
+        text = self.game.action_name(item[1])
+        out.insert(at, self._action_line(self.names[event.giver], item[1], text))
+        for key, pos in self.lines.items():
+            if pos >= at:
+                self.lines[key] = pos + 1
+        self.lines[item] = at
+        self.told_hand.append(item)
 
     def _start_trick(self, leader: int, out: list[str]) -> None:
         order = [self.names[(leader + i) % self.n] for i in range(self.n)]
@@ -404,19 +405,3 @@ class Conversation:
                 mask |= 1 << parse_card(word)
             return act.PASS_CARDS | mask
         return self.game.parse_action(text)
-
-
-def _unseen(seen: list[tuple[int, int]], now: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The items of ``now`` not matched, in order, by ``seen`` (a subsequence of it).
-
-    A seat's visible actions grow at the end, except that an action hidden until later (a
-    card pass, seen by its receiver once the passing is over) appears in the middle.
-    """
-    out = []
-    i = 0
-    for item in now:
-        if i < len(seen) and seen[i] == item:
-            i += 1
-        else:
-            out.append(item)
-    return out

@@ -4,8 +4,9 @@ A :class:`Presenter` turns a game's states, views and hand results into lines of
 terminal table (:mod:`tricktable.ui.terminal`) and the replay account. The base class is the
 generic presenter: it describes any game from ``View.info()`` and its hand results'
 ``to_dict()``, so a new game is shown without code; a game's own presenter reads its typed
-result's fields. Games that deserve more register a subclass under their base
-game name in :data:`PRESENTERS`.
+result's fields. A game that deserves more names its own subclass in its class
+(``Game.presenter = "module:Class"``, imported only when the game is shown); the built-in
+games' presenters are this package's modules.
 
 Presenters only format. The table decides when to show what, and a seat's private action (a
 Hearts pass, a Euchre discard) is spelt out only for the seats :attr:`Seating.watchers` name —
@@ -14,6 +15,7 @@ the humans at the keyboard, or every seat in the account of a finished match.
 
 from __future__ import annotations
 
+from tricktable.engine.declared import declared
 from tricktable.engine.trick import Game
 from tricktable.ui.games.base import (
     Presenter,
@@ -26,32 +28,14 @@ from tricktable.ui.games.base import (
     suit_text,
     verb,
 )
-from tricktable.ui.games.euchre import EuchrePresenter
-from tricktable.ui.games.hearts import FilippaPresenter, HeartsPresenter
-from tricktable.ui.games.oh_hell import OhHellPresenter
-from tricktable.ui.games.pitch import SetbackPresenter
-from tricktable.ui.games.spades import SpadesPresenter
-from tricktable.ui.games.tricks import TricksPresenter
-
-#: base game name -> its presenter class; games not listed get the generic :class:`Presenter`
-PRESENTERS: dict[str, type[Presenter]] = {
-    "setback": SetbackPresenter,
-    "euchre": EuchrePresenter,
-    "hearts": HeartsPresenter,
-    "filippa": FilippaPresenter,
-    "spades": SpadesPresenter,
-    "oh-hell": OhHellPresenter,
-    "tricks": TricksPresenter,
-}
 
 
 def presenter_for(game: Game) -> Presenter:
-    """The presenter of ``game`` (by its base name), the generic one for a game without its own."""
-    return PRESENTERS.get(game.name, Presenter)(game)
+    """The presenter ``game`` declares (``Game.presenter``), the generic one if it has none."""
+    return declared(type(game), "presenter", Presenter)(game)
 
 
 __all__ = [
-    "PRESENTERS",
     "Presenter",
     "Seating",
     "card_text",

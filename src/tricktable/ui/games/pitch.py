@@ -12,6 +12,7 @@ from tricktable.cards import (
     cards_in,
 )
 from tricktable.engine.trick import AUCTION, TrickState, TrumpTables, View
+from tricktable.games.setback import Setback
 from tricktable.games.setback_results import SetbackResult
 from tricktable.ui.games.base import (
     POINT_LABELS,
@@ -45,14 +46,9 @@ class SetbackPresenter(Presenter):
 
     def rules_summary(self) -> str:
         """RULES.md's Setback in full; other variants by their summary."""
-        game = self.game
-        opts = game.options
-        told = ("target", "min_bid", "max_bid")
-        plain = type(opts)()
-        if game.name != "setback" or any(
-            getattr(opts, k) != getattr(plain, k) for k in game.options_dict() if k not in told
-        ):
+        if not self._plays_rules_md():
             return super().rules_summary()
+        opts = self.game.options
         return (
             f"Six cards each. One round of bids from {opts.min_bid} to {opts.max_bid}, starting"
             f" left of the dealer; if all pass the dealer is stuck at {opts.min_bid}. The"
@@ -63,6 +59,23 @@ class SetbackPresenter(Presenter):
             " Joker, and Game (most card points: 10 = 10, A 4, K 3, Q 2, J 1). The declaring"
             " team scores its bid if it takes that many points and loses it otherwise; the"
             f" others score what they take. The first declaring team to {opts.target} wins."
+        )
+
+    def _plays_rules_md(self) -> bool:
+        """Whether the game is RULES.md's Setback, which the full summary states.
+
+        That is the Setback class itself (a game built on it, which inherits this presenter,
+        may change rules the text states) with RULES.md's options, the target and the bids
+        aside (the text reads them).
+        """
+        game = self.game
+        if type(game) is not Setback:
+            return False
+        opts = game.options
+        told = ("target", "min_bid", "max_bid")
+        plain = type(opts)()
+        return all(
+            getattr(opts, k) == getattr(plain, k) for k in game.options_dict() if k not in told
         )
 
     def deal_lines(self, seating: Seating, state: TrickState) -> list[Text]:

@@ -1,4 +1,4 @@
-"""The heuristic bot for Setback: bids from an estimate of its points, plays by expected value.
+"""The heuristic bot of Setback and every Pitch preset: bids its expected points, plays by value.
 
 It sees only its seat's :class:`View`. Bidding scores each suit as a candidate trump (High, Low,
 Jack, Off-jack, Joker and Game, each as the chance of taking it), adds an allowance for the
@@ -247,8 +247,8 @@ def trick_best(trick: list[tuple[int, int]], tables: TrumpTables) -> tuple[int, 
     return seat, power, led
 
 
-class HeuristicBot(Bot):
-    """Setback by rules of thumb: bids from a points estimate, plays by expected value."""
+class PitchHeuristic(Bot):
+    """Setback and every Pitch preset by rules of thumb: bids a points estimate, plays by value."""
 
     name = "heuristic"
 

@@ -1,4 +1,4 @@
-"""Tests of the heuristic bot: its strength against random play, and decisions in built hands."""
+"""Tests of the Pitch heuristic: its strength against random play, and decisions in built hands."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from tricktable.bots import make_bot
-from tricktable.bots.heuristic import HeuristicBot, Rules, best_suit, suit_estimate
+from tricktable.bots.pitch_heuristic import PitchHeuristic, Rules, best_suit, suit_estimate
 from tricktable.bots.random_bot import RandomBot
 from tricktable.cards import HEARTS, SPADES, mask_of, parse_cards, suit_of
 from tricktable.engine.trick import TrickState
@@ -25,7 +25,7 @@ ApplyActions = Callable[..., SetbackState]
 def decide(state: TrickState) -> str:
     """What a fresh heuristic bot does for the seat to act in ``state``, as action text."""
     seat = state.to_act
-    bot = HeuristicBot()
+    bot = PitchHeuristic()
     bot.start_match(state.game, seat, 1)
     action = bot.act(state.view(seat))
     assert action in state.legal_actions()
@@ -66,7 +66,7 @@ def test_same_seed_same_match() -> None:
     game = load_game("setback")
 
     def actions(seed: int) -> list[list[int]]:
-        bots = [HeuristicBot(), RandomBot(), HeuristicBot(), RandomBot()]
+        bots = [PitchHeuristic(), RandomBot(), PitchHeuristic(), RandomBot()]
         return [log.actions for log in play_match(game, bots, seed, max_hands=3).history]
 
     assert actions(7) == actions(7)
@@ -89,7 +89,7 @@ def test_always_legal_in_random_states(spec: str) -> None:
         pytest.skip(f"this build has no such variant: {exc}")
     rng = random.Random(spec)
     for seed in range(150):
-        bots = [HeuristicBot() for _ in range(4)]
+        bots = [PitchHeuristic() for _ in range(4)]
         for seat, bot in enumerate(bots):
             bot.start_match(game, seat, seed)
         state = game.new_state(seed)
