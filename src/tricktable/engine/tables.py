@@ -1,0 +1,46 @@
+"""What trump changes, as tables indexed by card: power in a trick and the suit to follow."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from tricktable.cards import SUIT_MASKS, mask_of
+
+
+class TrumpTables:
+    """What trump changes, as tables indexed by card (a plain class: native fields when compiled).
+
+    ``mask`` holds every trump card; ``power[c]`` ranks a card in a trick (trumps 100 and up,
+    other cards by rank, beaten by any trump and only counting in the suit led);
+    ``suit_mask[c]`` is the mask of the suit card ``c`` belongs to for following suit.
+    """
+
+    __slots__ = ("mask", "power", "suit", "suit_mask")
+
+    def __init__(self, suit: int, mask: int, power: list[int], suit_mask: list[int]) -> None:
+        self.suit = suit
+        self.mask = mask
+        self.power = power
+        self.suit_mask = suit_mask
+
+
+def trump_tables(trump: int, trump_order: Sequence[int]) -> TrumpTables:
+    """Tables for a trump suit (-1 for none) whose trump cards, lowest first, are ``trump_order``.
+
+    Cards in ``trump_order`` outside the printed suit (a joker, a left bower) join trump for
+    following suit; the printed suits keep every other card.
+    """
+    mask = mask_of(trump_order)
+    suit_masks = [SUIT_MASKS[s] & ~mask for s in range(4)]
+    if trump >= 0:
+        suit_masks[trump] = mask
+    power = [c % 13 if c < 52 else -1 for c in range(64)]
+    suit_mask = [suit_masks[c // 13] if c < 52 else 0 for c in range(64)]
+    for i, card in enumerate(trump_order):
+        power[card] = 100 + i
+        suit_mask[card] = mask
+    return TrumpTables(trump, mask, power, suit_mask)
+
+
+NO_TRUMP: Final = trump_tables(-1, ())

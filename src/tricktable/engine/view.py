@@ -1,0 +1,276 @@
+"""What one seat may know: the sealed :class:`View` a bot gets at each decision, and the
+:class:`Shared` parts every view of a state shares until the state changes them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from tricktable.cards import (
+    SUITS,
+    card_name,
+    format_cards,
+)
+from tricktable.engine.game import Game, _action_text, _refused_now
+from tricktable.engine.phases import PHASE_NAMES
+from tricktable.engine.results import HandResult
+from tricktable.engine.tables import TrumpTables
+from tricktable.errors import IllegalAction
+
+if TYPE_CHECKING:
+    from tricktable.engine.state import TrickState
+
+
+class Shared:
+    """What every view of a state shares until the state changes it: the finished tricks,
+    cards won, scores and results as tuples, and the hand's fixed facts.
+
+    Made at most once between a trick's end and the next, or a hand's (neither a card in
+    mid-trick nor a bid changes any of it), so a view costs a reference, not copies.
+    """
+
+    __slots__ = (
+        "dealer",
+        "facts",
+        "hand_number",
+        "n",
+        "results",
+        "scores",
+        "tricks",
+        "tricks_won",
+        "won",
+    )
+
+    def __init__(self, state: TrickState, results: tuple[Any, ...]) -> None:
+        self.tricks: tuple[tuple[int, tuple[int, ...], int], ...] = tuple(state.tricks)
+        self.won: tuple[int, ...] = tuple(state.won)
+        self.tricks_won: tuple[int, ...] = tuple(state.tricks_won)
+        self.scores: tuple[int, ...] = tuple(state.scores)
+        self.results: tuple[Any, ...] = results
+        self.dealer: int = state.dealer
+        self.hand_number: int = max(len(state.history) - 1, 0)
+        self.n: int = state.n
+        self.facts: dict[str, Any] = state._trick_facts()
+
+
+class View:
+    """What one seat may know about a state, taken when the view is made: a sealed snapshot.
+
+    It holds copies of what the seat may see and no reference to the state, so nothing a
+    bot does with its view reaches another seat's cards; ``state.view(seat)`` makes a new one
+    for each decision. ``to_dict()`` is what travels to bots in other processes, and
+    ``events`` the seat's own event stream when the match has one (else empty).
+    """
+
+    __slots__ = (
+        "_hidden",
+        "_info",
+        "_legal",
+        "_legal_mask",
+        "_log",
+        "_n",
+        "_ntrick",
+        "_phase_name",
+        "_shared",
+        "dealt",
+        "events",
+        "game",
+        "hand",
+        "phase",
+        "seat",
+        "tables",
+        "to_act",
+    )
+
+    def __init__(self, state: TrickState, seat: int) -> None:
+        self.game: Game = state.game
+        self.seat = seat
+        if state._may_look(seat):
+            self.hand: int = state.hands[seat]
+            self.dealt: int = state.dealt[seat]
+        else:
+            self.hand = 0
+            self.dealt = 0
+        to_act = state.to_act
+        self.to_act: int = to_act
+        phase = state.phase
+        self.phase: int = phase
+        # A game's own phase is named now (only the state knows); shared ones in to_dict().
+        self._phase_name = state._phase_name() if phase >= 10 else ""
+        self.tables: TrumpTables = state.tables
+        self._shared: Shared = state._shared()
+        # The hand's log is the state's immutable chain (see TrickState._log_chain): a view
+        # keeps its last node and how many it covers, and lists them only when asked. The
+        # cards of the trick in play are its last nodes (only cards are played in a trick).
+        self._log: tuple[Any, ...] | None = state._log_chain()
+        self._n: int = len(state.actions)
+        self._ntrick: int = len(state.trick)
+        # A private action never enters the view of a seat that may not see it. Only the few
+        # the state noted are asked about, now (its visibility may change: a pass is seen by
+        # its receiver once the passing is over).
+        hidden: tuple[int, ...] = ()
+        private = state._private_at
+        if private:
+            actions = state.actions
+            actors = state.actors
+            hidden = tuple(
+                i
+                for i in private
+                if actors[i] != seat and not state._public(seat, actors[i], actions[i])
+            )
+        self._hidden = hidden
+        self._info = state._info_of(seat)
+        if to_act == seat:
+            self._legal = state.legal_actions()
+            self._legal_mask = state.legal_mask()
+        else:
+            self._legal = []
+            self._legal_mask = 0
+        events = state.events
+        self.events: Sequence[Any] = () if events is None else events.window(seat)
+
+    @property
+    def dealer(self) -> int:
+        """The seat that dealt this hand."""
+        return self._shared.dealer
+
+    @property
+    def hand_number(self) -> int:
+        """0-based index of the current hand."""
+        return self._shared.hand_number
+
+    @property
+    def trump(self) -> int:
+        """The trump suit (0..3), or -1 while there is none."""
+        return self.tables.suit
+
+    @property
+    def trick(self) -> list[tuple[int, int]]:
+        """The current trick as (seat, card) pairs, in play order."""
+        out: list[tuple[int, int]] = []
+        node = self._log
+        for _ in range(self._ntrick):
+            assert node is not None
+            out.append((node[1], node[2]))
+            node = node[0]
+        out.reverse()
+        return out
+
+    @property
+    def tricks(self) -> list[tuple[int, tuple[int, ...], int]]:
+        """The finished tricks of this hand: (leader, cards in play order, winner)."""
+        return list(self._shared.tricks)
+
+    @property
+    def played(self) -> int:
+        """Every card played this hand so far, as a mask."""
+        played = _or_all(self._shared.won)
+        node = self._log
+        for _ in range(self._ntrick):
+            assert node is not None
+            played |= 1 << node[2]
+            node = node[0]
+        return played
+
+    @property
+    def won(self) -> list[int]:
+        """The cards each seat has captured this hand (public: they were played face up)."""
+        return list(self._shared.won)
+
+    @property
+    def tricks_won(self) -> list[int]:
+        """How many tricks each seat has won this hand."""
+        return list(self._shared.tricks_won)
+
+    @property
+    def scores(self) -> list[int]:
+        """The match scores, by team (or by seat in games without partnerships)."""
+        return list(self._shared.scores)
+
+    @property
+    def results(self) -> list[HandResult]:
+        """The results of the finished hands."""
+        return list(self._shared.results)
+
+    @property
+    def actions(self) -> list[tuple[int, int]]:
+        """This hand's actions that this seat may see, as (seat, action) pairs."""
+        out: list[tuple[int, int]] = []
+        node = self._log
+        while node is not None:
+            out.append((node[1], node[2]))
+            node = node[0]
+        out.reverse()
+        for i in reversed(self._hidden):
+            del out[i]
+        return out
+
+    @property
+    def step(self) -> int:
+        """How many of this hand's actions this seat has seen (with ``hand_number``, it
+        names a decision: a bot that draws from both is the same after a resume)."""
+        return self._n - len(self._hidden)
+
+    def info(self) -> dict[str, Any]:
+        """Game-specific public facts (declarer, bids, ...)."""
+        return {**self._info, **self._shared.facts}
+
+    def legal_actions(self) -> list[int]:
+        """This seat's legal actions: empty unless it is this seat's turn (the view's own
+        list, made for it: a bot may keep or change it)."""
+        return self._legal
+
+    def legal_mask(self) -> int:
+        """This seat's legal actions as a mask: 0 unless it is this seat's turn.
+
+        ``SPECIAL`` (negative) in a phase whose actions are listed, not masked.
+        """
+        return self._legal_mask
+
+    def illegal(self, action: object) -> IllegalAction:
+        """The engine's error for ``action`` by this seat: why the rules refuse it now.
+
+        It speaks only of what this seat may know: off its turn, that it is not its turn;
+        on its turn, the reason the game gives from this seat's own cards and the public
+        state (see :meth:`Game.explain`).
+        """
+        seat = self.seat
+        refused = _refused_now(self.game, seat, self.phase, action)
+        if refused is not None:
+            return refused
+        assert isinstance(action, int)
+        text = _action_text(self.game, action)
+        if self.to_act != seat:
+            return IllegalAction(seat, text, f"is not to act (seat {self.to_act} is)")
+        return IllegalAction(seat, text, self.game.explain(self, action))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything this seat may know, as JSON-ready data with canonical names."""
+        game = self.game
+        return {
+            "game": game.preset,
+            "seat": self.seat,
+            "hand_number": self.hand_number,
+            "phase": PHASE_NAMES.get(self.phase) or self._phase_name,
+            "dealer": self.dealer,
+            "to_act": self.to_act,
+            "hand": format_cards(self.hand).split(),
+            "trump": SUITS[self.trump] if self.trump >= 0 else None,
+            "actions": [{"seat": s, "action": game.action_name(a)} for s, a in self.actions],
+            "trick": [{"seat": s, "card": card_name(c)} for s, c in self.trick],
+            "tricks": [
+                {"leader": ld, "cards": [card_name(c) for c in cs], "winner": w}
+                for ld, cs, w in self._shared.tricks
+            ],
+            "scores": list(self._shared.scores),
+            "legal": [game.action_name(a) for a in self._legal],
+            **self._info,
+            **self._shared.facts,
+        }
+
+
+def _or_all(masks: Sequence[int]) -> int:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
