@@ -1,7 +1,10 @@
-"""``tricktable play``: real subprocesses with piped input, and the human's answers in-process."""
+"""``tricktable play``: real subprocesses with piped input, the person at the table, and the
+human's answers in-process."""
 
 from __future__ import annotations
 
+import io
+import itertools
 import json
 import os
 import re
@@ -10,9 +13,11 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 import tricktable
 from tricktable.cards import card_name, cards_in, mask_of, parse_cards
@@ -21,7 +26,11 @@ from tricktable.engine.trick import TrickState
 from tricktable.errors import IllegalAction, NotationError
 from tricktable.games import GAMES, load_game
 from tricktable.records import load_record, replay
-from tricktable.ui.terminal import read_answer
+from tricktable.runner import MatchSpec, run_match
+from tricktable.table import Table
+from tricktable.ui.answers import read_answer
+from tricktable.ui.human import HumanPlayer
+from tricktable.ui.terminal import TableDisplay, seat_names
 
 SRC = str(Path(tricktable.__file__).resolve().parents[1])
 BOTS = "heuristic,random,heuristic,random"
@@ -251,6 +260,99 @@ def test_ctrl_c_at_the_prompt_saves_and_exits_130(tmp_path: Path) -> None:
     assert "Interrupted." in out and f"record saved to {target}" in out
     assert b"Traceback" not in err
     assert "unfinished_hand" in load_record(target)
+
+
+# ------------------------------------------------------------------------ at the table
+
+#: a bot that answers once, then never again (an in-process bot: only a driver can time it out)
+HANGING_BOT = """
+import time
+
+from tricktable.bots.base import Bot
+
+
+class Hanging(Bot):
+    name = "hanging"
+    calls = 0
+
+    def act(self, view):
+        self.calls += 1
+        if self.calls > 1:
+            time.sleep(600)
+        return view.legal_actions()[0]
+"""
+
+
+def test_a_person_plays_at_a_table_whose_bots_keep_their_time_limits(tmp_path: Path) -> None:
+    # With a person the match runs at a table, whose driver asks each bot in a thread of its
+    # own within its time: the bot that hangs is timed out and replaced, the person plays on.
+    # (The loop of bots alone calls an in-process bot directly: it would wait for ever.)
+    bot = tmp_path / "hang.py"
+    bot.write_text(HANGING_BOT, encoding="utf-8")
+    target = tmp_path / "m.json"
+    run = play("--players", f"human,{bot}:Hanging,random,random", "--seed", "3",
+               "--max-hands", "2", "--decision-time", "0.3", "--save", str(target),
+               stdin="#1\n" * 200)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "West's bot failed (timeout): the heuristic bot plays for West from now on" in run.stdout
+    record = load_record(target)
+    faults = [(f["seat"], f["kind"], f["penalty"]) for f in record["faults"]]
+    assert faults == [(1, "timeout", "substitute")]
+    assert len(record["hands"]) == 2 and "unfinished_hand" not in record
+
+
+def test_refused_answers_change_nothing_the_match_is_the_good_answers_one(
+    tmp_path: Path,
+) -> None:
+    # "bid 1" reads as an action, so it goes to the table, which refuses it with the engine's
+    # reason (in the auction and in the play): the match is the one "#1" alone plays.
+    players = "human,heuristic,random,heuristic"
+    plain, tried = tmp_path / "plain.json", tmp_path / "tried.json"
+    first = play("--players", players, "--seed", "4", "--max-hands", "3", "--save", str(plain),
+                 stdin="#1\n" * 400)  # fmt: skip
+    second = play("--players", players, "--seed", "4", "--max-hands", "3", "--save", str(tried),
+                  stdin="bid 1\n#1\n" * 400)  # fmt: skip
+    assert first.returncode == second.returncode == 0, second.stderr
+    out = second.stdout
+    assert "✗ 'bid 1' is not legal: you must bid from 2 to 6" in out
+    assert "✗ 'bid 1' is not legal: you must play a card, the auction is over" in out
+    assert load_record(tried) == load_record(plain)
+
+
+def test_the_person_acts_through_the_table_and_a_refusal_changes_nothing() -> None:
+    game = load_game("setback")
+    spec = MatchSpec(game.spec(), ("human", "heuristic", "random", "heuristic"), 4, max_hands=2)
+    refused: list[str] = []
+
+    class Watched(HumanPlayer):
+        """The person ``play`` seats, its submissions checked on their way to the table."""
+
+        async def attend(self, table: Table, seat: int) -> None:
+            submit = table.submit
+
+            def checked(seat: int, action: int | str) -> int:
+                before = (table.version, table.state.actions[:], table.events_since(seat))
+                try:
+                    return submit(seat, action)
+                except IllegalAction as exc:
+                    assert (table.version, table.state.actions, table.events_since(seat)) == before
+                    refused.append(exc.reason)
+                    raise
+
+            table.submit = checked  # type: ignore[method-assign]
+            await super().attend(table, seat)
+
+    def person(answers: Iterator[str], cls: type[HumanPlayer] = HumanPlayer) -> HumanPlayer:
+        display = TableDisplay(Console(file=io.StringIO(), width=200), game, seat_names([0]))
+        display.humans = [0]
+        return cls(display, read=lambda prompt: next(answers), echo=False)
+
+    watched = person(itertools.cycle(["bid 1", "#1"]), Watched)
+    outcome = run_match(spec, bots={0: watched})
+    assert "must bid from 2 to 6" in refused and "must play a card, the auction is over" in refused
+    text = watched.display.console.file.getvalue()  # type: ignore[attr-defined]
+    assert "✗ 'bid 1' is not legal: you must bid from 2 to 6" in text
+    assert outcome.record == run_match(spec, bots={0: person(itertools.repeat("#1"))}).record
 
 
 # ------------------------------------------------------------------ the answers, in-process

@@ -13,6 +13,12 @@ What cannot be pickled is passed beside the spec: a ``listener`` (the terminal t
 the caller made itself (a person at the keyboard, a bot under test wrapped by bot-check), a
 :class:`BotPool` that keeps bots between the matches of a series (simulate), and hooks.
 
+Bots alone play in the synchronous loop, the fastest. A match with people — a seat whose
+player is a :class:`~tricktable.table.Person`, like the one at the keyboard — is played at a
+:class:`~tricktable.table.Table` by its asyncio driver (:func:`tricktable.table.run`): people
+act through ``Table.submit`` while the driver asks the bots, within their time limits, without
+waiting on them; the match, its faults and its record are the same either way.
+
 A match that something other than its rules stops — a person's quit or end of input, an
 engine failure, a substitute that fails in turn — raises :class:`MatchStopped` (Ctrl-C:
 :class:`MatchInterrupted`), which carries the outcome so far, so that its record is saved.
@@ -24,6 +30,7 @@ engine failure, a substitute that fails in turn — raises :class:`MatchStopped`
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -48,6 +55,7 @@ from tricktable.match import (
     start_bots,
 )
 from tricktable.records import replay, to_record
+from tricktable.table import Person, Table, run
 
 #: the player spec of a person: ``run_match`` cannot make one, the caller passes it
 HUMAN = "human"
@@ -351,7 +359,9 @@ def run_match(
     """Play the match ``spec`` describes and return its outcome.
 
     ``listener`` is called after every action; ``bots`` are players the caller made for some
-    seats (a person, a wrapped bot: the caller closes them); ``pool`` keeps the other bots
+    seats (a person, a wrapped bot: the caller closes them; with a
+    :class:`~tricktable.table.Person` among them the match is played at a table, see the
+    module, and must not be started from a running event loop); ``pool`` keeps the other bots
     between matches (the caller closes it; without one the bots are made here and closed at
     the end); ``on_start`` sees the state before the first action; ``on_fault`` each fault
     as the referee records it.
@@ -376,10 +386,9 @@ def run_match(
     limits = spec.limits
     referee = Referee(limits, substitute_factory(spec.substitute, limits), on_fault)
     max_hands = spec.max_hands
-    deal: Dealer | None = None
-    if spec.deals is not None:
-        deal = _deal_from(spec.deals)
-        cap = len(spec.deals)
+    deals = spec.deals
+    if deals is not None:
+        cap = len(deals)
         max_hands = cap if max_hands is None else min(max_hands, cap)
     try:
         seated = [
@@ -389,11 +398,16 @@ def run_match(
         if on_start is not None:
             on_start(state)
         try:
-            start_bots(game, seated, state.seed, referee)
-            for seat in restored:
-                referee.restore(seat, seated[seat])
-            play_on(state, seated, listener, max_hands, referee, deal)
-            end_bots(state, seated, referee)
+            if any(isinstance(player, Person) for player in seated):
+                table = Table(game, seated, state.seed, referee, state, substituted=restored)
+                _play_at(table, listener, max_hands, deals)
+            else:
+                start_bots(game, seated, state.seed, referee)
+                for seat in restored:
+                    referee.restore(seat, seated[seat])
+                deal = None if deals is None else _dealer(deals)
+                play_on(state, seated, listener, max_hands, referee, deal)
+                end_bots(state, seated, referee)
         except KeyboardInterrupt as exc:
             raise MatchInterrupted(_outcome(spec, state, carried, referee, labels)) from exc
         except Exception as exc:
@@ -407,8 +421,41 @@ def run_match(
     return _outcome(spec, state, carried, referee, labels)
 
 
+def _play_at(
+    table: Table, listener: Listener | None, max_hands: int | None, deals: tuple[Deal, ...] | None
+) -> None:
+    """Play the match on at ``table``, its people beside the asyncio driver (Ctrl-C raises
+    ``KeyboardInterrupt`` here once the driver has stopped)."""
+    if listener is not None:
+        table.watch(_listening(listener))
+
+    def deal(table: Table) -> None:
+        assert deals is not None
+        table.deal_next(*_next_deal(deals, table.state))
+
+    asyncio.run(run(table, max_hands, deal=None if deals is None else deal))
+
+
+def _listening(listener: Listener) -> Callable[[Table], None]:
+    """A table observer calling a match loop's ``listener`` after each action, as the loop does."""
+    moves = 0
+
+    def observe(table: Table) -> None:
+        nonlocal moves
+        state = table.state
+        if table.moves != moves and state.actions:  # an action, not a deal or a chat line
+            moves = table.moves
+            listener(state, state.actors[-1], state.actions[-1])
+
+    return observe
+
+
 def _begin(spec: MatchSpec) -> tuple[TrickState, list[dict[str, Any]]]:
-    """The state the match starts from (new, or rebuilt from its record) and earlier faults."""
+    """The state the match starts from (new, or rebuilt from its record) and earlier faults.
+
+    A rebuilt state's events are on from the record's start: a display or a client reads the
+    whole match from them, as if it had been there.
+    """
     if spec.resume is None:
         return _game(spec.game).new_state(spec.seed), []
     try:
@@ -417,7 +464,7 @@ def _begin(spec: MatchSpec) -> tuple[TrickState, list[dict[str, Any]]]:
         raise RecordError(f"the record to resume is not JSON: {exc.msg}") from None
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
-    state = replay(record)
+    state = replay(record, listen=True)
     if spec.game and _game(spec.game).spec() != state.game.spec():
         raise MatchSpecError(
             f"the spec plays {spec.game}, the record to resume {state.game.spec()}"
@@ -465,25 +512,33 @@ def _player(
         raise MatchSpecError(f"seat {seat}: {exc}") from None
 
 
-def _deal_from(deals: tuple[Deal, ...]) -> Dealer:
+def _dealer(deals: tuple[Deal, ...]) -> Dealer:
     """A dealer that deals ``deals[h]`` as hand ``h``."""
 
     def deal(state: TrickState) -> None:
-        h = len(state.history)
-        given = deals[h]
-        n = state.game.num_players
-        if len(given.hands) != n or not 0 <= given.dealer < n:
-            raise MatchSpecError(f"deal {h + 1}: {n} hands and a dealer 0..{n - 1} needed")
-        lists: list[Sequence[int]] = list(given.hands)
-        if state.game.records_stock:
-            lists.append(given.stock)
-        try:
-            masks, stock = state.check_deal(lists)
-        except TricktableError as exc:
-            raise MatchSpecError(f"deal {h + 1}: {exc}") from None
-        state.deal(masks, dealer=given.dealer, stock=stock)
+        masks, dealer, stock = _next_deal(deals, state)
+        state.deal(masks, dealer=dealer, stock=stock)
 
     return deal
+
+
+def _next_deal(
+    deals: tuple[Deal, ...], state: TrickState
+) -> tuple[list[int], int, Sequence[int] | None]:
+    """The next hand's deal from ``deals``, checked: the masks, the dealer and the stock."""
+    h = len(state.history)
+    given = deals[h]
+    n = state.game.num_players
+    if len(given.hands) != n or not 0 <= given.dealer < n:
+        raise MatchSpecError(f"deal {h + 1}: {n} hands and a dealer 0..{n - 1} needed")
+    lists: list[Sequence[int]] = list(given.hands)
+    if state.game.records_stock:
+        lists.append(given.stock)
+    try:
+        masks, stock = state.check_deal(lists)
+    except TricktableError as exc:
+        raise MatchSpecError(f"deal {h + 1}: {exc}") from None
+    return list(masks), given.dealer, stock
 
 
 def _earlier_faults(record: Mapping[str, Any]) -> list[dict[str, Any]]:

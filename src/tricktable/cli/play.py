@@ -6,9 +6,12 @@ Without one the match runs unattended, one line per hand, and is saved only with
 ``--resume PATH`` plays a saved match on from where it stopped, and saves it back to PATH
 (or to ``--save``).
 
-The match is played by :func:`tricktable.runner.run_match`; the terminal table is its listener
-and each person at the keyboard a player this module makes. An engine failure (a bug, not a
-bot's fault) stops the match with one line, exit status 3, and the record so far saved.
+The match is played by :func:`tricktable.runner.run_match`. With people it is played at a
+table (:mod:`tricktable.table`) by the asyncio driver: each person at the keyboard is a
+:class:`~tricktable.ui.human.HumanPlayer` acting through ``Table.submit``, and the terminal
+table shows the match from the people's event streams. Bots alone play in the runner's loop,
+the terminal table its listener. An engine failure (a bug, not a bot's fault) stops the match
+with one line, exit status 3, and the record so far saved.
 """
 
 from __future__ import annotations
@@ -41,7 +44,8 @@ from tricktable.runner import (
     run_match,
 )
 from tricktable.seeds import fresh_seed
-from tricktable.ui.terminal import HumanPlayer, QuitGame, TableDisplay, make_console, seat_names
+from tricktable.ui.human import HumanPlayer, QuitGame
+from tricktable.ui.terminal import TableDisplay, make_console, seat_names
 
 HUMAN = "human"
 
@@ -153,7 +157,8 @@ def run_play(
         return 2
 
     def start(state: TrickState) -> None:
-        display.start(state)
+        if not humans:  # people's display follows the table they sit at, from their seats
+            display.follow_state(state)
         console.print(f"{display.title()} · seed {state.seed}", style="bold")
         display.show_seats(["you" if s == HUMAN else s for s in spec.players])
         if record is not None:
@@ -167,7 +172,7 @@ def run_play(
     status = 0
     played = False
     try:
-        outcome = run_match(spec, listener=display, bots=people, on_start=start)
+        outcome = run_match(spec, listener=None if humans else display, bots=people, on_start=start)
         played = True
     except MatchInterrupted as stop:
         console.print("\nInterrupted.")
@@ -238,6 +243,7 @@ def _stopped(cause: BaseException, console: Any) -> int:
 def _show_end(
     outcome: MatchOutcome, state: TrickState, display: TableDisplay, console: Any
 ) -> None:
+    display.catch_up()  # what came after the last action (a forfeit)
     labels = outcome.labels
     for fault in outcome.faults:
         console.print(
@@ -247,7 +253,7 @@ def _show_end(
             markup=False,
         )
     if state.is_over:
-        display.show_match_end(state)
+        display.show_match_end()
     else:
         console.print(
             f"Stopped after {outcome.spec.max_hands} hands without a winner; scores {state.scores}."

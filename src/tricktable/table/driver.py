@@ -1,7 +1,8 @@
 """The asyncio driver of a :class:`~tricktable.table.table.Table`: it plays the match.
 
 :func:`run` deals each hand, asks the bots for their actions and waits for people (who act
-through ``Table.submit``), hand after hand until the match ends. Bot failures go to the
+through ``Table.submit``), hand after hand until the match ends; a person who plays from this
+process (``Person.attend``: the keyboard, a script) runs beside it. Bot failures go to the
 table's referee exactly as :func:`tricktable.match.play_hand` sends them: an exception from
 ``act``, an action the engine refuses, a timeout — each is a fault, with the game's penalty,
 a substitute where the seat is handed on, and an entry in the faults and events.
@@ -21,7 +22,7 @@ import asyncio
 import contextlib
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Sequence
 from typing import Any
 
 from tricktable.bots.base import Bot
@@ -29,7 +30,10 @@ from tricktable.engine.trick import TrickState
 from tricktable.errors import BotFault, IllegalAction, TricktableError
 from tricktable.match import RunnerOptions
 from tricktable.seeds import derive_seed
-from tricktable.table.table import Table
+from tricktable.table.table import Person, Table
+
+#: deals the next hand at a table (``Table.deal_next`` with the hand's cards)
+TableDealer = Callable[[Table], None]
 
 
 async def run(
@@ -37,42 +41,89 @@ async def run(
     max_hands: int | None = None,
     grace: float = 1.0,
     person_time: float | None = None,
+    deal: TableDealer | None = None,
 ) -> TrickState:
     """Play the table's match to its end (or until it has ``max_hands`` hands); its state.
 
     ``grace`` is the time a bot gets beyond its ``decision_time`` before the driver calls it
     a timeout; ``person_time``, if given, is the longest a person (or a remote connection)
-    may take over one action — past it the seat faults like a bot and is handed on. The bots
-    are started here (once a table) and told when each hand and the match end; the table is
-    stopped (:meth:`Table.stop`) when this returns, raises or is cancelled. Closing the
-    table's bots is the caller's: :meth:`Table.close`.
+    may take over one action — past it the seat faults like a bot and is handed on. ``deal``
+    deals each hand (default: ``Table.deal_next()``, from the match's seed). The bots are
+    started here (once a table) and told when each hand and the match end. Each person's
+    :meth:`~tricktable.table.table.Person.attend` runs beside the driver from the start; one
+    that raises stops the match and this raises it. The table is stopped
+    (:meth:`Table.stop`) when this returns, raises or is cancelled. Closing the table's bots
+    is the caller's: :meth:`Table.close`.
     """
     if grace < 0:
         raise TricktableError("grace must not be negative")
     if person_time is not None and not person_time > 0:
         raise TricktableError("person_time must be a positive number of seconds")
-    state = table.state
     calls = _Calls(table.referee.options, grace)
     table.resume()
+    # Started before the driver moves: a person's display follows the match from its start.
+    attending = [
+        asyncio.ensure_future(player.attend(table, seat))
+        for seat, player in enumerate(table.players)
+        if isinstance(player, Person)
+    ]
     try:
-        await _start(table, calls)
-        while not table.ended:
-            if state.needs_deal:
-                if max_hands is not None and len(state.history) >= max_hands:
-                    break
-                table.deal_next()
-            await _play_out(table, calls, person_time)
-            if table.ended and not state.is_over:
-                break  # stopped from outside, in the middle of a hand
-            if not (state.needs_deal or state.is_over):
-                raise TricktableError(f"the engine stopped mid-hand with nobody to act: {state!r}")
-            if len(state.results) == len(state.history):  # not ended by a forfeit
-                await _end_hand(table, calls)
-        await _end_match(table, calls)
+        await _beside(_drive(table, calls, max_hands, person_time, deal), attending)
     finally:
         table.stop()
         calls.close()
-    return state
+        for task in attending:
+            task.cancel()
+        # Let them unwind (a keyboard's wait is dropped); what they raised was dealt with.
+        await asyncio.gather(*attending, return_exceptions=True)
+    return table.state
+
+
+async def _beside(
+    driving: Coroutine[Any, Any, None], attending: Sequence[asyncio.Future[None]]
+) -> None:
+    """Run ``driving`` to its end while ``attending`` run; the first of them to raise stops it."""
+    driver = asyncio.ensure_future(driving)
+    pending: set[asyncio.Future[None]] = {driver, *attending}
+    try:
+        while driver in pending:
+            done, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                if task is not driver and not task.cancelled() and task.exception() is not None:
+                    raise task.exception()  # type: ignore[misc]
+        driver.result()
+    finally:
+        if not driver.done():
+            driver.cancel()
+            await asyncio.gather(driver, return_exceptions=True)
+
+
+async def _drive(
+    table: Table,
+    calls: _Calls,
+    max_hands: int | None,
+    person_time: float | None,
+    deal: TableDealer | None,
+) -> None:
+    """Deal and play hand after hand until the match ends (or ``max_hands``, or a stop)."""
+    state = table.state
+    await _start(table, calls)
+    while not table.ended:
+        if state.needs_deal:
+            if max_hands is not None and len(state.history) >= max_hands:
+                break
+            if deal is None:
+                table.deal_next()
+            else:
+                deal(table)
+        await _play_out(table, calls, person_time)
+        if table.ended and not state.is_over:
+            break  # stopped from outside, in the middle of a hand
+        if not (state.needs_deal or state.is_over):
+            raise TricktableError(f"the engine stopped mid-hand with nobody to act: {state!r}")
+        if len(state.results) == len(state.history):  # not ended by a forfeit
+            await _end_hand(table, calls)
+    await _end_match(table, calls)
 
 
 async def _start(table: Table, calls: _Calls) -> None:
@@ -82,6 +133,8 @@ async def _start(table: Table, calls: _Calls) -> None:
     table.started = True
     table.referee.start(table.seed)
     table.referee.faults = list(table.earlier_faults)  # a resumed match's, kept
+    for seat in table.substituted:  # a resumed match's substitutes play on as such
+        table.referee.restore(seat, table.players[seat])
     options = table.referee.options
     limit = options.startup_time + options.decision_time
     for seat, bot in enumerate(table.players):

@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 from tricktable.bots.base import Bot
@@ -28,7 +28,7 @@ from tricktable.cards import SUIT_SYMBOLS, format_cards, mask_of, parse_card
 from tricktable.engine.events import SPECTATOR, Event
 from tricktable.engine.trick import Game, TrickState, View
 from tricktable.errors import IllegalAction, NotationError, TricktableError
-from tricktable.match import Referee
+from tricktable.match import EngineFailure, Referee
 from tricktable.seeds import fresh_seed
 
 #: the longest action text :meth:`Table.submit` reads (the longest real one is a few words)
@@ -48,7 +48,9 @@ Observer = Callable[["Table"], None]
 class Person(Bot):
     """A seat played by someone at the table: its actions come only through ``submit``.
 
-    ``label`` is the name written into the record (``human`` if empty).
+    ``label`` is the name written into the record (``human`` if empty). A person who plays
+    from this process (at its keyboard, or a test's script) does so in :meth:`attend`, which
+    the driver runs beside itself; a remote one's actions come from its connection.
     """
 
     name = "human"
@@ -62,6 +64,14 @@ class Person(Bot):
     def act(self, view: View) -> int:
         """Never called by the driver: a person's action is submitted to the table."""
         raise TricktableError(f"seat {view.seat} is a person's: it acts through Table.submit")
+
+    async def attend(self, table: Table, seat: int) -> None:
+        """Play ``seat`` at ``table`` until the match ends for it (``Table.wait_for_turn``,
+        then ``Table.submit``); the driver runs it from its start.
+
+        The base does nothing: someone else submits. An exception raised here (a person who
+        quits) stops the driver, which raises it.
+        """
 
 
 class Remote(Person):
@@ -81,7 +91,10 @@ class Table:
     ``records.replay(record, listen=True)``); its events are turned on if they are not.
     ``seed`` is the match's (``state.seed`` when resuming, if None): it seeds the bots.
     ``faults`` are those of the match so far (a resumed record's ``faults``): the referee
-    keeps them, so that the table's record lists every fault of the match.
+    keeps them, so that the table's record lists every fault of the match. ``substituted``
+    are the seats a resumed match had handed to a substitute (its log says so), whose
+    occupant given here is that substitute: a fault of theirs stops the match, as a
+    substitute's does.
     """
 
     def __init__(
@@ -92,6 +105,7 @@ class Table:
         referee: Referee | None = None,
         state: TrickState | None = None,
         faults: Sequence[dict[str, Any]] = (),
+        substituted: Iterable[int] = (),
     ) -> None:
         if state is not None and state.game.spec() != game.spec():
             raise TricktableError(
@@ -120,6 +134,8 @@ class Table:
         #: the faults of the match before this table took it over (see ``faults``)
         self.earlier_faults: list[dict[str, Any]] = [dict(f) for f in faults]
         self.referee.faults = [*self.earlier_faults, *self.referee.faults]
+        #: the seats whose occupant is a resumed match's substitute (see ``substituted``)
+        self.substituted: tuple[int, ...] = tuple(substituted)
         self._stopped = False
         self._signal = asyncio.Event()
         self._observers: list[Observer] = []
@@ -197,7 +213,7 @@ class Table:
         if state.to_act != seat:
             raise state.view(seat).illegal(code)
         try:
-            state.apply(code)
+            self._apply(seat, code)
         except IllegalAction:
             # The engine's own message names the acting seat's cards, which on its turn are
             # this seat's; the view's says the same from what the seat may know (a seat of
@@ -216,7 +232,7 @@ class Table:
         state = self.state
         if state.to_act != seat:
             raise state.view(seat).illegal(action)
-        state.apply(action)
+        self._apply(seat, action)
         self.moves += 1
         self._touch()
 
@@ -335,6 +351,20 @@ class Table:
                     bot.close()
 
     # ---------------------------------------------------------------------------- inside
+
+    def _apply(self, seat: int, action: int) -> None:
+        """Apply a checked action. Anything but :class:`IllegalAction` that the engine raises
+        is its own bug, not the actor's: an :class:`EngineFailure` saying where."""
+        state = self.state
+        try:
+            state.apply(action)
+        except IllegalAction:
+            raise
+        except Exception as exc:
+            # apply() logs an action before carrying it out: the failed one is the last logged.
+            at = len(state.actions) - 1 if state.actions else 0
+            failure = EngineFailure(len(state.history) - 1, at, seat, _text(self.game, action), exc)
+            raise failure from exc
 
     def _touch(self) -> None:
         self.version += 1

@@ -1,9 +1,10 @@
 """The readable account of a match: hand by hand and trick by trick, every deal face up.
 
 The account replays the state's own action log through a fresh state — the engine's one path —
-and shows it with the same :class:`~tricktable.ui.terminal.TableDisplay` a live table uses, for
-any game: what each game says comes from its presenter (:mod:`tricktable.ui.games`). Every seat
-is a watcher here, so private actions (Hearts passes, a Euchre discard) are shown in full.
+and shows its events with the same :class:`~tricktable.ui.terminal.TableDisplay` a live table
+uses, for any game: what each game says comes from its presenter (:mod:`tricktable.ui.games`).
+Every seat is a watcher here, so private actions (Hearts passes, a Euchre discard) are shown in
+full.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from rich.console import Console
 from rich.text import Text
 
-from tricktable.engine.trick import PLAY, TrickState
+from tricktable.engine.trick import TrickState
 from tricktable.ui.terminal import TableDisplay, make_console, seat_names
 
 
@@ -41,25 +42,22 @@ def render_account(
     )
 
     replay = game.new_state(state.seed)
-    display.start(replay)
+    display.follow_state(replay)
     for log in state.history:
         replay.deal(log.deal, dealer=log.dealer, stock=log.stock)
-        display.hand_banner(replay)
+        display.catch_up()
         for action in log.actions:
-            seat = replay.to_act
             replay.apply(action)
-            display(replay, seat, action)
+            display.catch_up()
         if not (replay.needs_deal or replay.is_over):
-            if replay.phase != PLAY and log.actions:
-                display.show_auction(replay)  # the bidding so far: it ended no phase yet
+            display.show_pending()  # the bidding so far: it ended no phase yet
             console.print(Text("The hand stops here, unfinished.", style="bold"))
+    forfeit = next((note.seat for note in state.notes if note.kind == "forfeit"), None)
+    if forfeit is not None and not replay.is_over:
+        replay.forfeit(forfeit)  # an entry of the log that is not an action
+        display.catch_up()
 
-    if replay.is_over:
-        display.show_match_end(replay)
-    elif state.is_over:
-        # The record's faults ended the match (a forfeit), which its actions do not show.
-        display.show_match_end(state, forfeit=True)
-    else:
+    if not display.show_match_end():
         console.print()
         hands = len(replay.results)
         console.print(

@@ -1,12 +1,14 @@
-"""The terminal table: the match drawn with Rich as it happens, and the human at the keyboard.
+"""The terminal table: a match drawn with Rich from its events, as it happens.
 
-:class:`TableDisplay` is a ``match.play_hand`` listener that prints each hand's deal, its
-bidding (or passing, or making of trump), each trick and each hand's result; :class:`HumanPlayer`
-is a :class:`~tricktable.bots.base.Bot` whose ``act`` shows the seat's situation and reads an
-answer. What is said about each game — its actions, facts and results — comes from its
-:class:`~tricktable.ui.games.Presenter`; the table only decides when. Rich drops colours by
-itself when standard output is not a terminal, so the same code gives a plain transcript in a
-pipe.
+:class:`TableDisplay` shows the events of a match as they come — each hand's deal, its bidding
+(or passing, or making of trump), each trick and each hand's result — through the eyes of its
+*watchers*: it reads their event streams (``EventLog``, ``Table.events_since``), so what it
+shows is what they may see, and it works nothing out from a state. It follows a state (a match
+loop calls it as its listener) or a table (it watches every change), and shows a person's turn
+(the person at the keyboard is :mod:`tricktable.ui.human`'s). What is said about each game
+comes from its :class:`~tricktable.ui.games.Presenter`; the table only decides when. Rich drops
+colours by itself when standard output is not a terminal, so the same code gives a plain
+transcript in a pipe.
 """
 
 from __future__ import annotations
@@ -16,16 +18,36 @@ import io
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.padding import Padding
 from rich.text import Text
 
-from tricktable.bots.base import Bot
-from tricktable.cards import SUIT_SYMBOLS, SUITS, card_name, cards_in, parse_card
+from tricktable.cards import SUIT_SYMBOLS, SUITS, cards_in, mask_of
 from tricktable.engine import actions as act
+from tricktable.engine.events import (
+    SPECTATOR,
+    Acted,
+    CardPlayed,
+    Chat,
+    Dealt,
+    Event,
+    EventLog,
+    Fault,
+    Forfeited,
+    HandScored,
+    HandStarted,
+    MatchOver,
+    PassReceived,
+    Substituted,
+    TrickWon,
+    TrumpNamed,
+)
+from tricktable.engine.results import HandResult
 from tricktable.engine.trick import PLAY, Game, TrickState, View
-from tricktable.errors import IllegalAction, NotationError, TricktableError
+from tricktable.errors import IllegalAction, TricktableError
+from tricktable.ui.answers import clip, clip_answer, is_passing
 from tricktable.ui.games import (
     Presenter,
     Seating,
@@ -38,32 +60,24 @@ from tricktable.ui.games import (
     suit_text,
     verb,
 )
+from tricktable.ui.games.base import HandSeen
+
+if TYPE_CHECKING:
+    from tricktable.table.table import Table
 
 __all__ = [
-    "HumanPlayer",
-    "QuitGame",
     "TableDisplay",
     "card_text",
     "cards_text",
     "make_console",
-    "read_answer",
     "seat_names",
     "suit_text",
 ]
 
 COMPASS = ("South", "West", "North", "East")
-QUIT_WORDS = ("quit", "exit", "q")
-HELP_WORDS = ("help", "?", "h")
-SHOW_WORDS = ("hand", "table", "show")
-_NUMBER = re.compile(r"[0-9]+")
-#: a choice by its number in the list, at any prompt: ``#2`` (a bare ``2`` is a bid in an auction)
-_CHOICE = re.compile(r"#\s*([0-9]+)")
-#: the most of an answer that is repeated back (in an error line, or echoing piped input)
-SHOWN_CHARS = 40
 
-
-class QuitGame(Exception):
-    """The human typed ``quit``: stop the match (the caller saves the record so far)."""
+#: where a display reads its events: ``read(position) -> (new events, next position)``
+Reader = Callable[[int], tuple[Sequence[Event], int]]
 
 
 #: plain stand-ins for the symbols the table prints, for streams that cannot encode them
@@ -125,151 +139,19 @@ def seat_names(humans: Sequence[int], num_players: int = 4) -> list[str]:
     return list(COMPASS)
 
 
-# ------------------------------------------------------------------------- reading answers
-
-
-def clip(text: str, limit: int = SHOWN_CHARS) -> str:
-    """An answer as it is repeated back: stripped, and cut to ``limit`` characters with "…"."""
-    text = text.strip()
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _clip_answer(message: str, text: str) -> str:
-    """``message`` with every long piece of the answer ``text`` that it quotes clipped."""
-    words = text.replace(",", " ").strip().lower().split()
-    pieces = {text.strip(), text.strip().lower(), " ".join(words), *words}
-    for piece in sorted(pieces, key=len, reverse=True):
-        if len(piece) > SHOWN_CHARS:
-            message = message.replace(repr(piece), repr(clip(piece)))
-    return message
-
-
-def _number(digits: str) -> int:
-    """The value of a typed number; a huge one (past what any rule allows) stays huge but cheap."""
-    return int(digits) if len(digits) <= 9 else 10**9
-
-
-def _is_passing(legal: Sequence[int]) -> bool:
-    """Whether the choices are cards to pass (``pass 2C 3D 4H``)."""
-    return bool(legal) and all(a > act.PASS_CARDS for a in legal)
-
-
-def read_answer(text: str, view: View) -> int:
-    """The legal action a typed answer names, for the seat of ``view`` (whose turn it is).
-
-    Accepted: any action in the game's words (``pass``, ``bid 3``, ``order-up alone``,
-    ``trump S``, ``discard 9C``, ``play TD``), just a card (``TD``, ``10d``, ``t♦``), the last
-    words of a choice when they name one (``S`` for ``trump S``, ``9C`` for ``discard 9C``),
-    and numbers. Where bids are allowed a bare number is always a bid (``3`` is ``bid 3``, and
-    ``1`` is ``bid 1``, legal or not); anywhere else it is the 1-based number of a listed choice.
-    ``#N`` is choice N of the list at any prompt (``#1`` passes in a Setback auction). Cards to
-    pass are three cards, or their numbers in the hand, in any order.
-    Raises :class:`NotationError` for what cannot be read and :class:`IllegalAction` (the
-    engine's reason) for what the rules forbid now.
-    """
-    game = view.game
-    legal = view.legal_actions()
-    words = text.replace(",", " ").strip().lower().split()
-    if _is_passing(legal):
-        return _read_pass(words, view, legal)
-    choice = _CHOICE.fullmatch(text.strip())
-    if choice:
-        n = _number(choice.group(1))
-        if 1 <= n <= len(legal):
-            return legal[n - 1]
-        raise NotationError(
-            f"there is no choice #{clip(choice.group(1))}: pick #1 to #{len(legal)}"
-        )
-    bids = any(act.is_bid(a) for a in legal)
-    if len(words) > 1 and all(_NUMBER.fullmatch(w) for w in words):
-        if bids:
-            raise NotationError("one bid at a time: type one number (the bid), or pass")
-        raise NotationError(f"one choice at a time: type one number, from 1 to {len(legal)}")
-    if len(words) == 1 and _NUMBER.fullmatch(words[0]):
-        n = _number(words[0])
-        if not bids:
-            if 1 <= n <= len(legal):
-                return legal[n - 1]
-            raise NotationError(f"there is no choice {clip(words[0])}: pick 1 to {len(legal)}")
-        words = ["bid", words[0]]
-    if words == ["p"]:
-        words = ["pass"]
-    if len(words) == 2 and words[0] == "bid" and re.fullmatch(r"-?[0-9]+", words[1]):
-        n = _number(words[1].lstrip("-")) * (-1 if words[1].startswith("-") else 1)
-        if not 0 <= n < 64:
-            # The notation stops at 63; the rules' reason ("must bid from 2 to 6") says more.
-            reason = view.illegal(act.bid(63 if n > 0 else 0)).reason
-            raise IllegalAction(view.seat, clip(f"bid {words[1]}"), reason)
-        action = act.bid(n)
-    else:
-        try:
-            action = game.parse_action(" ".join(words))
-        except NotationError:
-            named = _named(words, game, legal)
-            if named is None:
-                raise
-            return named
-    if action not in legal:
-        named = _named([card_name(action).lower()], game, legal) if act.is_play(action) else None
-        if named is not None:
-            return named  # a bare card for a choice that takes one: "9C" for "discard 9C"
-        raise view.illegal(action)
-    return action
-
-
-def _named(words: list[str], game: Game, legal: Sequence[int]) -> int | None:
-    """The one legal action whose name is ``words`` or ends with them, or None."""
-    if not words:
-        return None
-    names = {a: game.action_name(a).lower().split() for a in legal}
-    exact = [a for a, name in names.items() if name == words]
-    if len(exact) == 1:
-        return exact[0]
-    ending = [a for a, name in names.items() if name[-len(words) :] == words]
-    return ending[0] if len(ending) == 1 else None
-
-
-def _read_pass(words: list[str], view: View, legal: Sequence[int]) -> int:
-    """The pass an answer names: cards or their 1-based numbers in the hand, in any order."""
-    count = (legal[0] ^ act.PASS_CARDS).bit_count()
-    if words and words[0] == "pass":
-        words = words[1:]
-    hand = cards_in(view.hand)
-    if len(words) != count:
-        raise NotationError(
-            f"pass {count} cards: name them (like {' '.join(card_name(c) for c in hand[:count])})"
-            f" or give their numbers in your hand (like {' '.join(map(str, range(1, count + 1)))})"
-        )
-    mask = 0
-    for word in words:
-        if _NUMBER.fullmatch(word):
-            n = _number(word)
-            if not 1 <= n <= len(hand):
-                raise NotationError(
-                    f"there is no card {clip(word)} in your hand: pick 1 to {len(hand)}"
-                )
-            card = hand[n - 1]
-        else:
-            card = parse_card(word)
-        if mask >> card & 1:
-            raise NotationError(f"{card_name(card)} is named twice: pass {count} different cards")
-        mask |= 1 << card
-    action = act.PASS_CARDS | mask
-    if action not in legal:
-        raise view.illegal(action)
-    return action
-
-
 # ----------------------------------------------------------------------------- the table
 
 
 class TableDisplay(Seating):
-    """The table as people see it: a ``play_hand`` listener plus what a human's turn shows.
+    """The table as people see it: a match's events shown as they come, and a human's turn.
 
-    ``names`` name the seats, ``reveal`` lists the seats whose dealt cards each hand's banner
-    shows (all of them in an account of a finished match), and ``compact`` prints one line per
-    hand instead of every trick (bots playing alone). ``humans`` (set by the caller) are the
-    seats at the keyboard: with ``reveal`` they decide whose private actions are spelt out.
+    It follows one source of events (:meth:`follow_state`, :meth:`follow_table`) and shows
+    those of its watchers' streams — the humans' (:attr:`humans`, set by the caller), every
+    seat's in an account (``reveal``), or what everyone may see when it has none. Events from
+    before it followed (a resumed match's) are taken in silently and the hand in play is
+    announced with the next thing shown. ``reveal`` lists the seats whose dealt cards each
+    hand's banner shows; ``compact`` prints one line per hand instead of every trick (bots
+    playing alone).
     """
 
     def __init__(
@@ -285,9 +167,27 @@ class TableDisplay(Seating):
         self.compact = compact
         self.presenter = presenter_for(game)
         self.generic = Presenter(game)
-        self.state: TrickState | None = None
-        self._banner_for = -1
-        self._auction_for = -1
+        #: the hand in play, as its events told it (None before the first deal)
+        self.hand: HandSeen | None = None
+        #: the match scores after the last hand, the hands scored and the last one's result
+        self.scores: tuple[int, ...] = (0,) * game.num_scores
+        self.hands = 0
+        self.last: HandResult | None = None
+        #: the end of the match, once told (and whether a forfeit ended it)
+        self.over: MatchOver | None = None
+        self.forfeited = False
+        self._read: Reader = lambda n: ((), n)
+        self._look: Callable[[], View | None] = lambda: None
+        self._seen = 0
+        self._table: Table | None = None
+        self._view: View | None = None
+        self._batch = 0
+        self._synced: tuple[int, int] = (-1, -1)
+        self._quiet = False
+        self._banner_due = False
+        self._auction_shown = False
+        self._substitutes: dict[int, str] = {}
+        self._fault: tuple[int, str, str] | None = None
 
     def _print(self, lines: Iterable[Text]) -> None:
         for text in lines:
@@ -296,14 +196,6 @@ class TableDisplay(Seating):
     def goal_text(self) -> str:
         """How the match is won, in words."""
         return self.presenter.goal(self)
-
-    # ---------------------------------------------------------------------- the match
-
-    def start(self, state: TrickState) -> None:
-        """Follow ``state``, a match about to be played or replayed."""
-        self.state = state
-        self._banner_for = -1
-        self._auction_for = -1
 
     def title(self) -> str:
         """The game's title, with its variant and options when not plain."""
@@ -324,88 +216,214 @@ class TableDisplay(Seating):
         elif goal:
             self.console.print(f"Each for themselves; {goal}.")
 
-    def hand_banner(self, state: TrickState) -> None:
-        """Announce the hand in play (once per hand): number, dealer, deal facts, hands shown."""
-        number = len(state.history)
-        if self.compact or number == self._banner_for:
+    # ----------------------------------------------------------------- following a match
+
+    def follow_state(self, state: TrickState) -> None:
+        """Follow ``state``'s events (turned on now if they are not); :meth:`catch_up`, or the
+        display called as a match loop's listener, shows what came since."""
+        log = state.listen()
+        seats = self.watchers
+        self._follow(_log_reader(log, seats), lambda: state.view(seats[0] if seats else 0))
+
+    def follow_table(self, table: Table) -> None:
+        """Follow ``table``: every change it makes is shown at once (the display watches it).
+
+        One watcher reads its seat's stream (``Table.events_since``); several people at one
+        keyboard see what any of them may.
+        """
+        if self._table is table:
             return
-        self._banner_for = number
-        console = self.console
-        console.print()
-        dealer = verb(self.names[state.dealer], "deal")
-        console.rule(Text(f"Hand {number} · {dealer}", style="bold"))
-        self._print(
-            safely(
-                lambda: self.presenter.deal_lines(self, state),
-                lambda: self.generic.deal_lines(self, state),
-            )
-        )
-        width = max(len(n) for n in self.names)
-        for seat in self.reveal:
-            row = Text(f"  {self.names[seat]:<{width}}  ")
-            row.append_text(cards_text(cards_in(state.dealt[seat])))
-            console.print(row)
+        self._table = table
+        seats = self.watchers
+        log = table.state.events
+        assert log is not None  # a table's state listens
+        read = _seat_reader(table, seats[0]) if len(seats) == 1 else _log_reader(log, seats)
+        self._follow(read, lambda: table.view(seats[0]) if seats else None)
+        # Called at every change: the view read with the events is the one right after them.
+        table.watch(lambda _: self.catch_up())
+
+    def _follow(self, read: Reader, look: Callable[[], View | None]) -> None:
+        self._read, self._look, self._seen = read, look, 0
+        self._quiet = True
+        try:
+            self.catch_up()
+        finally:
+            self._quiet = False
+        hand = self.hand
+        if hand is not None and hand.result is None and self.over is None:
+            self._banner_due = not self.compact  # the hand in play: say which it is
+
+    def catch_up(self) -> None:
+        """Show the events that came since the last call (and what a change without any new
+        event for the watchers makes due: a private discard ends the bidding)."""
+        events, self._seen = self._read(self._seen)
+        if self.compact:
+            if events:
+                self.show(events)
+            return
+        self.show(events, self._look())
 
     def __call__(self, state: TrickState, seat: int, action: int) -> None:
-        """Show one action just applied to ``state`` (the ``play_hand`` listener)."""
-        number = len(state.history)
-        # After an action the hand is over exactly when a deal (or nothing) comes next; a
-        # forfeit ends the match with the hand unscored.
-        hand_over = state.needs_deal or state.is_over
-        scored = hand_over and len(state.results) == number
-        if self.compact:
-            if scored:
-                self.show_hand_line(state)
-            return
-        self.hand_banner(state)
-        if not act.is_play(action):
-            if (state.phase == PLAY or hand_over) and self._auction_for != number:
-                self.show_auction(state)
-            if scored:
-                self.show_hand_result(state)
-            return
-        if not state.tricks and len(state.trick) == 1:
-            self._print(safely(lambda: self.presenter.lead_lines(self, state, seat, action), list))
-        if not state.trick and state.tricks:
-            leader, cards, winner = state.tricks[-1]
-            note = safely(lambda: [Text(self.presenter.trick_note(state, cards, winner))], list)
-            self.show_trick(
-                len(state.tricks),
-                leader,
-                cards,
-                winner,
-                state.tables.mask,
-                skip=state.skip,
-                note=note[0].plain if note else "",
-            )
-        if scored:
-            self.show_hand_result(state)
+        """A match loop's listener (see :meth:`follow_state`): what came with an action."""
+        self.catch_up()
 
-    def show_auction(self, state: TrickState) -> None:
-        """The phases before the play (bids, passes, trump made), once they are over."""
-        self._auction_for = len(state.history)
-        self._print(
-            safely(
-                lambda: self.presenter.auction_lines(self, state),
-                lambda: self.generic.auction_lines(self, state),
-            )
+    def show(self, events: Iterable[Event], view: View | None = None) -> None:
+        """Show ``events``, in order. ``view``, a watcher's view taken with them, gives the
+        facts of the hand that no event carries (the new hand's up-card, the declarer)."""
+        self._view = view
+        self._batch += 1
+        for event in events:
+            self._take(event)
+        self._settle()
+
+    def _take(self, event: Event) -> None:
+        """Take in one event, and show what it says."""
+        if not isinstance(event, Fault):
+            self._fault = None
+        hand = self.hand
+        if isinstance(event, HandStarted):
+            self._new_hand(event)
+        elif isinstance(event, MatchOver):
+            self.over = event
+        elif isinstance(event, Forfeited):
+            self.forfeited = True
+        elif isinstance(event, Substituted):
+            self._substitutes[event.seat] = event.player
+        elif isinstance(event, Fault):
+            self._show_fault(event)
+        elif isinstance(event, Chat):
+            self._show_chat(event)
+        elif hand is None:
+            return  # the rest of a hand dealt before anything was followed
+        elif isinstance(event, Dealt):
+            hand.dealt[event.seat] = event.cards
+            if not self._banner_due and event.seat in self.reveal:
+                self._reveal(hand, event.seat)  # seen late: a blind nil decided
+        elif isinstance(event, PassReceived):
+            hand.received[event.giver] = event.cards
+        elif isinstance(event, TrumpNamed):
+            hand.trump = event.suit
+            if event.seat >= 0 and len(hand.plays) == 1:  # named by the hand's first card
+                self._lines(lambda p: p.lead_lines(self, hand, *hand.plays[0]), lambda p: [])
+        elif isinstance(event, Acted):
+            self._banner()
+            hand.acted.append((event.seat, event.action))
+        elif isinstance(event, CardPlayed):
+            self._banner()
+            hand.playing = True
+            self._auction()
+            hand.plays.append((event.seat, event.card))
+            hand.trick.append((event.seat, event.card))
+        elif isinstance(event, TrickWon):
+            self._banner()
+            self._trick(hand, event)
+        elif isinstance(event, HandScored):
+            self._banner()
+            self._auction()
+            self._scored(hand, event)
+
+    def _new_hand(self, event: HandStarted) -> None:
+        self.hand = HandSeen(event.hand, event.dealer, len(self.names), self.scores)
+        self._banner_due = not self.compact
+        self._auction_shown = False
+
+    def _sync(self) -> HandSeen | None:
+        """The hand in play, with the facts of the view given with the events (once a batch)."""
+        hand, view = self.hand, self._view
+        if hand is None or view is None or view.hand_number != hand.number:
+            return hand
+        if self._synced == (self._batch, hand.number):
+            return hand
+        self._synced = (self._batch, hand.number)
+        hand.facts = view.info()
+        if not hand.opening:
+            hand.opening = hand.facts
+        hand.tables = view.tables
+        if view.phase == PLAY:
+            hand.playing = True
+        return hand
+
+    def _settle(self) -> None:
+        """At the end of some events: the banner of a new hand, the bidding once it is over."""
+        hand = self._sync()
+        self._banner()
+        if hand is not None and hand.playing:
+            self._auction()
+
+    def _lines(
+        self, lines: Callable[[Presenter], list[Text]], fallback: Callable[[Presenter], list[Text]]
+    ) -> None:
+        """Print what the game's presenter says (the generic one's if it fails)."""
+        if self._quiet or self.compact:
+            return
+        self._sync()
+        self._print(safely(lambda: lines(self.presenter), lambda: fallback(self.generic)))
+
+    # --------------------------------------------------------------------- the hand
+
+    def _banner(self) -> None:
+        """Announce the hand in play (once): number, dealer, deal facts, hands revealed."""
+        hand = self.hand
+        if not self._banner_due or hand is None:
+            return
+        self._banner_due = False
+        if self._quiet or self.compact:
+            return
+        hand = self._sync() or hand
+        console = self.console
+        console.print()
+        dealer = verb(self.names[hand.dealer], "deal")
+        console.rule(Text(f"Hand {hand.number + 1} · {dealer}", style="bold"))
+        self._lines(lambda p: p.deal_lines(self, hand), lambda p: p.deal_lines(self, hand))
+        for seat in self.reveal:
+            if hand.dealt[seat]:
+                self._reveal(hand, seat)
+
+    def _reveal(self, hand: HandSeen, seat: int) -> None:
+        if self._quiet or self.compact:
+            return
+        width = max(len(n) for n in self.names)
+        row = Text(f"  {self.names[seat]:<{width}}  ")
+        row.append_text(cards_text(cards_in(hand.dealt[seat])))
+        self.console.print(row)
+
+    def _auction(self) -> None:
+        """The phases before the play (bids, passes, trump made), once, when they are over."""
+        hand = self.hand
+        if hand is None or self._auction_shown or not hand.acted:
+            return
+        self._auction_shown = True
+        self._lines(lambda p: p.auction_lines(self, hand), lambda p: p.auction_lines(self, hand))
+
+    def show_pending(self) -> None:
+        """What waits for the end of a phase: the bidding so far (a hand cut short in it)."""
+        self._banner()
+        self._auction()
+
+    def _trick(self, hand: HandSeen, event: TrickWon) -> None:
+        hand.won[event.winner] |= mask_of(event.cards)
+        played = dict((card, seat) for seat, card in hand.trick)
+        hand.trick = []
+        if self._quiet or self.compact:
+            return
+        n = len(self.names)
+        plays = [(played.get(c, (event.leader + i) % n), c) for i, c in enumerate(event.cards)]
+        note = safely(lambda: [Text(self.presenter.trick_note(event.points))], list)
+        self.show_trick(
+            event.number + 1, plays, event.winner, hand.trumps, note[0].plain if note else ""
         )
 
     def show_trick(
         self,
         number: int,
-        leader: int,
-        cards: Sequence[int],
+        plays: Sequence[tuple[int, int]],
         winner: int,
         trumps: int = 0,
-        skip: int = -1,
         note: str = "",
     ) -> None:
-        """One finished trick: the cards in play order and who took it."""
-        n = len(self.names)
+        """One finished trick: its (seat, card) plays in order and who took it."""
         text = Text(f"  {number}. ")
-        seat = leader
-        for i, card in enumerate(cards):
+        for i, (seat, card) in enumerate(plays):
             if i:
                 text.append(" · ")
             text.append(f"{self.names[seat]} ")
@@ -413,55 +431,78 @@ class TableDisplay(Seating):
             if seat == winner:
                 shown.stylize("underline")
             text.append_text(shown)
-            seat = (seat + 1) % n
-            if seat == skip:  # a seat sitting the hand out plays no card
-                seat = (seat + 1) % n
         text.append(f"  → {verb(self.names[winner], 'take')} it{note}", style="bold")
         self.console.print(text)
 
-    def show_hand_result(self, state: TrickState) -> None:
-        """A finished hand in the game's terms, then the match scores."""
-        self._print(
-            safely(
-                lambda: self.presenter.result_lines(self, state),
-                lambda: self.generic.result_lines(self, state),
-            )
-        )
-        self._print(
-            safely(
-                lambda: self.presenter.score_lines(self, state),
-                lambda: self.generic.score_lines(self, state),
-            )
-        )
+    def _scored(self, hand: HandSeen, event: HandScored) -> None:
+        hand.result = event.result
+        hand.scores = self.scores = event.scores
+        self.hands = event.hand + 1
+        self.last = event.result
+        if self._quiet:
+            return
+        if self.compact:
+            self._hand_line(hand)
+            return
+        self._lines(lambda p: p.result_lines(self, hand), lambda p: p.result_lines(self, hand))
+        self._lines(lambda p: p.score_lines(self, hand), lambda p: p.score_lines(self, hand))
 
-    def show_hand_line(self, state: TrickState) -> None:
+    def _hand_line(self, hand: HandSeen) -> None:
         """One line for a finished hand (bots alone): what happened, then the scores."""
-        values = state.results[-1].scores
+        values = hand.scores
         scores = " to ".join(map(str, values)) if len(values) == 2 else " ".join(map(str, values))
-        text = Text(f"Hand {len(state.results):>3}: ")
+        text = Text(f"Hand {hand.number + 1:>3}: ")
         body = safely(
-            lambda: [self.presenter.hand_line(self, state)],
-            lambda: [self.generic.hand_line(self, state)],
+            lambda: [self.presenter.hand_line(self, hand)],
+            lambda: [self.generic.hand_line(self, hand)],
         )
         text.append_text(body[0])
         text.append(f"  scores {scores}")
         self.console.print(text)
 
-    def show_match_end(self, state: TrickState, forfeit: bool | None = None) -> None:
-        """The winner (or winners, or none after a forfeit) and the final scores.
+    # ------------------------------------------------------------- around the hands
 
-        A forfeit is seen in a hand left without a result; ``forfeit`` says so for a state
-        replayed from a record, which keeps complete hands only.
-        """
-        if not state.is_over:
+    def _show_fault(self, event: Fault) -> None:
+        """A bot's fault as the referee told it, and its penalty (its detail only to its seat,
+        whose own cards it may name)."""
+        key = (event.seat, event.fault, event.penalty)
+        twin, self._fault = self._fault == key, key  # the copy for the others, after the seat's
+        if twin or self._quiet or self.compact or not 0 <= event.seat < len(self.names):
             return
-        sides = self.presenter.winners(state)
-        scores = state.scores
-        hands = len(state.results)
+        name = self.names[event.seat]
+        who = self._substitutes.get(event.seat, "")
+        who = f"the {who.removeprefix('bot:')} bot" if who else "a substitute"
+        what = {
+            "substitute": f"{who} plays for {name} from now on",
+            "forfeit": f"{self.side_name(self.game.team_of(event.seat))} forfeit the match",
+            "bad-card": "a bad card: the penalty and a new deal",
+        }
+        steps = [what.get(p, p) for p in event.penalty.split("+") if p and p != "none"]
+        detail = f": {event.detail}" if event.detail else ""
+        text = Text(f"  ! {name}'s bot failed ({event.fault}{detail})")
+        if steps:
+            text.append(": " + "; ".join(steps))
+        self.console.print(text, style="yellow")
+
+    def _show_chat(self, event: Chat) -> None:
+        if self._quiet or self.compact:
+            return
+        name = self.names[event.seat] if 0 <= event.seat < len(self.names) else "The table"
+        text = Text(f"  {verb(name, 'say')}: ", style="bold")
+        text.append(event.text, style="")
+        self.console.print(text)
+
+    def show_match_end(self) -> bool:
+        """The winner (or winners, or none after a forfeit) and the final scores, once the
+        match's end has been told; whether it has."""
+        over = self.over
+        if over is None:
+            return False
+        sides = self.presenter.winners(self.last, over.winner)
+        scores = over.scores
+        hands = self.hands
         after = f"after {hands} hand{'s' * (hands != 1)}"
-        if forfeit is None:
-            forfeit = hands < len(state.history)
-        how = " by forfeit" if forfeit else ""
+        how = " by forfeit" if self.forfeited else ""
         if len(scores) == 2 and len(sides) == 1:
             final = f"{scores[sides[0]]} to {scores[1 - sides[0]]}"
         else:
@@ -486,11 +527,13 @@ class TableDisplay(Seating):
         text.append(message, style="bold green")
         self.console.print()
         self.console.print(text)
+        return True
 
     # ------------------------------------------------------------------ a human's turn
 
     def show_situation(self, view: View) -> None:
         """What the seat to act needs to decide: the phase or trick, its hand, its choices."""
+        self.show((), view)  # what is due first: a resumed hand's banner, the bidding's end
         console = self.console
         console.print()
         self._print(
@@ -505,7 +548,7 @@ class TableDisplay(Seating):
         trumps = view.tables.mask
         if not cards and view.phase != PLAY:
             label.append("not looked at yet")
-        elif _is_passing(view.legal_actions()):
+        elif is_passing(view.legal_actions()):
             label.append_text(
                 join((line(f"{i + 1}) ", card_text(c, trumps)) for i, c in enumerate(cards)), "  ")
             )
@@ -520,7 +563,7 @@ class TableDisplay(Seating):
         presenter = self.presenter
         trumps = view.tables.mask
         text = Text("Choices: ", style="bold")
-        if _is_passing(legal):
+        if is_passing(legal):
             count = (legal[0] ^ act.PASS_CARDS).bit_count()
             hand = cards_in(view.hand)[:count]
             text.append(f"pass {count} cards: type them, like ")
@@ -557,7 +600,7 @@ class TableDisplay(Seating):
         console = self.console
         console.print(Text("How to answer", style="bold"))
         legal = view.legal_actions()
-        if _is_passing(legal):
+        if is_passing(legal):
             how = "three cards (2c 3d 4h, 10♦, t♦) or their numbers in your hand (1 5 9)"
         elif legal and all(act.is_play(a) for a in legal):
             how = "a number from the list of cards, or a card: play TD, TD, 10d, t♦, 10♦, JK"
@@ -588,28 +631,10 @@ class TableDisplay(Seating):
             reason = re.sub(r"\bsuit ([CDHS])\b", lambda m: f"suit {_symbol(m.group(1))}", reason)
             message = f"{clip(text)!r} is not legal: {name if name != 'You' else 'you'} {reason}"
         else:
-            message = _clip_answer(str(exc), text)
+            message = clip_answer(str(exc), text)
         row = Text(f"  ✗ {message}", style="red")
         row.append("  (? for help)", style="dim")
         self.console.print(row)
-
-    def show_fault(self, notice: dict[str, object]) -> None:
-        """A bot's fault as the referee reports it (``match.Referee``), and its penalty."""
-        seat = notice.get("seat")
-        if not isinstance(seat, int) or not 0 <= seat < len(self.names):
-            return
-        name = self.names[seat]
-        penalty = str(notice.get("penalty", ""))
-        what = {
-            "substitute": f"the heuristic bot plays for {name} from now on",
-            "forfeit": f"{self.side_name(self.game.team_of(seat))} forfeit the match",
-            "bad-card": "a bad card: the penalty and a new deal",
-        }
-        steps = [what.get(p, p) for p in penalty.split("+") if p and p != "none"]
-        text = Text(f"  ! {name}'s bot failed ({notice.get('kind')}: {notice.get('detail')})")
-        if steps:
-            text.append(": " + "; ".join(steps))
-        self.console.print(text, style="yellow")
 
 
 def _second_person(reason: str) -> str:
@@ -626,56 +651,40 @@ def _symbol(letter: str) -> str:
     return SUIT_SYMBOLS[SUITS.index(letter)]
 
 
-class HumanPlayer(Bot):
-    """A person at the keyboard: each turn shows the situation and reads an answer.
+def _seat_reader(table: Table, seat: int) -> Reader:
+    """Reading ``seat``'s stream at ``table``, as any client of the table does."""
 
-    ``read`` reads one line after a prompt (the console's ``input``, which raises ``EOFError``
-    at the end of input); ``echo`` repeats each answer, so that a transcript of piped input reads
-    like a session.
-    """
+    def read(n: int) -> tuple[Sequence[Event], int]:
+        events = table.events_since(seat, n)
+        return events, n + len(events)
 
-    name = "human"
-    interactive = True
+    return read
 
-    def __init__(
-        self,
-        display: TableDisplay,
-        read: Callable[[Text], str] | None = None,
-        echo: bool | None = None,
-    ) -> None:
-        self.display = display
-        self._read = read if read is not None else display.console.input
-        self._echo = (not sys.stdin.isatty()) if echo is None else echo
 
-    def fault_notice(self, notice: dict[str, object]) -> None:
-        """Another seat's bot failed: say so at the table (the referee calls this)."""
-        self.display.show_fault(notice)
+def _log_reader(log: EventLog, seats: Sequence[int]) -> Reader:
+    """Reading ``log`` through the eyes of ``seats``: one seat's stream, the events any of
+    several may see (in the order of the log), or the spectators' stream for none."""
+    if len(seats) == 1:
+        seat = seats[0]
 
-    def act(self, view: View) -> int:
-        """Show the table and ask until the answer is a legal action."""
-        display = self.display
-        state = display.state
-        assert state is not None, "start() the display before a human acts"
-        display.hand_banner(state)
-        display.show_situation(view)
-        prompt = Text(f"{display.names[self.seat]} > ", style="bold cyan")
-        while True:
-            text = self._read(prompt)
-            if self._echo:
-                display.console.print(Text(clip(text)))
-            word = text.strip().lower()
-            if word in QUIT_WORDS:
-                raise QuitGame()
-            if word in HELP_WORDS:
-                display.show_help(view)
-                continue
-            if word in SHOW_WORDS:
-                display.show_situation(view)
-                continue
-            if not word:
-                display.console.print(display.choices_text(view))
-                continue
-            try:
-                return read_answer(text, view)
-            except TricktableError as exc:
-                display.show_error(self.seat, text, exc)
+        def one(n: int) -> tuple[Sequence[Event], int]:
+            events = log.since(seat, n)
+            return events, n + len(events)
+
+        return one
+    if not seats:
+
+        def public(n: int) -> tuple[Sequence[Event], int]:
+            events = log.since(SPECTATOR, n)
+            return events, n + len(events)
+
+        return public
+    mask = 0
+    for seat in seats:
+        mask |= 1 << seat
+
+    def some(n: int) -> tuple[Sequence[Event], int]:
+        fresh = log.all[n:]
+        return [e for e in fresh if e.audience & mask], n + len(fresh)
+
+    return some

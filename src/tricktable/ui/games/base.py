@@ -20,7 +20,7 @@ from tricktable.cards import (
 )
 from tricktable.engine import actions as act
 from tricktable.engine.results import HandResult
-from tricktable.engine.trick import PLAY, Game, TrickState, View
+from tricktable.engine.trick import NO_TRUMP, PLAY, Game, TrumpTables, View
 from tricktable.errors import TricktableError
 
 POINT_LABELS = {
@@ -122,14 +122,10 @@ def card_word(word: object) -> Text | None:
     return None
 
 
-def last_result(state: TrickState, cls: type[R]) -> R | None:
-    """The last hand's result if it is a ``cls`` (the game's own), else None (shown generically)."""
-    last = state.results[-1] if state.results else None
-    return last if isinstance(last, cls) else None
-
-
-def _hand_actions(state: TrickState) -> list[tuple[int, int]]:
-    return list(zip(state.actors, state.actions, strict=True))
+def last_result(hand: HandSeen, cls: type[R]) -> R | None:
+    """The hand's result if it is a ``cls`` (the game's own), else None (shown generically)."""
+    result = hand.result
+    return result if isinstance(result, cls) else None
 
 
 def _or_all(masks: Iterable[int]) -> int:
@@ -150,11 +146,12 @@ def _ints(value: object, count: int) -> list[int] | None:
 
 
 class Seating:
-    """Who sits where, by name, and whose private actions may be shown.
+    """Who sits where, by name, and whose eyes the table shows the match through.
 
     ``reveal`` lists the seats whose dealt cards a hand's banner shows and ``humans`` the seats
-    played at the keyboard; together they are the *watchers*, whose private actions (and what
-    was passed to them) may be spelt out. A *side* is what scores: a partnership, or a seat.
+    played at the keyboard; together they are the *watchers*: the table shows the events their
+    streams hold, so a private action (a Hearts pass) is spelt out only where one of them may
+    see it. A *side* is what scores: a partnership, or a seat.
     """
 
     def __init__(self, game: Game, names: Sequence[str], reveal: Iterable[int] = ()) -> None:
@@ -170,7 +167,7 @@ class Seating:
 
     @property
     def watchers(self) -> list[int]:
-        """The seats whose private actions may be shown."""
+        """The seats whose events the table shows (none: what everyone may see)."""
         return sorted(set(self.reveal) | set(self.humans))
 
     def side_name(self, side: int) -> str:
@@ -180,13 +177,6 @@ class Seating:
         if 0 <= side < len(self.names):
             return self.names[side]
         return f"side {side}"
-
-    def sees(self, state: TrickState, actor: int, action: int) -> bool:
-        """Whether a watcher may see ``actor``'s ``action`` of the hand in play, in full."""
-        watchers = self.watchers
-        if actor in watchers:
-            return True
-        return any((actor, action) in state.view(w).actions for w in watchers)
 
     def per_seat(self, values: Sequence[object], fmt: Callable[[Any], str] = str) -> str:
         """One value per seat with the seats' names: "You 3 · West 13 · ..."."""
@@ -201,14 +191,64 @@ class Seating:
         return self.per_side(scores)
 
 
+# ---------------------------------------------------------------------- what was seen
+
+
+class HandSeen:
+    """What the watchers have seen of one hand: its events, gathered as the table shows them.
+
+    Events tell what happened: the actions the watchers may see (``acted``), the passes they
+    received, trump named, each card played and by whom, the cards each seat took in its
+    tricks, the result, and the match scores after it (``before``: those it started from).
+    ``facts`` are a watcher's facts of the hand as they stand (``View.info()`` of the view
+    taken with the latest events: the declarer, the bids), and ``opening`` those of the fresh
+    deal (Hearts' direction, Euchre's up-card, Oh Hell's hand size): no event carries them.
+    ``tables`` are the hand's trump tables once trump is known (which cards are trumps: the
+    joker, the left bower...).
+    """
+
+    def __init__(self, number: int, dealer: int, seats: int, scores: Sequence[int]) -> None:
+        self.number = number
+        self.dealer = dealer
+        self.opening: dict[str, Any] = {}
+        self.facts: dict[str, Any] = {}
+        #: whether the phases before the play are over (the play has begun)
+        self.playing = False
+        #: each seat's dealt cards, as far as the watchers were shown them (0: not shown)
+        self.dealt = [0] * seats
+        self.acted: list[tuple[int, int]] = []
+        #: the passes the watchers received (Hearts): the giver's seat -> the cards
+        self.received: dict[int, int] = {}
+        self.trump = -1
+        self.tables: TrumpTables = NO_TRUMP
+        #: every card played this hand, as (seat, card) in order
+        self.plays: list[tuple[int, int]] = []
+        #: the trick in progress, as (seat, card) in order
+        self.trick: list[tuple[int, int]] = []
+        self.won = [0] * seats
+        self.result: HandResult | None = None
+        self.before: tuple[int, ...] = tuple(scores)
+        self.scores: tuple[int, ...] = tuple(scores)
+
+    @property
+    def trumps(self) -> int:
+        """The trump cards of the hand (a mask; 0 before trump is known)."""
+        return self.tables.mask
+
+    def played_by(self, card: int) -> int:
+        """The seat that played ``card`` this hand, or -1."""
+        return next((s for s, c in self.plays if c == card), -1)
+
+
 # ------------------------------------------------------------------------ the generic game
 
 
 class Presenter:
     """The generic presentation of a game, built from ``View.info()`` and results' ``to_dict()``.
 
-    Subclasses override what their game says better; every method returns text and leaves
-    the printing to the table.
+    What happened in a hand comes to it as a :class:`HandSeen` (what the watchers' events
+    told), a seat's turn as its ``View``. Subclasses override what their game says better;
+    every method returns text and leaves the printing to the table.
     """
 
     #: what the phases before the play are called ("Auction", "Bids", "Passing")
@@ -226,19 +266,13 @@ class Presenter:
         words = self.game.action_name(action).split()
         return join((card_word(w) or w for w in words), " ")
 
-    def hidden_words(self, action: int) -> str:
-        """What others see of an action they may not see (a pass, a discard)."""
-        name = self.game.action_name(action)
-        first = name.split()[0] if name else "act"
-        if action >= act.PASS_CARDS:
-            return f"pass {(action ^ act.PASS_CARDS).bit_count()} cards"
-        return f"{first} (hidden)"
+    def said(self, seating: Seating, actor: int, action: int, trumps: int = 0) -> Text:
+        """``actor``'s action as a list item: "North bid 4", "You pass 2♣ 3♦ 4♥"."""
+        return line(f"{seating.names[actor]} ", self.action_words(action, trumps))
 
-    def said(self, seating: Seating, state: TrickState, actor: int, action: int) -> Text:
-        """``actor``'s action as a list item: "North bid 4", "West pass 3 cards"."""
-        if seating.sees(state, actor, action):
-            return line(f"{seating.names[actor]} ", self.action_words(action, state.tables.mask))
-        return Text(f"{seating.names[actor]} {self.hidden_words(action)}")
+    def unseen(self, seating: Seating, actor: int, words: str) -> Text:
+        """An action the watchers were not shown, as a list item: "West pass 3 cards"."""
+        return Text(f"{seating.names[actor]} {words}")
 
     def goal(self, seating: Seating) -> str:
         """How the match is won, in words."""
@@ -258,39 +292,31 @@ class Presenter:
 
     # ---------------------------------------------------------------------- the hand
 
-    def deal_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """Facts of a fresh deal: the trump or none, an up-card, the hand size."""
-        if state.trump >= 0:
-            return [line("Trump: ", suit_text(state.trump))]
+        if hand.trump >= 0:
+            return [line("Trump: ", suit_text(hand.trump))]
         return []
 
-    def auction_actions(self, state: TrickState) -> list[tuple[int, int]]:
-        """The hand's actions before its first card."""
-        out = []
-        for seat, action in _hand_actions(state):
-            if act.is_play(action):
-                break
-            out.append((seat, action))
-        return out
-
-    def auction_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """The phases before the play, once they are over (the bids, the passes)."""
-        said = [self.said(seating, state, s, a) for s, a in self.auction_actions(state)]
+        said = [self.said(seating, s, a, hand.trumps) for s, a in hand.acted]
         if not said:
             return []
         return [line(Text(f"{self.auction_title}: ", style="bold"), join(said))]
 
-    def lead_lines(self, seating: Seating, state: TrickState, seat: int, card: int) -> list[Text]:
-        """What the first card of a hand tells (Setback: the trump)."""
+    def lead_lines(self, seating: Seating, hand: HandSeen, seat: int, card: int) -> list[Text]:
+        """What a card that names trump tells (Setback's first lead)."""
         return []
 
-    def trick_note(self, state: TrickState, cards: Sequence[int], winner: int) -> str:
-        """A note after a trick's winner (the penalty points in it)."""
+    def trick_note(self, points: int) -> str:
+        """A note after a trick's winner: the ``points`` its cards carry, where they count."""
         return ""
 
-    def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """A finished hand's result in the game's terms (the scores line comes after)."""
-        return self._generic_result(seating, state.results[-1])
+        assert hand.result is not None
+        return self._generic_result(seating, hand.result)
 
     def _generic_result(self, seating: Seating, result: HandResult) -> list[Text]:
         out = []
@@ -321,16 +347,15 @@ class Presenter:
             return Text("—")
         return card_word(value) or Text(str(value))
 
-    def score_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def score_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """The match scores after a hand."""
-        scores = state.results[-1].scores if state.results else state.scores
-        return [Text(f"Scores: {seating.scores_text(scores)}", style="bold")]
+        return [Text(f"Scores: {seating.scores_text(hand.scores)}", style="bold")]
 
-    def hand_line(self, seating: Seating, state: TrickState) -> Text:
+    def hand_line(self, seating: Seating, hand: HandSeen) -> Text:
         """One line for a finished hand (bots playing alone), before the scores."""
-        result = state.results[-1]
+        assert hand.result is not None
         parts = []
-        for key, value in result.to_dict().items():
+        for key, value in hand.result.to_dict().items():
             if key in ("scores", "winners", "winner") or value is None or isinstance(value, dict):
                 continue
             if isinstance(value, list):
@@ -342,12 +367,12 @@ class Presenter:
             parts.append(f"{key} {text}")
         return Text("  ".join(parts))
 
-    def winners(self, state: TrickState) -> list[int]:
-        """The sides that won the match (several when the win is shared; none after a forfeit)."""
-        shared = state.results[-1].shared_win() if state.results else ()
+    def winners(self, last: HandResult | None, winner: int | None) -> list[int]:
+        """The sides that won the match (several when the win is shared; none after a forfeit),
+        from the last hand's result and the winner the match ended with."""
+        shared = last.shared_win() if last is not None else ()
         if shared:
             return list(shared)
-        winner = state.winner
         return [winner] if winner is not None and winner >= 0 else []
 
     def win_note(self) -> str:

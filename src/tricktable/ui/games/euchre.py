@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from tricktable.engine.trick import TrickState, View
+from tricktable.engine.trick import View
+from tricktable.games.euchre import DISCARD
 from tricktable.games.euchre_results import EuchreResult
 from tricktable.ui.games.base import (
+    HandSeen,
     Presenter,
     Seating,
-    card_text,
     card_word,
+    join,
     last_result,
     line,
     signed,
@@ -28,29 +30,27 @@ class EuchrePresenter(Presenter):
         """First side to the target."""
         return f"first side to {self.game.options.target} wins"
 
-    def hidden_words(self, action: int) -> str:
-        """The dealer's discard is private."""
-        return "discard a card"
-
-    def deal_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """The up-card."""
-        if state.stock:
-            return [line("Up-card: ", card_text(state.stock[0]))]
-        return []
+        up = card_word(hand.opening.get("up_card"))
+        return [line("Up-card: ", up)] if up is not None else []
 
-    def auction_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """The passes and who made trump, alone or not, and the dealer's pick-up."""
-        out = super().auction_lines(seating, state)
-        if state.needs_deal or state.is_over:
-            return out  # thrown in: the result says so
-        info = state.view(0).info()
+        said = [self.said(seating, s, a, hand.trumps) for s, a in hand.acted]
+        info = hand.facts
         maker = info.get("maker")
-        if not isinstance(maker, int) or state.trump < 0:
-            return out
-        names, dealer = seating.names, state.dealer
-        trump = suit_text(state.trump)
+        if not hand.playing or not isinstance(maker, int) or hand.trump < 0:
+            # thrown in (the result says so), or trump not made yet
+            return [line(Text(f"{self.auction_title}: ", style="bold"), join(said))]
+        names, dealer = seating.names, hand.dealer
+        trump = suit_text(hand.trump)
         up = card_word(info.get("up_card")) or Text("?")
         alone = bool(info.get("alone"))
+        picked_up = info.get("bidding_round") == 1 and not (alone and (maker + 2) % 4 == dealer)
+        if picked_up and not any(s == dealer and a >= DISCARD for s, a in hand.acted):
+            said.append(self.unseen(seating, dealer, "discard a card"))  # the dealer's alone
+        out = [line(Text(f"{self.auction_title}: ", style="bold"), join(said))]
         if info.get("bidding_round") == 1:
             if maker == dealer:
                 text = line(f"{verb(names[maker], 'pick')} up ", up, " (dealer): trump is ", trump)
@@ -68,11 +68,11 @@ class EuchrePresenter(Presenter):
         out.append(text)
         return out
 
-    def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """The makers' tricks: made, a march, or euchred, and the points."""
-        r = last_result(state, EuchreResult)
+        r = last_result(hand, EuchreResult)
         if r is None:
-            return self._generic_result(seating, state.results[-1])
+            return super().result_lines(seating, hand)
         if r.thrown_in:
             return [Text("Everyone passed twice: the deal is thrown in; nobody scores.", "bold")]
         maker, tricks, points = r.maker, r.tricks, r.points
@@ -92,16 +92,16 @@ class EuchrePresenter(Presenter):
             text.append(f", {signed(points[makers])}.")
         return [text]
 
-    def hand_line(self, seating: Seating, state: TrickState) -> Text:
+    def hand_line(self, seating: Seating, hand: HandSeen) -> Text:
         """Maker, trump, alone, and what came of it."""
-        r = last_result(state, EuchreResult)
+        r = last_result(hand, EuchreResult)
         if r is None:
-            return super().hand_line(seating, state)
+            return super().hand_line(seating, hand)
         if r.thrown_in:
             return Text("all passed twice, thrown in")
         maker, tricks = r.maker, r.tricks
         if maker is None:
-            return super().hand_line(seating, state)
+            return super().hand_line(seating, hand)
         trump = r.trump
         how = "ordered up" if r.bidding_round == 1 else "named"
         out = Text(f"{seating.names[maker]:<5} {how:<10} ")

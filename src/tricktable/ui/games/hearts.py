@@ -2,23 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from rich.text import Text
 
-from tricktable.cards import (
-    HEARTS,
-    SUIT_MASKS,
-)
-from tricktable.engine.trick import TrickState, View
+from tricktable.engine import actions as act
+from tricktable.engine.trick import View
 from tricktable.games.hearts_options import DIRECTION_NAMES
 from tricktable.games.hearts_results import FilippaResult, HeartsResult
 from tricktable.ui.games.base import (
     QUEEN_OF_SPADES,
+    HandSeen,
     Presenter,
     Seating,
     _ints,
-    _or_all,
     card_text,
     card_word,
     conjugate,
@@ -28,10 +23,12 @@ from tricktable.ui.games.base import (
     verb,
 )
 
+#: how far each passing direction sends the cards (seat + offset)
+OFFSETS = {"left": 1, "across": 2, "right": 3}
 
-def _passing_direction(state: TrickState) -> str:
-    info = state.view(0).info()
-    direction = info.get("pass_direction")
+
+def _passing_direction(hand: HandSeen) -> str:
+    direction = hand.opening.get("pass_direction")
     return direction if isinstance(direction, str) else ""
 
 
@@ -43,46 +40,48 @@ class HeartsPresenter(Presenter):
         target = self.game.options.target
         return f"the match ends when someone reaches {target}; the lowest score wins"
 
-    def hidden_words(self, action: int) -> str:
-        """A pass others may not see."""
-        return "pass 3 cards"
-
     def pass_title(self, direction: str) -> str:
         """The passing phase's name."""
         if direction in ("", "hold"):
             return "No passing this hand"
         return f"Passing {direction}"
 
-    def deal_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """The pass direction; no trump."""
-        return [Text(f"{self.pass_title(_passing_direction(state))} · no trump")]
+        return [Text(f"{self.pass_title(_passing_direction(hand))} · no trump")]
 
-    def auction_lines(self, seating: Seating, state: TrickState) -> list[Text]:
-        """Each pass, spelt out for the watchers' own and those they received."""
-        said = [self.said(seating, state, s, a) for s, a in self.auction_actions(state)]
-        if not said:
-            return []
-        title = self.pass_title(_passing_direction(state))
+    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+        """Each seat's pass: in full where a watcher saw it or received it, else its count."""
+        direction = _passing_direction(hand)
+        passes = dict(hand.acted)
+        if not passes and direction not in OFFSETS:
+            return []  # a hand without passing
+        said = [self.said(seating, s, a) for s, a in hand.acted]
+        if hand.playing:
+            # The passing is over: every seat passed, from the dealer's left. A watcher saw
+            # its own pass and knows what it received; of the others it knows the count.
+            for giver, cards in hand.received.items():
+                passes.setdefault(giver, act.PASS_CARDS | cards)
+            said = [
+                self.said(seating, s, passes[s])
+                if s in passes
+                else self.unseen(seating, s, "pass 3 cards")
+                for s in ((hand.dealer + 1 + i) % 4 for i in range(4))
+            ]
+        title = self.pass_title(direction)
         return [line(Text(f"{title}: ", style="bold"), join(said))]
 
-    def penalty(self, cards: int) -> int:
-        """The penalty points of some cards (a mask)."""
-        return (cards & SUIT_MASKS[HEARTS]).bit_count() + (
-            13 if cards >> QUEEN_OF_SPADES & 1 else 0
-        )
-
-    def trick_note(self, state: TrickState, cards: Sequence[int], winner: int) -> str:
+    def trick_note(self, points: int) -> str:
         """The penalty points in the trick."""
-        points = self.penalty(_or_all(1 << c for c in cards))
         if not points:
             return ""
         return f" ({points} point{'s' * (abs(points) != 1)})"
 
-    def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """Penalty points taken, the queen of spades, the moon."""
-        r = last_result(state, HeartsResult)
+        r = last_result(hand, HeartsResult)
         if r is None:
-            return self._generic_result(seating, state.results[-1])
+            return super().result_lines(seating, hand)
         out = [line(Text("Penalty points: ", style="bold"), seating.per_seat(r.penalties))]
         taker = r.queen_of_spades
         if taker is not None:
@@ -95,17 +94,17 @@ class HeartsPresenter(Presenter):
             out.append(Text(f"{verb(shooter, 'shoot')} the moon: {gain}!", style="bold green"))
         return out
 
-    def score_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def score_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """The scores, lowest best."""
-        out = super().score_lines(seating, state)
+        out = super().score_lines(seating, hand)
         out[-1].append(" (lowest wins)", style="dim")
         return out
 
-    def hand_line(self, seating: Seating, state: TrickState) -> Text:
+    def hand_line(self, seating: Seating, hand: HandSeen) -> Text:
         """The pass, the penalty points, the moon."""
-        r = last_result(state, HeartsResult)
+        r = last_result(hand, HeartsResult)
         if r is None:
-            return super().hand_line(seating, state)
+            return super().hand_line(seating, hand)
         out = Text(f"pass {DIRECTION_NAMES[r.pass_offset]:<6}  penalties ")
         out.append(" ".join(f"{p:>2}" for p in r.penalties))
         moon = r.moon
@@ -121,7 +120,7 @@ class HeartsPresenter(Presenter):
         """Which way the cards go."""
         info = view.info()
         direction = info.get("pass_direction", "")
-        offset = {"left": 1, "across": 2, "right": 3}.get(str(direction), 0)
+        offset = OFFSETS.get(str(direction), 0)
         to = seating.names[(view.seat + offset) % 4]
         return f"Pass three cards {direction}, to {to}"
 
@@ -152,25 +151,19 @@ class FilippaPresenter(HeartsPresenter):
         target = self.game.options.target
         return f"the clean seats share each pool; the highest once someone reaches {target} wins"
 
-    def deal_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """The pass, no trump, the pool at stake."""
-        out = super().deal_lines(seating, state)
-        pool = state.view(0).info().get("pool")
+        out = super().deal_lines(seating, hand)
+        pool = hand.opening.get("pool")
         if isinstance(pool, int):
             out[0].append(f" · pool {pool}")
         return out
 
-    def penalty(self, cards: int) -> int:
-        """The penalty of some cards (negative)."""
-        from tricktable.games.filippa import card_penalties
-
-        return card_penalties([cards])[0]
-
-    def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """Penalties, who stayed clean and shared the pool, or the pool carried over."""
-        r = last_result(state, FilippaResult)
+        r = last_result(hand, FilippaResult)
         if r is None:
-            return self._generic_result(seating, state.results[-1])
+            return Presenter.result_lines(self, seating, hand)
         shares, pool = r.shares, r.pool
         out = [line(Text("Penalties: ", style="bold"), seating.per_seat(r.penalties))]
         clean = [seating.names[s] for s in range(4) if shares[s]]
@@ -188,19 +181,19 @@ class FilippaPresenter(HeartsPresenter):
             out.append(Text(f"Nobody stayed clean: the pool of {pool} carries over.", "bold"))
         return out
 
-    def score_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def score_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """Positive scores, and the penalty totals beside them."""
-        out = Presenter.score_lines(self, seating, state)
-        r = last_result(state, FilippaResult)
+        out = Presenter.score_lines(self, seating, hand)
+        r = last_result(hand, FilippaResult)
         if r is not None:
             out.append(Text(f"Penalty totals: {seating.per_seat(r.negative)}", style="dim"))
         return out
 
-    def hand_line(self, seating: Seating, state: TrickState) -> Text:
+    def hand_line(self, seating: Seating, hand: HandSeen) -> Text:
         """Penalties, and the pool shared or carried."""
-        r = last_result(state, FilippaResult)
+        r = last_result(hand, FilippaResult)
         if r is None:
-            return Presenter.hand_line(self, seating, state)
+            return Presenter.hand_line(self, seating, hand)
         shares = r.shares
         out = Text("penalties " + " ".join(f"{p:>3}" for p in r.penalties))
         clean = [seating.names[s] for s in range(4) if shares[s]]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from tricktable.engine.trick import TrickState, View
+from tricktable.engine.trick import View
 from tricktable.games.oh_hell_results import OhHellResult
 from tricktable.ui.games.base import (
+    HandSeen,
     Presenter,
     Seating,
     _bid_word,
@@ -36,32 +37,35 @@ class OhHellPresenter(Presenter):
         }.get(opts.sequence, opts.sequence)
         return f"{len(sizes)} hands, {how}; exact bids score; the highest total wins"
 
-    def deal_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """The hand size and the trump card."""
-        size = state.hand_size
+        size = hand.opening.get("hand_size")
+        if type(size) is not int:
+            return super().deal_lines(seating, hand)
         head = Text(f"{size} card{'s' * (size != 1)} each · ")
-        up = card_word(state.view(0).info().get("up_card"))
-        if up is not None and state.trump >= 0:
-            return [line(head, "trump card ", up, ": trump is ", suit_text(state.trump))]
+        up = card_word(hand.opening.get("up_card"))
+        if up is not None and hand.trump >= 0:
+            return [line(head, "trump card ", up, ": trump is ", suit_text(hand.trump))]
         return [line(head, "no trump card: no trump")]
 
-    def auction_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """The bids in order, and their total against the tricks."""
-        bids = state.view(0).info().get("bids")
-        if not isinstance(bids, list) or len(bids) != 4 or None in bids:
-            return super().auction_lines(seating, state)
-        order = [(state.dealer + 1 + i) % 4 for i in range(4)]
+        bids = hand.facts.get("bids")
+        size = hand.opening.get("hand_size")
+        if not isinstance(bids, list) or len(bids) != 4 or None in bids or type(size) is not int:
+            return super().auction_lines(seating, hand)
+        order = [(hand.dealer + 1 + i) % 4 for i in range(4)]
         said = " · ".join(f"{seating.names[s]} {bids[s]}" for s in order)
-        total, size = sum(bids), state.hand_size
+        total = sum(bids)
         how = "over" if total > size else "under"
         note = f" — {total} bid for {size} trick{'s' * (size != 1)} ({how})"
         return [line(Text("Bids: ", style="bold"), said, Text(note, style="dim"))]
 
-    def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """Each seat's bid against its tricks, exact or not, and its points."""
-        r = last_result(state, OhHellResult)
+        r = last_result(hand, OhHellResult)
         if r is None:
-            return self._generic_result(seating, state.results[-1])
+            return super().result_lines(seating, hand)
         bids, tricks, points = r.bids, r.tricks, r.points
         row = Text("Bid/took: ", style="bold")
         for s in range(4):
@@ -74,11 +78,11 @@ class OhHellPresenter(Presenter):
         exact = [seating.names[s] for s in range(4) if bids[s] == tricks[s]]
         return [row, Text("Exact: " + (", ".join(exact) if exact else "nobody"))]
 
-    def hand_line(self, seating: Seating, state: TrickState) -> Text:
+    def hand_line(self, seating: Seating, hand: HandSeen) -> Text:
         """Hand size, trump, bids against tricks."""
-        r = last_result(state, OhHellResult)
+        r = last_result(hand, OhHellResult)
         if r is None:
-            return super().hand_line(seating, state)
+            return super().hand_line(seating, hand)
         bids, tricks = r.bids, r.tricks
         out = Text(f"{r.hand_size:>2} cards ")
         trump = r.trump

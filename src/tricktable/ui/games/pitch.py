@@ -11,14 +11,14 @@ from tricktable.cards import (
     TEN,
     cards_in,
 )
-from tricktable.engine.trick import AUCTION, TrickState, TrumpTables, View
+from tricktable.engine.trick import AUCTION, TrumpTables, View
 from tricktable.games.setback import Setback
 from tricktable.games.setback_results import SetbackResult
 from tricktable.ui.games.base import (
     POINT_LABELS,
+    HandSeen,
     Presenter,
     Seating,
-    _hand_actions,
     _or_all,
     card_text,
     last_result,
@@ -78,20 +78,18 @@ class SetbackPresenter(Presenter):
             getattr(opts, k) == getattr(plain, k) for k in game.options_dict() if k not in told
         )
 
-    def deal_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """Nothing: trump is named by the first lead."""
         return []
 
-    def auction_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """The whole auction, and who declares at what."""
         game = self.game
-        said = " · ".join(
-            f"{seating.names[s]} {game.action_name(a)}" for s, a in _hand_actions(state)
-        )
+        said = " · ".join(f"{seating.names[s]} {game.action_name(a)}" for s, a in hand.acted)
         out = [line(Text("Auction: ", style="bold"), said)]
-        if state.needs_deal or state.is_over:
+        if not hand.playing:
             return out  # thrown in: the hand's result says so
-        info = state.view(state.to_act).info()
+        info = hand.facts
         declarer, bid = info.get("declarer"), info.get("bid")
         if declarer is None or bid is None:
             return out
@@ -103,18 +101,18 @@ class SetbackPresenter(Presenter):
         out.append(Text(text, style="bold"))
         return out
 
-    def lead_lines(self, seating: Seating, state: TrickState, seat: int, card: int) -> list[Text]:
+    def lead_lines(self, seating: Seating, hand: HandSeen, seat: int, card: int) -> list[Text]:
         """The first lead names trump."""
-        if state.trump < 0:
+        if hand.trump < 0:
             return []
-        lead = line(f"{verb(seating.names[seat], 'lead')} ", card_text(card, state.tables.mask))
-        return [line(lead, ": trump is ", suit_text(state.trump))]
+        lead = line(f"{verb(seating.names[seat], 'lead')} ", card_text(card, hand.trumps))
+        return [line(lead, ": trump is ", suit_text(hand.trump))]
 
-    def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """Each point and who earned it, then the bid made or set."""
-        result = last_result(state, SetbackResult)
+        result = last_result(hand, SetbackResult)
         if result is None:
-            return self._generic_result(seating, state.results[-1])
+            return super().result_lines(seating, hand)
         if result.thrown_in:
             return [Text("All passed: the deal is thrown in; nobody scores.", style="bold")]
         out: list[Text] = []
@@ -128,7 +126,7 @@ class SetbackPresenter(Presenter):
                 weight = weights.get(key, 1) if isinstance(weights, dict) else 1
                 if weight != 1:
                     label += f" ({weight})"
-                card, how = self._point_detail(seating, state, key, trump, side)
+                card, how = self._point_detail(seating, hand, key, trump, side)
                 who = seating.side_name(side) if isinstance(side, int) else "—"
                 rows.append((label, card, who, how))
             # Aligned by hand: a Rich Table costs as much as all the rest of a hand's output.
@@ -142,39 +140,36 @@ class SetbackPresenter(Presenter):
                 row.append(" " * (wide[1] - len(card) + 2) + who.ljust(wide[2]) + "  ")
                 row.append(how, style="dim")
                 out.append(row)
-        out.extend(self._bid_lines(seating, state))
+        out.extend(self._bid_lines(seating, hand, result))
         return out
 
     def _point_detail(
-        self, seating: Seating, state: TrickState, key: str, trump: int, side: int | None
+        self, seating: Seating, hand: HandSeen, key: str, trump: int, side: int | None
     ) -> tuple[Text, str]:
         """The card that made a point (or the Game count), and how it went."""
         if key == "game":
             from tricktable.games.setback import game_count
 
-            won = state.won
+            won = hand.won
             masks = [won[0] | won[2], won[1] | won[3]] if seating.partners else list(won)
             counts = [game_count(m) for m in masks]
             how = "card points" if side is not None else "card points, a tie: not awarded"
             return Text(" to ".join(map(str, counts))), how
-        dealt = _or_all(state.dealt)
-        card = _point_card(key, trump, dealt, state.tables)
+        # Every card dealt is played in this family: the cards taken are the cards dealt.
+        dealt = _or_all(hand.won)
+        card = _point_card(key, trump, dealt, hand.tables)
         if card < 0 or not dealt >> card & 1:
             return Text("—"), "not dealt"
         if key == "low" and getattr(self.game.options, "low_to", "captured") == "dealt":
-            holder = next(s for s, m in enumerate(state.dealt) if m >> card & 1)
-            how = f"dealt to {seating.names[holder]}"
+            holder = hand.played_by(card)  # a card played was dealt to the seat playing it
+            how = f"dealt to {seating.names[holder]}" if holder >= 0 else ""
         else:
-            taker = next((s for s, m in enumerate(state.won) if m >> card & 1), -1)
+            taker = next((s for s, m in enumerate(hand.won) if m >> card & 1), -1)
             how = f"taken by {seating.names[taker]}" if taker >= 0 else ""
-        return card_text(card, state.tables.mask), how
+        return card_text(card, hand.trumps), how
 
-    def _bid_lines(self, seating: Seating, state: TrickState) -> list[Text]:
-        result = last_result(state, SetbackResult)
-        if result is None:
-            return []
-        scores = result.scores
-        before = state.results[-2].scores if len(state.results) > 1 else (0,) * len(scores)
+    def _bid_lines(self, seating: Seating, hand: HandSeen, result: SetbackResult) -> list[Text]:
+        scores, before = result.scores, hand.before
         declarer, bid, taken = result.declarer, result.bid, result.taken
         if declarer is None or bid is None:
             return []
@@ -190,11 +185,11 @@ class SetbackPresenter(Presenter):
                 out.append(f" {seating.side_name(other)} took {got}: {change:+d}.")
         return [out]
 
-    def hand_line(self, seating: Seating, state: TrickState) -> Text:
+    def hand_line(self, seating: Seating, hand: HandSeen) -> Text:
         """Declarer, bid, trump, made or set, points taken."""
-        result = last_result(state, SetbackResult)
+        result = last_result(hand, SetbackResult)
         if result is None:
-            return super().hand_line(seating, state)
+            return super().hand_line(seating, hand)
         declarer, bid, taken = result.declarer, result.bid, result.taken
         out = Text()
         trump = result.trump

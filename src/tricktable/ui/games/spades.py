@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from tricktable.engine.trick import TrickState, View
+from tricktable.engine.trick import View
 from tricktable.games.spades_results import SpadesResult
 from tricktable.ui.games.base import (
+    HandSeen,
     Presenter,
     Seating,
     _bid_word,
@@ -30,22 +31,22 @@ class SpadesPresenter(Presenter):
             text += f"; a side at {opts.lose_at} or below loses"
         return text
 
-    def deal_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """Spades are trump; who may bid blind nil."""
         out = [Text("Spades are trump.")]
-        offered = state.view(0).info().get("blind_nil_offered")
+        offered = hand.opening.get("blind_nil_offered")
         if isinstance(offered, list) and any(offered):
             sides = sorted({self.game.team_of(s) for s, ok in enumerate(offered) if ok})
             who = " and ".join(seating.side_name(t) for t in sides)
             out.append(Text(f"Blind nil is open to {who}."))
         return out
 
-    def auction_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """The bids, and each side's contract."""
-        bids = state.view(0).info().get("bids")
+        bids = hand.facts.get("bids")
         if not isinstance(bids, list) or len(bids) != 4:
-            return super().auction_lines(seating, state)
-        order = [(state.dealer + 1 + i) % 4 for i in range(4)]
+            return super().auction_lines(seating, hand)
+        order = [(hand.dealer + 1 + i) % 4 for i in range(4)]
         said = [f"{seating.names[s]} {_bid_word(bids[s])}" for s in order]
         out = [line(Text("Bids: ", style="bold"), " · ".join(said))]
         if seating.partners:
@@ -63,11 +64,11 @@ class SpadesPresenter(Presenter):
             out.append(Text("Contracts: " + " · ".join(sides), style="bold"))
         return out
 
-    def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """Bids against tricks, each side made or set, nils, bags."""
-        r = last_result(state, SpadesResult)
+        r = last_result(hand, SpadesResult)
         if r is None:
-            return self._generic_result(seating, state.results[-1])
+            return super().result_lines(seating, hand)
         bids, tricks, contracts, made = r.bid_texts(), r.tricks, r.contracts, r.made
         pairs = seating.per_seat([f"{_bid_word(b)}/{t}" for b, t in zip(bids, tricks, strict=True)])
         out = [line(Text("Bid/took: ", style="bold"), pairs)]
@@ -93,11 +94,11 @@ class SpadesPresenter(Presenter):
         out.append(Text(f"Bags: {seating.per_side(r.bags)}", style="dim"))
         return out
 
-    def hand_line(self, seating: Seating, state: TrickState) -> Text:
+    def hand_line(self, seating: Seating, hand: HandSeen) -> Text:
         """Bids against tricks, and the points of each side."""
-        r = last_result(state, SpadesResult)
+        r = last_result(hand, SpadesResult)
         if r is None:
-            return super().hand_line(seating, state)
+            return super().hand_line(seating, hand)
         bids, tricks, points = r.bid_texts(), r.tricks, r.points
         short = {"nil": "n", "blind-nil": "bn"}
         pairs = " ".join(

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from tricktable.engine.trick import TrickState, View
+from tricktable.engine.trick import View
 from tricktable.games.tricks_results import TricksResult
 from tricktable.ui.games.base import (
+    HandSeen,
     Presenter,
     Seating,
     last_result,
@@ -23,21 +24,21 @@ class TricksPresenter(Presenter):
         target = self.game.options.target
         return f"a point a trick; the first to {target} wins at once"
 
-    def deal_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """No trump; who leads."""
-        leader = state.view(0).info().get("leader")
+        leader = hand.opening.get("leader")
         first = seating.names[leader] if isinstance(leader, int) else "?"
         return [Text(f"No trump · {verb(first, 'lead')}")]
 
-    def auction_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """No bidding (a bad card shows in the result)."""
         return []
 
-    def result_lines(self, seating: Seating, state: TrickState) -> list[Text]:
+    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """Tricks per seat, or the bad card that threw the hand in."""
-        r = last_result(state, TricksResult)
+        r = last_result(hand, TricksResult)
         if r is None:
-            return self._generic_result(seating, state.results[-1])
+            return super().result_lines(seating, hand)
         out = [line(Text("Tricks: ", style="bold"), seating.per_seat(r.tricks))]
         bad = r.bad_card
         if bad is not None:
@@ -51,11 +52,11 @@ class TricksPresenter(Presenter):
             )
         return out
 
-    def hand_line(self, seating: Seating, state: TrickState) -> Text:
+    def hand_line(self, seating: Seating, hand: HandSeen) -> Text:
         """Tricks per seat, or the bad card."""
-        r = last_result(state, TricksResult)
+        r = last_result(hand, TricksResult)
         if r is None:
-            return super().hand_line(seating, state)
+            return super().hand_line(seating, hand)
         out = Text("tricks " + " ".join(f"{t:>2}" for t in r.tricks))
         bad = r.bad_card
         if bad is not None:
