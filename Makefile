@@ -8,7 +8,7 @@ SOURCES := pyproject.toml setup.py $(shell find src -name '*.py' 2>/dev/null)
 STAMP := $(VENV)/.installed-dev
 RUN_STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck tools bench clean
+.PHONY: run test lint typecheck tools postgres bench clean
 
 $(BIN)/python:
 	@echo "Creating the virtual environment $(VENV)..."
@@ -44,7 +44,12 @@ tools:
 	@command -v node >/dev/null 2>&1 || { apt-get update && apt-get install -y nodejs; }
 	@command -v cc >/dev/null 2>&1 || { apt-get update && apt-get install -y gcc; }
 
-test: lint typecheck tools
+# The database tests start a PostgreSQL server of their own (tests/local_postgres.py) from
+# Debian's binaries; they fail, rather than skip, where those are missing.
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
+
+test: lint typecheck tools postgres
 	$(BIN)/pytest -n 2
 
 bench: $(RUN_STAMP)

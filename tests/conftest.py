@@ -9,8 +9,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -98,3 +99,18 @@ def apply_actions() -> ApplyActions:
 def cli() -> Callable[..., subprocess.CompletedProcess[str]]:
     """``cli(*args, stdin=None)``: run the command line in a child process."""
     return run_cli
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Any]:
+    """A PostgreSQL server of the session's own on a loopback port (``tests/local_postgres.py``).
+
+    Fails, never skips, where PostgreSQL is not installed: ``make test`` installs it.
+    """
+    from local_postgres import LocalPostgres, PostgresMissing
+
+    try:
+        with LocalPostgres.running() as server:
+            yield server
+    except PostgresMissing as exc:
+        pytest.fail(str(exc))

@@ -197,6 +197,71 @@ def simulate(
 
 
 @cli.command()
+@click.argument("a", metavar="A")
+@click.argument("b", metavar="B")
+@game_option
+@click.option(
+    "--deals",
+    type=click.IntRange(min=1),
+    default=None,
+    help="the most deals to play (each at two tables) [default: 20000]",
+)
+@click.option(
+    "--sprt/--no-sprt", default=True, show_default=True, help="stop by the SPRT or play every deal"
+)
+@click.option("--d0", type=float, default=None, help="H0's mean difference, points a deal [0]")
+@click.option("--d1", type=float, default=None, help="H1's mean difference, points a deal [0.1]")
+@click.option("--alpha", type=float, default=None, help="chance of accepting H1 under H0 [0.05]")
+@click.option("--beta", type=float, default=None, help="chance of accepting H0 under H1 [0.05]")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="worker processes (default: every core)",
+)
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object and nothing else")
+@runner_options
+def duel(
+    a: str,
+    b: str,
+    game_spec: str,
+    rules_path: str | None,
+    deals: int | None,
+    sprt: bool,
+    seed: int,
+    workers: int | None,
+    as_json: bool,
+    decision_time: float,
+    match_time: float,
+    on_fault: str,
+    **test: float | None,
+) -> None:
+    """Pit bot A against bot B on paired deals (seats swapped) until an SPRT decides.
+
+    Prints A's score minus B's per deal with its 95% interval and the verdict (docs/duel.md).
+    Exit status 0, 1 when a bot faulted, 2 for bad input, 3 when the engine failed.
+    """
+    from tricktable.cli.duel import run_duel_command
+
+    given = {name: value for name, value in test.items() if value is not None}
+    if given and not sprt:
+        raise click.UsageError("--d0, --d1, --alpha and --beta set the SPRT: not with --no-sprt")
+    code = run_duel_command(
+        resolve_game(game_spec, rules_path),
+        a,
+        b,
+        deals=deals,
+        sprt=given if sprt else None,
+        seed=seed,
+        workers=workers,
+        as_json=as_json,
+        limits=make_options(decision_time, match_time, on_fault),
+    )
+    sys.exit(code)
+
+
+@cli.command()
 @click.argument("path")
 @click.option("--json", "as_json", is_flag=True, help="print the result object as JSON")
 @click.option(

@@ -386,6 +386,7 @@ class Hearts(Game):
     presenter = "tricktable.ui.games.hearts:HeartsPresenter"
     statistics = "tricktable.stats.hearts:HeartsStats"
     private_actions = True  # a pass is seen by its receiver only
+    lower_wins = True  # the lowest score wins the match (lowest_unique)
 
     def __init__(
         self, options: Any = None, preset: str | None = None, baseline: Any = None
