@@ -24,6 +24,7 @@ HOT = [
     "src/tricktable/games/setback.py",
     "src/tricktable/games/pitch_scoring.py",
     "src/tricktable/games/hearts.py",
+    "src/tricktable/games/passing.py",
     "src/tricktable/games/filippa.py",
     "src/tricktable/games/spades.py",
     "src/tricktable/games/euchre.py",

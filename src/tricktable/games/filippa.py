@@ -17,9 +17,10 @@ from mypy_extensions import mypyc_attr
 from tricktable.cards import HEARTS, QUEEN, SPADES, card_of, mask_of
 from tricktable.engine.trick import PLAY, Game, TrickState
 from tricktable.games.filippa_options import FilippaOptions
-from tricktable.games.hearts import PassingState, queen_taker
+from tricktable.games.hearts import queen_taker
 from tricktable.games.hearts_options import pass_cycle
 from tricktable.games.hearts_results import FilippaResult
+from tricktable.games.passing import PassingState
 
 __all__ = [
     "PENALTY",
