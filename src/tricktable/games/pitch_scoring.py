@@ -81,8 +81,21 @@ def high_low(
         return 0, 0
     if not extra:
         return 1 << (trumps.bit_length() - 1), trumps & -trumps
-    cards = [c for c in range(52) if trumps >> c & 1]
-    return 1 << max(cards, key=power.__getitem__), 1 << min(cards, key=power.__getitem__)
+    # The trumps dealt by their bits, ranked by power (distinct for trumps): no list and no
+    # key function, which compiled code calls through Python.
+    high = low = -1
+    high_power, low_power = -1, 1 << 30
+    rest = trumps
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        card = bit.bit_length() - 1
+        p = power[card]
+        if p > high_power:
+            high_power, high = p, card
+        if p < low_power:
+            low_power, low = p, card
+    return 1 << high, 1 << low
 
 
 def _point_cards(trump: int) -> dict[str, int]:
@@ -129,9 +142,11 @@ def hand_points(
         everything |= mask
     cards = POINT_CARDS[trump]
     out: dict[str, int | None] = {}
+    high = low = -1
     for name in points:
         if name == "high" or name == "low":
-            high, low = high_low(trump, everything, trump_mask, power)
+            if high < 0:
+                high, low = high_low(trump, everything, trump_mask, power)
             if name == "high":
                 out[name] = _owner(everything, high, side_won)
             else:
