@@ -87,3 +87,19 @@ def parse_action(text: str) -> int:
 
 # A legal-action mask decodes like a card mask: the set bits, lowest first.
 actions_in = cards_in
+
+#: the action lists of the masks of phases other than card play, decoded once: bid and trump
+#: codes pass 63 bits, and decoding such a big int at every turn cost more than the rest of
+#: the bid (a game has a few dozen such masks; one that changes every hand, like Euchre's
+#: discard, is better listed by the game's own ``_other_list``)
+_LISTED: Final[dict[int, list[int]]] = {}
+
+
+def listed(mask: int) -> list[int]:
+    """The actions of ``mask``, lowest first (a new list), decoded once per mask."""
+    out = _LISTED.get(mask)
+    if out is None:
+        if len(_LISTED) >= 4096:
+            _LISTED.clear()  # a safety net: a game whose masks change every hand
+        out = _LISTED[mask] = actions_in(mask)
+    return out[:]

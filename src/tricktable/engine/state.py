@@ -708,12 +708,7 @@ class TrickState:
         legal = self.legal_mask()
         if legal < 0:
             return self._other_actions()
-        listed = _LISTED.get(legal)
-        if listed is None:
-            if len(_LISTED) >= 4096:
-                _LISTED.clear()  # a safety net: a game whose masks change every hand
-            listed = _LISTED[legal] = act.actions_in(legal)
-        return listed[:]
+        return act.listed(legal)
 
     def _may_look(self, seat: int) -> bool:
         """Whether ``seat`` may see its own cards now."""
@@ -764,12 +759,6 @@ class TrickState:
 #: the facts of a game without trick facts: one empty dict, never changed (views only ever
 #: copy it into new dicts), so that a game without them makes none per trick
 _NO_FACTS: Final[dict[str, Any]] = {}
-
-#: the action lists of the masks of phases other than card play, decoded once: bid and trump
-#: codes pass 63 bits, and decoding such a big int at every turn cost more than the rest of
-#: the bid (a game has a few dozen such masks; one that changes every hand, like Euchre's
-#: discard, is better listed by the game's own ``_other_list``)
-_LISTED: Final[dict[int, list[int]]] = {}
 
 
 def _match_key(seed: int) -> int:

@@ -6,13 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from tricktable.cards import (
-    SUITS,
-    card_name,
-    format_cards,
-)
+from tricktable.cards import SUITS, card_name, cards_in, format_cards
+from tricktable.engine import actions as act
 from tricktable.engine.game import Game, _action_text, _refused_now
-from tricktable.engine.phases import PHASE_NAMES
+from tricktable.engine.phases import PHASE_NAMES, PLAY
 from tricktable.engine.results import HandResult
 from tricktable.engine.tables import TrumpTables
 from tricktable.errors import IllegalAction
@@ -98,12 +95,20 @@ class View:
         # A game's own phase is named now (only the state knows); shared ones in to_dict().
         self._phase_name = state._phase_name() if phase >= 10 else ""
         self.tables: TrumpTables = state.tables
-        self._shared: Shared = state._shared()
+        # The state's caches are read here first, their makers called only when they miss:
+        # a view is made at every decision, and a call each cost as much as the read.
+        snap = state._snap
+        if snap is None or len(snap.results) != len(state.results):
+            snap = state._shared()
+        self._shared: Shared = snap
         # The hand's log is the state's immutable chain (see TrickState._log_chain): a view
         # keeps its last node and how many it covers, and lists them only when asked. The
         # cards of the trick in play are its last nodes (only cards are played in a trick).
-        self._log: tuple[Any, ...] | None = state._log_chain()
-        self._n: int = len(state.actions)
+        n = len(state.actions)
+        self._log: tuple[Any, ...] | None = (
+            state._chain if state._chain_n == n else state._log_chain()
+        )
+        self._n: int = n
         self._ntrick: int = len(state.trick)
         # A private action never enters the view of a seat that may not see it. Only the few
         # the state noted are asked about, now (its visibility may change: a pass is seen by
@@ -119,13 +124,19 @@ class View:
                 if actors[i] != seat and not state._public(seat, actors[i], actions[i])
             )
         self._hidden = hidden
-        self._info = state._info_of(seat)
+        infos = state._infos
+        info = None if infos is None else infos[0 if state._facts_public else seat]
+        self._info: dict[str, Any] = info if info is not None else state._info_of(seat)
+        # The list of legal actions is made when a bot asks for it (legal_actions): a bot may
+        # choose from the mask alone. Only a phase whose actions are listed, not masked, lists
+        # them now (only the state can).
+        self._legal: list[int] | None = None
+        self._legal_mask = 0
         if to_act == seat:
-            self._legal = state.legal_actions()
-            self._legal_mask = state.legal_mask()
-        else:
-            self._legal = []
-            self._legal_mask = 0
+            mask = state.legal_mask()
+            self._legal_mask = mask
+            if mask < 0:
+                self._legal = state._other_actions()
         events = state.events
         self.events: Sequence[Any] = () if events is None else events.window(seat)
 
@@ -218,7 +229,12 @@ class View:
     def legal_actions(self) -> list[int]:
         """This seat's legal actions: empty unless it is this seat's turn (the view's own
         list, made for it: a bot may keep or change it)."""
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            mask = self._legal_mask
+            legal = cards_in(mask) if self.phase == PLAY else act.listed(mask)
+            self._legal = legal
+        return legal
 
     def legal_mask(self) -> int:
         """This seat's legal actions as a mask: 0 unless it is this seat's turn.
@@ -263,7 +279,7 @@ class View:
                 for ld, cs, w in self._shared.tricks
             ],
             "scores": list(self._shared.scores),
-            "legal": [game.action_name(a) for a in self._legal],
+            "legal": [game.action_name(a) for a in self.legal_actions()],
             **self._info,
             **self._shared.facts,
         }
