@@ -32,6 +32,9 @@ HOT = [
     "src/tricktable/games/oh_hell.py",
     "src/tricktable/bots/base.py",
     "src/tricktable/bots/random_bot.py",
+    # The `heuristic` player and Setback's heuristic: tournaments are played by them.
+    "src/tricktable/bots/family.py",
+    "src/tricktable/bots/pitch_heuristic.py",
     "src/tricktable/match.py",
 ]
 

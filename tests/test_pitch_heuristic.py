@@ -1,15 +1,26 @@
-"""Tests of the Pitch heuristic: its strength against random play, and decisions in built hands."""
+"""Tests of the Pitch heuristic: its strength against random play, decisions in built hands, its
+reading of a hand against :class:`Knowledge`, and golden decisions in seeded positions."""
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
 from tricktable.bots import make_bot
-from tricktable.bots.pitch_heuristic import PitchHeuristic, Rules, best_suit, suit_estimate
+from tricktable.bots.pitch_heuristic import (
+    PitchHeuristic,
+    Reading,
+    Rules,
+    best_suit,
+    popcount,
+    suit_estimate,
+)
 from tricktable.bots.random_bot import RandomBot
 from tricktable.cards import HEARTS, SPADES, mask_of, parse_cards, suit_of
 from tricktable.engine.trick import TrickState
@@ -17,6 +28,7 @@ from tricktable.errors import OptionError
 from tricktable.games import load_game
 from tricktable.games.setback import SetbackState
 from tricktable.match import play_match
+from tricktable.search.knowledge import Knowledge
 
 MakeState = Callable[..., SetbackState]
 ApplyActions = Callable[..., SetbackState]
@@ -220,3 +232,139 @@ def test_captures_a_point_card_when_it_can(
     deal = ["AH 2H 3C 4C 5C 6C", "KH 7D 8D 9D TD QD", "4H JC 8C 9C 2S 3S", "JH 5S 4S 6S 7S 8S"]
     state = apply_actions(make_state(deal, 0), "bid 2,pass,pass,pass,KH,4H,JH")
     assert decide(state) == "play AH"
+
+
+# ------------------------------------------------------------------ the reading of a hand
+
+#: variants whose options change what a seat may infer (jokers, trumping at will, cut-throat)
+READING_SPECS = [
+    "setback",
+    "setback(jokers=2,hand_size=9,may_trump=true,off_jack_trump=true)",
+    "setback(partners=false)",
+    "ten-point-pitch",
+]
+
+
+def seeded_states(spec: str, seed: int, hands: int = 2) -> Iterator[TrickState]:
+    """Every state of a seeded match of heuristic bots with random moves mixed in (a third)."""
+    game = load_game(spec)
+    bots = [PitchHeuristic() for _ in range(4)]
+    for seat, bot in enumerate(bots):
+        bot.start_match(game, seat, seed)
+    rng = random.Random(seed)
+    state = game.new_state(seed)
+    while not state.is_over and len(state.history) <= hands:
+        if state.needs_deal:
+            if len(state.history) == hands:
+                return
+            state.deal()
+            continue
+        yield state
+        action = bots[state.to_act].act(state.view(state.to_act))
+        state.apply(action if rng.random() < 0.67 else rng.choice(state.legal_actions()))
+
+
+def assert_reads_as_knowledge(reading: Reading, known: Knowledge) -> None:
+    assert reading.hand == known.hand
+    assert reading.played == known.played
+    assert reading.unseen == known.others
+    assert reading.counts() == known.counts
+    assert reading.voids() == known.voids
+
+
+@pytest.mark.parametrize("spec", READING_SPECS)
+def test_the_reading_kept_from_decision_to_decision_is_the_knowledge_of_each_view(
+    spec: str,
+) -> None:
+    rules = Rules(load_game(spec))
+    for seed in range(3):
+        kept = [Reading(rules) for _ in range(4)]
+        for state in seeded_states(spec, seed):
+            for seat in range(4):
+                view = state.view(seat)
+                known = Knowledge(view)
+                kept[seat].update(view)  # every view of the seat, in order: read incrementally
+                assert_reads_as_knowledge(kept[seat], known)
+                fresh = Reading(rules)
+                fresh.update(view)
+                assert_reads_as_knowledge(fresh, known)
+
+
+def test_the_reading_starts_again_on_a_view_of_another_match() -> None:
+    one = [s.view(0) for s in seeded_states("setback", 1)]
+    two = [s.view(0) for s in seeded_states("setback", 2)]
+    reading = Reading(Rules(load_game("setback")))
+    # Alternate between the matches, and go back in time: what it kept must never leak.
+    views = [v for pair in zip(one, two, strict=False) for v in pair] + one[::-1]
+    for view in views:
+        reading.update(view)
+        assert_reads_as_knowledge(reading, Knowledge(view))
+
+
+def test_popcount_counts_every_deck_mask() -> None:
+    rng = random.Random(5)
+    masks = [0, 1, (1 << 54) - 1, (1 << 56) - 1] + [rng.getrandbits(54) for _ in range(2000)]
+    assert all(popcount(m) == m.bit_count() for m in masks)
+
+
+# ------------------------------------------------------------------ golden decisions
+
+#: the heuristic's decisions in seeded positions (regenerate: ``UPDATE_GOLDEN=1``, after a
+#: change of play that is meant; a change for speed must leave them as they are)
+DECISIONS = Path(__file__).parent / "golden" / "decisions" / "pitch-heuristic.json"
+#: (game, seed, share of random moves, hands): matches of four heuristic bots whose moves are
+#: sometimes random, so that the positions are also ones the heuristic would not reach itself
+DECISION_CASES = [
+    ("setback", 1, 0.0, 4),
+    ("setback", 2, 0.3, 3),
+    ("setback(target=11,low_to=dealt,declarer_scores=taken)", 3, 0.3, 3),
+    ("setback-classic", 4, 0.3, 3),
+    ("smear", 5, 0.3, 2),
+    ("ten-point-pitch", 6, 0.3, 2),
+    ("joker-pitch", 7, 0.3, 2),
+    ("pedro", 8, 0.3, 2),
+    ("cutthroat-pitch", 9, 0.3, 2),
+    ("setback(jokers=2,hand_size=9,may_trump=true,off_jack_trump=true)", 10, 0.3, 2),
+]
+
+
+def decisions(spec: str, seed: int, share: float, hands: int) -> list[str]:
+    """Every decision of the heuristic bots in a seeded match (as action text), where the move
+    applied is a random legal one with chance ``share``."""
+    game = load_game(spec)
+    bots = [PitchHeuristic() for _ in range(4)]
+    for seat, bot in enumerate(bots):
+        bot.start_match(game, seat, seed)
+    rng = random.Random(seed)
+    state = game.new_state(seed)
+    out: list[str] = []
+    while not state.is_over:
+        if state.needs_deal:
+            if len(state.history) == hands:
+                break
+            state.deal()
+            continue
+        seat = state.to_act
+        action = bots[seat].act(state.view(seat))
+        out.append(game.action_name(action))
+        state.apply(action if rng.random() >= share else rng.choice(state.legal_actions()))
+    return out
+
+
+def test_decisions_in_seeded_positions_are_the_golden_ones() -> None:
+    cases = [
+        {"game": g, "seed": s, "random_share": r, "hands": h, "decisions": ",".join(played)}
+        for g, s, r, h in DECISION_CASES
+        for played in [decisions(g, s, r, h)]
+    ]
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        DECISIONS.parent.mkdir(parents=True, exist_ok=True)
+        DECISIONS.write_text(json.dumps(cases, indent=1) + "\n", encoding="utf-8")
+    assert DECISIONS.exists(), f"{DECISIONS} is missing: run with UPDATE_GOLDEN=1 to create it"
+    golden = json.loads(DECISIONS.read_text(encoding="utf-8"))
+    assert [c["game"] for c in golden] == [c["game"] for c in cases], "regenerate the file"
+    for want, got in zip(golden, cases, strict=True):
+        mine, theirs = got["decisions"].split(","), want["decisions"].split(",")
+        pairs = zip(mine, theirs, strict=False)  # the first difference, if any
+        first = next((i for i, (a, b) in enumerate(pairs) if a != b), min(len(mine), len(theirs)))
+        assert mine == theirs, f"{got['game']} seed {got['seed']}: decision {first} differs"
