@@ -262,6 +262,104 @@ def duel(
 
 
 @cli.command()
+@click.argument("entrants", nargs=-1, metavar="[ENTRANT]...")
+@click.option(
+    "--config",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="a TOML file of the tournament (name, game, [entrants], format, deals...)",
+)
+@click.option("--name", default=None, help="the tournament's name: run it again to resume")
+@lambda func: _game_options(func, None)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["duplicate", "round-robin"]),
+    default=None,
+    help="duplicate: every deal at every seating [default]; round-robin: own deals",
+)
+@click.option(
+    "--deals",
+    type=click.IntRange(min=1),
+    default=None,
+    help="deals each table plays [default: 100]",
+)
+@click.option(
+    "--matches",
+    type=click.IntRange(min=1),
+    default=None,
+    help="whole matches each table plays, instead of deals",
+)
+@click.option(
+    "--partnerships",
+    type=click.Choice(["auto", "self", "mixed"]),
+    default=None,
+    help="self: A and A against B and B; mixed: every pair of entrants partners "
+    "[default auto: mixed from four entrants]",
+)
+@click.option("--seed", type=int, default=None, help="the tournament's seed [default: 1]")
+@click.option(
+    "--db", default="tricktable.db", show_default=True, help="a SQLite file, or a postgresql:// URL"
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="worker processes (default: every core)",
+)
+@click.option("--cluster", default=None, help="play on a Dask cluster: 'local' or tcp://HOST:8786")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object and nothing else")
+@runner_options
+def tournament(
+    entrants: tuple[str, ...],
+    config: str | None,
+    name: str | None,
+    game_spec: str | None,
+    rules_path: str | None,
+    fmt: str | None,
+    deals: int | None,
+    matches: int | None,
+    partnerships: str | None,
+    seed: int | None,
+    db: str,
+    workers: int | None,
+    cluster: str | None,
+    as_json: bool,
+    decision_time: float,
+    match_time: float,
+    on_fault: str,
+) -> None:
+    """Play a tournament between ENTRANTs (player specs, or NAME=SPEC) into a database.
+
+    Kill it at any moment and run the same command again: it resumes, replaying nothing
+    stored and counting nothing twice. Then: tricktable standings.
+    """
+    from tricktable.cli.tournament import run_tournament_command
+    from tricktable.limits import RunnerOptions
+
+    if rules_path is not None:
+        game_spec = resolve_game(game_spec or "setback", rules_path)
+    limits = make_options(decision_time, match_time, on_fault)
+    code = run_tournament_command(
+        entrants,
+        config=config,
+        name=name,
+        game_spec=game_spec,
+        fmt=fmt,
+        deals=deals,
+        matches=matches,
+        seed=seed,
+        partnerships=partnerships,
+        limits=None if limits == RunnerOptions() else limits,
+        db=db,
+        workers=workers,
+        cluster=cluster,
+        as_json=as_json,
+    )
+    sys.exit(code)
+
+
+@cli.command()
 @click.argument("path")
 @click.option("--json", "as_json", is_flag=True, help="print the result object as JSON")
 @click.option(

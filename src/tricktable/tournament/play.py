@@ -1,0 +1,140 @@
+"""Playing units: a worker's function, and the loop that feeds workers and stores what they play.
+
+:func:`play_units` plays a batch of units in one process, keeping the bots between units (a
+:class:`~tricktable.runner.BotPool`), and returns :class:`Played` results: picklable, with the
+record already JSON text, so the process that writes the database only writes. Any executor
+that maps a function over batches runs a tournament: processes on this machine
+(:func:`run_local`) or a Dask cluster (:mod:`tricktable.tournament.cluster`).
+
+The results of a unit depend on its seed alone, never on the worker or on what ran before, so a
+tournament comes out the same whatever the number of workers or machines.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any
+
+from tricktable.runner import BotPool, MatchSpec, MatchStopped, run_match
+from tricktable.tournament.schedule import Unit
+
+#: units a worker plays per task: large enough that a task's overhead is small, small
+#: enough that a kill loses little and the progress bar moves
+BATCH = 25
+
+
+@dataclass(frozen=True)
+class Played:
+    """A unit played: what the database stores for it (``entrants`` are indices)."""
+
+    key: str
+    group: int
+    deal: int
+    table: int
+    entrants: tuple[int, ...]
+    seed: int
+    record: str
+    result: dict[str, Any]
+    faults: tuple[dict[str, Any], ...]
+
+
+def play_units(batch: Sequence[Unit]) -> list[Played]:
+    """Play ``batch`` in order, in this process (what a worker runs)."""
+    pool = BotPool()
+    try:
+        return [_play(unit, pool) for unit in batch]
+    finally:
+        pool.close()
+
+
+def _play(unit: Unit, pool: BotPool) -> Played:
+    spec = MatchSpec(
+        game=unit.game,
+        players=unit.players,
+        seed=unit.seed,
+        limits=unit.limits,
+        max_hands=unit.max_hands,
+        substitute=unit.substitute,
+    )
+    try:
+        outcome = run_match(spec, pool=pool)
+    except MatchStopped as stop:
+        # An engine failure or a substitute that failed in turn: the unit's record so far is
+        # kept, marked stopped, so the tournament goes on and the failure can be replayed.
+        outcome = stop.outcome
+    if outcome.faults:
+        pool.discard({int(f["seat"]) for f in outcome.faults if "seat" in f})
+    res = outcome.result
+    result = {
+        "status": res.status,
+        "scores": list(res.scores),
+        "winner": res.winner,
+        "shared": res.shared,
+        "hands": res.hands,
+        "group": unit.group,
+        "forfeited_by": res.forfeited_by,
+    }
+    return Played(
+        key=unit.key,
+        group=unit.group,
+        deal=unit.deal,
+        table=unit.table,
+        entrants=unit.entrants,
+        seed=unit.seed,
+        record=json.dumps(outcome.record, separators=(",", ":")),
+        result=result,
+        faults=tuple(dict(f) for f in outcome.faults),
+    )
+
+
+def batches(units: Iterable[Unit], size: int = BATCH) -> Iterator[list[Unit]]:
+    """``units`` in lists of ``size`` (the last may be shorter)."""
+    batch: list[Unit] = []
+    for unit in units:
+        batch.append(unit)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def run_local(
+    work: Iterable[list[Unit]], workers: int, play: Callable[[Sequence[Unit]], list[Played]]
+) -> Iterator[list[Played]]:
+    """Play batches on ``workers`` processes (in this one for 1), yielding each as it finishes.
+
+    At most two batches a worker are in flight, so a kill loses little and memory stays flat.
+    """
+    if workers <= 1:
+        for batch in work:
+            yield play(batch)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as executor:
+        pending: set[Future[list[Played]]] = set()
+        source = iter(work)
+        exhausted = False
+        while True:
+            while not exhausted and len(pending) < 2 * workers:
+                queued = next(source, None)
+                if queued is None:
+                    exhausted = True
+                    break
+                pending.add(executor.submit(play, queued))
+            if not pending:
+                return
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+
+
+def default_workers() -> int:
+    """Every core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
