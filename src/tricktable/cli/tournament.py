@@ -7,6 +7,7 @@ units stored are not played again, and none is counted twice. Exit status: 0 don
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
@@ -67,18 +68,18 @@ def run_tournament_command(
                 entrants=parse_entrants(entrants),
                 **fields,
             )
-        with Store.open(db) as store:
-            started = run_mod.start(store, spec, name)
-            executor = None
-            if cluster is not None:
-                from tricktable.tournament.cluster import (  # type: ignore[import-not-found,unused-ignore]
-                    dask_executor,
-                )
+        # The cluster first: a bad address must not leave a tournament behind in the database.
+        executor: Any = contextlib.nullcontext()
+        if cluster is not None:
+            from tricktable.tournament.cluster import dask_executor
 
-                executor = dask_executor(cluster, workers)
+            executor = dask_executor(cluster, workers)
+        with executor, Store.open(db) as store:
+            started = run_mod.start(store, spec, name)
             count = workers or play_mod.default_workers()
             began = time.perf_counter()
-            stored = _play(store, started, count, executor, as_json)
+            plays = executor if cluster is not None else None
+            stored = _play(store, started, count, plays, as_json)
             elapsed = time.perf_counter() - began
             summary = _summary(db, started, stored, elapsed)
     except KeyboardInterrupt:

@@ -1,0 +1,394 @@
+"""Playing a tournament on a Dask cluster: ``tricktable tournament ... --cluster ADDRESS``.
+
+:func:`dask_executor` connects to a Dask scheduler (``tcp://HOST:8786``), or starts a
+:class:`~distributed.LocalCluster` of worker processes on this machine (``local``), and returns
+a :class:`DaskExecutor`: an :data:`~tricktable.tournament.run.Executor` that sends batches of
+units to the workers and yields each batch's results as it finishes. The workers only play;
+this process stores every result, so the tournament goes to one database (a SQLite file here,
+or PostgreSQL) and resumes as a local run does.
+
+Every worker must run the same tricktable as this process: the same version, installed on every
+machine (``pip install tricktable==X`` in each worker's environment). A unit's results depend on
+its seed and the code alone, so a worker running other code would store other games; each task
+therefore checks the worker's :func:`code_fingerprint` against this process's and fails with a
+one-line :class:`ClusterError` where they differ. Player specs that name files or programs
+(``path/bot.py:Bot``, ``cmd:./bot``) must resolve on every worker, and HTTP bots must be
+reachable from them. See ``docs/cluster.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import hashlib
+import logging
+import re
+import signal
+import socket
+import threading
+import time
+import weakref
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import CancelledError
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Final
+
+import tricktable
+from tricktable.errors import TricktableError
+from tricktable.tournament.play import Played, default_workers
+from tricktable.tournament.schedule import Unit
+
+if TYPE_CHECKING:
+    from distributed import Client, LocalCluster
+
+#: seconds to reach a scheduler: a wrong address fails after this long
+CONNECT_TIMEOUT: Final = 10.0
+#: seconds to wait for a scheduler's first workers (or ``workers`` of them) to join
+WORKERS_TIMEOUT: Final = 60.0
+#: batches in flight for each worker thread, as in run_local: every worker has its next batch
+#: at hand, and a kill loses little
+IN_FLIGHT: Final = 2
+#: seconds between looks at how many worker threads a remote cluster has (workers may join)
+RECOUNT: Final = 5.0
+
+_ADDRESS = re.compile(r"(?:tcp://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):(?P<port>\d{1,5})")
+
+
+class ClusterError(TricktableError):
+    """A Dask cluster that cannot be reached, started or used: one line saying which and why."""
+
+
+def dask_executor(
+    address: str, workers: int | None = None, *, timeout: float = CONNECT_TIMEOUT
+) -> DaskExecutor:
+    """An executor playing on the Dask cluster at ``address``: ``local``, or ``tcp://HOST:PORT``.
+
+    ``local`` starts ``workers`` worker processes on this machine (default: every core), one
+    thread each, on the loopback interface and without a dashboard. Otherwise this connects to
+    the scheduler there within ``timeout`` seconds and waits for ``workers`` of its workers to
+    join (default: one). Close the executor when done; running it to its end closes it too.
+    """
+    from distributed import Client, LocalCluster
+
+    if address == "local":
+        count = workers or default_workers()
+        try:
+            with _sigint_ignored():
+                cluster = LocalCluster(
+                    n_workers=count,
+                    threads_per_worker=1,
+                    processes=True,
+                    host="127.0.0.1",
+                    dashboard_address=None,
+                    # The scheduler serves a few HTTP routes even without its dashboard: on a free
+                    # loopback port, not on 8787 (and no warning where 8787 is taken).
+                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                    silence_logs=logging.ERROR,
+                )
+        except (OSError, RuntimeError, TimeoutError) as exc:
+            raise ClusterError(f"cannot start a local Dask cluster: {_reason(exc)}") from None
+        try:
+            client = Client(cluster, set_as_default=False)
+        except BaseException:
+            cluster.close()
+            raise
+        where = f"a local Dask cluster of {count} workers"
+        return DaskExecutor(client, cluster, cluster.scheduler_address, where)
+
+    match = _ADDRESS.fullmatch(address.strip())
+    if match is None or not 0 < int(match["port"]) < 65536:
+        raise ClusterError(
+            f"--cluster {address!r} is not a Dask scheduler's address: give tcp://HOST:PORT "
+            "(a scheduler listens on 8786 by default) or 'local'"
+        )
+    host, port = match["host"], int(match["port"])
+    url = f"tcp://{host}:{port}"
+    _check_scheduler(url, host.strip("[]"), port, timeout)
+    try:
+        client = Client(url, timeout=timeout, set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise ClusterError(
+            f"cannot reach a Dask scheduler at {url} within {timeout:g} s ({_reason(exc)}): "
+            f"is `dask scheduler` running there, and the port open to this machine?"
+        ) from None
+    wanted = workers or 1
+    try:
+        client.wait_for_workers(wanted, timeout=WORKERS_TIMEOUT)
+    except (OSError, TimeoutError):
+        have = len(client.nthreads())
+        client.close()
+        raise ClusterError(
+            f"the Dask scheduler at {url} has {have} worker(s), and {wanted} did not join "
+            f"within {WORKERS_TIMEOUT:g} s: start them with `dask worker {url}` on each machine"
+        ) from None
+    except BaseException:
+        client.close()
+        raise
+    return DaskExecutor(client, None, url, f"the Dask scheduler at {url}")
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored while worker processes start, so that they inherit it ignored.
+
+    Ctrl-C reaches every process of the terminal's group; this one stops the run and closes
+    the cluster, and workers that took it too would only print tracebacks meanwhile.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _check_scheduler(url: str, host: str, port: int, timeout: float) -> None:
+    """Fail within ``timeout`` unless a Dask scheduler answers at ``url``.
+
+    Dask's client would retry a refused connection until its time-out, and waits for ever on
+    a server that is not Dask's: this asks the server who it is first, with a deadline.
+    """
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except socket.gaierror as exc:
+        raise ClusterError(
+            f"cannot reach a Dask scheduler at {url}: unknown host ({exc})"
+        ) from None
+    except ConnectionRefusedError:
+        raise ClusterError(
+            f"cannot reach a Dask scheduler at {url}: the connection was refused (nothing "
+            "listens there: is `dask scheduler` running on that machine?)"
+        ) from None
+    except OSError as exc:  # a time-out, or no route
+        raise ClusterError(
+            f"cannot reach a Dask scheduler at {url} within {timeout:g} s ({_reason(exc)}): "
+            "is `dask scheduler` running there, and the port open to this machine?"
+        ) from None
+    try:
+        identity = asyncio.run(asyncio.wait_for(_identity(url, timeout), timeout))
+    except (OSError, TimeoutError, ValueError, TypeError) as exc:
+        why = "" if isinstance(exc, TimeoutError) and not str(exc) else f" ({_reason(exc)})"
+        raise ClusterError(
+            f"no Dask scheduler answered at {url} within {timeout:g} s{why}: is that the "
+            "address `dask scheduler` printed?"
+        ) from None
+    kind = identity.get("type") if isinstance(identity, dict) else None
+    if kind != "Scheduler":
+        raise ClusterError(
+            f"{url} is a Dask {kind or 'server'}, not a scheduler: give the scheduler's "
+            "address (`dask scheduler` prints it; port 8786 by default)"
+        )
+
+
+async def _identity(url: str, timeout: float) -> object:
+    """What the Dask server at ``url`` says it is (its ``identity``)."""
+    from distributed.comm import connect
+
+    comm = await connect(url, timeout=timeout)
+    try:
+        await comm.write({"op": "identity", "reply": True})
+        return await comm.read()
+    finally:
+        comm.abort()
+
+
+class DaskExecutor:
+    """Plays batches of units on a Dask cluster, yielding each batch's results as it finishes.
+
+    At most :data:`IN_FLIGHT` batches per worker thread are submitted at a time, so a kill loses
+    little and memory stays flat however long the tournament. Calling it runs the work and
+    closes the client (and the cluster it started) at the end, also on an error or Ctrl-C; an
+    executor never called is closed by :meth:`close`, on garbage collection or at exit.
+    """
+
+    def __init__(
+        self, client: Client, cluster: LocalCluster | None, address: str, where: str
+    ) -> None:
+        self.client = client
+        self.cluster = cluster
+        #: the scheduler's address (``tcp://HOST:PORT``)
+        self.address = address
+        #: how messages name the cluster
+        self.where = where
+        self._fingerprint = code_fingerprint()
+        self._shutdown = weakref.finalize(self, _shutdown, client, cluster)
+
+    def __repr__(self) -> str:
+        return f"DaskExecutor({self.where})"
+
+    def __call__(
+        self, work: Iterator[list[Unit]], play: Callable[[Sequence[Unit]], list[Played]]
+    ) -> Iterator[list[Played]]:
+        """Play every batch of ``work`` with ``play`` on the workers; each result as it comes."""
+        try:
+            yield from self._run(work, play)
+        finally:
+            self.close()
+
+    def _run(
+        self, work: Iterator[list[Unit]], play: Callable[[Sequence[Unit]], list[Played]]
+    ) -> Iterator[list[Played]]:
+        from distributed import Future, wait
+
+        client = self.client
+        source = iter(work)
+        pending: set[Future[list[Played]]] = set()
+        limit, counted = self._limit(), time.monotonic()
+        idle_since: float | None = None
+        failed: Future[list[Played]] | None = None
+
+        def submit() -> None:
+            nonlocal limit, counted
+            if time.monotonic() - counted > RECOUNT:
+                limit, counted = self._limit(), time.monotonic()
+            while len(pending) < limit and (batch := next(source, None)) is not None:
+                pending.add(
+                    client.submit(_play_checked, play, self._fingerprint, batch, pure=False)
+                )
+
+        # Errors of the cluster and of the connection to it are caught here; a task's own
+        # error (``failed``) is raised below, where they cannot be mistaken for one another.
+        try:
+            submit()
+            while pending:
+                try:
+                    with client.as_current():  # wait() asks for the current client
+                        done, _ = wait(pending, timeout=RECOUNT, return_when="FIRST_COMPLETED")
+                except TimeoutError:
+                    # Nothing finished for a while: fine while workers play, not when none is left
+                    # (a worker that cannot import tricktable leaves at its first task).
+                    threads, counted = self._threads(), time.monotonic()
+                    limit = IN_FLIGHT * max(1, threads)
+                    if threads:
+                        idle_since = None
+                        continue
+                    idle_since = idle_since or time.monotonic()
+                    if time.monotonic() - idle_since < WORKERS_TIMEOUT:
+                        continue
+                    raise ClusterError(
+                        f"{self.where} has had no worker for {WORKERS_TIMEOUT:g} s: start them "
+                        f"with `dask worker {self.address}` (a worker that cannot import "
+                        "tricktable leaves at once: see its log); what is stored is kept"
+                    ) from None
+                failed = next((f for f in done if f.status == "error"), None)
+                if failed is not None:
+                    break
+                results = []
+                for future in done:
+                    pending.discard(future)
+                    results.append(future.result())
+                    future.release()
+                submit()  # before the results are stored, so that no worker waits meanwhile
+                yield from results
+        except CancelledError:
+            raise ClusterError(
+                f"{self.where}: the work was cancelled (the scheduler went away, or the "
+                "connection to it): what is stored is kept; run the same command again to resume"
+            ) from None
+        except OSError as exc:
+            raise ClusterError(
+                f"{self.where}: lost the connection ({_reason(exc)}): what is stored is kept; "
+                "run the same command again to resume"
+            ) from None
+        if failed is not None:
+            raise self._failure(failed.exception()).with_traceback(failed.traceback())
+
+    def _failure(self, error: BaseException | None) -> BaseException:
+        """What to raise for a batch that failed with ``error``: the error itself (a bug, or
+        the check of :func:`_play_checked`) or, where the cluster is at fault, one line."""
+        from distributed import KilledWorker
+
+        again = "what is stored is kept; run the same command again to resume"
+        if isinstance(error, KilledWorker):
+            return ClusterError(
+                f"{self.where}: a batch of units killed every worker that ran it ({error}): "
+                + again
+            )
+        if isinstance(error, RuntimeError) and isinstance(error.__cause__, ImportError):
+            # Dask's scheduler unpickles each task, so it needs tricktable too.
+            return ClusterError(
+                f"{self.where}: its scheduler cannot read the tasks ({error.__cause__}): "
+                f"install the same tricktable as here ({tricktable.__version__}) on the "
+                "scheduler's machine and on every worker's"
+            )
+        if isinstance(error, ImportError):
+            return ClusterError(
+                f"{self.where}: a worker cannot import tricktable ({error}): install the same "
+                f"tricktable as here ({tricktable.__version__}) on every worker machine"
+            )
+        return error if error is not None else ClusterError(f"{self.where}: a batch failed")
+
+    def _limit(self) -> int:
+        """Batches to keep in flight: :data:`IN_FLIGHT` for each worker thread (at least one)."""
+        return IN_FLIGHT * max(1, self._threads())
+
+    def _threads(self) -> int:
+        """The worker threads the cluster has now."""
+        return sum(self.client.nthreads().values())
+
+    def close(self) -> None:
+        """Close the client, and the cluster if this executor started it (again: nothing)."""
+        self._shutdown()
+
+    def __enter__(self) -> DaskExecutor:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def _shutdown(client: Client, cluster: LocalCluster | None) -> None:
+    # Closing the client cancels the batches still in flight; a cluster we started goes too.
+    try:
+        client.close()
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+@functools.cache
+def code_fingerprint() -> str:
+    """The tricktable this process runs: its version and a digest of its modules and data.
+
+    Only the files a built package holds count (``.py`` and ``.toml`` files of its packages),
+    so a source checkout and a wheel built from it agree; compiled modules do not count, since
+    mypyc's build of a module plays as its source does.
+    """
+    root = Path(tricktable.__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.suffix in (".py", ".toml") and (path.parent / "__init__.py").is_file():
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    return f"{tricktable.__version__}+{digest.hexdigest()[:12]}"
+
+
+def _play_checked(
+    play: Callable[[Sequence[Unit]], list[Played]], fingerprint: str, batch: Sequence[Unit]
+) -> list[Played]:
+    """``play(batch)`` on a worker, after checking that it runs the code the tournament does."""
+    here = code_fingerprint()
+    if here != fingerprint:
+        from distributed import get_worker
+
+        raise ClusterError(
+            f"worker {get_worker().address} runs tricktable {here}, the tournament "
+            f"{fingerprint}: install the same tricktable on every machine"
+        )
+    return play(batch)
+
+
+def _reason(exc: BaseException, limit: int = 200) -> str:
+    """An exception's message on one line, of at most ``limit`` characters."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"
