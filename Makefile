@@ -8,7 +8,7 @@ SOURCES := pyproject.toml setup.py $(shell find src -name '*.py' 2>/dev/null)
 STAMP := $(VENV)/.installed-dev
 RUN_STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck tools postgres bench clean
+.PHONY: run test lint typecheck tools postgres chromium bench clean
 
 $(BIN)/python:
 	@echo "Creating the virtual environment $(VENV)..."
@@ -49,7 +49,12 @@ tools:
 postgres:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y postgresql; }
 
-test: lint typecheck tools postgres
+# The report's browser test (tests/test_report.py) drives Debian's Chromium through Playwright;
+# it fails, rather than skips, where /usr/bin/chromium is missing.
+chromium:
+	@test -x /usr/bin/chromium || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
+
+test: lint typecheck tools postgres chromium
 	$(BIN)/pytest -n 2
 
 bench: $(RUN_STAMP)

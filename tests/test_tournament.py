@@ -123,6 +123,17 @@ def test_a_spec_round_trips_and_refuses_what_cannot_be_played(tmp_path: Path) ->
     )
 
 
+def test_whole_matches_that_never_end_stop_at_the_hand_cap(tmp_path: Path) -> None:
+    # A side of a heuristic and a random player keeps being set: its match never ends.
+    four = (("a", "heuristic"), ("b", "heuristic"), ("c", "random"), ("d", "random"))
+    db = tmp_path / "t.db"
+    play(db, spec(entrants=four, deals=None, matches=1, max_hands=12))
+    games = stored(db)
+    assert len(games) == 3 * 2
+    assert {r["hands"] for _, r, _ in games.values()} <= set(range(1, 13))
+    assert any(r["status"] == "stopped" and r["hands"] == 12 for _, r, _ in games.values())
+
+
 # -------------------------------------------------------------------------- determinism, resume
 
 

@@ -291,6 +291,12 @@ def duel(
     help="whole matches each table plays, instead of deals",
 )
 @click.option(
+    "--max-hands",
+    type=click.IntRange(min=1),
+    default=None,
+    help="the most hands of a whole match: some never end [default: 300]",
+)
+@click.option(
     "--partnerships",
     type=click.Choice(["auto", "self", "mixed"]),
     default=None,
@@ -319,6 +325,7 @@ def tournament(
     fmt: str | None,
     deals: int | None,
     matches: int | None,
+    max_hands: int | None,
     partnerships: str | None,
     seed: int | None,
     db: str,
@@ -348,6 +355,7 @@ def tournament(
         fmt=fmt,
         deals=deals,
         matches=matches,
+        max_hands=max_hands,
         seed=seed,
         partnerships=partnerships,
         limits=None if limits == RunnerOptions() else limits,
@@ -357,6 +365,42 @@ def tournament(
         as_json=as_json,
     )
     sys.exit(code)
+
+
+@cli.command()
+@click.option(
+    "--db", default="tricktable.db", show_default=True, help="a SQLite file, or a postgresql:// URL"
+)
+@click.option("--name", default=None, help="the tournament [default: the newest]")
+@click.option("--json", "as_json", is_flag=True, help="print one JSON object and nothing else")
+def standings(db: str, name: str | None, as_json: bool) -> None:
+    """Standings, ratings and head-to-head results of a stored tournament (docs/standings.md)."""
+    from tricktable.cli.standings import run_standings
+
+    sys.exit(run_standings(db, name, as_json))
+
+
+@cli.command()
+@click.option(
+    "--db", default="tricktable.db", show_default=True, help="a SQLite file, or a postgresql:// URL"
+)
+@click.option("--name", default=None, help="the tournament [default: the newest]")
+@click.option(
+    "--out", default="report", show_default=True, help="the folder to write index.html into"
+)
+@click.option(
+    "--insights-from",
+    "only",
+    default=None,
+    metavar="NAMES",
+    help="comma-separated entrants whose bids the strategy insights count [default: all]",
+)
+def report(db: str, name: str | None, out: str, only: str | None) -> None:
+    """Write a tournament's report, one self-contained HTML page: standings, head to head,
+    ratings over time and strategy insights with a bidding guide (docs/report.md)."""
+    from tricktable.cli.report import run_report
+
+    sys.exit(run_report(db, name, out, only))
 
 
 @cli.command()

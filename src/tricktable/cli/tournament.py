@@ -29,6 +29,7 @@ def run_tournament_command(
     fmt: str | None,
     deals: int | None,
     matches: int | None,
+    max_hands: int | None,
     seed: int | None,
     partnerships: str | None,
     limits: RunnerOptions | None,
@@ -48,6 +49,7 @@ def run_tournament_command(
         "format": fmt,
         "deals": deals,
         "matches": matches,
+        "max_hands": max_hands,
         "seed": seed,
         "partnerships": partnerships,
         "limits": limits,
@@ -93,9 +95,12 @@ def run_tournament_command(
         return 2
     if as_json:
         print(json.dumps(summary))
-    else:
-        _print_summary(summary)
-    return 0
+        return 0
+    _print_summary(summary)
+    from tricktable.cli.standings import run_standings
+
+    print()
+    return run_standings(db, summary["tournament"], as_json=False)
 
 
 def _play(store: Any, started: Any, workers: int, executor: Any, quiet: bool) -> int:
@@ -145,5 +150,6 @@ def _print_summary(summary: dict[str, Any]) -> None:
         + f", in {summary['database']}"
     )
     print(
-        f"standings: tricktable standings --db {summary['database']} --name {summary['tournament']}"
+        f"report: tricktable report --db {summary['database']} --name {summary['tournament']}"
+        " --out report"
     )

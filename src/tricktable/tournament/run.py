@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from tricktable.db.store import GameRow, Store
 from tricktable.errors import OptionError, TricktableError
 from tricktable.runner import HUMAN, check_players
-from tricktable.tournament.play import Played, batches, play_units, run_local
+from tricktable.tournament.play import BATCH, Played, batches, play_units, run_local
 from tricktable.tournament.schedule import Unit, count, units
 from tricktable.tournament.spec import TournamentSpec
 
@@ -100,7 +100,9 @@ def run(
     store.set_status(started.tid, RUNNING)
     if progress is not None:
         progress(finished, started.total)
-    for played in run_batches(batches(todo), play_units):
+    # Whole matches are few a batch: one may last hundreds of hands.
+    size = BATCH if started.spec.deals is not None else 2
+    for played in run_batches(batches(todo, size), play_units):
         stored += store.add_games(_row(started, p) for p in played)
         finished += len(played)
         if progress is not None:

@@ -36,7 +36,7 @@ class Unit:
     players: tuple[str, ...]
     game: str
     seed: int
-    max_hands: int | None
+    max_hands: int
     limits: RunnerOptions
     substitute: str
 

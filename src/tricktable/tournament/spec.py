@@ -30,6 +30,9 @@ FORMATS: Final = ("duplicate", "round-robin")
 PARTNERSHIPS: Final = ("auto", "self", "mixed")
 #: deals a table plays when neither deals nor matches are given
 DEFAULT_DEALS: Final = 100
+#: the most hands a whole match of a tournament lasts: some never end (in Setback a side that
+#: keeps being set never reaches the target), and a tournament must
+MAX_HANDS: Final = 300
 
 
 @dataclass(frozen=True)
@@ -37,7 +40,8 @@ class TournamentSpec:
     """A tournament, complete: what :func:`tricktable.tournament.schedule.units` expands.
 
     ``entrants`` are (name, player spec) pairs; ``deals`` fixes the deals each table plays
-    (each a fresh one-hand match), ``matches`` plays whole matches instead (one of the two).
+    (each a fresh one-hand match), ``matches`` plays whole matches instead (one of the two),
+    each stopped after ``max_hands`` hands if it has not ended (status ``stopped``).
     """
 
     name: str
@@ -50,6 +54,7 @@ class TournamentSpec:
     partnerships: str = "auto"
     limits: RunnerOptions = field(default_factory=RunnerOptions)
     substitute: str = "heuristic"
+    max_hands: int = MAX_HANDS
 
     def __post_init__(self) -> None:
         entrants = tuple((str(n), str(s)) for n, s in self.entrants)
@@ -68,6 +73,8 @@ class TournamentSpec:
             value = getattr(self, what)
             if value is not None and value < 1:
                 raise OptionError(f"{what} must be at least 1")
+        if self.max_hands < 1:
+            raise OptionError("max_hands must be at least 1")
         if len(entrants) < 2:
             raise OptionError("a tournament needs at least two entrants")
         names = [n for n, _ in entrants]
@@ -83,9 +90,9 @@ class TournamentSpec:
             raise OptionError("mixed partnerships need at least four entrants")
 
     @property
-    def unit_hands(self) -> int | None:
-        """Hands a table plays: one a deal, or None for a whole match."""
-        return 1 if self.deals is not None else None
+    def unit_hands(self) -> int:
+        """Hands a table plays at most: one a deal, or ``max_hands`` for a whole match."""
+        return 1 if self.deals is not None else self.max_hands
 
     @property
     def rounds(self) -> int:
@@ -131,6 +138,7 @@ class TournamentSpec:
                 partnerships="auto" if partnerships == "none" else partnerships,
                 limits=limits,
                 substitute=str(data.get("substitute", "heuristic")),
+                max_hands=int(data.get("max_hands", MAX_HANDS)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise OptionError(f"the stored tournament's spec is not one: {exc}") from None
@@ -162,7 +170,7 @@ def load_spec_file(path: str, **given: Any) -> TournamentSpec:
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise OptionError(f"{path} is not valid TOML: {exc}") from None
     known = {"name", "game", "entrants", "format", "deals", "matches", "seed", "partnerships"}
-    known |= {"limits", "substitute"}
+    known |= {"limits", "substitute", "max_hands"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise OptionError(f"{path}: unknown key {unknown[0]!r}; valid: {', '.join(sorted(known))}")
