@@ -22,9 +22,10 @@ from typing import Any
 from tricktable.runner import BotPool, MatchSpec, MatchStopped, run_match
 from tricktable.tournament.schedule import Unit
 
-#: units a worker plays per task: large enough that a task's overhead is small, small
-#: enough that a kill loses little and the progress bar moves
-BATCH = 25
+#: units a worker plays per task, and the database stores per transaction: large enough
+#: that a task's and a commit's overhead are small, small enough that a kill loses little
+#: and the progress bar moves
+BATCH = 100
 
 
 @dataclass(frozen=True)
