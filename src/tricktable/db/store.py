@@ -428,6 +428,10 @@ def _sqlite_connect(dbapi_connection: Any, record: Any) -> None:
     # one transaction.
     dbapi_connection.isolation_level = None
     dbapi_connection.execute("PRAGMA foreign_keys=ON")
+    # In WAL mode, NORMAL syncs at checkpoints, not at every commit: a killed program still
+    # loses no committed batch (only a power cut could lose the last ones, which a resumed
+    # tournament plays again); FULL made the writer wait on the disk once a batch.
+    dbapi_connection.execute("PRAGMA synchronous=NORMAL")
 
 
 def _sqlite_begin(connection: Connection) -> None:
