@@ -1,0 +1,159 @@
+"""The perfect-information solver: exact against brute force, hand-checked, deterministic."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tricktable.cards import mask_of, parse_card, parse_cards
+from tricktable.engine.actions import BID, PASS
+from tricktable.engine.phases import PLAY
+from tricktable.engine.state import TrickState
+from tricktable.errors import TricktableError
+from tricktable.games import load_game
+from tricktable.search.solver import solve
+
+
+def ending(spec: str, seed: int, left: int) -> TrickState:
+    """A seeded random hand of ``spec`` played at random until each seat holds ``left`` cards
+    or fewer (often in the middle of a trick)."""
+    rng = random.Random(seed)
+    state = load_game(spec).new_state(seed)
+    state.deal()
+    while state.phase != PLAY:
+        if state.needs_deal:  # thrown in: deal again
+            state.deal()
+            continue
+        state.apply(rng.choice(state.legal_actions()))
+    while max(h.bit_count() for h in state.hands) > left:
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def _side(state: TrickState, seat: int) -> int:
+    return seat & 1 if state.options.partners else seat
+
+
+def brute(state: TrickState, seat: int, base: list[int]) -> int:
+    """Plain minimax through the engine itself (push/undo, the engine's own scoring)."""
+    if state.phase != PLAY:
+        change = [a - b for a, b in zip(state.results[-1].scores, base, strict=True)]
+        return 2 * change[_side(state, seat)] - sum(change)
+    values = []
+    for card in state.legal_actions():
+        state.push(card)
+        values.append(brute(state, seat, base))
+        state.undo()
+    return max(values) if _side(state, state.to_act) == _side(state, seat) else min(values)
+
+
+def brute_moves(state: TrickState, seat: int) -> dict[int, int]:
+    base = state.scores[:]
+    out = {}
+    for card in state.legal_actions():
+        state.push(card)
+        out[card] = brute(state, seat, base)
+        state.undo()
+    return out
+
+
+SPECS = [
+    "setback",
+    "setback(may_trump=true,low_to=dealt)",
+    "smear",
+    "cutthroat-pitch",
+    "ten-point-pitch",
+    "auction-pitch",
+    "setback-classic",
+]
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_equal_to_brute_force_on_small_endings(spec: str) -> None:
+    for seed in range(10):
+        state = ending(spec, seed, 2 + seed % 2)
+        if state.phase != PLAY:
+            continue
+        for seat in range(4):
+            result = solve(state, seat)
+            moves = brute_moves(state, seat)
+            assert result.moves == moves, (spec, seed, seat)
+            best = (
+                max(moves.values())
+                if _side(state, state.to_act) == _side(state, seat)
+                else (min(moves.values()))
+            )
+            assert result.value == best
+
+
+@pytest.mark.parametrize(
+    "spec", ["setback(hand_size=2)", "smear(hand_size=2)", "ten-point-pitch(hand_size=2)"]
+)
+def test_equal_to_brute_force_from_the_first_lead(spec: str) -> None:
+    # Trump is not named yet: each first card is solved with the trump it names.
+    for seed in range(8):
+        state = ending(spec, seed, 2)
+        assert state.tables.suit < 0 and not state.trick
+        for seat in (0, 1):
+            assert solve(state, seat).moves == brute_moves(state, seat), (spec, seed, seat)
+
+
+def hand_of_two(bid: int) -> TrickState:
+    """Seat 0 declares ``bid`` holding AS 2S; KS 3H / QH 4H / 5H 6H against and beside it."""
+    state = load_game("setback(hand_size=2)").new_state(1)
+    hands = [mask_of(parse_cards(text)) for text in ("AS 2S", "KS 3H", "QH 4H", "5H 6H")]
+    state.deal(hands=hands, dealer=3)
+    for action in (BID + bid, PASS, PASS, PASS):
+        state.apply(action)
+    assert state.phase == PLAY and state.to_act == 0
+    return state
+
+
+def test_hand_checked_made_bid() -> None:
+    # AS first draws KS and takes both tricks: High, Low, Game (3 >= 2), +2 and 0 against.
+    # 2S first loses Low to KS; AS then ruffs the hearts: High and Game (6 to 3), +2 against 1.
+    state = hand_of_two(2)
+    result = solve(state, 0)
+    assert result.moves == {parse_card("AS"): 2, parse_card("2S"): 1}
+    assert result.value == 2 and result.best() == [parse_card("AS")]
+    assert solve(state, 1).moves == {parse_card("AS"): -2, parse_card("2S"): -1}
+
+
+def test_hand_checked_set_bid() -> None:
+    # Three points at most: a bid of 4 is set either way, and 2S also gives Low away.
+    result = solve(hand_of_two(4), 0)
+    assert result.moves == {parse_card("AS"): -4, parse_card("2S"): -5}
+    assert result.value == -4
+
+
+def test_hand_checked_last_trick() -> None:
+    # Mid-hand, one card each: the value is just the scoring of what is then taken.
+    state = hand_of_two(2)
+    state.apply(parse_card("AS"))
+    for _ in range(3):
+        state.apply(state.legal_actions()[0])
+    result = solve(state, 2)
+    assert result.moves == {parse_card("2S"): 2} and result.value == 2
+
+
+def test_deterministic_and_leaves_the_state_alone() -> None:
+    state = ending("setback", 3, 3)
+    before = (state.hands[:], state.trick[:], state.actions[:], state.won[:], state.to_act)
+    first = solve(state, 1)
+    second = solve(state, 1)
+    assert first == second
+    assert (state.hands, state.trick, state.actions, state.won, state.to_act) == before
+
+
+def test_refuses_a_state_out_of_card_play() -> None:
+    state = load_game("setback").new_state(1)
+    state.deal()
+    with pytest.raises(TricktableError, match="not in card play"):
+        solve(state, 0)
+    hearts = load_game("hearts").new_state(1)
+    hearts.deal()
+    while hearts.phase != PLAY:
+        hearts.apply(hearts.legal_actions()[0])
+    with pytest.raises(TricktableError, match="not a Pitch-family game"):
+        solve(hearts, 0)
