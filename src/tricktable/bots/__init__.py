@@ -35,6 +35,7 @@ SubstituteFactory = Callable[["Game", int, int], Bot]
 BUILTIN: dict[str, str] = {
     "random": "tricktable.bots.random_bot:RandomBot",
     "heuristic": "tricktable.bots.family:FamilyHeuristic",
+    "ismcts": "tricktable.bots.ismcts:IsmctsBot",
 }
 
 
