@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -12,7 +13,7 @@ from tricktable.engine.phases import PLAY
 from tricktable.engine.state import TrickState
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
-from tricktable.search.solver import solve
+from tricktable.search.solver import SolveTimeout, solve
 
 
 def ending(spec: str, seed: int, left: int) -> TrickState:
@@ -157,3 +158,10 @@ def test_refuses_a_state_out_of_card_play() -> None:
         hearts.apply(hearts.legal_actions()[0])
     with pytest.raises(TricktableError, match="not a Pitch-family game"):
         solve(hearts, 0)
+
+
+def test_a_solve_past_its_deadline_stops() -> None:
+    state = ending("setback", 3, 6)  # a whole hand: thousands of positions
+    with pytest.raises(SolveTimeout):
+        solve(state, state.to_act, deadline=time.perf_counter() - 1)
+    assert solve(state, state.to_act, deadline=time.perf_counter() + 60).moves  # in time

@@ -36,6 +36,7 @@ BUILTIN: dict[str, str] = {
     "random": "tricktable.bots.random_bot:RandomBot",
     "heuristic": "tricktable.bots.family:FamilyHeuristic",
     "ismcts": "tricktable.bots.ismcts:IsmctsBot",
+    "pimc": "tricktable.bots.pimc:PimcBot",
 }
 
 

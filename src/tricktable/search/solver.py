@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from time import perf_counter
 from typing import Any, Final, TypeGuard
 
 from tricktable.cards import JOKER_BIT, LITTLE_JOKER_BIT
@@ -73,8 +74,16 @@ class SolveResult:
         return sorted(c for c, v in self.moves.items() if v == self.value)
 
 
-def solve(state: TrickState, seat: int) -> SolveResult:
-    """Solve the rest of ``state``'s hand for ``seat``'s side with every hand known."""
+class SolveTimeout(TricktableError):
+    """A solve given a deadline passed it (sampling bots stop and use the worlds solved)."""
+
+
+def solve(state: TrickState, seat: int, deadline: float | None = None) -> SolveResult:
+    """Solve the rest of ``state``'s hand for ``seat``'s side with every hand known.
+
+    ``deadline`` is a ``time.perf_counter()`` instant: past it the search stops with
+    :class:`SolveTimeout` (it looks at the clock every 256 positions).
+    """
     if not _check(state):
         raise AssertionError  # unreachable: _check raises
     if not 0 <= seat < 4:
@@ -84,7 +93,7 @@ def solve(state: TrickState, seat: int) -> SolveResult:
     moves: dict[int, int] = {}
     nodes = 0
     if state.tables.suit >= 0:
-        search = _Search(state, seat, state.tables, state.lead_forbid)
+        search = _Search(state, seat, state.tables, state.lead_forbid, deadline)
         for card in legal:
             moves[card] = search.move_value(card)
         nodes = search.nodes
@@ -94,7 +103,9 @@ def solve(state: TrickState, seat: int) -> SolveResult:
         for card in legal:
             suit = card // 13
             if suit not in searches:
-                searches[suit] = _Search(state, seat, game.trumps[suit], game.joker_forbid)
+                searches[suit] = _Search(
+                    state, seat, game.trumps[suit], game.joker_forbid, deadline
+                )
             moves[card] = searches[suit].move_value(card)
         nodes = sum(s.nodes for s in searches.values())
     values = moves.values()
@@ -129,9 +140,17 @@ def _side(state: TrickState, seat: int) -> int:
 class _Search:
     """One search of one hand with trump fixed (the state itself is never changed)."""
 
-    def __init__(self, state: SetbackState, seat: int, tables: TrumpTables, forbid: int) -> None:
+    def __init__(
+        self,
+        state: SetbackState,
+        seat: int,
+        tables: TrumpTables,
+        forbid: int,
+        deadline: float | None = None,
+    ) -> None:
         opts: Any = state.options
         self.state = state
+        self.deadline = deadline
         self.tables = tables
         self.forbid = forbid
         self.partners: bool = opts.partners
@@ -250,6 +269,7 @@ class _Search:
         tt = self.tt
         nsides = len(won)
         search = self
+        deadline = self.deadline
 
         def summary() -> tuple[int, ...]:
             out: list[int] = []
@@ -318,6 +338,8 @@ class _Search:
                 else:
                     legal = follow
             search.nodes += 1
+            if deadline is not None and not search.nodes & 255 and perf_counter() > deadline:
+                raise SolveTimeout("solve: past its deadline")
             key = (hands[0], hands[1], hands[2], hands[3], seat, code, search.key)
             entry = tt.get(key)
             first = -1
