@@ -44,9 +44,8 @@ import random
 import time
 from typing import Final
 
-from tricktable.bots.base import Bot
-from tricktable.engine.results import HandResult
-from tricktable.engine.trick import PLAY, Game, TrickState, View
+from tricktable.bots.search_base import SearchBot
+from tricktable.engine.trick import PLAY, TrickState, View
 from tricktable.errors import TricktableError
 from tricktable.search.determinize import Determinizer
 
@@ -77,7 +76,7 @@ class Node:
         self.total = 0.0
 
 
-class IsmctsBot(Bot):
+class IsmctsBot(SearchBot):
     """Plays cards by single-observer ISMCTS; every other phase by the game's heuristic.
 
     ``iterations`` is the number of sampled worlds a decision searches, ``max_seconds`` its
@@ -95,23 +94,14 @@ class IsmctsBot(Bot):
     ) -> None:
         if iterations < 1:
             raise ValueError(f"ismcts needs at least one iteration, got {iterations}")
+        super().__init__()
         self.iterations = iterations
         self.max_seconds = max_seconds
         self.exploration = exploration
-        self._seed = 0
-        self._other: Bot | None = None
         #: iterations the last search ran (for reports and tests)
         self.last_iterations = 0
 
     # ------------------------------------------------------------------ the Bot interface
-
-    def start_match(self, game: Game, seat: int, seed: int) -> None:
-        super().start_match(game, seat, seed)
-        self._seed = seed
-        if self._other is not None:
-            self._other.close()
-        self._other = _other_phases_bot(game)
-        self._other.start_match(game, seat, seed)
 
     def act(self, view: View) -> int:
         if view.phase != PLAY:
@@ -130,19 +120,6 @@ class IsmctsBot(Bot):
             return self._delegate().act(view)
         return best.action
 
-    def end_hand(self, view: View, result: HandResult) -> None:
-        if self._other is not None:
-            self._other.end_hand(view, result)
-
-    def end_match(self, view: View) -> None:
-        if self._other is not None:
-            self._other.end_match(view)
-
-    def close(self) -> None:
-        if self._other is not None:
-            self._other.close()
-            self._other = None
-
     # ---------------------------------------------------------------------- explanation
 
     def hint(self, view: View) -> list[tuple[int, int, float]]:
@@ -158,15 +135,6 @@ class IsmctsBot(Bot):
         return [(n.action, n.visits, n.total / n.visits if n.visits else 0.0) for n in ranked]
 
     # --------------------------------------------------------------------------- search
-
-    def _delegate(self) -> Bot:
-        if self._other is None:
-            raise TricktableError("the ismcts bot was not started")
-        return self._other
-
-    def _rng(self, view: View) -> random.Random:
-        key = (self._seed & (1 << 64) - 1) << 40 ^ view.hand_number << 16 ^ view.step
-        return random.Random(key)
 
     def _search(self, view: View) -> Node:
         """Grow the tree of this decision and return its root."""
@@ -270,14 +238,3 @@ def _play_out(world: TrickState, rng: random.Random) -> None:
         for _ in range(rng.randrange(mask.bit_count())):
             mask &= mask - 1
         world.apply((mask & -mask).bit_length() - 1)
-
-
-def _other_phases_bot(game: Game) -> Bot:
-    """The bot that plays the phases the search does not: the game's heuristic, or random."""
-    from tricktable.bots import load_class
-
-    if game.heuristic_bot:
-        return load_class(game.heuristic_bot)()
-    from tricktable.bots.random_bot import RandomBot
-
-    return RandomBot()

@@ -40,12 +40,11 @@ Each solve is given the decision's deadline (:func:`~tricktable.search.solver.so
 
 from __future__ import annotations
 
-import random
 import time
 from typing import Final
 
 from tricktable.bots.base import Bot
-from tricktable.engine.results import HandResult
+from tricktable.bots.search_base import SearchBot, other_phases_bot
 from tricktable.engine.trick import PLAY, Game, HandLog, TrickState, View
 from tricktable.errors import BotError, TricktableError
 from tricktable.games.setback import Setback
@@ -61,7 +60,7 @@ DEFAULT_SECONDS: Final = 0.5
 DEFAULT_MISMATCH: Final = 0.25
 
 
-class PimcBot(Bot):
+class PimcBot(SearchBot):
     """Plays cards by perfect-information Monte Carlo; bids by the game's heuristic.
 
     ``worlds`` is the most worlds a decision solves, ``max_seconds`` its time budget (None:
@@ -82,12 +81,11 @@ class PimcBot(Bot):
             raise ValueError(f"pimc needs at least one world, got {worlds}")
         if not 0.0 < mismatch <= 1.0:
             raise ValueError(f"pimc's mismatch weight must be in (0, 1], got {mismatch}")
+        super().__init__()
         self.worlds = worlds
         self.max_seconds = max_seconds
         self.inference = inference
         self.mismatch = mismatch
-        self._seed = 0
-        self._other: Bot | None = None
         self._model: Bot | None = None
         #: card-play decisions searched, worlds they solved, and those no world was solved for
         self.decisions = 0
@@ -105,13 +103,7 @@ class PimcBot(Bot):
                 f" solver), not {game.name}"
             )
         super().start_match(game, seat, seed)
-        self._seed = seed
-        self.close()
-        from tricktable.bots import load_class
-
-        self._other = load_class(game.heuristic_bot)()
-        self._other.start_match(game, seat, seed)
-        self._model = load_class(game.heuristic_bot)()
+        self._model = other_phases_bot(game)
         self._model.start_match(game, seat, seed)
 
     def act(self, view: View) -> int:
@@ -131,19 +123,11 @@ class PimcBot(Bot):
             return self._delegate().act(view)
         return min(legal, key=lambda c: (-totals.get(c, float("-inf")), c))
 
-    def end_hand(self, view: View, result: HandResult) -> None:
-        if self._other is not None:
-            self._other.end_hand(view, result)
-
-    def end_match(self, view: View) -> None:
-        if self._other is not None:
-            self._other.end_match(view)
-
     def close(self) -> None:
-        for bot in (self._other, self._model):
-            if bot is not None:
-                bot.close()
-        self._other = self._model = None
+        super().close()
+        if self._model is not None:
+            self._model.close()
+            self._model = None
 
     # ---------------------------------------------------------------------- explanation
 
@@ -167,15 +151,6 @@ class PimcBot(Bot):
         return [(c, totals[c] / weight, used) for c in ranked]
 
     # --------------------------------------------------------------------------- search
-
-    def _delegate(self) -> Bot:
-        if self._other is None:
-            raise BotError("the pimc bot was not started")
-        return self._other
-
-    def _rng(self, view: View) -> random.Random:
-        key = (self._seed & (1 << 64) - 1) << 40 ^ view.hand_number << 16 ^ view.step
-        return random.Random(key)
 
     def _search(self, view: View) -> tuple[dict[int, float], float, int]:
         """Solve worlds within the budget: the weighted value sums, the total weight, worlds."""
