@@ -194,15 +194,7 @@ class _Search:
         self.special = self.pmask | forbid | JOKER_BIT | LITTLE_JOKER_BIT
         self.hands: list[int] = state.hands[:]
         self.key: tuple[int, ...] = ()
-        self.play = self._make_search()
-
-    def summary(self) -> tuple[int, ...]:
-        """What of the cards won can still matter: point cards and Game count, by side."""
-        out: list[int] = []
-        for w, g in zip(self.won, self.game, strict=True):
-            out.append(w & self.pmask)
-            out.append(g)
-        return tuple(out)
+        self.play, self.summary = self._make_search()
 
     def leaf(self, key: tuple[int, ...]) -> int:
         """The value of a finished hand (cards won as ``self.won``), by the game's scoring."""
@@ -248,8 +240,11 @@ class _Search:
         seat = state.to_act
         return self.play(seat, len(trick), lead_mask, best_power, best_seat, code, tmask, card)
 
-    def _make_search(self) -> Callable[..., int]:
-        """The recursive search as closures over locals (much faster than attribute access)."""
+    def _make_search(self) -> tuple[Callable[..., int], Callable[[], tuple[int, ...]]]:
+        """The recursive search as closures over locals (much faster than attribute access).
+
+        Returns the play of a card at the root (``step`` with a full window) and ``summary``.
+        """
         tables = self.tables
         power = tables.power
         suit_mask = tables.suit_mask
@@ -272,6 +267,7 @@ class _Search:
         deadline = self.deadline
 
         def summary() -> tuple[int, ...]:
+            """What of the cards won can still matter: point cards and Game count, by side."""
             out: list[int] = []
             for i in range(nsides):
                 out.append(won[i] & pmask)
@@ -395,9 +391,10 @@ class _Search:
             code: int,
             tmask: int,
             card: int,
-            alpha: int,
-            beta: int,
+            alpha: int = -INF,
+            beta: int = INF,
         ) -> int:
+            """Play ``card`` and search on (a full window, from the root, by default)."""
             hands = search.hands
             bit = 1 << card
             hands[seat] ^= bit
@@ -435,16 +432,4 @@ class _Search:
             hands[seat] ^= bit
             return value
 
-        def play(
-            seat: int,
-            pos: int,
-            lead_mask: int,
-            best_power: int,
-            best_seat: int,
-            code: int,
-            tmask: int,
-            card: int,
-        ) -> int:
-            return step(seat, pos, lead_mask, best_power, best_seat, code, tmask, card, -INF, INF)
-
-        return play
+        return step, summary
