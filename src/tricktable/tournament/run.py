@@ -93,7 +93,7 @@ def run(
     local processes); ``progress(done, total)`` is told after each stored batch.
     """
     done = started.done
-    todo = (u for u in units(started.spec) if u.key not in done)
+    todo = units(started.spec, skip=done)
     run_batches: Executor = executor or (lambda work, play: run_local(work, workers, play))
     stored = 0
     finished = len(done)

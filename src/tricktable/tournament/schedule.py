@@ -14,7 +14,7 @@ and the players are moved, not the cards.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -78,20 +78,30 @@ def tables(sides: tuple[tuple[int, ...], ...], num_players: int) -> list[tuple[i
     return [tuple(players[(s + r) % n] for s in range(n)) for r in range(n)]
 
 
-def units(spec: TournamentSpec) -> Iterator[Unit]:
-    """Every unit of the tournament, in a fixed order: group, deal, table."""
+def units(spec: TournamentSpec, skip: Collection[str] = frozenset()) -> Iterator[Unit]:
+    """Every unit of the tournament, in a fixed order: group, deal, table.
+
+    Units whose key is in ``skip`` (those stored already, on resume) are left out before their
+    seed is derived, so a resumed run does no work for them.
+    """
     game = load_game(spec.game)
     players = [p for _, p in spec.entrants]
     for g, sides in enumerate(groups(spec)):
         seatings = tables(sides, game.num_players)
         for d in range(spec.rounds):
-            shared = derive_seed(spec.seed, "tournament", g, d)
+            shared: int | None = None
             for t, seating in enumerate(seatings):
-                seed = shared
+                key = f"g{g}/d{d}/t{t}"
+                if key in skip:
+                    continue
                 if spec.format == "round-robin":
                     seed = derive_seed(spec.seed, "tournament", g, d, t)  # a table's own deals
+                else:
+                    if shared is None:
+                        shared = derive_seed(spec.seed, "tournament", g, d)
+                    seed = shared
                 yield Unit(
-                    key=f"g{g}/d{d}/t{t}",
+                    key=key,
                     group=g,
                     deal=d,
                     table=t,
