@@ -5,7 +5,6 @@ closes its client; a bad address, a worker's or a silent server's is one line, q
 from __future__ import annotations
 
 import json
-import logging
 import socket
 import time
 from collections.abc import Iterator
@@ -13,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from distributed import LocalCluster
 
 import tricktable
 from conftest import run_cli
@@ -24,6 +22,7 @@ from tricktable.tournament.cluster import (
     ClusterError,
     code_fingerprint,
     dask_executor,
+    local_cluster,
 )
 from tricktable.tournament.play import batches, play_units
 from tricktable.tournament.schedule import Unit, units
@@ -43,15 +42,7 @@ SPEC = TournamentSpec(
 def scheduler() -> Iterator[str]:
     """The address of one LocalCluster of two worker processes, shared by this module's tests
     (a cluster takes seconds to start; the executors connect to it and leave it running)."""
-    cluster = LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-        silence_logs=logging.ERROR,
-    )
+    cluster = local_cluster(2)
     try:
         yield cluster.scheduler_address
     finally:

@@ -70,23 +70,13 @@ def dask_executor(
     the scheduler there within ``timeout`` seconds and waits for ``workers`` of its workers to
     join (default: one). Close the executor when done; running it to its end closes it too.
     """
-    from distributed import Client, LocalCluster
+    from distributed import Client
 
     if address == "local":
         count = workers or default_workers()
         try:
             with _sigint_ignored():
-                cluster = LocalCluster(
-                    n_workers=count,
-                    threads_per_worker=1,
-                    processes=True,
-                    host="127.0.0.1",
-                    dashboard_address=None,
-                    # The scheduler serves a few HTTP routes even without its dashboard: on a free
-                    # loopback port, not on 8787 (and no warning where 8787 is taken).
-                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-                    silence_logs=logging.ERROR,
-                )
+                cluster = local_cluster(count)
         except (OSError, RuntimeError, TimeoutError) as exc:
             raise ClusterError(f"cannot start a local Dask cluster: {_reason(exc)}") from None
         try:
@@ -127,6 +117,24 @@ def dask_executor(
         client.close()
         raise
     return DaskExecutor(client, None, url, f"the Dask scheduler at {url}")
+
+
+def local_cluster(workers: int) -> LocalCluster:
+    """A :class:`~distributed.LocalCluster` of ``workers`` processes, one thread each, on the
+    loopback interface and without a dashboard."""
+    from distributed import LocalCluster
+
+    return LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        # The scheduler serves a few HTTP routes even without its dashboard: on a free
+        # loopback port, not on 8787 (and no warning where 8787 is taken).
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+        silence_logs=logging.ERROR,
+    )
 
 
 @contextmanager
