@@ -14,6 +14,16 @@ from tricktable.games import load_game
 
 #: a canonical card name standing alone (the names events, views and messages write)
 CARD = re.compile(r"\b(?:[2-9TJQKA][CDHS]|J[KL])\b")
+#: variants beside the registered games and presets, for the rules their options change
+#: (what a seat knows, and the worlds sampled from it)
+VARIANTS = [
+    "hearts(queen_breaks=true,first_trick_points=true,passing=a)",
+    "spades(first_lead=2c,blind_nil_behind=0)",
+    "spades(break_spades=false)",
+    "euchre(alone=false,stick_the_dealer=true)",
+    "oh-hell(max_cards=5)",
+    "setback(jokers=2,hand_size=13,joker_lead=any)",
+]
 
 
 def run(state: TrickState, actions: str) -> TrickState:

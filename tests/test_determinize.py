@@ -19,7 +19,7 @@ from math import factorial
 
 import pytest
 
-from helpers import positions
+from helpers import VARIANTS, positions
 from tricktable.cards import cards_in, mask_of
 from tricktable.engine.trick import PLAY, TrickState, View
 from tricktable.errors import TricktableError
@@ -27,16 +27,6 @@ from tricktable.games import load_game, names
 from tricktable.games.setback import JOKERS
 from tricktable.search import Determinizer, Knowledge, determinize
 from tricktable.search.sampling import Place, PlaceSampler
-
-VARIANTS = [
-    "hearts(queen_breaks=true,first_trick_points=true,passing=a)",
-    "spades(first_lead=2c,blind_nil_behind=0)",
-    "spades(break_spades=false)",
-    "euchre(alone=false,stick_the_dealer=true)",
-    "oh-hell(max_cards=5)",
-    "setback(jokers=2,hand_size=13,joker_lead=any)",
-]
-
 
 # ------------------------------------------------------------------------ the sampler
 

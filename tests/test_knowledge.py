@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import positions, run
+from helpers import VARIANTS, positions, run
 from tricktable.cards import CLUBS, HEARTS, SUIT_MASKS, mask_of, parse_card, parse_cards
 from tricktable.engine.trick import TrickState
 from tricktable.games import load_game, names
@@ -18,15 +18,6 @@ from tricktable.games.hearts import POINT_CARDS
 from tricktable.search import Knowledge
 
 FULL = (1 << 52) - 1
-#: variants beside the registered games and presets, for the rules their options change
-VARIANTS = [
-    "hearts(queen_breaks=true,first_trick_points=true,passing=a)",
-    "spades(first_lead=2c,blind_nil_behind=0)",
-    "spades(break_spades=false)",
-    "euchre(alone=false,stick_the_dealer=true)",
-    "oh-hell(max_cards=5)",
-    "setback(jokers=2,hand_size=13,joker_lead=any)",
-]
 
 
 def cards(text: str) -> int:
