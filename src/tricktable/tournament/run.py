@@ -57,17 +57,15 @@ def start(store: Store, spec: TournamentSpec | None, name: str | None = None) ->
     if wanted is None:
         raise OptionError("name the tournament to resume (--name), or give its entrants")
     found = store.find_tournament(wanted)
-    if spec is not None:
-        check_entrants(spec)  # before anything is stored
-    elif found is not None:
-        check_entrants(TournamentSpec.from_dict(found.spec))
     if found is None:
         if spec is None:
             raise OptionError(f"no tournament {wanted!r} in {store.where}")
+        check_entrants(spec)  # before anything is stored
         tid = store.create_tournament(spec.name, spec.to_dict(), list(spec.entrants))
         resumed = False
     else:
         stored = TournamentSpec.from_dict(found.spec)
+        check_entrants(spec or stored)
         if spec is not None and spec.to_dict() != stored.to_dict():
             raise OptionError(
                 f"tournament {wanted!r} in {store.where} was started with other settings: "
