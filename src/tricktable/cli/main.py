@@ -84,6 +84,23 @@ def runner_options(func: F) -> F:
     )(func)
 
 
+# Options several commands share, spelled once so that their help reads the same everywhere.
+workers_option = click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="worker processes (default: every core)",
+)
+json_option = click.option(
+    "--json", "as_json", is_flag=True, help="print one JSON object and nothing else"
+)
+#: the database a tournament goes to, and standings and report read, when none is named
+DEFAULT_DB = "tricktable.db"
+db_option = click.option(
+    "--db", default=DEFAULT_DB, show_default=True, help="a SQLite file, or a postgresql:// URL"
+)
+
+
 def make_options(decision_time: float, match_time: float, on_fault: str) -> Any:
     """The RunnerOptions of the command-line options (imported only when a command runs)."""
     from tricktable.limits import RunnerOptions
@@ -165,13 +182,8 @@ def play(
     "--matches", type=click.IntRange(min=1), default=None, help="number of matches to play"
 )
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=None,
-    help="worker processes (default: every core)",
-)
-@click.option("--json", "as_json", is_flag=True, help="print one JSON object and nothing else")
+@workers_option
+@json_option
 @runner_options
 def simulate(
     game_spec: str,
@@ -214,13 +226,8 @@ def simulate(
 @click.option("--alpha", type=float, default=None, help="chance of accepting H1 under H0 [0.05]")
 @click.option("--beta", type=float, default=None, help="chance of accepting H0 under H1 [0.05]")
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=None,
-    help="worker processes (default: every core)",
-)
-@click.option("--json", "as_json", is_flag=True, help="print one JSON object and nothing else")
+@workers_option
+@json_option
 @runner_options
 def duel(
     a: str,
@@ -304,17 +311,10 @@ def duel(
     "[default auto: mixed from four entrants]",
 )
 @click.option("--seed", type=int, default=None, help="the tournament's seed [default: 1]")
-@click.option(
-    "--db", default="tricktable.db", show_default=True, help="a SQLite file, or a postgresql:// URL"
-)
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=None,
-    help="worker processes (default: every core)",
-)
+@db_option
+@workers_option
 @click.option("--cluster", default=None, help="play on a Dask cluster: 'local' or tcp://HOST:8786")
-@click.option("--json", "as_json", is_flag=True, help="print one JSON object and nothing else")
+@json_option
 @runner_options
 def tournament(
     entrants: tuple[str, ...],
@@ -368,11 +368,9 @@ def tournament(
 
 
 @cli.command()
-@click.option(
-    "--db", default="tricktable.db", show_default=True, help="a SQLite file, or a postgresql:// URL"
-)
+@db_option
 @click.option("--name", default=None, help="the tournament [default: the newest]")
-@click.option("--json", "as_json", is_flag=True, help="print one JSON object and nothing else")
+@json_option
 def standings(db: str, name: str | None, as_json: bool) -> None:
     """Standings, ratings and head-to-head results of a stored tournament (docs/standings.md)."""
     from tricktable.cli.standings import run_standings
@@ -381,9 +379,7 @@ def standings(db: str, name: str | None, as_json: bool) -> None:
 
 
 @cli.command()
-@click.option(
-    "--db", default="tricktable.db", show_default=True, help="a SQLite file, or a postgresql:// URL"
-)
+@db_option
 @click.option("--name", default=None, help="the tournament [default: the newest]")
 @click.option(
     "--out", default="report", show_default=True, help="the folder to write index.html into"

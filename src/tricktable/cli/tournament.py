@@ -16,9 +16,6 @@ from typing import Any
 from tricktable.errors import TricktableError
 from tricktable.limits import RunnerOptions
 
-#: the database a tournament goes to when none is named
-DEFAULT_DB = "tricktable.db"
-
 
 def run_tournament_command(
     entrants: tuple[str, ...],
