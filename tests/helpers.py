@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import socket
 from collections.abc import Iterator
 
 from tricktable.cards import mask_of, parse_cards
@@ -84,3 +85,11 @@ class BrokenLog(EventLog):
         hands = sum(1 for e in self.all if e.kind == "hand_started")
         if event.kind == "trick_won" and hands == 3 and getattr(event, "number", -1) == 1:
             raise ZeroDivisionError("boom")
+
+
+def unused_port() -> int:
+    """A loopback port nothing listens on (bound and released at once)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import uuid
@@ -20,6 +19,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
+
+from helpers import unused_port
 
 #: where Debian puts each major version's server binaries
 DEBIAN_BINARIES = Path("/usr/lib/postgresql")
@@ -44,13 +45,6 @@ def find_binaries() -> Path:
         "PostgreSQL's server binaries are missing (no /usr/lib/postgresql/*/bin/initdb): "
         "run `make test`, or `apt-get install -y postgresql`"
     )
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 class LocalPostgres:
@@ -80,7 +74,7 @@ class LocalPostgres:
                     ) from None
                 os.chown(root, user.pw_uid, user.pw_gid)
                 as_user = ["runuser", "-u", "postgres", "--"]
-            server = cls(bindir, root, _free_port(), as_user)
+            server = cls(bindir, root, unused_port(), as_user)
             server._initdb()
             server._start()
             try:

@@ -15,6 +15,7 @@ import pytest
 
 import tricktable
 from conftest import run_cli
+from helpers import unused_port
 from tricktable.db.store import Store
 from tricktable.tournament import run as run_mod
 from tricktable.tournament.cluster import (
@@ -59,14 +60,6 @@ def stored(path: Path, name: str) -> dict[str, tuple[Any, ...]]:
             g.unit: (tuple(names[s] for s in g.seats), g.seed, g.result, g.record)
             for g in store.games(found.id)
         }
-
-
-def unused_port() -> int:
-    """A loopback port nothing listens on (bound and released at once)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-    return port
 
 
 # ---------------------------------------------------------------------------- the same games

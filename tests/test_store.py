@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import socket
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, event, text
 from sqlalchemy.pool import NullPool
 
+from helpers import unused_port
 from tricktable.db import GameRow, Store, StoreError
 from tricktable.db.migrate import head
 from tricktable.db.models import Base
@@ -396,9 +396,7 @@ def test_a_full_disk_under_sqlite_loses_no_stored_game(
 
 
 def test_an_unreachable_server_fails_fast(postgres: Any) -> None:
-    with socket.socket() as probe:  # a port nobody listens on
-        probe.bind(("127.0.0.1", 0))
-        closed = probe.getsockname()[1]
+    closed = unused_port()  # a port nobody listens on
     started = time.monotonic()
     with pytest.raises(StoreError) as error:
         Store.open(f"postgresql://postgres:s3cret@127.0.0.1:{closed}/x", connect_timeout=2)
