@@ -47,6 +47,7 @@ from tricktable.games import load_game
 from tricktable.limits import RunnerOptions
 from tricktable.match import (
     Dealer,
+    EngineFailure,
     FaultListener,
     Listener,
     Referee,
@@ -291,6 +292,25 @@ class MatchStopped(Exception):
         self.outcome = outcome
         self.cause = cause
         super().__init__(str(cause))
+
+    def as_error(
+        self,
+        where: str,
+        error: Callable[[str], Exception],
+        failure: Callable[[str], Exception],
+    ) -> Exception:
+        """The one-line error that stops a run of bots-only matches (simulate, duel) here.
+
+        ``error`` (a :class:`TricktableError`: bad input) for a substitute that failed in
+        turn; ``failure`` (a bug) for the engine's failure or anything unexpected. The message
+        starts with ``where`` (which match, its seed), to replay it.
+        """
+        cause = self.cause
+        if isinstance(cause, TricktableError):
+            return error(f"{where}: {cause}")
+        if isinstance(cause, EngineFailure):
+            return failure(f"{where}: {cause}")
+        return failure(f"{where}: {type(cause).__name__}: {cause}")
 
 
 class MatchInterrupted(KeyboardInterrupt):

@@ -103,7 +103,6 @@ from tricktable.errors import TricktableError
 from tricktable.games import load_game
 from tricktable.games.setback_results import SetbackResult
 from tricktable.limits import RunnerOptions
-from tricktable.match import EngineFailure
 from tricktable.runner import BotPool, MatchOutcome, MatchSpec, MatchStopped, run_match
 from tricktable.seeds import derive_seed
 from tricktable.stats import UNREAD, game_report, stats_for
@@ -511,12 +510,7 @@ def _run_match(spec: MatchSpec, pool: BotPool) -> MatchOutcome:
         return run_match(spec, pool=pool)
     except MatchStopped as stop:
         where = f"match seed {spec.seed} ({','.join(spec.players)})"
-        cause = stop.cause
-        if isinstance(cause, TricktableError):  # a substitute failing in turn
-            raise SimulationError(f"{where}: {cause}") from None
-        if not isinstance(cause, EngineFailure):
-            cause = RuntimeError(f"{type(cause).__name__}: {cause}")
-        raise SimulationFailure(f"{where}: {cause}") from None
+        raise stop.as_error(where, SimulationError, SimulationFailure) from None
 
 
 def run(sim: Simulation, workers: int | None = None, progress: Progress | None = None) -> Tally:

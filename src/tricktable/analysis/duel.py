@@ -44,7 +44,6 @@ from tricktable.engine.trick import Game
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
 from tricktable.limits import RunnerOptions
-from tricktable.match import EngineFailure
 from tricktable.runner import BotPool, Deal, MatchOutcome, MatchSpec, MatchStopped, run_match
 from tricktable.seeds import derive_seed
 
@@ -247,12 +246,7 @@ def _play(spec: MatchSpec, pool: BotPool, index: int) -> MatchOutcome:
         return run_match(spec, pool=pool)
     except MatchStopped as stop:
         where = f"deal {index + 1} (seed {spec.seed}, players {','.join(spec.players)})"
-        cause = stop.cause
-        if isinstance(cause, TricktableError):  # a substitute failing in turn
-            raise DuelError(f"{where}: {cause}") from None
-        if not isinstance(cause, EngineFailure):
-            cause = RuntimeError(f"{type(cause).__name__}: {cause}")
-        raise DuelFailure(f"{where}: {cause}") from None
+        raise stop.as_error(where, DuelError, DuelFailure) from None
 
 
 def play_chunk(duel: Duel, start: int, count: int) -> Generator[DealResult, None, None]:
