@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 from tricktable.bots import make_bot
 from tricktable.bots.base import Bot
+from tricktable.cli import fail
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import PLAY, Game, View
 from tricktable.errors import BotError, TricktableError
@@ -161,13 +162,11 @@ def run_bot_check(
         make_bot(opponents).close()  # a bad --against fails now, before any match
         build_target(target, options).close()
     except TricktableError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(exc)
     try:
         report = check(target, game, matches, seed, options, opponents, all_seats, max_hands)
     except EngineBroke as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 3
+        return fail(exc, 3)
     if as_json:
         print(json.dumps(report), file=stream)
     else:

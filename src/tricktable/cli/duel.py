@@ -28,6 +28,7 @@ from tricktable.analysis.duel import (
 )
 from tricktable.analysis.duel import Progress as DuelProgress
 from tricktable.analysis.sprt import SprtParams, SprtStatus
+from tricktable.cli import fail
 from tricktable.errors import TricktableError
 from tricktable.limits import RunnerOptions
 
@@ -68,11 +69,9 @@ def run_duel_command(
         else:
             result = run_duel(duel, workers)
     except DuelFailure as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 3
+        return fail(exc, 3)
     except TricktableError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(exc)
     if as_json:
         print(json.dumps(result.to_dict()))
     else:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -26,6 +25,7 @@ from typing import Any
 
 from tricktable.bots import split_players
 from tricktable.bots.base import Bot
+from tricktable.cli import fail
 from tricktable.engine.trick import TrickState
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
@@ -153,8 +153,7 @@ def run_play(
     except TricktableError as exc:
         rebuilt = resume is not None and not players and isinstance(exc, MatchSpecError)
         hint = "; give the players with --players" if rebuilt else ""
-        print(f"error: {exc}{hint}", file=sys.stderr)
-        return 2
+        return fail(f"{exc}{hint}")
 
     def start(state: TrickState) -> None:
         if not humans:  # people's display follows the table they sit at, from their seats
@@ -180,8 +179,7 @@ def run_play(
     except MatchStopped as stop:
         outcome, status = stop.outcome, _stopped(stop.cause, console)
     except TricktableError as exc:  # the spec could not be played: nothing began
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(exc)
     finally:
         _close(list(people.values()))
     state = outcome.state
@@ -197,8 +195,7 @@ def run_play(
             save_record(outcome.record, path)
         except OSError as exc:
             reason = exc.strerror or exc
-            print(f"error: cannot save the record to {path}: {reason}", file=sys.stderr)
-            return 2
+            return fail(f"cannot save the record to {path}: {reason}")
         console.print(f"record saved to {path}")
     return status
 
@@ -231,13 +228,10 @@ def _stopped(cause: BaseException, console: Any) -> int:
         return 0
     console.print()
     if isinstance(cause, TricktableError):
-        print(f"error: {cause}", file=sys.stderr)
-        return 2
+        return fail(cause)
     if isinstance(cause, EngineFailure):
-        print(f"error: {cause}", file=sys.stderr)
-    else:
-        print(f"error: internal error: {type(cause).__name__}: {cause}", file=sys.stderr)
-    return ENGINE_FAILED
+        return fail(cause, ENGINE_FAILED)
+    return fail(f"internal error: {type(cause).__name__}: {cause}", ENGINE_FAILED)
 
 
 def _show_end(

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import sys
 
+from tricktable.cli import fail
 from tricktable.errors import TricktableError
 from tricktable.records import load_record, replay, result_of
 
@@ -18,8 +18,7 @@ def run_replay(path: str, as_json: bool, game_spec: str | None = None) -> int:
         record = load_record(path)
         state = replay(record, game_spec)
     except TricktableError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(exc)
     if as_json:
         print(json.dumps(result_of(state)))
         return 0

@@ -12,10 +12,10 @@ that cannot be written.
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
+from tricktable.cli import fail
 from tricktable.db.store import Store, parse_target
 from tricktable.errors import TricktableError
 
@@ -36,8 +36,7 @@ def run_report(db: str, name: str | None, out: str, only: str | None, quiet: boo
         path = write_report(report, out)
         drawn = time.perf_counter() - began
     except TricktableError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(exc)
     if not quiet:
         ins = report.insights
         hands = f" ({ins.hands} hands)" if ins.supported else ""

@@ -16,6 +16,7 @@ import json
 import sys
 from typing import Any
 
+from tricktable.cli import fail
 from tricktable.errors import TricktableError
 from tricktable.simulate import (
     DEFAULT_LIMITS,
@@ -48,11 +49,9 @@ def run_simulate(
         else:
             report = simulate(sim, workers)
     except SimulationFailure as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 3
+        return fail(exc, 3)
     except TricktableError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(exc)
     if as_json:
         print(json.dumps(report))
     else:

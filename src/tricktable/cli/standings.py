@@ -13,7 +13,6 @@ be read, a tournament that is not there, or one whose games cannot be read.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 from rich import box
@@ -24,6 +23,7 @@ from rich.text import Text
 
 from tricktable.analysis.intervals import Proportion, Summary
 from tricktable.analysis.standings import Standings, StandingsError, read_standings
+from tricktable.cli import fail
 from tricktable.db.store import Store, parse_target
 from tricktable.errors import TricktableError
 
@@ -39,8 +39,7 @@ def run_standings(db: str, name: str | None, as_json: bool) -> int:
         with Store.open(db) as store:
             standings = read_standings(store, name)
     except TricktableError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(exc)
     if as_json:
         print(json.dumps(standings.to_dict()))
     else:
