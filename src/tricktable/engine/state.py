@@ -102,6 +102,10 @@ class TrickState:
         #: where this hand's actions that some seat may not see are (games with private
         #: actions: only actions other than cards can be private)
         self._private_at: list[int] = []
+        #: each seat's hidden indices of ``_private_at`` for views, made once per change of
+        #: (private actions, phase): every view after Hearts' passes would ask again
+        self._hidden_of: list[tuple[int, ...] | None] | None = None
+        self._hidden_key = -1
         # The game's class flags as fields: compiled, a field is read at C speed.
         self.private_actions: bool = type(game).private_actions
         #: what :meth:`undo` restores, one frame per :meth:`push`
@@ -279,6 +283,25 @@ class TrickState:
             self._chain = chain
             self._chain_n = n
         return chain
+
+    def _hidden_for(self, seat: int) -> tuple[int, ...]:
+        """Where this hand's actions ``seat`` may not see are: asked of the game once per
+        change (a private action taken, or a phase ended: a pass is seen after the passing)."""
+        private = self._private_at
+        key = len(private) * 64 + self.phase
+        cache = self._hidden_of
+        if cache is None or self._hidden_key != key:
+            cache = self._hidden_of = [None] * self.n
+            self._hidden_key = key
+        hidden = cache[seat]
+        if hidden is None:
+            actions, actors = self.actions, self.actors
+            hidden = cache[seat] = tuple(
+                i
+                for i in private
+                if actors[i] != seat and not self._public(seat, actors[i], actions[i])
+            )
+        return hidden
 
     def _info_of(self, seat: int) -> dict[str, Any]:
         """``seat``'s game-specific facts, made once and shared until they change."""
@@ -463,6 +486,7 @@ class TrickState:
         self._chain = None
         self._chain_n = 0
         self._private_at = []
+        self._hidden_of = None
         log = HandLog(self.dealer, list(masks), self.actions, self.actors, list(self.stock))
         self.history.append(log)
         self._legal = -1
@@ -508,6 +532,7 @@ class TrickState:
         other._chain = self._chain  # immutable: shared
         other._chain_n = self._chain_n
         other._private_at = self._private_at[:]
+        other._hidden_of = None
         other.history = self.history[:]
         if other.history:
             last = self.history[-1]

@@ -114,15 +114,8 @@ class View:
         # the state noted are asked about, now (its visibility may change: a pass is seen by
         # its receiver once the passing is over).
         hidden: tuple[int, ...] = ()
-        private = state._private_at
-        if private:
-            actions = state.actions
-            actors = state.actors
-            hidden = tuple(
-                i
-                for i in private
-                if actors[i] != seat and not state._public(seat, actors[i], actions[i])
-            )
+        if state._private_at:
+            hidden = state._hidden_for(seat)
         self._hidden = hidden
         infos = state._infos
         info = None if infos is None else infos[0 if state._facts_public else seat]
