@@ -228,3 +228,26 @@ def test_bad_input_is_one_line_and_stores_nothing(
     if db.exists():
         with Store.open(str(db)) as store:
             assert store.tournaments() == []
+
+
+def test_ctrl_c_stops_with_one_line_and_keeps_what_is_stored(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    args = ["tournament", "random", "heuristic", "--deals", "20000", "--db", str(db)]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tricktable", *args, "--workers", "2", "--json"],
+        env=cli_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (db.exists() and db.stat().st_size > 100_000):
+        time.sleep(0.2)
+    os.killpg(child.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the command and its workers
+    _, err = child.communicate(timeout=30)
+    assert child.returncode == 130
+    assert err.strip().splitlines() == [
+        "stopped: every finished unit is stored; run the same command again to resume"
+    ]  # no worker's traceback

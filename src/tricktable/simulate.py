@@ -90,7 +90,6 @@ simulates: the report leaves out what its results do not have.
 from __future__ import annotations
 
 import gc
-import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -106,6 +105,7 @@ from tricktable.limits import RunnerOptions
 from tricktable.runner import BotPool, MatchOutcome, MatchSpec, MatchStopped, run_match
 from tricktable.seeds import derive_seed
 from tricktable.stats import UNREAD, game_report, stats_for
+from tricktable.workers import default_workers, ignore_interrupts
 
 #: hands per chunk of a ``--hands`` run (a fixed size, so results ignore the worker count)
 HANDS_PER_CHUNK = 1000
@@ -519,7 +519,7 @@ def run(sim: Simulation, workers: int | None = None, progress: Progress | None =
     One worker, or a run of one chunk, plays in this process and starts no pool at all.
     """
     chunks = sim.chunks()
-    workers = min(workers or os.cpu_count() or 1, len(chunks))
+    workers = min(workers or default_workers(), len(chunks))
     tallies: list[Tally | None] = [None] * len(chunks)
     if workers <= 1:
         with _sparse_gc():
@@ -555,11 +555,7 @@ def _play_numbered(chunk: Chunk) -> tuple[int, Tally]:
 
 
 def _worker_init() -> None:
-    # Ctrl-C reaches the whole process group; the parent alone handles it, so that the
-    # workers do not each print a traceback.
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_interrupts()
     _collect_sparsely()  # a worker lives only for the run: nothing to restore
 
 
@@ -592,7 +588,7 @@ def simulate(
     sim: Simulation, workers: int | None = None, progress: Progress | None = None
 ) -> dict[str, Any]:
     """Run ``sim`` and return its report (see this module's docstring for the keys)."""
-    workers = workers or os.cpu_count() or 1
+    workers = workers or default_workers()
     began = time.perf_counter()
     tally = run(sim, workers, progress)
     elapsed = time.perf_counter() - began

@@ -29,7 +29,6 @@ unscored) and reported.
 
 from __future__ import annotations
 
-import os
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Sequence
@@ -46,6 +45,7 @@ from tricktable.games import load_game
 from tricktable.limits import RunnerOptions
 from tricktable.runner import BotPool, Deal, MatchOutcome, MatchSpec, MatchStopped, run_match
 from tricktable.seeds import derive_seed
+from tricktable.workers import default_workers, ignore_interrupts
 
 #: deals a worker plays per task: big enough that sending a task costs little beside playing
 #: it, small enough that a test stopped by the SPRT wastes little of what is in flight
@@ -304,7 +304,7 @@ def _pooled(
 
     # The default start method, as simulate's pool: fork where there is one (fast, and
     # `python -m tricktable` has no __main__ guard that spawn's re-import would need).
-    pool = ProcessPoolExecutor(workers, initializer=_worker_init)
+    pool = ProcessPoolExecutor(workers, initializer=ignore_interrupts)
     try:
         # A window of chunks ahead of the one awaited keeps every worker busy while the
         # results are taken in deal order; an SPRT that stops wastes at most the window.
@@ -326,13 +326,6 @@ def _pooled(
             yield from results
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _worker_init() -> None:
-    # Ctrl-C reaches the whole process group; the parent alone handles it.
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 # ------------------------------------------------------------------------- the whole duel
@@ -511,7 +504,7 @@ def run_duel(
     ``workers`` processes play the deals (default: every core); ``progress`` is called after
     each deal is counted.
     """
-    workers = workers or os.cpu_count() or 1
+    workers = workers or default_workers()
     began = time.perf_counter()
     test = Sprt(duel.sprt) if duel.sprt is not None else None
     acc = Accumulator()

@@ -37,9 +37,9 @@ def run_tournament_command(
 ) -> int:
     """Start or resume a tournament and play it to its end; the exit status."""
     from tricktable.db.store import Store
-    from tricktable.tournament import play as play_mod
     from tricktable.tournament import run as run_mod
     from tricktable.tournament.spec import TournamentSpec, load_spec_file, parse_entrants
+    from tricktable.workers import default_workers
 
     given: dict[str, Any] = {
         "game": game_spec,
@@ -75,7 +75,7 @@ def run_tournament_command(
             executor = dask_executor(cluster, workers)
         with executor, Store.open(db) as store:
             started = run_mod.start(store, spec, name)
-            count = workers or play_mod.default_workers()
+            count = workers or default_workers()
             began = time.perf_counter()
             plays = executor if cluster is not None else None
             stored = _play(store, started, count, plays, as_json)

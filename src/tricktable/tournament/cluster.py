@@ -37,8 +37,9 @@ from typing import TYPE_CHECKING, Final
 
 import tricktable
 from tricktable.errors import TricktableError
-from tricktable.tournament.play import Played, default_workers
+from tricktable.tournament.play import Played
 from tricktable.tournament.schedule import Unit
+from tricktable.workers import default_workers
 
 if TYPE_CHECKING:
     from distributed import Client, LocalCluster

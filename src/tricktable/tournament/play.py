@@ -13,7 +13,6 @@ tournament comes out the same whatever the number of workers or machines.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from typing import Any
 
 from tricktable.runner import BotPool, MatchSpec, MatchStopped, run_match
 from tricktable.tournament.schedule import Unit
+from tricktable.workers import ignore_interrupts
 
 #: units a worker plays per task, and the database stores per transaction: large enough
 #: that a task's and a commit's overhead are small, small enough that a kill loses little
@@ -115,7 +115,7 @@ def run_local(
         for batch in work:
             yield play(batch)
         return
-    with ProcessPoolExecutor(max_workers=workers) as executor:
+    with ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts) as executor:
         pending: set[Future[list[Played]]] = set()
         source = iter(work)
         exhausted = False
@@ -131,11 +131,3 @@ def run_local(
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 yield future.result()
-
-
-def default_workers() -> int:
-    """Every core this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
