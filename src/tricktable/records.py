@@ -23,7 +23,7 @@ from typing import IO, Any
 from tricktable.cards import card_name, parse_card
 from tricktable.engine.trick import NOTE_KINDS, HandLog, Note, TrickState, deal_lists
 from tricktable.errors import NotationError, RecordError, TricktableError
-from tricktable.games import load_game
+from tricktable.games import load_game, shared_game
 
 FORMAT = "tricktable-record/1"
 #: the format of records whose log holds notes (chat, substitutions, forfeits)
@@ -148,7 +148,7 @@ def replay(
     if not isinstance(options, dict):
         raise RecordError("bad 'options': expected an object")
     try:
-        game = load_game(game_name, options=options)
+        game = shared_game(game_name, options)
     except TricktableError as exc:
         raise RecordError(str(exc)) from None
     hands = record.get("hands")

@@ -35,7 +35,7 @@ import contextlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any
 
 from tricktable.bots import make_bot, substitute_factory
@@ -43,7 +43,7 @@ from tricktable.bots.base import Bot
 from tricktable.cards import parse_card
 from tricktable.engine.trick import Game, Note, TrickState
 from tricktable.errors import NotationError, RecordError, TricktableError
-from tricktable.games import load_game
+from tricktable.games import shared_game
 from tricktable.limits import RunnerOptions
 from tricktable.match import (
     Dealer,
@@ -494,17 +494,15 @@ def _begin(spec: MatchSpec) -> tuple[TrickState, list[dict[str, Any]]]:
     return state, _earlier_faults(record)
 
 
-@lru_cache(maxsize=64)
 def _game(game_spec: str) -> Game:
-    # A Game is immutable: a series of matches (simulate) loads its spec once.
-    return load_game(game_spec)
+    return shared_game(game_spec)  # a series of matches (simulate) loads its spec once
 
 
 def _record_game(record: Mapping[str, Any]) -> Game:
     name, options = record.get("game"), record.get("options") or {}
     if not isinstance(name, str) or not isinstance(options, dict):
         raise RecordError("missing or bad 'game' or 'options'")
-    return load_game(name, options=options)
+    return shared_game(name, options)
 
 
 def _label(player: str) -> str:

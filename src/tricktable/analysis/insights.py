@@ -37,7 +37,7 @@ from tricktable.db.store import StoredGame
 from tricktable.engine.actions import BID, PASS
 from tricktable.engine.trick import Game, HandLog, TrickState
 from tricktable.errors import TricktableError
-from tricktable.games import load_game
+from tricktable.games import shared_game
 from tricktable.games.setback_results import SetbackResult
 
 #: a cell with fewer hands than this says "too little data" rather than a figure
@@ -426,7 +426,7 @@ class InsightsReader:
         key = (str(name), repr(sorted(options.items())))
         variant = self._variants.get(key)
         if variant is None:
-            variant = self._variants[key] = _Variant(load_game(name, options=options))
+            variant = self._variants[key] = _Variant(shared_game(name, options))
         self._last = (name, options, variant)
         return variant
 

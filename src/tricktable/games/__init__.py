@@ -11,6 +11,7 @@ game is writing that module and listing it in :data:`GAME_MODULES`; nothing else
 from __future__ import annotations
 
 import importlib
+import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -120,6 +121,25 @@ def load_game(
     opts = build_options(cls.Options, merged, name, base=start)
     game = cls(opts, preset=name)
     game.baseline = start
+    return game
+
+
+#: games loaded by :func:`shared_game`, by name and options (JSON text, keys sorted)
+_SHARED: dict[tuple[str, str], Game] = {}
+
+
+def shared_game(spec: str, options: Mapping[str, object] | None = None) -> Game:
+    """``load_game(spec, options=options)``, made once per distinct spec and options.
+
+    A Game is immutable, so readers of many records or matches of one variant share it:
+    loading one (options checked, tables built) costs as much as replaying a hand.
+    """
+    key = (spec, json.dumps(dict(options or {}), sort_keys=True, default=str))
+    game = _SHARED.get(key)
+    if game is None:
+        if len(_SHARED) >= 256:
+            _SHARED.clear()  # a safety net: a reader of very many variants
+        game = _SHARED[key] = load_game(spec, options=options)
     return game
 
 
