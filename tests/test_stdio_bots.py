@@ -434,3 +434,11 @@ def test_split_players() -> None:
     ]
     with pytest.raises(TricktableError, match="cannot read the players"):
         split_players('"cmd:p,random,random,random')
+
+
+def test_split_players_keeps_a_bots_options_together() -> None:
+    assert split_players('pimc(worlds=20, max_seconds=0.2),heuristic, "cmd:p ""x"",y"') == [
+        "pimc(worlds=20, max_seconds=0.2)",
+        "heuristic",
+        'cmd:p "x",y',
+    ]

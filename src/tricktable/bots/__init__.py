@@ -2,7 +2,9 @@
 
 ``make_bot`` reads a player spec:
 
-- ``random``, ``heuristic``: the built-in bots;
+- ``random``, ``heuristic``, ``ismcts``, ``pimc``...: the built-in bots (:data:`BUILTIN`),
+  with options as a game takes them: ``pimc(worlds=20, max_seconds=0.2)``
+  (:mod:`tricktable.bots.options`);
 - ``cmd:COMMAND``: a program speaking the stdin/stdout line protocol
   (:class:`tricktable.protocols.stdio.SubprocessBot`);
 - ``http://…`` or ``https://…``: a web service (``tricktable.protocols.http:HttpBot``);
@@ -16,7 +18,6 @@ imports the match loop, which imports it.
 
 from __future__ import annotations
 
-import csv
 import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -59,6 +60,11 @@ def make_bot(spec: str, options: RunnerOptions | None = None) -> Bot:
     target = BUILTIN.get(name.lower())
     if target is not None:
         return load_class(target)()
+    base, paren, _ = name.partition("(")
+    if paren and base.strip().lower() in BUILTIN:  # a built-in bot with options
+        from tricktable.bots.options import configured
+
+        return configured(load_class(BUILTIN[base.strip().lower()]), name)
     if name[:4].lower() == "cmd:":
         from tricktable.protocols.stdio import SubprocessBot
 
@@ -131,11 +137,36 @@ def _transport(module: str, attr: str, spec: str) -> Callable[..., Bot]:
 def split_players(text: str) -> list[str]:
     """The specs of a ``--players`` text, one a seat, separated by commas.
 
-    A spec that holds a comma itself goes in double quotes, as in a CSV line:
+    Commas inside parentheses belong to a bot's options (``"pimc(worlds=20,max_seconds=1)"``);
+    any other spec that holds a comma goes in double quotes, as in a CSV line:
     ``'"cmd:./bot --levels 1,2",random,random,random'``.
     """
-    try:
-        row = next(csv.reader([text], skipinitialspace=True, strict=True), [])
-    except csv.Error as exc:
-        raise BotError(f"cannot read the players {text!r}: {exc}") from None
-    return [name.strip() for name in row]
+    specs: list[str] = []
+    field: list[str] = []
+    depth = 0
+    quoted = False
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        i += 1
+        if quoted:
+            if ch != '"':
+                field.append(ch)
+            elif text[i : i + 1] == '"':  # "" in a quoted spec is one quote, as in CSV
+                field.append(ch)
+                i += 1
+            else:
+                quoted = False
+        elif ch == '"' and not "".join(field).strip():
+            quoted = True
+            field = []
+        elif ch == "," and depth == 0:
+            specs.append("".join(field).strip())
+            field = []
+        else:
+            depth += (ch == "(") - (ch == ")")
+            field.append(ch)
+    if quoted:
+        raise BotError(f"cannot read the players {text!r}: a double quote is not closed")
+    specs.append("".join(field).strip())
+    return specs
