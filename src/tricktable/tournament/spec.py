@@ -147,13 +147,13 @@ class TournamentSpec:
 def parse_entrants(items: Sequence[str]) -> tuple[tuple[str, str], ...]:
     """Entrants from the command line: ``SPEC`` (named by its spec) or ``NAME=SPEC``.
 
-    >>> parse_entrants(["heuristic", "rnd=random"])
-    (('heuristic', 'heuristic'), ('rnd', 'random'))
+    >>> parse_entrants(["heuristic", "rnd=random", "pimc(worlds=9)"])
+    (('heuristic', 'heuristic'), ('rnd', 'random'), ('pimc(worlds=9)', 'pimc(worlds=9)'))
     """
     out = []
     for item in items:
         name, sep, spec = item.partition("=")
-        if sep and name.strip() and ":" not in name and "/" not in name:
+        if sep and name.strip() and not any(ch in name for ch in ":/("):
             out.append((name.strip(), spec.strip()))
         else:
             out.append((item.strip(), item.strip()))
