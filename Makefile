@@ -8,7 +8,7 @@ SOURCES := pyproject.toml setup.py $(shell find src -name '*.py' 2>/dev/null)
 STAMP := $(VENV)/.installed-dev
 RUN_STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck tools postgres chromium bench clean
+.PHONY: run test lint typecheck tools postgres chromium cairo bench clean
 
 $(BIN)/python:
 	@echo "Creating the virtual environment $(VENV)..."
@@ -54,7 +54,11 @@ postgres:
 chromium:
 	@test -x /usr/bin/chromium || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 
-test: lint typecheck tools postgres chromium
+# Avatars are rendered by CairoSVG through the system's Cairo library.
+cairo:
+	@ldconfig -p | grep -q 'libcairo\.so\.2' || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y libcairo2; }
+
+test: lint typecheck tools postgres chromium cairo
 	$(BIN)/pytest -n 2
 
 bench: $(RUN_STAMP)

@@ -1,0 +1,92 @@
+"""Avatars: deterministic from the name, distinct at a table, drawable in any terminal."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from tricktable.avatars import (
+    BACKGROUNDS,
+    AvatarError,
+    avatar_pixels,
+    avatar_svg,
+    avatar_text,
+    background,
+    difference,
+    seat_backgrounds,
+)
+
+NAMES = [
+    "edna", "vinnie", "rosa", "you", "heuristic", "pimc", "random", "ismcts", "North", "East",
+    "South", "West", "Alice", "Bob", "human", "cfr", "club", "expert", "beginner", "Zoë",
+]  # fmt: skip
+
+
+def test_the_same_name_draws_the_same_avatar_in_another_process() -> None:
+    here = avatar_svg("edna", 48)
+    code = "from tricktable.avatars import avatar_svg; print(avatar_svg('edna', 48), end='')"
+    there = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert here == there
+    root = ET.fromstring(here)
+    assert root.tag.endswith("svg") and root.get("width") == "48" and root.get("height") == "48"
+    assert avatar_svg("edna", 48) != avatar_svg("vinnie", 48)
+
+
+def test_four_seats_at_a_table_differ_at_a_glance() -> None:
+    rng = random.Random(7)
+    worst = 1.0
+    for _ in range(60):
+        names = rng.sample(NAMES, 4)
+        backs = seat_backgrounds(names)
+        assert len(set(backs)) == 4
+        for i, j in itertools.combinations(range(4), 2):
+            worst = min(worst, difference(names[i], names[j], backs[i], backs[j]))
+    # Different backgrounds alone make about half the pixels unlike.
+    assert worst > 0.4
+    assert difference("rosa", "rosa") == 0.0
+
+
+def test_backgrounds_are_far_apart_and_picked_by_the_name() -> None:
+    def distance(x: str, y: str) -> int:
+        return sum(abs(int(x[k : k + 2], 16) - int(y[k : k + 2], 16)) for k in (0, 2, 4))
+
+    assert min(distance(x, y) for x, y in itertools.combinations(BACKGROUNDS, 2)) > 80
+    assert background("edna") == background("edna") in BACKGROUNDS
+    assert seat_backgrounds(["edna", "edna"])[0] == background("edna")
+
+
+def test_terminal_drawings_have_their_sizes_and_ascii_has_no_colour() -> None:
+    big = avatar_text("vinnie")
+    assert big.plain.split("\n") == ["▀" * 16] * 8
+    assert any(span.style for span in big.spans)
+    small = avatar_text("vinnie", small=True, color=False)
+    lines = small.plain.split("\n")
+    assert len(lines) == 4 and all(len(line) == 8 for line in lines)
+    assert small.plain.isascii() and not small.spans
+    assert len({avatar_text(n, color=False).plain for n in NAMES}) == len(NAMES)
+
+
+def test_pixels_show_the_background_around_the_face() -> None:
+    grid = avatar_pixels("rosa")
+    assert len(grid) == 16 and all(len(row) == 16 for row in grid)
+    corner = grid[0][0]
+    assert corner is not None and "{:02x}{:02x}{:02x}".format(*corner) == background("rosa")
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: avatar_svg("x", 0), "1..4096"),
+        (lambda: avatar_svg("x", 16, "red"), "six hex digits"),
+    ],
+)
+def test_bad_arguments_are_one_line_errors(call: object, message: str) -> None:
+    with pytest.raises(AvatarError, match=message):
+        call()  # type: ignore[operator]
