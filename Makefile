@@ -26,7 +26,7 @@ $(RUN_STAMP): $(SOURCES) | $(BIN)/python
 $(STAMP): $(SOURCES) | $(BIN)/python
 	@echo "Installing tricktable and its dev tools into $(VENV) and compiling the engine with mypyc (about 2 minutes on 2 cores)..."
 	rm -rf build
-	$(BIN)/pip install --quiet '.[dev]'
+	$(BIN)/pip install --quiet '.[dev,openspiel]'
 	touch $@ $(RUN_STAMP)
 
 run: $(RUN_STAMP)
