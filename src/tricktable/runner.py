@@ -131,7 +131,8 @@ class MatchSpec:
     after that many hands. ``deals`` are dealt in order instead of the seed's (hand ``h`` gets
     ``deals[h]``); the match stops when they run out. ``resume`` is the JSON text of a record
     to play on from (see :meth:`resuming`). ``labels`` name the players in the record
-    (default: ``bot:SPEC`` for a bot, ``human`` for a person).
+    (default: ``bot:SPEC`` for a bot, ``human`` for a person). ``talk``: whether characters
+    (``edna``, ``vinnie``...: :mod:`tricktable.characters`) speak; it never changes a move.
     """
 
     game: str
@@ -143,6 +144,7 @@ class MatchSpec:
     deals: tuple[Deal, ...] | None = None
     resume: str | None = None
     labels: tuple[str, ...] | None = None
+    talk: bool = True
 
     def __post_init__(self) -> None:
         # Lists are welcome; a frozen spec keeps tuples.
@@ -419,14 +421,17 @@ def run_match(
             on_start(state)
         try:
             if any(isinstance(player, Person) for player in seated):
-                table = Table(game, seated, state.seed, referee, state, substituted=restored)
+                table = Table(
+                    game, seated, state.seed, referee, state, substituted=restored, talk=spec.talk
+                )
                 _play_at(table, listener, max_hands, deals)
             else:
                 start_bots(game, seated, state.seed, referee)
                 for seat in restored:
                     referee.restore(seat, seated[seat])
                 deal = None if deals is None else _dealer(deals)
-                play_on(state, seated, listener, max_hands, referee, deal)
+                heard = _talking(spec, state, seated, labels, listener)
+                play_on(state, seated, heard, max_hands, referee, deal)
                 end_bots(state, seated, referee)
         except KeyboardInterrupt as exc:
             raise MatchInterrupted(_outcome(spec, state, carried, referee, labels)) from exc
@@ -454,6 +459,22 @@ def _play_at(
         table.deal_next(*_next_deal(deals, table.state))
 
     asyncio.run(run(table, max_hands, deal=None if deals is None else deal))
+
+
+def _talking(
+    spec: MatchSpec,
+    state: TrickState,
+    seated: Sequence[Bot],
+    labels: Sequence[str],
+    listener: Listener | None,
+) -> Listener | None:
+    """The listener, with the characters' table talk before it where a character sits."""
+    if not spec.talk or all(getattr(bot, "character", None) is None for bot in seated):
+        return listener  # no character: the loop stays as it was, with no cost
+    from tricktable.characters.talk import match_talker
+
+    talker = match_talker(state, seated, labels)
+    return listener if talker is None else talker.listener(listener)
 
 
 def _listening(listener: Listener) -> Callable[[Table], None]:

@@ -68,6 +68,11 @@ def make_bot(spec: str, options: RunnerOptions | None = None) -> Bot:
         from tricktable.bots.options import configured
 
         return configured(load_class(BUILTIN[base.strip().lower()]), name)
+    from tricktable.characters import find_player, player_names
+
+    character = find_player(name, options)  # a character or a level: edna, expert...
+    if character is not None:
+        return character
     if name[:4].lower() == "cmd:":
         from tricktable.protocols.stdio import SubprocessBot
 
@@ -94,7 +99,7 @@ def make_bot(spec: str, options: RunnerOptions | None = None) -> Bot:
     bot = find_entry_point_bot(name)
     if bot is not None:  # an installed package's bot, by its entry-point name
         return bot
-    valid = ", ".join(sorted(BUILTIN) + entry_point_names())
+    valid = ", ".join(sorted(BUILTIN) + player_names() + entry_point_names())
     raise BotError(
         f"unknown player {spec!r}; valid: human, {valid}, cmd:COMMAND, http://HOST:PORT/,"
         " path/to/bot.py:Class or package.module:Class"

@@ -117,6 +117,11 @@ class EuchreHeuristic(Bot):
 
     name = "heuristic"
 
+    def __init__(self, boldness: float = 0.0) -> None:
+        #: style, for characters: lowers (or raises) the counts that make trump and go alone
+        #: (0.0: the plain heuristic)
+        self.boldness = boldness
+
     def start_match(self, game: Game, seat: int, seed: int) -> None:
         # No choice is random (ties go to the lowest card), so the seed is not needed.
         super().start_match(game, seat, seed)
@@ -151,9 +156,9 @@ class EuchreHeuristic(Bot):
                 # The up-card goes to the dealer: a help to our side, or to theirs.
                 sign = 0.5 if (dealer - seat) % 2 == 0 else -0.6
                 count = hand_strength(hand, suit) + sign * up_value
-            if count < CALL_AT:
+            if count < CALL_AT - self.boldness:
                 return PASS
-            if ORDER_UP_ALONE in legal and lone_count(hand, suit) >= ALONE_AT:
+            if ORDER_UP_ALONE in legal and lone_count(hand, suit) >= ALONE_AT - self.boldness:
                 return ORDER_UP_ALONE
             return ORDER_UP
         suits = [a - TRUMP for a in legal if TRUMP <= a < TRUMP + 4]
@@ -161,9 +166,9 @@ class EuchreHeuristic(Bot):
             return PASS
         best = max(suits, key=lambda s: (hand_strength(hand, s), -s))
         count = hand_strength(hand, best)
-        if count < CALL_AT_ROUND2 and PASS in legal:
+        if count < CALL_AT_ROUND2 - self.boldness and PASS in legal:
             return PASS
-        if TRUMP_ALONE + best in legal and lone_count(hand, best) >= ALONE_AT:
+        if TRUMP_ALONE + best in legal and lone_count(hand, best) >= ALONE_AT - self.boldness:
             return TRUMP_ALONE + best
         return TRUMP + best
 

@@ -260,6 +260,8 @@ class Reading:
         self.partner_later = False
         # Low's chance for a trump card, made when first asked: -1 until then.
         self.low_base = -1.0
+        #: style: points added to the value of leading a trump (PitchHeuristic.lead_trump)
+        self.lead_bias = 0.0
         # The trump to value the cards by.
         self.tables: TrumpTables = NO_TRUMP
         self.points: list[float] = []
@@ -483,6 +485,8 @@ class Reading:
             if led == trumps:
                 worth += self.draw_value(strength)
             value = (2 * ours - 1) * worth - self.spend_cost(card) * (1 - ours)
+            if led == trumps and self.lead_bias:
+                value += self.lead_bias
             if value > best_value + 1e-9:
                 best, best_value = card, value
         return best
@@ -515,7 +519,12 @@ class PitchHeuristic(Bot):
 
     name = "heuristic"
 
-    def __init__(self) -> None:
+    def __init__(self, boldness: float = 0.0, lead_trump: float = 0.0) -> None:
+        # Style, for characters (docs/characters.md); 0.0 is the plain heuristic, unchanged.
+        #: points added to the hand's estimate when bidding (more and higher bids, or fewer)
+        self.boldness = boldness
+        #: points added to the value of leading a trump (negative: side suits preferred)
+        self.lead_trump = lead_trump
         self.rules: Rules | None = None
         self._for: Game | None = None
         self._reading: Reading | None = None
@@ -583,6 +592,8 @@ class PitchHeuristic(Bot):
             est += 0.5 if threat else 0.3
         if ours + bids[0] >= opts.target:
             est += 0.3  # a made contract of any size wins the match
+        if self.boldness:
+            est += self.boldness
         bid = min(int(est), bids[-1])
         if bid < bids[0]:
             return PASS
@@ -610,6 +621,7 @@ class PitchHeuristic(Bot):
             tables = game.trumps[suit]
             candidates = [c for c in legal if c // 13 == suit and c < 52] or legal
         reading.value_by(tables)
+        reading.lead_bias = self.lead_trump
         if reading.trick:
             return reading.best_follow(candidates)
         return reading.best_lead(candidates)

@@ -154,6 +154,11 @@ class SpadesHeuristic(Bot):
 
     name = "heuristic"
 
+    def __init__(self, boldness: float = 0.0) -> None:
+        #: style, for characters: tricks added to the bid's estimate (0.0: the plain heuristic;
+        #: the side's bids still never pass 13)
+        self.boldness = boldness
+
     def start_match(self, game: Game, seat: int, seed: int) -> None:
         super().start_match(game, seat, seed)
         self.options = game.options
@@ -195,7 +200,7 @@ class SpadesHeuristic(Bot):
         est = estimate_tricks(hand)
         if BID in legal and not partner_nil and est < NIL_BELOW and nil_safe(hand):
             return BID
-        bid = int(est + 0.3)
+        bid = int(est + 0.3 + self.boldness) if self.boldness else int(est + 0.3)
         if isinstance(partner, int):
             bid = min(bid, 13 - partner)
         bid = max(1, min(13, bid))

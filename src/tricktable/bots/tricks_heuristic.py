@@ -189,6 +189,10 @@ class OhHellHeuristic(Bot):
 
     name = "heuristic"
 
+    def __init__(self, boldness: float = 0.0) -> None:
+        #: style, for characters: tricks added to the bid's estimate (0.0: the plain heuristic)
+        self.boldness = boldness
+
     def act(self, view: View) -> int:
         legal = view.legal_actions()
         if len(legal) == 1:
@@ -203,9 +207,10 @@ class OhHellHeuristic(Bot):
             return play_to_win(legal, seen)
         return play_to_lose(legal, seen)
 
-    @staticmethod
-    def _bid(view: View, legal: list[int], info: dict[str, Any]) -> int:
+    def _bid(self, view: View, legal: list[int], info: dict[str, Any]) -> int:
         size = int(info["hand_size"])
         est = trick_estimate(view.hand, view.trump, size)
+        if self.boldness:
+            est += self.boldness
         # The nearest legal bid (the hook may bar one), the rounder side first.
         return min(legal, key=lambda a: (abs(a - BID - est), a))

@@ -94,7 +94,8 @@ class Table:
     keeps them, so that the table's record lists every fault of the match. ``substituted``
     are the seats a resumed match had handed to a substitute (its log says so), whose
     occupant given here is that substitute: a fault of theirs stops the match, as a
-    substitute's does.
+    substitute's does. Characters at the table (:mod:`tricktable.characters`) pause before
+    acting where a person sits, and speak after each change unless ``talk`` is False.
     """
 
     def __init__(
@@ -106,6 +107,7 @@ class Table:
         state: TrickState | None = None,
         faults: Sequence[dict[str, Any]] = (),
         substituted: Iterable[int] = (),
+        talk: bool = True,
     ) -> None:
         if state is not None and state.game.spec() != game.spec():
             raise TricktableError(
@@ -139,6 +141,8 @@ class Table:
         self._stopped = False
         self._signal = asyncio.Event()
         self._observers: list[Observer] = []
+        #: the characters' table talk, an observer (None where no character speaks)
+        self.talker: Any = _seat_characters(self, talk)
 
     # ------------------------------------------------------------------------ the state
 
@@ -423,6 +427,15 @@ def named_cards(text: str) -> list[int]:
                 with contextlib.suppress(NotationError):
                     out.append(parse_card(token))
     return out
+
+
+def _seat_characters(table: Table, talk: bool) -> Any:
+    """The characters' talker of ``table`` (their tempo set where people sit), or None."""
+    if all(getattr(p, "character", None) is None for p in table.players):
+        return None  # no character: nothing imported, nothing watching
+    from tricktable.characters.talk import seat_table
+
+    return seat_table(table, talk)
 
 
 def _occupants(seats: Sequence[Bot | str], referee: Referee) -> list[Bot]:

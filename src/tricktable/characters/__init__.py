@@ -1,0 +1,76 @@
+"""Characters and levels: players with a name, a style and a voice (docs/characters.md).
+
+``make_bot`` finds them by name after the built-in bots:
+
+- the characters of :data:`~tricktable.characters.roster.CHARACTERS` — ``edna``, ``vinnie``,
+  ``rosa``, ``ada``, ``moe``, ``kit`` — each a style over a base bot and a voice; an option
+  changes the base: ``edna(base=ismcts)``;
+- the levels: ``beginner`` (the heuristic with mistakes: ``beginner(mistakes=0.4)``),
+  ``club`` (the heuristic) and ``expert`` (the strongest search bot every game has, with a
+  budget: :data:`LEVELS`).
+
+This package imports its parts only when a name asks for them: ``make_bot`` calls
+:func:`find_player` for names it does not know, and nothing here touches the path of the
+other bots.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tricktable.limits import RunnerOptions
+
+if TYPE_CHECKING:
+    from tricktable.bots.base import Bot
+
+#: the levels that are another player's spec: ``club`` is the heuristic; ``expert`` searches
+#: the card play (ismcts: measured stronger than the heuristic in duplicate; docs/characters.md)
+#: with a budget a person does not wait on (about 0.1–0.2 s a decision, 0.5 s at most)
+LEVELS: dict[str, str] = {
+    "club": "heuristic",
+    "expert": "ismcts(iterations=500,max_seconds=0.5)",
+}
+#: the bot an ``expert(...)`` with options is (its options are that bot's)
+EXPERT_BOT = "ismcts"
+
+
+def player_names() -> list[str]:
+    """Every name this package answers to: the characters, then the levels."""
+    from tricktable.characters.roster import CHARACTERS
+
+    return [*CHARACTERS, "beginner", *LEVELS]
+
+
+def find_player(spec: str, options: RunnerOptions | None = None) -> Bot | None:
+    """The character or level ``spec`` names (options in parentheses), or None."""
+    name, paren, _rest = spec.strip().partition("(")
+    key = name.strip().lower()
+    if key in LEVELS:
+        from tricktable.bots import make_bot
+
+        target = LEVELS[key] if not paren else EXPERT_BOT + spec.strip()[len(name) :]
+        if paren and key != "expert":
+            target = LEVELS[key] + spec.strip()[len(name) :]
+        return make_bot(target, options)
+    from tricktable.characters.bot import BeginnerBot, NamedCharacter
+    from tricktable.characters.roster import CHARACTERS
+
+    if key == "beginner":
+        return _configured(BeginnerBot, spec) if paren else BeginnerBot()
+    character = CHARACTERS.get(key)
+    if character is None:
+        return None
+    cls = type(f"{character.display}Bot", (NamedCharacter,), {"played": character})
+    bot = _configured(cls, spec) if paren else cls()
+    if options is not None and isinstance(bot, NamedCharacter):
+        bot.options = options  # its tempo keeps within the match's time limits
+    return bot
+
+
+def _configured(cls: type[Bot], spec: str) -> Bot:
+    from tricktable.bots.options import configured
+
+    return configured(cls, spec)
+
+
+__all__ = ["LEVELS", "find_player", "player_names"]
