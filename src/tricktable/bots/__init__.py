@@ -38,6 +38,7 @@ BUILTIN: dict[str, str] = {
     "heuristic": "tricktable.bots.family:FamilyHeuristic",
     "ismcts": "tricktable.bots.ismcts:IsmctsBot",
     "pimc": "tricktable.bots.pimc:PimcBot",
+    "cfr": "tricktable.bots.cfr_bot:CfrBot",
     # OpenSpiel's own Hearts bots, through a mirror of the hand (the `openspiel` extra)
     "openspiel-ismcts": "tricktable.bridges.openspiel:OpenSpielIsmctsBot",
     "openspiel-random": "tricktable.bridges.openspiel:OpenSpielRandomBot",

@@ -1,0 +1,281 @@
+"""A CFR strategy in SQLite: the trainer's sums, or the average strategy alone, by key.
+
+Two kinds of database, told apart by ``meta.kind``:
+
+- ``sums`` (what ``tricktable train cfr`` writes and continues): table ``nodes``, one row a key,
+  its cumulative regrets and strategy sums as float64 arrays (``regret``, ``total``);
+- ``average`` (what ships with the package, :func:`compact`): table ``strategy``, one row a key,
+  its average strategy as one byte a probability (``probs``, in 255ths, rounded), no regrets —
+  a quarter of the size and all a bot needs; it cannot be trained further.
+
+``meta`` also holds the format, the game trained, the keys' version and the iterations and
+seconds of training so far. Anything else — a folder, a file that is not SQLite, a SQLite file
+of other tables — is a one-line :class:`StrategyError`.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from array import array
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Final
+
+from tricktable.errors import TricktableError
+
+#: the format name written in meta, checked on open
+FORMAT: Final = "tricktable-cfr/1"
+#: the version of the abstraction (keys.py): strategies of another version do not apply
+KEYS_VERSION: Final = "keys/1"
+
+#: a node of the trainer's table: [cumulative regrets, cumulative strategy], one entry an action
+Node = list[list[float]]
+
+
+class StrategyError(TricktableError):
+    """A strategy database that cannot be used: missing, not SQLite, or of another schema."""
+
+
+def _schema(kind: str) -> str:
+    body = (
+        "CREATE TABLE nodes (key TEXT PRIMARY KEY, regret BLOB NOT NULL, total BLOB NOT NULL)"
+        if kind == "sums"
+        else "CREATE TABLE strategy (key TEXT PRIMARY KEY, probs BLOB NOT NULL)"
+    )
+    return (
+        "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);\n"
+        + body
+        + " WITHOUT ROWID;\n"
+    )
+
+
+class Store:
+    """An open strategy database (see the module). ``kind`` is ``sums`` or ``average``."""
+
+    def __init__(self, path: str, conn: sqlite3.Connection, meta: dict[str, str]) -> None:
+        self.path = path
+        self.conn = conn
+        self.meta = meta
+        self.kind = meta["kind"]
+
+    # ------------------------------------------------------------------------- opening
+
+    @classmethod
+    def open(cls, path: str, create: bool = False, readonly: bool = False) -> Store:
+        """Open ``path`` (creating a ``sums`` database there if ``create`` and it is new)."""
+        p = Path(path)
+        if p.is_dir():
+            raise StrategyError(f"strategy db {path!r} is a folder")
+        exists = p.is_file() and p.stat().st_size > 0
+        if not exists and not create:
+            raise StrategyError(f"strategy db {path!r}: no such file")
+        if not exists and not p.parent.is_dir():
+            raise StrategyError(f"cannot create strategy db {path!r}: no folder {str(p.parent)!r}")
+        try:
+            if readonly:
+                conn = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
+            else:
+                conn = sqlite3.connect(path)
+            tables = {
+                row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            if not tables:
+                if not create:
+                    raise StrategyError(f"strategy db {path!r} is empty")
+                conn.executescript(_schema("sums"))
+                _write_meta(
+                    conn,
+                    {"format": FORMAT, "kind": "sums", "keys": KEYS_VERSION, "iterations": "0"},
+                )
+                conn.commit()
+                tables = {"meta", "nodes"}
+            meta = _read_meta(conn, path, tables)
+        except sqlite3.Error as exc:
+            raise StrategyError(f"cannot use strategy db {path!r}: {exc}") from None
+        return cls(path, conn, meta)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+    # ---------------------------------------------------------------------------- meta
+
+    @property
+    def iterations(self) -> int:
+        """The training iterations the strategy holds."""
+        return int(self.meta.get("iterations", "0"))
+
+    @property
+    def seconds(self) -> float:
+        """The seconds of training (wall clock) the strategy holds."""
+        return float(self.meta.get("seconds", "0"))
+
+    def set_meta(self, values: Mapping[str, str]) -> None:
+        """Record ``values`` in meta (committed)."""
+        try:
+            _write_meta(self.conn, values)
+            self.conn.commit()
+        except sqlite3.Error as exc:
+            raise StrategyError(f"cannot write strategy db {self.path!r}: {exc}") from None
+        self.meta.update(values)
+
+    # ---------------------------------------------------------------------- the sums
+
+    def _need_sums(self) -> None:
+        if self.kind != "sums":
+            raise StrategyError(
+                f"strategy db {self.path!r} holds only an average strategy (compacted):"
+                " it cannot be trained further; train into a new db"
+            )
+
+    def load_sums(self) -> dict[str, Node]:
+        """Every node's regrets and strategy sums (a ``sums`` database)."""
+        self._need_sums()
+        table: dict[str, Node] = {}
+        try:
+            for key, regret, total in self.conn.execute("SELECT key, regret, total FROM nodes"):
+                table[key] = [_floats(regret), _floats(total)]
+        except sqlite3.Error as exc:
+            raise StrategyError(f"cannot read strategy db {self.path!r}: {exc}") from None
+        return table
+
+    def write_sums(self, nodes: Iterable[tuple[str, Node]], meta: Mapping[str, str]) -> None:
+        """Write these nodes (replacing their rows) and ``meta``, in one transaction."""
+        self._need_sums()
+        rows = (
+            (key, array("d", node[0]).tobytes(), array("d", node[1]).tobytes())
+            for key, node in nodes
+        )
+        try:
+            with self.conn:
+                self.conn.executemany("INSERT OR REPLACE INTO nodes VALUES (?, ?, ?)", rows)
+                _write_meta(self.conn, meta)
+        except sqlite3.Error as exc:
+            raise StrategyError(f"cannot write strategy db {self.path!r}: {exc}") from None
+        self.meta.update(meta)
+
+    def count(self) -> int:
+        """How many keys the database holds."""
+        table = "nodes" if self.kind == "sums" else "strategy"
+        return int(self.conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+
+    # ----------------------------------------------------------------- the average
+
+    def average(self, key: str) -> list[float] | None:
+        """The average strategy of ``key`` (probabilities summing to 1), None if unseen."""
+        try:
+            if self.kind == "sums":
+                row = self.conn.execute("SELECT total FROM nodes WHERE key = ?", (key,)).fetchone()
+                return None if row is None else normalise(_floats(row[0]))
+            row = self.conn.execute("SELECT probs FROM strategy WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error as exc:
+            raise StrategyError(f"cannot read strategy db {self.path!r}: {exc}") from None
+        return None if row is None else normalise([float(b) for b in row[0]])
+
+    def averages(self) -> Iterator[tuple[str, list[float]]]:
+        """Every key with its average strategy."""
+        if self.kind == "sums":
+            for key, total in self.conn.execute("SELECT key, total FROM nodes"):
+                yield key, normalise(_floats(total))
+        else:
+            for key, probs in self.conn.execute("SELECT key, probs FROM strategy"):
+                yield key, normalise([float(b) for b in probs])
+
+
+def compact(source: Store, dest: str, min_weight: float = 0.0) -> int:
+    """Write ``source``'s average strategy, rounded to 255ths, as a new ``average`` database at
+    ``dest`` (replaced if it exists), then VACUUM it; the number of keys written.
+
+    Keys whose strategy sum is below ``min_weight`` (visited too seldom to have learnt
+    anything) are left out: the bot plays the heuristic there, as for any unseen key.
+    """
+    if source.kind != "sums":
+        raise StrategyError(f"strategy db {source.path!r} is already compacted")
+    p = Path(dest)
+    if p.resolve() == Path(source.path).resolve():
+        raise StrategyError(f"will not compact strategy db {dest!r} onto itself")
+    if p.is_dir():
+        raise StrategyError(f"strategy db {dest!r} is a folder")
+    if not p.parent.is_dir():
+        raise StrategyError(f"cannot create strategy db {dest!r}: no folder {str(p.parent)!r}")
+    tmp = dest + ".tmp"
+    if os.path.exists(tmp):
+        os.remove(tmp)
+    written = 0
+    try:
+        conn = sqlite3.connect(tmp)
+        conn.executescript(_schema("average"))
+        rows = []
+        for key, total in source.conn.execute("SELECT key, total FROM nodes"):
+            sums = _floats(total)
+            if sum(sums) < min_weight:
+                continue
+            rows.append((key, bytes(quantise(normalise(sums)))))
+        rows.sort()  # in key order: a WITHOUT ROWID table packs tightest that way
+        conn.executemany("INSERT INTO strategy VALUES (?, ?)", rows)
+        written = len(rows)
+        meta = dict(source.meta)
+        meta.update({"kind": "average", "keys_written": str(written)})
+        _write_meta(conn, meta)
+        conn.commit()
+        conn.execute("VACUUM")
+        conn.close()
+    except sqlite3.Error as exc:
+        raise StrategyError(f"cannot write strategy db {dest!r}: {exc}") from None
+    os.replace(tmp, dest)
+    return written
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def normalise(values: list[float]) -> list[float]:
+    """``values`` scaled to sum to 1 (uniform when they sum to nothing)."""
+    total = sum(v for v in values if v > 0)
+    if total <= 0:
+        return [1.0 / len(values)] * len(values)
+    return [max(v, 0.0) / total for v in values]
+
+
+def quantise(probs: list[float]) -> list[int]:
+    """Probabilities as bytes of 255ths, rounded (one below 1/510 becomes 0: never played)."""
+    return [min(255, round(p * 255)) for p in probs]
+
+
+def _floats(blob: bytes) -> list[float]:
+    values = array("d")
+    values.frombytes(blob)
+    return values.tolist()
+
+
+def _write_meta(conn: sqlite3.Connection, values: Mapping[str, str]) -> None:
+    conn.executemany(
+        "INSERT OR REPLACE INTO meta VALUES (?, ?)", [(k, str(v)) for k, v in values.items()]
+    )
+
+
+def _read_meta(conn: sqlite3.Connection, path: str, tables: set[str]) -> dict[str, str]:
+    if "meta" not in tables:
+        raise StrategyError(
+            f"strategy db {path!r} is not a tricktable CFR strategy (no meta table;"
+            f" it has {', '.join(sorted(tables))})"
+        )
+    meta = {str(k): str(v) for k, v in conn.execute("SELECT name, value FROM meta")}
+    if meta.get("format") != FORMAT:
+        raise StrategyError(
+            f"strategy db {path!r} has format {meta.get('format')!r}, not {FORMAT!r}"
+        )
+    kind = meta.get("kind")
+    wanted = {"sums": "nodes", "average": "strategy"}.get(kind or "")
+    if wanted is None or wanted not in tables:
+        raise StrategyError(f"strategy db {path!r} is of an unknown kind {kind!r}")
+    if meta.get("keys") != KEYS_VERSION:
+        raise StrategyError(
+            f"strategy db {path!r} was trained on keys {meta.get('keys')!r}, these are"
+            f" {KEYS_VERSION!r}"
+        )
+    return meta
+
+
+__all__ = ["FORMAT", "KEYS_VERSION", "Node", "Store", "StrategyError", "compact", "normalise"]
