@@ -1,30 +1,41 @@
-"""The solver benchmark: positions per second, and the time to solve a whole Setback hand.
+"""The solver benchmark: positions per second, and the time to solve a hand, by game.
 
 Not a test: run it by hand, e.g. ``PYTHONPATH=src .venv/bin/python benchmarks/solver_speed.py``
-(the source tree; the solver is not compiled) or ``--deals 20`` for a quick look.
+(the source tree; the solver is not compiled), or ``--deals 20`` for a quick look, or
+``--games hearts --cards 5,6,7,8`` for one game further back. See benchmarks/README.md.
 
-Each of ``--deals`` seeded Setback deals (RULES.md's options) is bid at random (a thrown-in
-deal is dealt again) and its declarer's first card is drawn at random among the legal ones:
-in Setback that card names trump, so "a whole hand" here means **the rest of the hand after
-the first lead**, 23 cards. ``solve(state, declarer)`` then gives the exact value of every
-legal reply. The report: the median and 99th percentile of the time per hand, the nodes per
-hand, and the nodes per second over all of them.
+**Setback** (RULES.md's options): each of ``--deals`` seeded deals is bid at random (a
+thrown-in deal is dealt again) and its declarer's first card drawn at random among the legal
+ones: in Setback that card names trump, so "a whole hand" means **the rest of the hand after
+the first lead**, 23 cards. ``solve(state, declarer)`` gives the exact value of every reply.
 
-For comparison, ``engine nodes/s`` is plain minimax through the engine's own ``push`` /
-``undo`` (what the solver's tests use as brute force) on endings of two cards a seat: the
-reason the solver keeps its own representation.
+**Hearts and Spades**: a whole 13-card hand is far beyond a pure-Python solver (a dozen cards
+a seat left already takes minutes on some deals), so each is timed **from the lead of a later
+trick**: with ``k`` cards a seat left, for each ``k`` of ``--cards``. Seeded deals are played
+at random up to that lead (Hearts' passes at random; Spades' bids from 1 to 4, nil one time in
+ten, blind nil never); ``solve`` is asked for the leader's every card.
+
+The report, per game and start: the median and 99th percentile of the time per solve (with
+fewer than 100 deals the 99th percentile is near the maximum), the mean positions (nodes) per
+solve, and positions per second over all of them (CPU time of this process).
+
+``engine nodes/s`` is plain minimax through the engine's own ``push`` / ``undo`` (what the
+solver's tests use as brute force) on Setback endings of two cards a seat: the reason the
+solver keeps its own representation.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
 import sys
 import time
 
+from tricktable.engine.actions import BID
 from tricktable.engine.phases import PLAY
 from tricktable.engine.state import TrickState
 from tricktable.games import load_game
@@ -33,7 +44,7 @@ from tricktable.search.solver import solve
 
 
 def first_lead(seed: int) -> TrickState:
-    """A seeded deal, bid at random, just after its first card."""
+    """A seeded Setback deal, bid at random, just after its first card."""
     rng = random.Random(seed)
     state = load_game("setback").new_state(seed)
     state.deal()
@@ -46,8 +57,29 @@ def first_lead(seed: int) -> TrickState:
     return state
 
 
+def _bid(rng: random.Random, legal: list[int]) -> int:
+    """A Spades bid from 1 to 4, nil one time in ten (the others' actions at random)."""
+    if BID + 1 not in legal:
+        return rng.choice(legal)  # a pass, a look...
+    if BID in legal and rng.random() < 0.1:
+        return BID
+    return BID + rng.randint(1, 4)
+
+
+def at_trick(spec: str, seed: int, cards: int) -> TrickState:
+    """A seeded deal of ``spec`` played at random to the lead with ``cards`` cards a seat."""
+    rng = random.Random(seed)
+    state = load_game(spec).new_state(seed)
+    state.deal()
+    while state.phase != PLAY:
+        state.apply(_bid(rng, state.legal_actions()))
+    while state.trick or state.hands[state.to_act].bit_count() > cards:
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
 def engine_rate(seconds: float) -> float:
-    """Nodes per second of plain minimax with push/undo on two-card endings."""
+    """Nodes per second of plain minimax with push/undo on two-card Setback endings."""
     nodes = 0
 
     def walk(state: TrickState) -> None:
@@ -60,9 +92,9 @@ def engine_rate(seconds: float) -> float:
             walk(state)
             state.undo()
 
-    start = time.perf_counter()
+    start = time.process_time()
     seed = 0
-    while time.perf_counter() - start < seconds:
+    while time.process_time() - start < seconds:
         state = first_lead(seed)
         rng = random.Random(seed)
         while state.phase == PLAY and max(h.bit_count() for h in state.hands) > 2:
@@ -70,42 +102,68 @@ def engine_rate(seconds: float) -> float:
         if state.phase == PLAY:
             walk(state)
         seed += 1
-    return nodes / (time.perf_counter() - start)
+    return nodes / (time.process_time() - start)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=100)
-    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = parser.parse_args(argv)
+def timed(states: list[tuple[TrickState, int]]) -> dict[str, object]:
+    """Solve each (state, seat): the figures of the times and nodes."""
     times: list[float] = []
     nodes: list[int] = []
-    for seed in range(args.deals):
-        state = first_lead(seed)
-        assert isinstance(state, SetbackState)
-        declarer = state.declarer
-        start = time.perf_counter()
-        result = solve(state, declarer)
-        times.append(time.perf_counter() - start)
+    for state, seat in states:
+        start = time.process_time()
+        result = solve(state, seat)
+        times.append(time.process_time() - start)
         nodes.append(result.nodes)
     ordered = sorted(times)
     p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
-    figures = {
-        "deals": args.deals,
+    return {
+        "deals": len(times),
         "median_s": round(statistics.median(times), 4),
         "p99_s": round(p99, 4),
         "max_s": round(ordered[-1], 4),
         "mean_nodes": round(statistics.mean(nodes)),
-        "solver_nodes_per_s": round(sum(nodes) / sum(times)),
-        "engine_nodes_per_s": round(engine_rate(3.0)),
+        "nodes_per_s": round(sum(nodes) / max(sum(times), 1e-9)),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=100, help="deals per game and start")
+    parser.add_argument("--games", default="setback,hearts,spades")
+    parser.add_argument(
+        "--cards", default="5,6,7", help="Hearts and Spades: cards a seat left at the start"
+    )
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    starts = [int(k) for k in args.cards.split(",") if k.strip()]
+    figures: dict[str, object] = {
+        "load_before": os.getloadavg()[0],
         "python": platform.python_version(),
         "compiled": False,
     }
+    for game in games:
+        if game == "setback":
+            deals = []
+            for seed in range(args.deals):
+                state = first_lead(seed)
+                assert isinstance(state, SetbackState)
+                deals.append((state, state.declarer))
+            figures["setback: whole hand after the first lead"] = timed(deals)
+        elif game in ("hearts", "spades"):
+            for k in starts:
+                states = [at_trick(game, seed, k) for seed in range(args.deals)]
+                label = f"{game}: from the lead of trick {14 - k} ({k} cards a seat)"
+                figures[label] = timed([(s, s.to_act) for s in states])
+        else:
+            parser.error(f"unknown game {game!r}: setback, hearts or spades")
+    figures["engine_nodes_per_s"] = round(engine_rate(3.0))
+    figures["load_after"] = os.getloadavg()[0]
     if args.json:
         print(json.dumps(figures))
     else:
         for name, value in figures.items():
-            print(f"{name:>20}  {value}")
+            print(f"{name}: {value}")
     return 0
 
 

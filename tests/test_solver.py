@@ -1,63 +1,20 @@
-"""The perfect-information solver: exact against brute force, hand-checked, deterministic."""
+"""The perfect-information solver on Setback and the Pitch presets: exact against brute force,
+hand-checked, deterministic; what it refuses (Hearts and Spades: test_solver_hearts_spades.py)."""
 
 from __future__ import annotations
 
-import random
 import time
 
 import pytest
 
+from solver_brute import brute_moves, ending, plays_for
 from tricktable.cards import mask_of, parse_card, parse_cards
 from tricktable.engine.actions import BID, PASS
 from tricktable.engine.phases import PLAY
 from tricktable.engine.state import TrickState
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
-from tricktable.search.solver import SolveTimeout, solve
-
-
-def ending(spec: str, seed: int, left: int) -> TrickState:
-    """A seeded random hand of ``spec`` played at random until each seat holds ``left`` cards
-    or fewer (often in the middle of a trick)."""
-    rng = random.Random(seed)
-    state = load_game(spec).new_state(seed)
-    state.deal()
-    while state.phase != PLAY:
-        if state.needs_deal:  # thrown in: deal again
-            state.deal()
-            continue
-        state.apply(rng.choice(state.legal_actions()))
-    while max(h.bit_count() for h in state.hands) > left:
-        state.apply(rng.choice(state.legal_actions()))
-    return state
-
-
-def _side(state: TrickState, seat: int) -> int:
-    return seat & 1 if state.options.partners else seat
-
-
-def brute(state: TrickState, seat: int, base: list[int]) -> int:
-    """Plain minimax through the engine itself (push/undo, the engine's own scoring)."""
-    if state.phase != PLAY:
-        change = [a - b for a, b in zip(state.results[-1].scores, base, strict=True)]
-        return 2 * change[_side(state, seat)] - sum(change)
-    values = []
-    for card in state.legal_actions():
-        state.push(card)
-        values.append(brute(state, seat, base))
-        state.undo()
-    return max(values) if _side(state, state.to_act) == _side(state, seat) else min(values)
-
-
-def brute_moves(state: TrickState, seat: int) -> dict[int, int]:
-    base = state.scores[:]
-    out = {}
-    for card in state.legal_actions():
-        state.push(card)
-        out[card] = brute(state, seat, base)
-        state.undo()
-    return out
-
+from tricktable.search.solver import SolveTimeout, solve, supports
 
 SPECS = [
     "setback",
@@ -80,12 +37,8 @@ def test_equal_to_brute_force_on_small_endings(spec: str) -> None:
             result = solve(state, seat)
             moves = brute_moves(state, seat)
             assert result.moves == moves, (spec, seed, seat)
-            best = (
-                max(moves.values())
-                if _side(state, state.to_act) == _side(state, seat)
-                else (min(moves.values()))
-            )
-            assert result.value == best
+            best = max if plays_for(state, state.to_act, seat) else min
+            assert result.value == best(moves.values())
 
 
 @pytest.mark.parametrize(
@@ -152,12 +105,34 @@ def test_refuses_a_state_out_of_card_play() -> None:
     state.deal()
     with pytest.raises(TricktableError, match="not in card play"):
         solve(state, 0)
-    hearts = load_game("hearts").new_state(1)
-    hearts.deal()
-    while hearts.phase != PLAY:
-        hearts.apply(hearts.legal_actions()[0])
-    with pytest.raises(TricktableError, match="not a Pitch-family game"):
-        solve(hearts, 0)
+    euchre = load_game("euchre").new_state(1)
+    euchre.deal()
+    while euchre.phase != PLAY:
+        euchre.apply(euchre.legal_actions()[-1])
+    with pytest.raises(TricktableError, match="euchre is not a game the solver knows"):
+        solve(euchre, 0)
+    play = ending("setback", 3, 3)
+    with pytest.raises(TricktableError, match="no seat 4"):
+        solve(play, 4)
+
+
+@pytest.mark.parametrize(
+    ("spec", "known"),
+    [
+        ("setback", True),
+        ("smear", True),
+        ("cutthroat-pitch", True),
+        ("ten-point-pitch(hand_size=9)", True),
+        ("hearts(moon=subtract)", True),
+        ("spades(first_lead=2c)", True),
+        ("euchre", False),
+        ("filippa", False),
+        ("oh-hell", False),
+        ("tricks", False),
+    ],
+)
+def test_supports_says_which_games_solve_handles(spec: str, known: bool) -> None:
+    assert supports(load_game(spec)) is known
 
 
 def test_a_solve_past_its_deadline_stops() -> None:

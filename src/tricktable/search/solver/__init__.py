@@ -1,0 +1,65 @@
+"""A perfect-information solver of the rest of a hand: Setback and the Pitch presets, Hearts,
+Spades.
+
+``solve(state, seat)`` takes a card-play state whose every hand is known (a real deal, or one
+:func:`~tricktable.search.determinize.determinize` made) and returns the exact value of the
+rest of the hand for ``seat`` under perfect play by everyone, and the value of each legal card.
+Higher is always better for ``seat``; what the value counts is the game's:
+
+* **Setback / Pitch** (:mod:`.pitch`): the hand's score change for the seat's side minus the
+  other side's; cut-throat, the seat's minus the sum of the other three's.
+* **Hearts** (:mod:`.hearts`): the sum, over the three other seats, of their score change
+  minus the seat's (the lowest score wins), moons as the game scores them.
+* **Spades** (:mod:`.spades`): the seat's partnership's score change minus the other's,
+  bags, nils and sets as the game scores them.
+
+Where seats play each for themselves (Hearts, cut-throat Pitch) the other three play together
+against the seat: the "paranoid" reduction, which keeps the search a two-sided alpha-beta.
+How the search works is in :mod:`.core`; each game supplies its legal cards, what of the
+cards won still matters (the summary) and its own scoring functions for the leaves.
+"""
+
+from __future__ import annotations
+
+from tricktable.engine.game import Game
+from tricktable.engine.state import TrickState
+from tricktable.errors import TricktableError
+from tricktable.search.solver.core import SolveResult, SolveTimeout, check_play
+
+__all__ = ["SolveResult", "SolveTimeout", "solve", "supports"]
+
+#: the games solved, by the name of their base game
+_GAMES = ("setback", "hearts", "spades")
+
+
+def supports(game: Game) -> bool:
+    """Whether :func:`solve` handles ``game``'s hands (Setback and its presets, Hearts, Spades)."""
+    return game.name in _GAMES and game.num_players == 4
+
+
+def solve(state: TrickState, seat: int, deadline: float | None = None) -> SolveResult:
+    """Solve the rest of ``state``'s hand for ``seat`` with every hand known.
+
+    ``deadline`` is a ``time.perf_counter()`` instant: past it the search stops with
+    :class:`SolveTimeout` (it looks at the clock every 256 positions). A game :func:`supports`
+    does not, a state out of card play or with hands unknown is a one-line
+    :class:`~tricktable.errors.TricktableError`.
+    """
+    game = state.game
+    if not supports(game):
+        raise TricktableError(f"solve: {game.name} is not a game the solver knows")
+    check_play(state)
+    if not 0 <= seat < 4:
+        raise TricktableError(f"solve: no seat {seat} at this table")
+    # Imported here: a game's rules import its engine module, which a caller may not need.
+    if game.name == "hearts":
+        from tricktable.search.solver.hearts import solve_hearts
+
+        return solve_hearts(state, seat, deadline)
+    if game.name == "spades":
+        from tricktable.search.solver.spades import solve_spades
+
+        return solve_spades(state, seat, deadline)
+    from tricktable.search.solver.pitch import check_pitch, solve_pitch
+
+    return solve_pitch(check_pitch(state), seat, deadline)

@@ -1,0 +1,133 @@
+"""The solver's rules for Setback and the Pitch presets.
+
+The value: the hand's score change for the seat's side minus the other side's (minus the sum
+of the other seats' in cut-throat games, where the other three play together against the
+seat: the "paranoid" reduction).
+
+What matters of the cards won is only which point cards each side holds (High, Low, the jacks,
+jokers... fixed for the hand once trump is named: ``hand_points`` decides High and Low from
+the cards *dealt*) and each side's Game count. Leaves are scored by
+:func:`~tricktable.games.pitch_scoring.hand_points` and
+:func:`~tricktable.games.pitch_scoring.score_hand`, cached by exactly that summary.
+
+When trump is not yet named (the first lead) each card is solved with the trump it names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tricktable.cards import JOKER_BIT, LITTLE_JOKER_BIT
+from tricktable.engine.tables import TrumpTables
+from tricktable.errors import TricktableError
+from tricktable.games.pitch_scoring import (
+    POINT_CARDS,
+    game_count,
+    hand_points,
+    high_low,
+    score_hand,
+)
+from tricktable.games.setback import SetbackState
+from tricktable.search.solver.core import Rules, Search, SolveResult, Summary, solve_root
+
+
+def solve_pitch(state: SetbackState, seat: int, deadline: float | None) -> SolveResult:
+    """Solve a Setback hand in card play (see :func:`tricktable.search.solver.solve`)."""
+    if state.tables.suit >= 0:
+        search = Search(state, PitchRules(state, seat, state.tables, state.lead_forbid), deadline)
+        return solve_root(state, lambda card: search)
+    searches: dict[int, Search] = {}
+
+    def by_trump(card: int) -> Search:
+        suit = card // 13
+        if suit not in searches:
+            rules = PitchRules(state, seat, state.trumps[suit], state.joker_forbid)
+            searches[suit] = Search(state, rules, deadline)
+        return searches[suit]
+
+    return solve_root(state, by_trump)
+
+
+def check_pitch(state: Any) -> SetbackState:
+    """``state`` as a Setback state, or a one-line error."""
+    if not isinstance(state, SetbackState):
+        raise TricktableError(f"solve: {state.game.name} is not a Pitch-family game")
+    return state
+
+
+class PitchRules(Rules):
+    """Setback's legal cards, summary and scoring for one hand with trump ``tables``."""
+
+    def __init__(self, state: SetbackState, seat: int, tables: TrumpTables, forbid: int) -> None:
+        opts: Any = state.options
+        partners: bool = opts.partners
+        side_of = [s & 1 if partners else s for s in range(4)]
+        me = side_of[seat]
+        nsides = 2 if partners else 4
+        self.tables = tables
+        self.maximise = [side_of[s] == me for s in range(4)]
+        self.order = tables.power
+        point_list: list[str] = list(state.point_list)
+        counts_game = "game" in point_list
+        dealt_all = 0
+        for mask in state.dealt:
+            dealt_all |= mask
+        trump = tables.suit
+        # The cards whose owner can change a point: fixed once trump is named.
+        high, low = high_low(trump, dealt_all, tables.mask, tables.power)
+        pmask = high | low
+        for name in point_list:
+            if name in POINT_CARDS[trump]:
+                pmask |= POINT_CARDS[trump][name]
+        pmask &= dealt_all
+        # Point cards, and the cards the lead rules single out, are never merged.
+        self.special = pmask | forbid | JOKER_BIT | LITTLE_JOKER_BIT
+        self.worth = [game_count(1 << c) if counts_game else 0 for c in range(64)]
+        start: list[int] = []
+        for side in range(nsides):
+            taken = 0
+            for s in range(4):
+                if side_of[s] == side:
+                    taken |= state.won[s]
+            start += [taken & pmask, game_count(taken) if counts_game else 0]
+        self.summary = tuple(start)
+        declarer = side_of[state.declarer]
+        point_names = state.point_list
+        weights = state.weights
+        dealt = state.dealt
+        low_to = opts.low_to
+        declarer_scores = opts.declarer_scores
+        bid = state.bid
+        nscores = len(state.scores)
+        trump_mask, power = tables.mask, tables.power
+        may_trump: bool = state.may_trump
+
+        def legal(hands: list[int], seat: int, pos: int, lead_mask: int, tmask: int) -> int:
+            hand = hands[seat]
+            if pos == 0:
+                return hand & ~forbid or hand
+            follow = hand & lead_mask
+            if not follow:
+                return hand
+            if may_trump:
+                return follow | hand & trump_mask
+            return follow
+
+        def take(summary: Summary, winner: int, tmask: int) -> Summary:
+            out = list(summary)  # type: ignore[call-overload]
+            i = 2 * side_of[winner]
+            out[i] |= tmask & pmask
+            if counts_game:
+                out[i + 1] += game_count(tmask)
+            return tuple(out)
+
+        def leaf(summary: Summary, won: list[int]) -> int:
+            points = hand_points(
+                trump, dealt, won, low_to, point_names, partners, trump_mask, power
+            )
+            _, delta = score_hand(points, declarer, bid, declarer_scores, nscores, weights)
+            return 2 * delta[me] - sum(delta)
+
+        self.legal = legal
+        self.take = take
+        self.leaf = leaf
