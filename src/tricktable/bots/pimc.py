@@ -1,38 +1,56 @@
-"""The ``pimc`` bot: perfect-information Monte Carlo card play for Setback and the Pitch presets.
+"""The ``pimc`` bot: perfect-information Monte Carlo, for every game the solver supports.
 
-Each card-play decision
+The games: those :func:`tricktable.search.solver.supports` names (Setback and the Pitch
+presets; Hearts and Spades as the solver learns them); any other is refused with one line.
+
+**Card play.** Each decision
 
 1. **samples worlds** consistent with the seat's view
    (:class:`~tricktable.search.determinize.Determinizer`: the hidden cards dealt uniformly
    among the holdings that fit all the seat knows);
-2. **weights each world by the auction** (``inference``, on by default): the game's heuristic
-   bot — the model of play — is asked, with that world's hands, what every *other* seat would
-   have bid at each of its turns of this hand's auction; each turn where it would have done
-   what the seat really did keeps the weight, each where it would not multiplies it by
-   ``mismatch`` (0.25 by default: soft, since the heuristic is only a model and real players
-   bid otherwise — a bot that trusts the bidding too much is a known complaint). A seat that
-   passed on a strong hand under the model, or bid on a weak one, thus makes worlds that
-   give it such a hand less likely. The plays are not weighed (future work);
+2. **weights each world by inference** (``inference``, on by default;
+   :class:`~tricktable.search.inference.Inference`): the **model** of the other seats is the
+   game's own heuristic bot (``Game.heuristic_bot``: for the Pitch family
+   :class:`~tricktable.bots.pitch_heuristic.PitchHeuristic`), asked, with that world's cards,
+   what each other seat would have done at each of its earlier decisions of this hand that
+   the seat saw: its bids and passes in the auction, and (``infer_plays``, on by default) its
+   cards. Each decision where the model would have done what the seat really did keeps the
+   weight; each where it would not multiplies it by ``mismatch`` (0.25) for a bid or
+   ``play_mismatch`` (0.5) for a card — soft factors, since the heuristic is only a model
+   and real players bid and play otherwise (a bot that trusts the others too much is a known
+   complaint). A seat that passed on a strong hand under the model, or did not follow with a
+   card the model would have played, thus makes the worlds that give it such cards less
+   likely. The world is replayed once and the model's answers cached (see that module);
 3. **solves each world exactly** (:func:`~tricktable.search.solver.solve`: every legal card's
    value, the seat's side's score change minus the rest's, under perfect play by all);
 4. **plays the card of the best weighted mean** over the worlds (ties: the lowest card).
 
-**Budget.** ``worlds`` is the most worlds a decision solves; ``max_seconds`` (0.5 s by
-default) its time: sampling stops when the next world, at the slowest pace seen so far in
-this decision, would pass it, and a solve still running when the time is up is abandoned
-(its world is not counted). The pure-Python solver needs from tens of milliseconds to
-seconds for a world of the first trick (Pedro's nine-card hands far more), so early in a
-hand the budget buys few worlds, and where it buys none the heuristic plays the card
+**Bidding** (Setback and the Pitch presets, ``bidding="simulate"``, the default): each legal
+bid and passing is valued on sampled worlds (weighted by the auction so far, as above), the
+rest of the auction and the hand played out by the model, scored by the game's rules; the
+highest value wins, a bid needing to beat passing by ``bid_margin`` points
+(:mod:`tricktable.bots.pimc_bidding` has the rule, and why the hands are played out rather
+than solved: a solve from the first lead takes about 0.4 s). The trump is named by the first
+lead in every Pitch preset, which the card search covers (the solver values each first card
+with the trump it names). ``bidding="heuristic"`` bids as the heuristic does. Spades' bids and
+Hearts' passes are the game's heuristic's (not simulated), as is anything else before the
+first card.
+
+**Budget.** ``worlds`` is the most worlds a card decision solves, ``bid_worlds`` the most a bid
+decision plays out; ``max_seconds`` (0.5 s by default) the time of either: sampling stops when
+the next world, at the slowest pace seen so far in this decision, would pass it, and a solve
+still running when the time is up is abandoned (its world is not counted). The pure-Python
+solver needs from tens of milliseconds to seconds for a world of the first trick, so early in
+a hand the budget buys few worlds, and where it buys none the heuristic plays the card
 (counted in ``fallbacks``); later tricks get the full ``worlds``. ``worlds_used`` and
-``decisions`` give the mean worlds a decision.
+``decisions`` (``bid_worlds_used`` and ``bid_decisions`` for bids) give the mean worlds a
+decision; ``inference_seconds`` the time spent weighing. The budget counts the wall clock;
+``clock="cpu"`` counts the process's CPU time instead (:mod:`tricktable.bots.budget`), so that
+a strength measurement on a loaded, shared machine gives the bot what 0.5 s of one core buys.
 
 **Determinism.** Each decision draws from a generator seeded by (the seat's seed, the hand's
 number, the view's step), so a match resumed from its record plays on the same — when the
 time cap does not bind: ``max_seconds=None`` for strict determinism.
-
-**Only card play is searched.** The auction and anything else before the first card are
-played by the game's heuristic (``Game.heuristic_bot``); bidding by simulation (each bid
-judged on sampled, solved deals) is future work.
 
 Each solve is given the decision's deadline (:func:`~tricktable.search.solver.solve`'s
 ``deadline``): one still running when it passes is abandoned and not counted.
@@ -44,28 +62,39 @@ import time
 from typing import Final
 
 from tricktable.bots.base import Bot
+from tricktable.bots.budget import CLOCKS, Budget
+from tricktable.bots.pimc_bidding import DEFAULT_MARGIN, DEFAULT_SUITS, BidEstimate, PitchBidder
 from tricktable.bots.search_base import SearchBot, other_phases_bot
-from tricktable.engine.trick import PLAY, Game, HandLog, TrickState, View
+from tricktable.engine.actions import is_bid
+from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState, View
 from tricktable.errors import BotError, TricktableError
 from tricktable.games.setback import Setback
 from tricktable.search.determinize import Determinizer
-from tricktable.search.rules import rules_for
-from tricktable.search.solver import SolveTimeout, solve
+from tricktable.search.inference import DEFAULT_BID_MISMATCH, DEFAULT_PLAY_MISMATCH, Inference
+from tricktable.search.solver import SolveTimeout, solve, supports
 
-#: the most worlds a decision solves by default
+#: the most worlds a card decision solves by default
 DEFAULT_WORLDS: Final = 40
+#: the most worlds a bid decision plays out by default (the time binds first, about 100)
+DEFAULT_BID_WORLDS: Final = 400
 #: the time budget of a decision by default, seconds (the issue's ceiling, one core)
 DEFAULT_SECONDS: Final = 0.5
 #: the factor a world's weight takes for each auction turn the model would have played otherwise
-DEFAULT_MISMATCH: Final = 0.25
+DEFAULT_MISMATCH: Final = DEFAULT_BID_MISMATCH
+#: how a Pitch-family bid is chosen: "simulate" (sampled deals) or "heuristic"
+BIDDING: Final = ("simulate", "heuristic")
 
 
 class PimcBot(SearchBot):
-    """Plays cards by perfect-information Monte Carlo; bids by the game's heuristic.
+    """Plays cards by perfect-information Monte Carlo; bids by simulation in the Pitch family.
 
-    ``worlds`` is the most worlds a decision solves, ``max_seconds`` its time budget (None:
-    none), ``inference`` whether worlds are weighted by the auction, ``mismatch`` the weight
-    factor of an auction turn the model would have played otherwise (see the module).
+    ``worlds`` is the most worlds a card decision solves, ``max_seconds`` the time budget of a
+    decision (None: none), ``inference`` whether worlds are weighted by what the other seats
+    did, ``mismatch`` and ``play_mismatch`` the weight factors of an auction action and of a
+    card the model would have taken otherwise, ``infer_plays`` whether cards are weighed at all
+    (or the auction only); ``bidding``, ``bid_worlds``, ``bid_margin`` and ``bid_suits`` steer
+    the bids (see the module and :mod:`tricktable.bots.pimc_bidding`); ``clock`` is "wall" or
+    "cpu" (what ``max_seconds`` counts).
     """
 
     name = "pimc"
@@ -76,40 +105,78 @@ class PimcBot(SearchBot):
         max_seconds: float | None = DEFAULT_SECONDS,
         inference: bool = True,
         mismatch: float = DEFAULT_MISMATCH,
+        play_mismatch: float = DEFAULT_PLAY_MISMATCH,
+        infer_plays: bool = True,
+        bidding: str = "simulate",
+        bid_worlds: int = DEFAULT_BID_WORLDS,
+        bid_margin: float = DEFAULT_MARGIN,
+        bid_suits: int = DEFAULT_SUITS,
+        clock: str = "wall",
     ) -> None:
-        if worlds < 1:
-            raise ValueError(f"pimc needs at least one world, got {worlds}")
-        if not 0.0 < mismatch <= 1.0:
-            raise ValueError(f"pimc's mismatch weight must be in (0, 1], got {mismatch}")
+        if worlds < 1 or bid_worlds < 1:
+            raise BotError(f"pimc needs at least one world, got {min(worlds, bid_worlds)}")
+        for what, factor in (("mismatch", mismatch), ("play_mismatch", play_mismatch)):
+            if not 0.0 < factor <= 1.0:
+                raise BotError(f"pimc's {what} weight must be in (0, 1], got {factor}")
+        if clock not in CLOCKS:
+            raise BotError(f"pimc's clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
+        if bidding not in BIDDING:
+            raise BotError(f"pimc's bidding must be one of {', '.join(BIDDING)}, got {bidding!r}")
         super().__init__()
         self.worlds = worlds
         self.max_seconds = max_seconds
         self.inference = inference
         self.mismatch = mismatch
+        self.play_mismatch = play_mismatch
+        self.infer_plays = infer_plays
+        self.bidding = bidding
+        self.bid_worlds = bid_worlds
+        self.bid_margin = bid_margin
+        self.bid_suits = bid_suits
+        self.clock = clock
+        # Wall seconds a CPU second took in the last decision (the CPU clock's solver deadline).
+        self._pace: float | None = None
         self._model: Bot | None = None
+        self._weigh: Inference | None = None
+        self._auction: Inference | None = None
+        self._bidder: PitchBidder | None = None
         #: card-play decisions searched, worlds they solved, and those no world was solved for
         self.decisions = 0
         self.worlds_used = 0
         self.fallbacks = 0
-        #: worlds the last search solved
+        #: bid decisions simulated, and the worlds they played out
+        self.bid_decisions = 0
+        self.bid_worlds_used = 0
+        #: seconds spent weighing worlds (inference), over all decisions
+        self.inference_seconds = 0.0
+        #: worlds the last search used
         self.last_worlds = 0
 
     # ------------------------------------------------------------------ the Bot interface
 
     def start_match(self, game: Game, seat: int, seed: int) -> None:
-        if not isinstance(game, Setback):
+        if not supports(game):
             raise BotError(
-                f"the pimc bot plays only Setback and the Pitch presets (it needs their"
-                f" solver), not {game.name}"
+                f"the pimc bot cannot play {game.name}: its solver does not support that game"
             )
         super().start_match(game, seat, seed)
-        self._model = other_phases_bot(game)
-        self._model.start_match(game, seat, seed)
+        self._model = model = other_phases_bot(game)
+        model.start_match(game, seat, seed)
+        self._weigh = Inference(model, self.mismatch, self.play_mismatch, plays=self.infer_plays)
+        self._auction = Inference(model, self.mismatch, self.play_mismatch, plays=False)
+        self._bidder = None
+        if isinstance(game, Setback) and self.bidding == "simulate":
+            models = [other_phases_bot(game) for _ in range(game.num_players)]
+            for s, one in enumerate(models):
+                one.start_match(game, s, seed)
+            self._bidder = PitchBidder(game, models, self.bid_suits)
 
     def act(self, view: View) -> int:
+        legal = view.legal_actions()
+        if view.phase == AUCTION and self._bidder is not None and len(legal) > 1:
+            return self._bid(view, legal)
         if view.phase != PLAY:
             return self._delegate().act(view)
-        legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
         self.decisions += 1
@@ -128,20 +195,36 @@ class PimcBot(SearchBot):
         if self._model is not None:
             self._model.close()
             self._model = None
+        if self._bidder is not None:
+            for one in self._bidder.models:
+                one.close()
+            self._bidder = None
 
     # ---------------------------------------------------------------------- explanation
 
     def mean_worlds(self) -> float:
-        """The mean number of worlds a searched decision solved."""
+        """The mean number of worlds a searched card decision solved."""
         return self.worlds_used / self.decisions if self.decisions else 0.0
 
-    def hint(self, view: View) -> list[tuple[int, float, int]]:
-        """The legal cards of a card-play decision, best first: (card, mean value, worlds).
+    def mean_bid_worlds(self) -> float:
+        """The mean number of worlds a simulated bid decision played out."""
+        return self.bid_worlds_used / self.bid_decisions if self.bid_decisions else 0.0
 
-        The mean value is the weighted mean over the worlds of the card's exact value (the
-        seat's side's score change minus the rest's). Empty outside card play, or when no
-        world could be solved within the budget.
+    def hint(self, view: View) -> list[tuple[int, float, int]]:
+        """The legal actions of a searched decision, best first: (action, mean value, worlds).
+
+        Card play: the mean value is the weighted mean over the worlds of the card's exact
+        value (the seat's side's score change minus the rest's). A Pitch-family bid decision:
+        each bid's and passing's weighted mean of the same measure over the played-out worlds
+        (see :mod:`tricktable.bots.pimc_bidding`). Empty where nothing is searched (another
+        phase, another seat's turn), or when no world could be used within the budget.
         """
+        legal = view.legal_actions()
+        if not legal:
+            return []
+        if view.phase == AUCTION and self._bidder is not None:
+            estimate = self._estimate_bids(view)
+            return [(a, estimate.values[a], estimate.worlds) for a in estimate.ranked()]
         if view.phase != PLAY:
             return []
         totals, weight, used = self._search(view)
@@ -150,60 +233,80 @@ class PimcBot(SearchBot):
         ranked = sorted(totals, key=lambda c: (-totals[c], c))
         return [(c, totals[c] / weight, used) for c in ranked]
 
+    # ----------------------------------------------------------------------------- bids
+
+    def _bid(self, view: View, legal: list[int]) -> int:
+        """The bid (or pass) of the best simulated value; the heuristic's if no world ran."""
+        self.bid_decisions += 1
+        try:
+            estimate = self._estimate_bids(view)
+        except TricktableError:
+            estimate = BidEstimate()  # no world could be sampled
+        self.bid_worlds_used += estimate.worlds
+        if not estimate.values:
+            self.fallbacks += 1
+            return self._delegate().act(view)
+        margin = self.bid_margin
+        values = estimate.values
+        return min(legal, key=lambda a: (-(values[a] - (margin if is_bid(a) else 0.0)), a))
+
+    def _estimate_bids(self, view: View) -> BidEstimate:
+        bidder = self._bidder
+        if bidder is None:
+            raise BotError("the pimc bot was not started")
+        budget = Budget(self.max_seconds, self.clock, self._pace)
+        weigh = self._timed_weight if self.inference else None
+        estimate = bidder.estimate(view, self._rng(view), self.bid_worlds, budget, weigh)
+        self._pace = budget.pace()
+        self.last_worlds = estimate.worlds
+        return estimate
+
     # --------------------------------------------------------------------------- search
 
     def _search(self, view: View) -> tuple[dict[int, float], float, int]:
         """Solve worlds within the budget: the weighted value sums, the total weight, worlds."""
-        start = time.perf_counter()
-        deadline = None if self.max_seconds is None else start + self.max_seconds
+        budget = Budget(self.max_seconds, self.clock, self._pace)
         rng = self._rng(view)
         sampler = Determinizer(view)
         totals: dict[int, float] = dict.fromkeys(view.legal_actions(), 0.0)
         weight = 0.0
         used = 0
-        slowest = 0.0
         for _ in range(self.worlds):
-            began = time.perf_counter()
-            if deadline is not None and began + slowest > deadline:
+            if not budget.allows():
                 break
             world = sampler.sample(rng)
-            w = self.auction_weight(world, view) if self.inference else 1.0
+            w = self._timed_weight(world, view) if self.inference else 1.0
             try:
-                moves = solve(world, view.seat, deadline).moves
+                moves = solve(world, view.seat, budget.solver_deadline()).moves
             except SolveTimeout:
                 break
             for card, value in moves.items():
                 totals[card] += w * value
             weight += w
             used += 1
-            slowest = max(slowest, time.perf_counter() - began)
+            budget.done()
         self.last_worlds = used
+        self._pace = budget.pace()
         return totals, weight, used
 
-    def auction_weight(self, world: TrickState, view: View) -> float:
-        """How well ``world`` fits the auction under the model: ``mismatch`` per turn it misses.
+    def _timed_weight(self, world: TrickState, view: View) -> float:
+        began = time.perf_counter()
+        w = self.world_weight(world, view)
+        self.inference_seconds += time.perf_counter() - began
+        return w
 
-        The hand is replayed from ``world``'s deal; at each auction turn of another seat the
-        model (the game's heuristic) is asked what it would have done there.
-        """
-        model = self._model
-        if model is None:
+    def world_weight(self, world: TrickState, view: View) -> float:
+        """How well ``world`` explains the other seats' bids and (``infer_plays``) cards under
+        the model: the product of the mismatch factors (see the module)."""
+        if self._weigh is None:
             raise BotError("the pimc bot was not started")
-        game = view.game
-        replay = game.new_state(0)
-        rules_for(game).position(replay, view)
-        if view.hand_number:
-            past = HandLog(view.dealer, [0] * game.num_players, [], [], [])
-            replay.history = [past] * view.hand_number
-        replay.deal(list(world.dealt), dealer=view.dealer, stock=list(world.stock))
-        weight = 1.0
-        for seat, action in view.actions:
-            if replay.phase == PLAY:
-                break
-            if seat != view.seat and model.act(replay.view(seat)) != action:
-                weight *= self.mismatch
-            replay.apply(action)
-        return weight
+        return self._weigh.weight(world, view)
+
+    def auction_weight(self, world: TrickState, view: View) -> float:
+        """How well ``world`` fits the auction alone: ``mismatch`` per bid the model misses."""
+        if self._auction is None:
+            raise BotError("the pimc bot was not started")
+        return self._auction.weight(world, view)
 
 
 __all__ = ["PimcBot"]

@@ -1,0 +1,164 @@
+"""How well a sampled world explains what the other seats did this hand, under a model of play.
+
+A search that samples worlds consistent with a seat's view (:mod:`~tricktable.search.determinize`
+draws them uniformly) learns more by weighting each world by how likely the bids and cards seen
+so far were in it. :class:`Inference` does that with a **model** of the other seats: the game's
+heuristic bot (``Game.heuristic_bot``), asked at every earlier decision of another seat, *with
+that world's cards*, what it would have done there. The model is deterministic, so a decision
+either matches what the seat really did or not; each that does not multiplies the world's
+weight by a **mismatch** factor: ``bid_mismatch`` for an auction action (a bid or a pass),
+``play_mismatch`` for a card. The factors are soft (well above 0) because the model is only a
+model: a real player (or another bot) bids and plays otherwise, and a search that trusts the
+others' bidding too much is a known complaint of players.
+
+What is weighed: every action of this hand that the deciding seat saw another seat take, in
+order — bids, passes in the auction, cards. Not weighed: the seat's own actions, and actions
+it may not see (Hearts' passes of the others, which the sampler draws uniformly).
+
+**Cost.** A world is replayed once, from its deal, through the hand's actions; the model is
+asked at each weighed action (a view and one heuristic decision, some tens of microseconds).
+Its answers are cached: the model sees only the actor's view — the public history, which is
+the same in every world of this hand, and the actor's own cards (and in a passing game its
+private passes) — so the answer is keyed by (the action's index in the hand, the actor's hand
+there, its private facts) and reused by every later world and every later decision of the same
+hand that gives that seat the same cards. ``max_weighed`` caps the model calls of one world
+(the latest actions are weighed: the auction's and the last cards'), so that late in a hand
+the weighing cannot take the budget the solves need; ``asked`` and ``cached`` count the calls.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from tricktable.bots.base import Bot
+from tricktable.engine.actions import PASS_CARDS
+from tricktable.engine.trick import Game, HandLog, TrickState, View
+from tricktable.errors import BotError
+from tricktable.search.rules import rules_for
+
+#: the factor a world's weight takes for each auction action the model would have taken otherwise
+DEFAULT_BID_MISMATCH: Final = 0.25
+#: ... and for each card the model would have played otherwise
+DEFAULT_PLAY_MISMATCH: Final = 0.5
+#: the most earlier actions weighed in one world (model calls, each a few tens of microseconds)
+DEFAULT_MAX_WEIGHED: Final = 48
+
+#: action codes below this play a card
+_CARDS: Final = 64
+
+
+class Inference:
+    """Weights worlds by the model's agreement with the other seats' actions (see the module).
+
+    ``model`` is a started bot of the game (the heuristic); ``plays`` whether cards are
+    weighed as well as the auction.
+    """
+
+    def __init__(
+        self,
+        model: Bot,
+        bid_mismatch: float = DEFAULT_BID_MISMATCH,
+        play_mismatch: float = DEFAULT_PLAY_MISMATCH,
+        plays: bool = True,
+        max_weighed: int = DEFAULT_MAX_WEIGHED,
+    ) -> None:
+        for name, factor in (("bid_mismatch", bid_mismatch), ("play_mismatch", play_mismatch)):
+            if not 0.0 < factor <= 1.0:
+                raise BotError(f"inference: {name} must be in (0, 1], got {factor}")
+        self.model = model
+        self.bid_mismatch = bid_mismatch
+        self.play_mismatch = play_mismatch
+        self.plays = plays
+        self.max_weighed = max_weighed
+        #: model calls made, and answers taken from the cache instead
+        self.asked = 0
+        self.cached = 0
+        self._cache: dict[tuple[int, int, int, tuple[int, ...]], int] = {}
+        # What the cache is valid for: the hand (number, dealer, scores) and its public actions.
+        self._tag: tuple[int, int, tuple[int, ...]] = (-1, -1, ())
+        self._seen: list[tuple[int, int]] = []
+        self._view: View | None = None
+
+    def reset(self) -> None:
+        """Forget the cached answers (a new match)."""
+        self._cache.clear()
+        self._tag = (-1, -1, ())
+        self._seen = []
+        self._view = None
+
+    def weight(self, world: TrickState, view: View) -> float:
+        """The product of the mismatch factors of the actions ``world`` explains otherwise.
+
+        ``world`` is a full state of ``view``'s hand (a :class:`Determinizer` sample).
+        """
+        seen = self._check_cache(view)
+        seat = view.seat
+        actions = world.actions
+        actors = world.actors
+        # The actions weighed: the other seats' that the seat saw (the world's hidden ones,
+        # sampled, are skipped by walking the view's list beside the world's), the latest
+        # max_weighed of them.
+        weighed: list[int] = []
+        j = 0
+        for i, action in enumerate(actions):
+            if j < len(seen) and seen[j] == (actors[i], action):
+                j += 1
+                if actors[i] != seat and (self.plays or action >= _CARDS):
+                    weighed.append(i)
+        weighed = weighed[-self.max_weighed :] if self.max_weighed > 0 else []
+        if not weighed:
+            return 1.0
+        private = tuple(a for a in actions if a >= PASS_CARDS)
+        replay = _replay_start(view.game, world, view)
+        model = self.model
+        cache = self._cache
+        weight = 1.0
+        at = 0
+        last = weighed[-1]
+        for i, action in enumerate(actions):
+            if i == weighed[at]:
+                actor = actors[i]
+                key = (i, actor, replay.hands[actor], private)
+                guess = cache.get(key)
+                if guess is None:
+                    guess = model.act(replay.view(actor))
+                    cache[key] = guess
+                    self.asked += 1
+                else:
+                    self.cached += 1
+                if guess != action:
+                    weight *= self.play_mismatch if action < _CARDS else self.bid_mismatch
+                if i == last:
+                    break
+                at += 1
+            replay.apply(action)
+        return weight
+
+    def _check_cache(self, view: View) -> list[tuple[int, int]]:
+        """Keep the cache while the view continues the hand it was made for; the view's
+        actions (read once a view: every world of a decision asks)."""
+        if view is self._view:
+            return self._seen
+        tag = (view.hand_number, view.dealer, tuple(view.scores))
+        actions = view.actions
+        seen = self._seen
+        if tag != self._tag or actions[: len(seen)] != seen:
+            self._cache.clear()
+            self._tag = tag
+        self._seen = actions
+        self._view = view
+        return actions
+
+
+def _replay_start(game: Game, world: TrickState, view: View) -> TrickState:
+    """A new state of the view's hand, dealt ``world``'s cards, before the hand's first action."""
+    replay = game.new_state(0)
+    rules_for(game).position(replay, view)
+    if view.hand_number:
+        past = HandLog(view.dealer, [0] * game.num_players, [], [], [])
+        replay.history = [past] * view.hand_number
+    replay.deal(list(world.dealt), dealer=view.dealer, stock=list(world.stock))
+    return replay
+
+
+__all__ = ["Inference"]
