@@ -416,6 +416,66 @@ def replay(path: str, as_json: bool, game_spec: str | None) -> None:
     sys.exit(run_replay(path, as_json, game_spec))
 
 
+@cli.command()
+@click.argument("path", metavar="RECORD")
+@click.option(
+    "--sampling/--no-sampling",
+    default=True,
+    show_default=True,
+    help="also ask the best search bot, from each seat's own view (--no-sampling: the fast "
+    "double-dummy pass alone)",
+)
+@click.option(
+    "--seat",
+    "seats",
+    type=click.IntRange(min=0),
+    multiple=True,
+    help="analyse this seat (0 is the first); give it again for more [default: every seat]",
+)
+@click.option("--hands", default=None, help="the hands to analyse, from 1: 3, 1,4 or 2-5")
+@click.option("--seed", type=int, default=0, show_default=True, help="the sampling's seed")
+@click.option(
+    "--budget",
+    type=click.FloatRange(min=0, min_open=True),
+    default=0.5,
+    show_default=True,
+    help="seconds of sampled search per decision",
+)
+@click.option(
+    "--threshold",
+    type=click.FloatRange(min=0, min_open=True),
+    default=0.5,
+    show_default=True,
+    help="points a decision must lose to be shown as a mistake",
+)
+@click.option(
+    "--solve-time",
+    type=click.FloatRange(min=0, min_open=True),
+    default=5.0,
+    show_default=True,
+    help="seconds one double-dummy solve may take (the first tricks of 13-card hands take far "
+    "more: left unsolved)",
+)
+@json_option
+def analyze(
+    path: str,
+    sampling: bool,
+    seats: tuple[int, ...],
+    hands: str | None,
+    seed: int,
+    budget: float,
+    threshold: float,
+    solve_time: float,
+    as_json: bool,
+) -> None:
+    """Analyse a finished match RECORD: each decision's points lost, double-dummy and by a
+    search bot from the seat's view, per hand and per seat (docs/analyze.md)."""
+    from tricktable.cli.analyze import run_analyze
+
+    code = run_analyze(path, seats, hands, sampling, as_json, seed, budget, threshold, solve_time)
+    sys.exit(code)
+
+
 @cli.command("bot-check")
 @click.argument("target", metavar="CMD_OR_URL")
 @game_option

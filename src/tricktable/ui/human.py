@@ -29,11 +29,13 @@ from tricktable.ui.answers import clip, parse_answer
 from tricktable.ui.terminal import TableDisplay
 
 if TYPE_CHECKING:
+    from tricktable.search.explain import Hint
     from tricktable.table.table import Table
 
 QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("help", "?", "h")
 SHOW_WORDS = ("hand", "table", "show")
+HINT_WORDS = ("hint",)
 
 
 class QuitGame(Exception):
@@ -123,7 +125,9 @@ class HumanPlayer(Person):
     new prompt. ``read`` replaces the keyboard (a test's answers: called with the prompt, it
     returns a line or raises ``EOFError``); ``echo`` repeats each answer, so that a transcript
     of piped input reads like a session. ``quit`` raises :class:`QuitGame` and the end of
-    input ``EOFError``: either stops the match (the runner saves its record).
+    input ``EOFError``: either stops the match (the runner saves its record). ``hint`` shows a
+    search bot's advice from the seat's view (:func:`tricktable.search.explain.hint`) and
+    changes nothing.
     """
 
     def __init__(
@@ -137,6 +141,8 @@ class HumanPlayer(Person):
         self.display = display
         self._read = read
         self._echo = (not sys.stdin.isatty()) if echo is None else echo
+        #: hints given, by (seat, hand, step): asking again in one position repeats the first
+        self._hints: dict[tuple[int, int, int], Hint] = {}
 
     async def attend(self, table: Table, seat: int) -> None:
         """Play ``seat`` at ``table`` from the keyboard until the match ends for it."""
@@ -169,6 +175,8 @@ class HumanPlayer(Person):
             display.show_help(view)
         elif word in SHOW_WORDS:
             display.show_situation(view)
+        elif word in HINT_WORDS:
+            await self._hint(view)
         elif not word:
             display.console.print(display.choices_text(view))
         else:
@@ -179,3 +187,20 @@ class HumanPlayer(Person):
                 return False
             return True
         return False
+
+    async def _hint(self, view: View) -> None:
+        """Show a search bot's advice for this decision, from the seat's view alone."""
+        from tricktable.search.explain import hint
+
+        key = (view.seat, view.hand_number, view.step)
+        given = self._hints.get(key)
+        if given is None:
+            try:
+                # The search takes up to its budget (0.5 s): off the event loop, which the
+                # table's other seats share. The view is a sealed snapshot, safe in a thread.
+                given = await asyncio.to_thread(hint, view)
+            except TricktableError as exc:
+                self.display.console.print(Text(f"  no hint: {exc}", style="yellow"))
+                return
+            self._hints[key] = given
+        self.display.show_hint(view, given)

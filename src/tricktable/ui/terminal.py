@@ -63,6 +63,7 @@ from tricktable.ui.games import (
 from tricktable.ui.games.base import HandSeen
 
 if TYPE_CHECKING:
+    from tricktable.search.explain import Hint
     from tricktable.table.table import Table
 
 __all__ = [
@@ -613,13 +614,46 @@ class TableDisplay(Seating):
         answers = (
             f"{how}\n"
             "#N: choice N of the list, in the order shown (#1 is the first) at any prompt\n"
-            "hand: show the table again · help or ?: this help · quit: stop (the record is saved)"
+            "hand: show the table again · hint: what a search bot would play, and why\n"
+            "help or ?: this help · quit: stop (the record is saved)"
         )
         console.print(Padding(answers, (0, 0, 0, 2), expand=False), soft_wrap=False)
         console.print(Text("The rules in brief", style="bold"))
         summary = self.presenter.rules_summary()
         console.print(Padding(summary, (0, 0, 0, 2), expand=False), soft_wrap=False)
         console.print(self.choices_text(view))
+
+    def show_hint(self, view: View, hint: Hint, top: int = 5) -> None:
+        """A search bot's advice for the seat's decision: its best ``top`` actions, each with
+        its mean value and what stands behind it. The person still chooses."""
+        console = self.console
+        trumps = view.tables.mask
+        head = Text("Hint", style="bold")
+        if not hint.choices:
+            head.append(f": {hint.bot} searched nothing here")
+            if hint.heuristic is not None:
+                head.append("; the game's heuristic would choose ")
+                head.append_text(self.presenter.action_words(hint.heuristic, trumps))
+            console.print(head)
+            return
+        behind = f"{hint.samples} {'worlds' if hint.unit == 'worlds' else 'iterations'}"
+        head.append(f" from {hint.bot} ({behind} in {hint.seconds:.2f} s")
+        head.append(f"; {hint.note})" if hint.note else ")")
+        head.append(f". Value: {hint.value_text}")
+        console.print(head)
+        shown = hint.choices[:top]
+        words = [self.presenter.action_words(c.action, trumps) for c in shown]
+        width = max(len(w) for w in words)
+        for rank, (choice, word) in enumerate(zip(shown, words, strict=True)):
+            row = Text("  → " if rank == 0 else "    ")
+            row.append_text(word)
+            row.append(" " * (width - len(word)))
+            row.append(f"  {choice.value:+6.2f}", style="bold" if rank == 0 else "")
+            if hint.unit != "worlds":  # pimc values every card in every world: said above
+                row.append(f"  ({choice.support} {hint.unit})", style="dim")
+            console.print(row)
+        if len(hint.choices) > top:
+            console.print(Text(f"    ... and {len(hint.choices) - top} more", style="dim"))
 
     def show_error(self, seat: int, text: str, exc: TricktableError) -> None:
         """One line saying why an answer was refused."""
