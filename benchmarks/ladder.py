@@ -16,7 +16,7 @@ For each ``--pair A:B`` (a rung above another) it runs, as separate processes,
 
 Then, for every bot named in a pair, its **cost**: ``--cost-hands`` hands of the game with the
 bot in seats 0 and 2 and the heuristic in 1 and 3, every decision of the bot timed in this
-process (one core): mean and largest seconds a decision, and the mean over the decisions
+process's CPU time (one core): mean and largest seconds a decision, and the mean over the decisions
 where it had a choice (more than one legal action) — the ones a search bot searches.
 
 It prints a Markdown table for docs/strength.md and, with ``--json``, writes every figure.
@@ -28,7 +28,6 @@ import argparse
 import json
 import os
 import platform
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -36,43 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tricktable.bots import make_bot
-from tricktable.bots.base import Bot
-from tricktable.engine.results import HandResult
-from tricktable.engine.trick import Game, View
-from tricktable.runner import MatchSpec, run_match
-
-
-class Timed(Bot):
-    """A bot whose every decision is timed (the wrapped bot plays)."""
-
-    def __init__(self, inner: Bot) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.times: list[float] = []
-        self.choices: list[float] = []
-
-    def start_match(self, game: Game, seat: int, seed: int) -> None:
-        super().start_match(game, seat, seed)
-        self.inner.start_match(game, seat, seed)
-
-    def act(self, view: View) -> int:
-        began = time.perf_counter()
-        action = self.inner.act(view)
-        spent = time.perf_counter() - began
-        self.times.append(spent)
-        if len(view.legal_actions()) > 1:
-            self.choices.append(spent)
-        return action
-
-    def end_hand(self, view: View, result: HandResult) -> None:
-        self.inner.end_hand(view, result)
-
-    def end_match(self, view: View) -> None:
-        self.inner.end_match(view)
-
-    def close(self) -> None:
-        self.inner.close()
+from decision_cost import decision_cost
 
 
 def tricktable(*args: str) -> dict[str, Any]:
@@ -112,23 +75,13 @@ def matches(a: str, b: str, args: argparse.Namespace) -> dict[str, Any] | None:
 
 
 def cost(spec: str, args: argparse.Namespace) -> dict[str, Any]:
-    timed = {0: Timed(make_bot(spec)), 2: Timed(make_bot(spec))}
-    match = MatchSpec(
-        args.game, (spec, "heuristic", spec, "heuristic"), seed=args.seed, max_hands=args.cost_hands
-    )
-    try:
-        run_match(match, bots=timed)
-    finally:
-        for bot in timed.values():
-            bot.close()
-    times = timed[0].times + timed[2].times
-    choices = timed[0].choices + timed[2].choices
+    c = decision_cost(spec, args.game, args.seed, args.cost_hands)
     return {
-        "decisions": len(times),
-        "mean_seconds": statistics.fmean(times) if times else 0.0,
-        "max_seconds": max(times, default=0.0),
-        "choice_decisions": len(choices),
-        "mean_choice_seconds": statistics.fmean(choices) if choices else 0.0,
+        "decisions": c["all"]["decisions"],
+        "mean_seconds": c["all"]["mean_seconds"],
+        "max_seconds": c["all"]["max_seconds"],
+        "choice_decisions": c["choice"]["decisions"],
+        "mean_choice_seconds": c["choice"]["mean_seconds"],
     }
 
 

@@ -31,79 +31,20 @@ import argparse
 import json
 import os
 import platform
-import statistics
 import subprocess
 import sys
 import time
 from typing import Any
 
-from tricktable.bots import make_bot
-from tricktable.bots.base import Bot
-from tricktable.engine.results import HandResult
-from tricktable.engine.trick import PLAY, Game, View
-from tricktable.runner import MatchSpec, run_match
+from decision_cost import decision_cost
 
 #: OpenSpiel's default Hearts, in our options
 GAME = "hearts(queen_breaks=true)"
 
 
-class Timed(Bot):
-    """A bot whose every decision is timed, by kind (the wrapped bot plays)."""
-
-    def __init__(self, inner: Bot) -> None:
-        self.inner = inner
-        self.name = inner.name
-        #: seconds of each decision, by kind: "play" (a card, a choice), "pass", "forced"
-        self.times: dict[str, list[float]] = {"play": [], "pass": [], "forced": []}
-
-    def start_match(self, game: Game, seat: int, seed: int) -> None:
-        super().start_match(game, seat, seed)
-        self.inner.start_match(game, seat, seed)
-
-    def act(self, view: View) -> int:
-        began = time.process_time()
-        action = self.inner.act(view)
-        spent = time.process_time() - began
-        if len(view.legal_actions()) == 1:
-            kind = "forced"
-        else:
-            kind = "play" if view.phase == PLAY else "pass"
-        self.times[kind].append(spent)
-        return action
-
-    def end_hand(self, view: View, result: HandResult) -> None:
-        self.inner.end_hand(view, result)
-
-    def end_match(self, view: View) -> None:
-        self.inner.end_match(view)
-
-    def close(self) -> None:
-        self.inner.close()
-
-
 def cost(spec: str, args: argparse.Namespace) -> dict[str, Any]:
     """Mean CPU seconds a decision of ``spec``, by kind, over ``--cost-hands`` hands."""
-    timed = {0: Timed(make_bot(spec)), 2: Timed(make_bot(spec))}
-    match = MatchSpec(
-        args.game, (spec, "heuristic", spec, "heuristic"), seed=args.seed, max_hands=args.cost_hands
-    )
-    try:
-        run_match(match, bots=timed)
-    finally:
-        for bot in timed.values():
-            bot.close()
-    out: dict[str, Any] = {"spec": spec}
-    every: list[float] = []
-    for kind in ("play", "pass", "forced"):
-        times = timed[0].times[kind] + timed[2].times[kind]
-        every += times
-        out[kind] = {
-            "decisions": len(times),
-            "mean_seconds": statistics.fmean(times) if times else 0.0,
-            "max_seconds": max(times, default=0.0),
-        }
-    out["all"] = {"decisions": len(every), "mean_seconds": statistics.fmean(every)}
-    return out
+    return decision_cost(spec, args.game, args.seed, args.cost_hands)
 
 
 def duel(ours: str, theirs: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -124,7 +65,7 @@ def duel(ours: str, theirs: str, args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cost_row(c: dict[str, Any]) -> str:
-    play, passing = c["play"], c["pass"]
+    play, passing = c["play"], c["other"]
     return (
         f"| `{c['spec']}` | {play['decisions']} | {play['mean_seconds']:.3f} | "
         f"{play['max_seconds']:.3f} | {passing['mean_seconds']:.3f} | "
