@@ -250,7 +250,7 @@ def test_bot_specs() -> None:
         make_bot("nobody")
 
 
-def test_chat_is_kept_and_never_passed_on(tmp_path: Path) -> None:
+def test_a_chat_line_with_bars_is_kept_whole(tmp_path: Path) -> None:
     script = tmp_path / "chatty.py"
     script.write_text(
         "import sys\n"

@@ -35,7 +35,7 @@ from tricktable.bots import SubstituteFactory, substitute_factory
 from tricktable.bots.base import Bot
 from tricktable.engine.events import EVERYONE, Fault
 from tricktable.engine.trick import Game, TrickState
-from tricktable.errors import BotError, BotFault, IllegalAction
+from tricktable.errors import BotError, BotFault, IllegalAction, TricktableError
 from tricktable.limits import RunnerOptions
 from tricktable.seeds import derive_seed
 
@@ -59,6 +59,7 @@ __all__ = [
     "play_match",
     "play_on",
     "play_turns",
+    "relay_chat",
     "start_bots",
 ]
 
@@ -198,6 +199,25 @@ class Referee:
                     tell(notice)
         return action
 
+    def note(self, state: TrickState, table: Sequence[Bot], seat: int, fault: BotFault) -> None:
+        """Record a fault that costs nothing (penalty ``none``): a chat line refused or
+        throttled. It counts toward no substitution, and the bot plays on."""
+        record: dict[str, Any] = {
+            "hand": len(state.history) - 1,
+            "action": None,
+            "seat": seat,
+            "kind": fault.kind,
+            "detail": fault.detail,
+            "penalty": "none",
+        }
+        self.faults.append(record)
+        if self.on_fault is not None:
+            self.on_fault(record)
+        events = state.events
+        if events is not None:
+            events.emit(Fault(seat, fault.kind, "none", fault.detail, 1 << seat))
+            events.emit(Fault(seat, fault.kind, "none", "", EVERYONE & ~(1 << seat)))
+
     def _substitute(self, state: TrickState, table: list[Bot], seat: int) -> None:
         sub = self.substitute(state.game, seat, derive_seed(self.seed, "seat", seat))
         self.replaced[seat] = sub
@@ -289,8 +309,11 @@ def play_turns(
         except Exception as exc:
             if _is_person(bot):
                 raise
+            relay_chat(state, table, seat, ref)
             _charge(state, table, seat, exc, listener, ref)
             continue
+        if getattr(bot, "take_chat", None) is not None:
+            relay_chat(state, table, seat, ref)  # said before its answer: logged before it
         try:
             apply(action)
         except IllegalAction as exc:
@@ -318,6 +341,45 @@ def play_turns(
             if _is_person(bot):
                 raise
             ref.fault(state, table, seat, exc)
+
+
+def relay_chat(
+    state: TrickState,
+    table: Sequence[Bot],
+    seat: int,
+    referee: Referee,
+    say: Callable[[int, str], Any] | None = None,
+) -> None:
+    """Put at the table what the bot at ``seat`` said while deciding (``take_chat``: the
+    lines of a program or HTTP bot, already throttled, and a note if some were dropped).
+
+    ``say`` is the table's ``Table.chat`` where there is a table; without one the same
+    checks apply (:func:`checked_chat`). A refused line is dropped and recorded as a fault
+    of kind ``chat``, a throttled bot once as ``flood``; neither costs the bot anything.
+    """
+    take = getattr(table[seat], "take_chat", None)
+    if take is None:
+        return
+    lines, dropped = take()
+    for text in lines:
+        try:
+            if say is not None:
+                say(seat, text)
+            else:
+                state.chat(seat, checked_chat(state, text))
+        except TricktableError as exc:
+            referee.note(state, table, seat, BotFault(seat, "chat", f"{exc}: {text[:80]!r}"))
+    if dropped:
+        referee.note(state, table, seat, BotFault(seat, "flood", dropped))
+
+
+def checked_chat(state: TrickState, text: str) -> str:
+    """``text`` as ``Table.chat`` would say it, or its error: the same rules for a match
+    played without a table (:func:`tricktable.table.table.checked_line`)."""
+    # Imported here: the table module imports this one.
+    from tricktable.table.table import checked_line
+
+    return checked_line(state, text)
 
 
 def _listen_for(state: TrickState, table: Sequence[Bot]) -> None:

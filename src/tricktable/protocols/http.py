@@ -17,6 +17,10 @@ card — raises :class:`BotFault` with the request and the answer; the match run
 game's penalty (seed 004: the team forfeits). One keep-alive connection is reused per bot, and
 every request has its own deadline (``decision_time``) enforced on each socket read, so a bot
 that drips bytes cannot stretch it.
+
+Chat: an answer's ``"say"`` is held for the table, throttled, and taken by the match loop
+after each decision (:meth:`HttpBot.take_chat`); the generic events tell a bot the others'
+lines as the news event ``chat``, whose failures are forgiven (Spades sends none: seed 004).
 """
 
 from __future__ import annotations
@@ -35,11 +39,11 @@ from tricktable.bots.base import Bot
 from tricktable.cards import JOKER, RANKS, card_name, cards_in, parse_card
 from tricktable.engine.actions import BID
 from tricktable.engine.declared import declared
-from tricktable.engine.events import Acted, Dealt, HandStarted, TrickWon
+from tricktable.engine.events import Acted, Chat, Dealt, HandStarted, TrickWon
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import AUCTION, OVER, PLAY, Game, View
 from tricktable.errors import BotError, BotFault, NotationError
-from tricktable.protocols.messages import BadAnswer
+from tricktable.protocols.messages import BadAnswer, ChatThrottle
 
 #: the default per-request time limit, seconds (issue 5)
 DEFAULT_DECISION_TIME = 2.0
@@ -47,6 +51,8 @@ DEFAULT_DECISION_TIME = 2.0
 MAX_RESPONSE = 1 << 20
 #: how much of a bad answer a fault quotes
 QUOTE = 160
+#: the characters of an answer's ``say`` kept (the table clips a chat line shorter still)
+MAX_SAY = 1000
 
 
 #: Linux's TCP_QUICKACK (0 elsewhere): acknowledge at once rather than after up to 40 ms
@@ -193,6 +199,8 @@ class HttpBot(Bot):
         self.used = 0.0
         #: requests made in the current match
         self.requests = 0
+        #: the ``say`` lines of its answers, held for the table (``take_chat``)
+        self.throttle = ChatThrottle()
 
     # ------------------------------------------------------------------------ Bot interface
 
@@ -203,11 +211,18 @@ class HttpBot(Bot):
         self.game_id = f"{game.name}-{secrets.token_hex(6)}"
         self.used = 0.0
         self.requests = 0
+        self.throttle = ChatThrottle()
         adapter = declared(type(game), "http_adapter", _Adapter)
         self._adapter = (GenericEvents if adapter is _Adapter else adapter)(self)
 
     def act(self, view: View) -> int:
+        self.throttle.decision(view.hand_number)
         return self._events().act(view)
+
+    def take_chat(self) -> tuple[list[str], str]:
+        """The ``say`` lines of its answers since last asked (throttled), and why some were
+        dropped ("" if none were, or if that was said already this match)."""
+        return self.throttle.take()
 
     def end_hand(self, view: View, result: HandResult) -> None:
         self._events().end_hand(view, result)
@@ -327,11 +342,20 @@ class HttpBot(Bot):
                 "encoding", f"{where}: the answer is not UTF-8 (byte {exc.start}); expected {want}"
             ) from None
         try:
-            return json.loads(text)
+            answer = json.loads(text)
         except ValueError:
             raise self.fault(
                 "malformed", f"{where}: answered {_quote(text)}, not JSON; expected {want}"
             ) from None
+        if isinstance(answer, dict) and isinstance(answer.get("say"), str):
+            self.throttle.hear(answer["say"][:MAX_SAY])  # a line for the table, checked there
+        return answer
+
+    def news(self, event: str, payload: Any) -> None:
+        """POST news a bot may ignore (``chat``): any failure is forgiven, only its time
+        counts (a bot written before the event existed answers 404, and plays on)."""
+        with contextlib.suppress(BotFault):
+            self.post(event, payload, None)
 
     def field(self, event: str, answer: Any, key: str, want: str) -> Any:
         """``answer[key]``, or a ``malformed`` fault saying what was expected."""
@@ -446,7 +470,13 @@ class GenericEvents(_Adapter):
             self.hand_number = view.hand_number
             bot.post("deal", view.to_dict(), None)
         for event in fresh:
-            if isinstance(event, TrickWon):
+            if isinstance(event, Chat):
+                if event.seat != view.seat:  # a bot is not told its own lines
+                    bot.news(
+                        "chat",
+                        {"hand_number": self.hand_number, "seat": event.seat, "text": event.text},
+                    )
+            elif isinstance(event, TrickWon):
                 bot.post(
                     "trick",
                     {

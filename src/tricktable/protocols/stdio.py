@@ -12,6 +12,10 @@ longer than ``max_line`` bytes, or endless chat), ``encoding`` (not UTF-8), ``ma
 an answer to the question asked) and ``illegal`` (an answer that is no legal action). The match
 runner decides the penalty; :meth:`SubprocessBot.close` kills the whole process group and reaps
 the process, so that nothing outlives the match.
+
+Chat: outside seed 002's ``tricks`` the bot's ``|CHAT|say|...|END|`` lines are held for the
+table, throttled (:class:`~tricktable.protocols.messages.ChatThrottle`), and taken by the
+match loop after each decision (:meth:`SubprocessBot.take_chat`, ``match.relay_chat``).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from tricktable.bots.base import Bot
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import Game, View
 from tricktable.errors import BotError, BotFault
-from tricktable.protocols.messages import Conversation, seat_name, split_line
+from tricktable.protocols.messages import ChatThrottle, Conversation, seat_name, split_line
 
 #: the longest line a bot may send, newline excluded
 MAX_LINE = 64 * 1024
@@ -84,8 +88,10 @@ class SubprocessBot(Bot):
         self.match_time = match_time
         self.startup_time = startup_time
         self.max_line = max_line
-        #: chat lines the bot sent (``|CHAT|say|text|END|``), kept but never passed on
+        #: chat lines the bot sent (``|CHAT|say|text|END|``), kept (the first CHAT_KEPT)
         self.chat: list[str] = []
+        #: lines to pass on to the table (``take_chat``; never in seed 002's ``tricks``)
+        self.throttle = ChatThrottle()
         #: seconds spent waiting for this match's answers
         self.used = 0.0
         #: the last lines the bot wrote to standard error
@@ -111,6 +117,7 @@ class SubprocessBot(Bot):
         self.used = 0.0
         self._first = True
         self._broken = None
+        self.throttle = ChatThrottle()
         self._queue(self.talk.start())
 
     def act(self, view: View) -> int:
@@ -121,6 +128,7 @@ class SubprocessBot(Bot):
         lines, key, legal = talk.query(view)
         self._out += "".join(lines).encode()
         query = lines[-1].rstrip("\n")
+        self.throttle.decision(view.hand_number)
         fields = self._answer(query)
         return talk.answer(fields, key, legal, view)
 
@@ -136,6 +144,11 @@ class SubprocessBot(Bot):
             with contextlib.suppress(BotFault):
                 self._flush(time.monotonic() + min(self.decision_time, 1.0))
         self.close(graceful=True)
+
+    def take_chat(self) -> tuple[list[str], str]:
+        """The lines said for the table since last asked, and why some were dropped ("" if
+        none were, or if that was said already this match); both are then forgotten."""
+        return self.throttle.take()
 
     def fault_notice(self, fault: dict[str, Any]) -> None:
         """A bot at the table faulted: the conversation may have to mention it."""
@@ -272,6 +285,8 @@ class SubprocessBot(Bot):
             limit, kind = max(left_in_match, 0.0), "match-time"
         deadline = start + limit
         chats = 0
+        # Seed 002's ``tricks`` passes no chat on: its lines are kept only.
+        talk_plain = self.talk is None or self.talk.plain
         try:
             while True:
                 text = self._next_line(deadline, query, limit, kind)
@@ -286,11 +301,15 @@ class SubprocessBot(Bot):
                     return fields
                 chats += 1
                 if chats > MAX_CHAT:
+                    self.throttle.dropped = ""  # this fault says it: not a second one
                     raise BotFault(
                         self.seat, "flood", f"sent over {MAX_CHAT} chat lines before answering"
                     )
+                text = "|".join(fields[2:])[:CHAT_CHARS]
                 if len(self.chat) < CHAT_KEPT:
-                    self.chat.append("|".join(fields[2:])[:CHAT_CHARS])
+                    self.chat.append(text)
+                if not talk_plain:
+                    self.throttle.hear(text)
         finally:
             self.used += time.monotonic() - start
 

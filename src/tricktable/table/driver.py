@@ -28,7 +28,7 @@ from typing import Any
 from tricktable.bots.base import Bot
 from tricktable.engine.trick import TrickState
 from tricktable.errors import BotFault, IllegalAction, TricktableError
-from tricktable.match import RunnerOptions
+from tricktable.match import RunnerOptions, relay_chat
 from tricktable.seeds import derive_seed
 from tricktable.table.table import Person, Table
 
@@ -158,8 +158,11 @@ async def _play_out(table: Table, calls: _Calls, person_time: float | None) -> N
         try:
             action = await calls.decide(seat, bot, table.view(seat))
         except Exception as exc:
+            relay_chat(table.state, table.players, seat, table.referee, say=table.chat)
             table.fault(seat, exc)
             continue
+        # What a program or HTTP bot said while deciding goes to the table before its move.
+        relay_chat(table.state, table.players, seat, table.referee, say=table.chat)
         if table.moves != moves or table.ended:
             continue  # the table moved on while the bot thought: its answer is stale
         try:

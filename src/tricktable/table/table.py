@@ -81,6 +81,32 @@ class Remote(Person):
     kind = "remote"
 
 
+def checked_line(state: TrickState, text: object) -> str:
+    """``text`` as the table would say it in ``state`` (spaces tidied, clipped at
+    :data:`MAX_CHAT`), or a :class:`TricktableError` saying why it may not be said: empty,
+    control characters, or a card that is not face up (every seat and spectator reads chat,
+    so it may name only what they all may know). Tables and bot-only matches both use it."""
+    if not isinstance(text, str):
+        raise TricktableError("a chat line must be text")
+    for ch in text:
+        if ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp"):
+            raise TricktableError(
+                f"a chat line may not hold control characters (found U+{ord(ch):04X})"
+            )
+    line = " ".join(text.split())
+    if not line:
+        raise TricktableError("empty chat line: there is nothing to say")
+    if len(line) > MAX_CHAT:
+        line = line[: MAX_CHAT - 1].rstrip() + "…"
+    hidden = mask_of(named_cards(line)) & ~public_cards(state)
+    if hidden:
+        raise TricktableError(
+            "a chat line may name only cards face up on the table; "
+            f"{format_cards(hidden)} {'is' if hidden.bit_count() == 1 else 'are'} not"
+        )
+    return line
+
+
 class Table:
     """One match: a state with its events, a seat's occupant each, and the referee's policy.
 
@@ -277,24 +303,7 @@ class Table:
         """
         if seat != -1:
             self._check_seat(seat)
-        if not isinstance(text, str):
-            raise TricktableError("a chat line must be text")
-        for ch in text:
-            if ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp"):
-                raise TricktableError(
-                    f"a chat line may not hold control characters (found U+{ord(ch):04X})"
-                )
-        line = " ".join(text.split())
-        if not line:
-            raise TricktableError("empty chat line: there is nothing to say")
-        if len(line) > MAX_CHAT:
-            line = line[: MAX_CHAT - 1].rstrip() + "…"
-        hidden = mask_of(named_cards(line)) & ~public_cards(self.state)
-        if hidden:
-            raise TricktableError(
-                "a chat line may name only cards face up on the table; "
-                f"{format_cards(hidden)} {'is' if hidden.bit_count() == 1 else 'are'} not"
-            )
+        line = checked_line(self.state, text)
         self.state.chat(seat, line)
         self._touch()
         return line

@@ -43,12 +43,24 @@ def render_account(
 
     replay = game.new_state(state.seed)
     display.follow_state(replay)
-    for log in state.history:
-        replay.deal(log.deal, dealer=log.dealer, stock=log.stock)
+    # The talk at its place in the log: after ``at`` actions of its hand (-1: before a deal).
+    talk: dict[tuple[int, int], list[tuple[int, str]]] = {}
+    for note in state.notes:
+        if note.kind == "chat":
+            talk.setdefault((note.hand, note.at), []).append((note.seat, note.text))
+
+    def said(hand: int, at: int) -> None:
+        for seat, text in talk.get((hand, at), ()):
+            replay.chat(seat, text)
         display.catch_up()
-        for action in log.actions:
+
+    said(-1, 0)
+    for h, log in enumerate(state.history):
+        replay.deal(log.deal, dealer=log.dealer, stock=log.stock)
+        said(h, 0)
+        for i, action in enumerate(log.actions):
             replay.apply(action)
-            display.catch_up()
+            said(h, i + 1)
         if not (replay.needs_deal or replay.is_over):
             display.show_pending()  # the bidding so far: it ended no phase yet
             console.print(Text("The hand stops here, unfinished.", style="bold"))

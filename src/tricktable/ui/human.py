@@ -36,6 +36,8 @@ QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("help", "?", "h")
 SHOW_WORDS = ("hand", "table", "show")
 HINT_WORDS = ("hint",)
+#: ``say TEXT`` at any prompt puts TEXT at the table as the seat's chat
+SAY_WORDS = ("say",)
 
 
 class QuitGame(Exception):
@@ -127,7 +129,8 @@ class HumanPlayer(Person):
     of piped input reads like a session. ``quit`` raises :class:`QuitGame` and the end of
     input ``EOFError``: either stops the match (the runner saves its record). ``hint`` shows a
     search bot's advice from the seat's view (:func:`tricktable.search.explain.hint`) and
-    changes nothing.
+    changes nothing; ``say TEXT`` puts TEXT at the table as the seat's chat (the table's
+    checks apply) and is no answer either.
     """
 
     def __init__(
@@ -177,6 +180,8 @@ class HumanPlayer(Person):
             display.show_situation(view)
         elif word in HINT_WORDS:
             await self._hint(view)
+        elif word.partition(" ")[0] in SAY_WORDS:
+            self._say(table, seat, text)
         elif not word:
             display.console.print(display.choices_text(view))
         else:
@@ -187,6 +192,15 @@ class HumanPlayer(Person):
                 return False
             return True
         return False
+
+    def _say(self, table: Table, seat: int, text: str) -> None:
+        """Put the rest of a ``say ...`` line at the table as the seat's chat: through
+        ``Table.chat``, so its checks apply (a refused line gets one line saying why)."""
+        said = text.strip().split(maxsplit=1)
+        try:
+            table.chat(seat, said[1] if len(said) > 1 else "")
+        except TricktableError as exc:
+            self.display.console.print(Text(f"  not said: {exc}", style="yellow"))
 
     async def _hint(self, view: View) -> None:
         """Show a search bot's advice for this decision, from the seat's view alone."""

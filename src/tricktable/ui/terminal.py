@@ -615,6 +615,7 @@ class TableDisplay(Seating):
             f"{how}\n"
             "#N: choice N of the list, in the order shown (#1 is the first) at any prompt\n"
             "hand: show the table again · hint: what a search bot would play, and why\n"
+            "say TEXT: say TEXT at the table (names only cards face up)\n"
             "help or ?: this help · quit: stop (the record is saved)"
         )
         console.print(Padding(answers, (0, 0, 0, 2), expand=False), soft_wrap=False)
