@@ -90,3 +90,27 @@ def test_pixels_show_the_background_around_the_face() -> None:
 def test_bad_arguments_are_one_line_errors(call: object, message: str) -> None:
     with pytest.raises(AvatarError, match=message):
         call()  # type: ignore[operator]
+
+
+def test_a_terminal_table_shows_each_seats_avatar_and_a_pipe_does_not() -> None:
+    import io
+
+    from rich.console import Console
+
+    from tricktable.games import load_game
+    from tricktable.ui.terminal import TableDisplay
+
+    players = ["you", "vinnie", "edna", "rosa"]
+    for terminal, colour in ((True, "truecolor"), (True, None), (False, None)):
+        out = io.StringIO()
+        console = Console(file=out, force_terminal=terminal, color_system=colour, width=100)
+        display = TableDisplay(console, load_game("setback"), ["You", "West", "North", "East"])
+        display.show_seats(players)
+        text = out.getvalue()
+        assert "Seats: You: you" in text
+        if terminal and colour:
+            assert text.count("▀") == 4 * 8 * 4  # four drawings of 8 x 4 cells
+        elif terminal:
+            assert "▀" not in text and "vinnie" in text.split("Seats:")[0]
+        else:
+            assert text.split("Seats:")[0] == ""  # a pipe keeps its one line

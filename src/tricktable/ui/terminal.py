@@ -206,7 +206,10 @@ class TableDisplay(Seating):
         return name if spec == game.name else f"{name} ({spec})"
 
     def show_seats(self, players: Sequence[str]) -> None:
-        """Who sits where, the partnerships and how the match is won."""
+        """Who sits where, the partnerships and how the match is won (with each player's
+        avatar on a real terminal: transcripts and pipes keep their one line)."""
+        if self.console.is_terminal:
+            self.show_avatars(players)
         text = Text("Seats: ")
         text.append(" · ".join(f"{self.names[s]}: {p}" for s, p in enumerate(players)))
         self.console.print(text)
@@ -216,6 +219,30 @@ class TableDisplay(Seating):
             self.console.print(f"Teams: {teams}" + (f" ({goal})" if goal else ""))
         elif goal:
             self.console.print(f"Each for themselves; {goal}.")
+
+    def show_avatars(self, players: Sequence[str]) -> None:
+        """Each seat's generated avatar (small), its seat name and player under it, in a row;
+        coloured where the console has colour, ASCII where it has none."""
+        from rich.table import Table as Grid
+
+        from tricktable.avatars import AvatarError, avatar_text, seat_backgrounds
+
+        colour = self.console.color_system is not None
+        try:
+            backs = seat_backgrounds(list(players))
+            faces = [
+                avatar_text(p, small=True, color=colour, backdrop=b)
+                for p, b in zip(players, backs, strict=True)
+            ]
+        except AvatarError:
+            return  # no drawing library on this machine: the names alone say who sits where
+        grid = Grid.grid(padding=(0, 3))
+        for _ in players:
+            grid.add_column(justify="center")
+        grid.add_row(*faces)
+        grid.add_row(*(Text(self.names[s], style="bold") for s in range(len(players))))
+        grid.add_row(*(Text(p[:16]) for p in players))
+        self.console.print(grid)
 
     # ----------------------------------------------------------------- following a match
 
