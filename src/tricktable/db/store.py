@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -34,6 +36,9 @@ from sqlalchemy.orm import Session
 from tricktable.db import migrate
 from tricktable.db.models import Entrant, Game, Tournament
 from tricktable.errors import TricktableError
+
+#: tries of the switch to write-ahead logging while other openers hold the file (50 ms apart)
+_WAL_TRIES = 200
 
 #: the seconds a PostgreSQL server has to answer a connection before the store gives up
 CONNECT_TIMEOUT = 5
@@ -164,10 +169,23 @@ class Store:
     def _use_wal(self) -> None:
         # Write-ahead logging lets a report read while a tournament writes. The mode is kept in
         # the file, so it is set once the file is known to be ours, never on another's.
+        # Openers starting together: the switch needs the file to itself, and SQLite answers
+        # "database is locked" at once rather than waiting, so it is tried again for a while.
         with self._guard("cannot open"):
             connection = self.engine.raw_connection()
             try:
-                connection.cursor().execute("PRAGMA journal_mode=WAL")
+                for attempt in range(_WAL_TRIES):
+                    try:
+                        connection.cursor().execute("PRAGMA journal_mode=WAL")
+                        break
+                    except sqlite3.OperationalError as exc:
+                        if "locked" not in str(exc):
+                            raise StoreError(f"{self.where}: cannot open: {exc}") from None
+                        if attempt == _WAL_TRIES - 1:
+                            raise StoreError(
+                                f"{self.where}: cannot open: another process holds the file"
+                            ) from None
+                        time.sleep(0.05)
             finally:
                 connection.close()
 
