@@ -173,6 +173,34 @@ def play(
 @game_option
 @click.option(
     "--players",
+    default=None,
+    help="you first, then three bots or characters [default: you,edna,vinnie,rosa]",
+)
+@click.option("--seed", type=int, default=None, help="random seed (default: a fresh one)")
+@click.option(
+    "--save",
+    "save_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="where to save the match record (default: records/)",
+)
+def tui(
+    game_spec: str,
+    rules_path: str | None,
+    players: str | None,
+    seed: int | None,
+    save_path: str | None,
+) -> None:
+    """Play a match at the full-screen table: you at seat 0 against three bots."""
+    from tricktable.tui import run_tui
+
+    sys.exit(run_tui(resolve_game(game_spec, rules_path), players, seed, save_path))
+
+
+@cli.command()
+@game_option
+@click.option(
+    "--players",
     default="heuristic,random,heuristic,random",
     show_default=True,
     help="four comma-separated bots",

@@ -1,0 +1,125 @@
+"""The pieces of the table screen: seats, the hand, the trick, the bid panel, the log.
+
+Each widget only draws what the app hands it (a seat's view, the names); none reads the
+table itself, so that the same widgets can later draw a remote table's events. Clicks are
+turned into messages to the app, which submits them to the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Console, RenderableType
+from rich.rule import Rule
+from rich.table import Table as Grid
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.widgets import Button, RichLog, Static
+
+from tricktable.ui.games import card_text
+
+#: slots in the hand bar and the bid panel: the most cards a hand holds, the most choices
+HAND_SLOTS = 13
+BID_SLOTS = 16
+
+
+class LogConsole(Console):
+    """A Rich console whose output goes to a :class:`RichLog`: the line terminal's
+    :class:`~tricktable.ui.terminal.TableDisplay` writes the events into the log panel
+    through it, so the panel says exactly what ``tricktable play`` says."""
+
+    def __init__(self, log: RichLog) -> None:
+        super().__init__(highlight=False, emoji=False, soft_wrap=True, width=200)
+        self.log_widget = log
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:
+        style = kwargs.get("style")
+        if not objects:
+            self.log_widget.write(Text(""))
+        for obj in objects:
+            if isinstance(obj, str):
+                obj = Text(obj, style=style or "")
+            elif isinstance(obj, Text) and style:
+                obj = obj.copy()
+                obj.stylize(style)
+            self.log_widget.write(obj)
+
+    def rule(self, title: Any = "", **kwargs: Any) -> None:
+        self.log_widget.write(Rule(title))
+
+
+class SeatBox(Static):
+    """One seat: its avatar, its name, the dealer's mark, its bid and tricks."""
+
+    def __init__(self, seat: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.seat = seat
+
+    def show(self, avatar: Text | None, lines: Sequence[Text]) -> None:
+        body = Text()
+        if avatar is not None:
+            body.append_text(avatar)
+            body.append("\n")
+        body.append_text(Text("\n").join(lines))
+        self.update(body)
+
+
+class CardChip(Static):
+    """One card of the hand; clicking it asks the app to play it."""
+
+    class Chosen(Message):
+        """A card was clicked."""
+
+        def __init__(self, index: int) -> None:
+            super().__init__()
+            self.index = index
+
+    def __init__(self, index: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.index = index
+
+    def show(self, card: int | None, trumps: int, legal: bool, selected: bool) -> None:
+        self.display = card is not None
+        if card is None:
+            return
+        self.update(card_text(card, trumps))
+        self.set_class(legal, "legal")
+        self.set_class(selected, "selected")
+        self.set_class(bool(trumps >> card & 1), "trump")
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(self.Chosen(self.index))
+
+
+class BidButton(Button):
+    """One choice of the bid panel (a bid, pass, a trump call): words, never a bare number,
+    so that it cannot be mistaken for a card's number."""
+
+    can_focus = False
+
+    def __init__(self, index: int, **kwargs: Any) -> None:
+        super().__init__(" ", **kwargs)
+        self.index = index
+        self.choice: int | None = None
+
+    def show(self, action: int | None, words: str, selected: bool) -> None:
+        self.choice = action
+        self.display = action is not None
+        if action is not None:
+            self.label = words
+            self.set_class(selected, "selected")
+
+
+def trick_grid(cells: dict[str, RenderableType], centre: RenderableType) -> Grid:
+    """The trick in compass layout: ``cells`` by ``N``, ``W``, ``E``, ``S``."""
+    grid = Grid.grid(expand=True)
+    for _ in range(3):
+        grid.add_column(justify="center", ratio=1)
+    blank = Text("")
+    grid.add_row(blank, cells.get("N", blank), blank)
+    grid.add_row(cells.get("W", blank), centre, cells.get("E", blank))
+    grid.add_row(blank, cells.get("S", blank), blank)
+    return grid
