@@ -312,7 +312,7 @@ def play_turns(
             relay_chat(state, table, seat, ref)
             _charge(state, table, seat, exc, listener, ref)
             continue
-        if getattr(bot, "take_chat", None) is not None:
+        if bot.chats:
             relay_chat(state, table, seat, ref)  # said before its answer: logged before it
         try:
             apply(action)
@@ -357,10 +357,10 @@ def relay_chat(
     checks apply (:func:`checked_chat`). A refused line is dropped and recorded as a fault
     of kind ``chat``, a throttled bot once as ``flood``; neither costs the bot anything.
     """
-    take = getattr(table[seat], "take_chat", None)
-    if take is None:
+    bot = table[seat]
+    if not bot.chats:
         return
-    lines, dropped = take()
+    lines, dropped = bot.take_chat()
     for text in lines:
         try:
             if say is not None:

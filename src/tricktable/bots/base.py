@@ -25,6 +25,10 @@ class Bot:
     #: reads ``view.events``: the match loop turns the state's events on for it (bots that
     #: only look at the view leave them off, and the loop pays nothing for them)
     wants_events: ClassVar[bool] = False
+    #: speaks at the table (a program's or a web service's bot): the match loop takes what it
+    #: said with :meth:`take_chat` after each decision. A flag, so that the loop asks nothing
+    #: of the bots that never speak (a missing attribute costs a caught exception there)
+    chats: ClassVar[bool] = False
 
     def start_match(self, game: Game, seat: int, seed: int) -> None:
         """A match begins; ``seed`` is this seat's own seed (for bots that draw at random)."""
@@ -34,6 +38,11 @@ class Bot:
     def act(self, view: View) -> int:
         """The action to take; ``view.legal_actions()`` lists what is allowed."""
         raise NotImplementedError
+
+    def take_chat(self) -> tuple[list[str], str]:
+        """The lines said for the table since last asked, and why some were dropped ("" if
+        none were); only bots with :attr:`chats` are asked."""
+        return [], ""
 
     def end_hand(self, view: View, result: HandResult) -> None:
         """A hand has been scored (``result`` is its record result)."""

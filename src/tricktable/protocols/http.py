@@ -161,6 +161,7 @@ class HttpBot(Bot):
     """
 
     wants_events = True  # its conversation reads the seat's event stream
+    chats = True  # what it says goes to the table (take_chat)
 
     name = "http"
 

@@ -63,6 +63,7 @@ class SubprocessBot(Bot):
     """
 
     wants_events = True  # its conversation reads the seat's event stream
+    chats = True  # what it says goes to the table (take_chat)
 
     def __init__(
         self,
