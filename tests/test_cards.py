@@ -178,3 +178,40 @@ def test_action_kinds() -> None:
     assert act.bid(3) == act.BID + 3
     with pytest.raises(NotationError):
         act.action_name(300)
+
+
+def test_the_trick_winner_follows_the_engines_rule() -> None:
+    # A trump beats the suit led; a card off the suit led never wins; the first card leads.
+    from tricktable.engine.trick import strength, trick_winner, trump_tables
+
+    spades = trump_tables(3, [3 * 13 + r for r in range(13)])
+    led_hearts = [parse_card("5H"), parse_card("AD"), parse_card("KH"), parse_card("2S")]
+    assert trick_winner(spades, led_hearts) == 3
+    assert trick_winner(spades, led_hearts[:3]) == 2
+    assert trick_winner(spades, [parse_card("5H"), parse_card("AD")]) == 0
+    assert trick_winner(spades, []) == -1
+    assert strength(spades, parse_card("AD"), spades.suit_mask[parse_card("5H")]) == -1
+
+
+def test_the_trick_winner_agrees_with_the_engine_in_every_game() -> None:
+    from tricktable.bots import make_bot
+    from tricktable.engine.trick import TrickState, trick_winner
+    from tricktable.games import load_game, names
+    from tricktable.match import play_match
+
+    checked = 0
+
+    def listen(state: TrickState, seat: int, action: int) -> None:
+        nonlocal checked
+        if state.tricks and not state.trick and state.tricks[-1][1]:
+            leader, cards, winner = state.tricks[-1]
+            seats = [s for s in range(state.game.num_players) if s != state.skip]
+            at = seats.index(leader)
+            order = seats[at:] + seats[:at]
+            assert order[trick_winner(state.tables, cards)] == winner, cards
+            checked += 1
+
+    for name in names():
+        game = load_game(name)
+        play_match(game, [make_bot("random") for _ in range(game.num_players)], 3, listen, 2)
+    assert checked > 100

@@ -75,7 +75,7 @@ from typing import Final
 
 from tricktable.cards import ACE, JACK, JOKER, SUIT_MASKS, TEN
 from tricktable.engine.actions import BID, PASS
-from tricktable.engine.trick import AUCTION, PLAY, TrumpTables, View
+from tricktable.engine.trick import AUCTION, PLAY, TrumpTables, View, strength, trick_winner
 
 #: rank character by printed rank (2..A): points keep a name, 6-9 do not
 RANK_CHARS: Final = "2345xxxxTJQKA"
@@ -218,7 +218,6 @@ def _game_count(mask: int) -> int:
 def _playout(view: View, legal: list[int]) -> Decision:
     tables = view.tables
     trump = tables.suit
-    power = tables.power
     seat = view.seat
     tricks = view.tricks
     trick = view.trick
@@ -266,17 +265,12 @@ def _playout(view: View, legal: list[int]) -> Decision:
                     voids |= 1 << ((who - seat) % 4 - 1)
     # 5-11: the trick so far and who wins it.
     text = [high, low, str(points), game, str(voids)]
-    best = -2
-    winner = -1
     led = tables.suit_mask[trick[0][1]] if trick else 0
-    for i, (_, card) in enumerate(trick):
+    for _, card in trick:
         text.append(rank_char(card, tables))
         text.append("t" if trumps >> card & 1 else "x")
-        p = power[card]
-        if p < 100 and not led >> card & 1:
-            p = -1
-        if p > best:
-            best, winner = p, i
+    winner = trick_winner(tables, [card for _, card in trick])
+    best = strength(tables, trick[winner][1], led) if trick else -2
     text.append(".." * (3 - len(trick)))
     text.append(str(winner) if winner >= 0 else ".")
 

@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tricktable.engine.trick import View
+from tricktable.engine.trick import View, trick_winner
+from tricktable.engine.trick import strength as card_strength
 
 #: the event kinds a voice may speak at (see :mod:`tricktable.characters.talk`); the answers
 #: to people's chat are the last five
@@ -119,24 +120,15 @@ def trick_leader(view: View) -> tuple[int, int]:
     """(seat, strength) of the card winning the trick in play (the trick must not be empty)."""
     tables = view.tables
     trick = view.trick
-    led = tables.suit_mask[trick[0][1]]
-    best_seat, best = trick[0][0], tables.power[trick[0][1]]
-    for seat, card in trick[1:]:
-        power = tables.power[card]
-        if power < 100 and not led >> card & 1:
-            power = -1
-        if power > best:
-            best_seat, best = seat, power
-    return best_seat, best
+    i = trick_winner(tables, [card for _, card in trick])
+    seat, card = trick[i]
+    return seat, card_strength(tables, card, tables.suit_mask[trick[0][1]])
 
 
 def beats(view: View, card: int, strength: int) -> bool:
     """Whether ``card`` played now beats a card of ``strength`` in the trick in play."""
     tables = view.tables
-    power = tables.power[card]
-    if power < 100 and not tables.suit_mask[view.trick[0][1]] >> card & 1:
-        power = -1
-    return power > strength
+    return card_strength(tables, card, tables.suit_mask[view.trick[0][1]]) > strength
 
 
 def last_to_play(view: View) -> bool:

@@ -44,3 +44,25 @@ def trump_tables(trump: int, trump_order: Sequence[int]) -> TrumpTables:
 
 
 NO_TRUMP: Final = trump_tables(-1, ())
+
+
+def strength(tables: TrumpTables, card: int, led: int) -> int:
+    """How strong ``card`` is in a trick whose suit led is the mask ``led``: its power if it
+    is a trump or follows suit, else -1 (it cannot win). The engine's own rule
+    (``TrickState._play``), for the readers of a trick that is not theirs to play."""
+    power = tables.power[card]
+    return power if power >= 100 or led >> card & 1 else -1
+
+
+def trick_winner(tables: TrumpTables, cards: Sequence[int]) -> int:
+    """The index in ``cards`` (a trick so far, in order of play) of the card winning it; -1
+    for an empty trick."""
+    if not cards:
+        return -1
+    led = tables.suit_mask[cards[0]]
+    best, top = 0, tables.power[cards[0]]
+    for i in range(1, len(cards)):
+        p = strength(tables, cards[i], led)
+        if p > top:
+            best, top = i, p
+    return best

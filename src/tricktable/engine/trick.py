@@ -38,7 +38,7 @@ from tricktable.engine.game import Game
 from tricktable.engine.log import NOTE_KINDS, HandLog, Note, deal_lists
 from tricktable.engine.phases import AUCTION, DEAL, OVER, PHASE_NAMES, PLAY, SPECIAL
 from tricktable.engine.state import TrickState
-from tricktable.engine.tables import NO_TRUMP, TrumpTables, trump_tables
+from tricktable.engine.tables import NO_TRUMP, TrumpTables, strength, trick_winner, trump_tables
 from tricktable.engine.view import Shared, View
 
 __all__ = [
@@ -58,5 +58,7 @@ __all__ = [
     "TrumpTables",
     "View",
     "deal_lists",
+    "strength",
+    "trick_winner",
     "trump_tables",
 ]

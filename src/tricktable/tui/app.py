@@ -26,7 +26,7 @@ from textual.widgets import Button, Footer, RichLog, Static
 
 from tricktable.cards import SUIT_SYMBOLS, cards_in
 from tricktable.engine import actions as act
-from tricktable.engine.trick import PLAY, Game, View
+from tricktable.engine.trick import PLAY, Game, View, trick_winner
 from tricktable.errors import IllegalAction, TricktableError
 from tricktable.table import Person, Table, run
 from tricktable.tui.widgets import (
@@ -412,19 +412,10 @@ def hint_text(app: TableApp, view: View, given: Hint) -> Text:
 
 
 def winning(view: View) -> int:
-    """The card now winning the trick in play (-1 with none, or in a game where the lowest
-    card wins): a trump beats the suit led, higher beats lower."""
-    trick = view.trick
-    if not trick or getattr(view.game, "lower_wins", False):
-        return -1
-    tables = view.tables
-    led = tables.suit_mask[trick[0][1]]
-    best, power = -1, -1
-    for _seat, card in trick:
-        counts = tables.power[card] >= 100 or led >> card & 1
-        if counts and tables.power[card] > power:
-            best, power = card, tables.power[card]
-    return best
+    """The card now winning the trick in play (-1 with none), by the engine's rule."""
+    cards = [card for _, card in view.trick]
+    i = trick_winner(view.tables, cards)
+    return cards[i] if i >= 0 else -1
 
 
 def _order(view: View, card: int) -> tuple[int, int, int]:
