@@ -70,7 +70,7 @@ def default_record_path(seed: int) -> Path:
     return Path("records") / f"match-{seed}-{time.strftime('%Y%m%d-%H%M%S')}.json"
 
 
-def _prepare_folder(path: Path) -> None:
+def prepare_folder(path: Path) -> None:
     """Create the record's folder now, so a bad path fails before the match, not after it."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -80,7 +80,8 @@ def _prepare_folder(path: Path) -> None:
         raise TricktableError(f"cannot save the record to {path}: it is a folder")
 
 
-def _user_name() -> str:
+def user_name() -> str:
+    """Who sits at seat 0, for the record: the login name, or "you"."""
     return os.environ.get("USER") or "you"
 
 
@@ -149,7 +150,7 @@ def run_play(
         else:
             path = default_record_path(spec.seed or 0) if humans else None
         if path is not None:
-            _prepare_folder(path)
+            prepare_folder(path)
     except TricktableError as exc:
         rebuilt = resume is not None and not players and isinstance(exc, MatchSpecError)
         hint = "; give the players with --players" if rebuilt else ""
@@ -189,7 +190,7 @@ def run_play(
     if path is None and status == ENGINE_FAILED:
         path = default_record_path(state.seed)  # a bug's record is worth keeping
         with contextlib.suppress(TricktableError):
-            _prepare_folder(path)
+            prepare_folder(path)
     if path is not None:
         try:
             save_record(outcome.record, path)
@@ -202,7 +203,7 @@ def run_play(
 
 def _labels(specs: list[str] | tuple[str, ...], humans: list[int]) -> tuple[str, ...]:
     """The record's names of the players: the user for a person, ``bot:SPEC`` for a bot."""
-    user = _user_name()
+    user = user_name()
     return tuple(
         (user if len(humans) == 1 else f"{user}#{seat}") if spec == HUMAN else BOT_LABEL + spec
         for seat, spec in enumerate(specs)

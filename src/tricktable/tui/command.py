@@ -6,7 +6,7 @@ from pathlib import Path
 
 from tricktable.bots import split_players
 from tricktable.cli import fail
-from tricktable.cli.play import _prepare_folder, _user_name, default_record_path
+from tricktable.cli.play import default_record_path, prepare_folder, user_name
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
 from tricktable.records import save_record
@@ -38,7 +38,7 @@ def make_app(game_spec: str, players: str | None, seed: int | None) -> TableApp:
     game = load_game(game_spec)
     bots = parse_tui_players(players or DEFAULT_PLAYERS)
     check_players(bots)
-    return TableApp(game, bots, seed if seed is not None else fresh_seed(), label=_user_name())
+    return TableApp(game, bots, seed if seed is not None else fresh_seed(), label=user_name())
 
 
 def run_tui(game_spec: str, players: str | None, seed: int | None, save_path: str | None) -> int:
@@ -47,7 +47,7 @@ def run_tui(game_spec: str, players: str | None, seed: int | None, save_path: st
     try:
         app = make_app(game_spec, players, seed)
         path = Path(save_path) if save_path else default_record_path(app.seed)
-        _prepare_folder(path)
+        prepare_folder(path)
     except TricktableError as exc:
         return fail(exc)
     try:
