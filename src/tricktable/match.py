@@ -354,8 +354,9 @@ def relay_chat(
     lines of a program or HTTP bot, already throttled, and a note if some were dropped).
 
     ``say`` is the table's ``Table.chat`` where there is a table; without one the same
-    checks apply (:func:`checked_chat`). A refused line is dropped and recorded as a fault
-    of kind ``chat``, a throttled bot once as ``flood``; neither costs the bot anything.
+    checks apply (:func:`tricktable.table.table.checked_line`). A refused line is dropped
+    and recorded as a fault of kind ``chat``, a throttled bot once as ``flood``; neither
+    costs the bot anything.
     """
     bot = table[seat]
     if not bot.chats:
@@ -366,20 +367,13 @@ def relay_chat(
             if say is not None:
                 say(seat, text)
             else:
-                state.chat(seat, checked_chat(state, text))
+                from tricktable.table.table import checked_line  # it imports this module
+
+                state.chat(seat, checked_line(state, text))
         except TricktableError as exc:
             referee.note(state, table, seat, BotFault(seat, "chat", f"{exc}: {text[:80]!r}"))
     if dropped:
         referee.note(state, table, seat, BotFault(seat, "flood", dropped))
-
-
-def checked_chat(state: TrickState, text: str) -> str:
-    """``text`` as ``Table.chat`` would say it, or its error: the same rules for a match
-    played without a table (:func:`tricktable.table.table.checked_line`)."""
-    # Imported here: the table module imports this one.
-    from tricktable.table.table import checked_line
-
-    return checked_line(state, text)
 
 
 def _listen_for(state: TrickState, table: Sequence[Bot]) -> None:
