@@ -300,6 +300,9 @@ def play_turns(
     table = ref.seated(bots)
     apply = state.apply
     view = state.view
+    # The seats whose bots speak, as bits: read once, not at every action (a class attribute
+    # is a generic lookup in compiled code), and again after a fault may seat a substitute.
+    chatty = _chatty(table)
     while state.to_act >= 0:
         seat = state.to_act
         bot = table[seat]
@@ -311,8 +314,9 @@ def play_turns(
                 raise
             relay_chat(state, table, seat, ref)
             _charge(state, table, seat, exc, listener, ref)
+            chatty = _chatty(table)
             continue
-        if bot.chats:
+        if chatty >> seat & 1:
             relay_chat(state, table, seat, ref)  # said before its answer: logged before it
         try:
             apply(action)
@@ -320,6 +324,7 @@ def play_turns(
             if _is_person(bot):
                 raise
             _charge(state, table, seat, exc, listener, ref)
+            chatty = _chatty(table)
             continue
         except Exception as exc:
             failure = _engine_failure(state, seat, action, exc)
@@ -341,6 +346,15 @@ def play_turns(
             if _is_person(bot):
                 raise
             ref.fault(state, table, seat, exc)
+
+
+def _chatty(table: Sequence[Bot]) -> int:
+    """The seats of ``table`` whose bots speak (:attr:`Bot.chats`), one bit a seat."""
+    bits = 0
+    for seat, bot in enumerate(table):
+        if bot.chats:
+            bits |= 1 << seat
+    return bits
 
 
 def relay_chat(
