@@ -469,7 +469,7 @@ def _talking(
     listener: Listener | None,
 ) -> Listener | None:
     """The listener, with the characters' table talk before it where a character sits."""
-    if not spec.talk or all(getattr(bot, "character", None) is None for bot in seated):
+    if not spec.talk or not any(bot.talks for bot in seated):
         return listener  # no character: the loop stays as it was, with no cost
     from tricktable.characters.talk import match_talker
 

@@ -29,6 +29,9 @@ class Bot:
     #: said with :meth:`take_chat` after each decision. A flag, so that the loop asks nothing
     #: of the bots that never speak (a missing attribute costs a caught exception there)
     chats: ClassVar[bool] = False
+    #: a character (:mod:`tricktable.characters`): a match or table where one sits sets up
+    #: its table talk; a flag for the same reason
+    talks: ClassVar[bool] = False
 
     def start_match(self, game: Game, seat: int, seed: int) -> None:
         """A match begins; ``seed`` is this seat's own seed (for bots that draw at random)."""

@@ -58,6 +58,8 @@ def styled_heuristic(game: Game, style: Style) -> Bot:
 class CharacterBot(Bot):
     """A character at the table: its style over a base bot (see the module)."""
 
+    talks = True
+
     def __init__(
         self, character: Character, base: str | None = None, options: RunnerOptions | None = None
     ) -> None:

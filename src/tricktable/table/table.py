@@ -440,7 +440,7 @@ def named_cards(text: str) -> list[int]:
 
 def _seat_characters(table: Table, talk: bool) -> Any:
     """The characters' talker of ``table`` (their tempo set where people sit), or None."""
-    if all(getattr(p, "character", None) is None for p in table.players):
+    if not any(p.talks for p in table.players):
         return None  # no character: nothing imported, nothing watching
     from tricktable.characters.talk import seat_table
 
