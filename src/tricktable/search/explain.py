@@ -28,7 +28,7 @@ from tricktable.bots.ismcts import DEFAULT_ITERATIONS, IsmctsBot
 from tricktable.bots.pimc import DEFAULT_BID_WORLDS, DEFAULT_WORLDS, PimcBot
 from tricktable.bots.search_base import other_phases_bot
 from tricktable.engine.trick import PLAY, Game, View
-from tricktable.errors import BotError, TricktableError
+from tricktable.errors import TricktableError
 from tricktable.search.solver import supports
 
 __all__ = ["DEFAULT_BUDGET", "Choice", "Hint", "hint", "hint_bot"]
@@ -85,18 +85,9 @@ class Hint:
 
 
 def hint_bot(game: Game) -> str:
-    """The search bot a hint asks for ``game``: ``pimc`` where it plays the game and the
-    solver it needs handles its hands, else ``ismcts``."""
-    if not supports(game):
-        return "ismcts"
-    try:
-        # Asking pimc itself keeps this true as pimc learns more games.
-        probe = PimcBot(worlds=1, max_seconds=None)
-        probe.start_match(game, 0, 0)
-        probe.close()
-    except BotError:
-        return "ismcts"
-    return "pimc"
+    """The search bot a hint asks for ``game``: ``pimc`` where the solver it needs handles
+    the game's hands (what :meth:`PimcBot.start_match` checks), else ``ismcts``."""
+    return "pimc" if supports(game) else "ismcts"
 
 
 def hint(
