@@ -8,39 +8,54 @@ from __future__ import annotations
 
 import asyncio
 import io
+import tempfile
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any
 
 import pytest
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import RichLog, Static
+from textual.widgets import Input, RichLog, Static
 
-from tricktable.engine.events import Chat, HandScored
+from tricktable.engine.events import Chat, Dealt, HandScored
 from tricktable.engine.trick import PLAY
 from tricktable.errors import TricktableError
-from tricktable.games import load_game
-from tricktable.tui.app import ME, TableApp, winning
+from tricktable.records import load_record, replay
+from tricktable.tui.app import TricktableApp
 from tricktable.tui.command import parse_tui_players
+from tricktable.tui.dialogs import HandSummary, MatchEnd
+from tricktable.tui.model import MatchSetup, Settings
+from tricktable.tui.skins import card_label
+from tricktable.tui.table import ME, TableScreen, winning
 
 SIZE = (150, 48)
 
 
 def play(
-    test: Callable[[TableApp, Pilot[None]], Coroutine[Any, Any, None]],
+    test: Callable[[TableScreen, Pilot[None]], Coroutine[Any, Any, None]],
     players: tuple[str, ...] = ("heuristic", "heuristic", "heuristic"),
     seed: int = 5,
-) -> TableApp:
-    """Run ``test`` against a fresh table screen, headless."""
-    app = TableApp(load_game("setback"), list(players), seed, paced=False, hint_budget=0.2)
+    game: str = "setback",
+    size: tuple[int, int] = SIZE,
+    **settings: Any,
+) -> TableScreen:
+    """Run ``test`` against a fresh table screen, headless (records in a new folder)."""
+    options: dict[str, Any] = {"paced": False, "hint_budget": 0.2, "animate": False}
+    options.update(settings, records=Path(tempfile.mkdtemp(prefix="tui-")))
+    setup = MatchSetup(game, players, seed)
+    app = TricktableApp(setup, Settings(**options), start="play")
 
     async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
-            await test(app, pilot)
-        app.table.close()
+        async with app.run_test(size=size) as pilot:
+            screen = app.table_screen
+            assert screen is not None
+            await test(screen, pilot)
+        screen.table.close()
 
     asyncio.run(main())
-    return app
+    assert app.table_screen is not None
+    return app.table_screen
 
 
 async def until(pilot: Pilot[None], ok: Callable[[], bool], seconds: float = 20.0) -> None:
@@ -52,26 +67,36 @@ async def until(pilot: Pilot[None], ok: Callable[[], bool], seconds: float = 20.
     raise AssertionError("the table did not get there in time")
 
 
-def my_turn(app: TableApp) -> bool:
+def my_turn(app: TableScreen) -> bool:
     return app.table.whose_turn == ME
 
 
-def hands_scored(app: TableApp) -> int:
+def events(app: TableScreen) -> list[Any]:
+    return app.table.events_since(ME)
+
+
+def hands_scored(app: TableScreen) -> int:
     return sum(isinstance(e, HandScored) for e in app.table.events_since(ME))
 
 
-def text_of(app: TableApp, selector: str) -> str:
+def text_of(app: TableScreen, selector: str) -> str:
     """What a Static shows, as plain text (a Rich grid rendered on a wide page)."""
     console = Console(width=120, file=io.StringIO(), record=True, color_system=None)
     console.print(app.query_one(selector, Static).content)
     return console.export_text().strip()
 
 
-def log_text(app: TableApp) -> str:
-    return "\n".join(line.text for line in app.query_one("#log", RichLog).lines)
+def trick_text(app: TableScreen) -> str:
+    """The trick area's cards and words, North, West, East, South and the centre."""
+    spots = ("#spot-N", "#spot-W", "#spot-E", "#spot-S", "#trick-centre")
+    return " | ".join(text_of(app, spot) for spot in spots)
 
 
-async def press_to(pilot: Pilot[None], app: TableApp, index: int) -> None:
+def log_text(app: TableScreen, panel: str = "#log") -> str:
+    return "\n".join(line.text for line in app.query_one(panel, RichLog).lines)
+
+
+async def press_to(pilot: Pilot[None], app: TableScreen, index: int) -> None:
     """Move the cursor to ``index`` with the arrow keys only."""
     for _ in range(20):
         if app.cursor == index:
@@ -81,7 +106,7 @@ async def press_to(pilot: Pilot[None], app: TableApp, index: int) -> None:
 
 
 def test_a_whole_hand_by_keys() -> None:
-    async def test(app: TableApp, pilot: Pilot[None]) -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
         bid_seen = False
         while hands_scored(app) == 0:
             await until(pilot, lambda: my_turn(app) or hands_scored(app) > 0)
@@ -108,24 +133,34 @@ def test_a_whole_hand_by_keys() -> None:
     assert app.failure is None
 
 
-def test_a_card_played_by_mouse() -> None:
-    async def test(app: TableApp, pilot: Pilot[None]) -> None:
-        await until(pilot, lambda: my_turn(app) and app.view().phase != PLAY)
-        await pilot.click("#bid-0")  # the first button: pass (or the forced bid)
-        await until(pilot, lambda: my_turn(app) and app.view().phase == PLAY)
-        legal = app.view().legal_actions()
-        index = next(i for i, card in enumerate(app.hand) if card in legal)
-        card = app.hand[index]
-        await pilot.click(f"#card-{index}")
-        assert card in app.table.state.trick or any(
-            card in cards for _leader, cards, _w in app.view().tricks
-        )
+def test_a_whole_hand_by_mouse_clicks() -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
+        clicked_bid = clicked_card = False
+        while hands_scored(app) == 0:
+            await until(pilot, lambda: my_turn(app) or hands_scored(app) > 0)
+            if hands_scored(app):
+                break
+            before = app.table.moves
+            if app.view().phase != PLAY:
+                await pilot.click("#bid-0")  # the first button: pass (or the forced bid)
+                clicked_bid = True
+            else:
+                legal = app.view().legal_actions()
+                index = next(i for i, card in enumerate(app.hand) if card in legal)
+                card = app.hand[index]
+                await pilot.click(f"#card-{index}")
+                assert card in [c for _s, c in app.view().trick] or any(
+                    card in cards for _leader, cards, _w in app.view().tricks
+                )
+                clicked_card = True
+            assert app.table.moves > before
+        assert clicked_bid and clicked_card
 
     play(test)
 
 
 def test_an_illegal_card_is_refused_with_the_reason() -> None:
-    async def test(app: TableApp, pilot: Pilot[None]) -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
         # Seed 3: find a turn to follow a trick with a card that does not follow.
         for _ in range(40):
             await until(pilot, lambda: my_turn(app) or app.finished)
@@ -151,12 +186,12 @@ def test_an_illegal_card_is_refused_with_the_reason() -> None:
     play(test, seed=3)
 
 
-def _names(app: TableApp) -> list[str]:
+def _names(app: TableScreen) -> list[str]:
     return [app.game.action_name(a) for a in app.choices]
 
 
 def test_h_shows_a_hint() -> None:
-    async def test(app: TableApp, pilot: Pilot[None]) -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
         await until(pilot, lambda: my_turn(app))
         assert text_of(app, "#hint") == ""
         await pilot.press("h")
@@ -168,7 +203,7 @@ def test_h_shows_a_hint() -> None:
 
 
 def test_characters_talk_in_the_chat_panel() -> None:
-    async def test(app: TableApp, pilot: Pilot[None]) -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
         def said() -> list[Chat]:
             return [e for e in app.table.events_since(ME) if isinstance(e, Chat) and e.seat > 0]
 
@@ -179,14 +214,16 @@ def test_characters_talk_in_the_chat_panel() -> None:
             await pilot.press("enter")
         line = said()[0]
         await pilot.pause()
-        assert line.text in log_text(app).replace("\n", " ") or line.text[:30] in log_text(app)
-        assert app.names[line.seat] in log_text(app)
+        chat = log_text(app, "#chat")
+        assert line.text in chat.replace("\n", " ") or line.text[:30] in chat
+        assert app.names[line.seat] in chat
+        assert line.text[:30] not in log_text(app)  # talk is in the chat panel, not the log
 
     play(test, players=("edna", "vinnie", "rosa"), seed=11)
 
 
 def test_winning_marks_the_trump_over_the_suit_led() -> None:
-    async def test(app: TableApp, pilot: Pilot[None]) -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
         # Through the hand: whenever a trick is on the table, the marked card is in it and
         # no card in it beats it by the rules' powers.
         checked = 0
@@ -196,7 +233,7 @@ def test_winning_marks_the_trump_over_the_suit_led() -> None:
             if view.trick:
                 best = winning(view)
                 assert best in [c for _s, c in view.trick]
-                assert "★" in text_of(app, "#trick")
+                assert "★" in trick_text(app)
                 checked += 1
             if hands_scored(app):
                 break
@@ -212,3 +249,182 @@ def test_players_option() -> None:
         parse_tui_players("edna,you,vinnie,rosa")
     with pytest.raises(TricktableError, match="four"):
         parse_tui_players("you,edna")
+
+
+async def act_first(app: TableScreen, pilot: Pilot[None]) -> None:
+    """Make the first legal choice by keys (pass three marked cards where passing)."""
+    view = app.view()
+    if view.phase != PLAY and not app.choices:  # cards to pass: mark the first three
+        for i in range(3):
+            await pilot.press(str(i + 1), "space")
+    await pilot.press("enter")
+
+
+def test_the_hand_summary_holds_the_next_deal_until_it_is_closed() -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
+        while not isinstance(app.app.screen, HandSummary):
+            await until(pilot, lambda: my_turn(app) or isinstance(app.app.screen, HandSummary))
+            if my_turn(app) and app.app.screen is app:
+                await act_first(app, pilot)
+        summary = app.app.screen
+        words = " ".join(text_of(summary, f"#summary-{i}") for i in range(len(summary.lines)))
+        assert "Scores" in words
+        await pilot.pause(0.3)
+        deals = [e for e in events(app) if isinstance(e, Dealt)]
+        assert len(deals) == 1  # the next hand waits for the summary to be read
+        await pilot.press("enter")
+        await until(
+            pilot, lambda: sum(isinstance(e, Dealt) for e in app.table.events_since(ME)) == 2
+        )
+
+    play(test)
+
+
+def test_a_match_closed_mid_hand_resumes_from_its_record(tmp_path: Path) -> None:
+    settings = Settings(paced=False, animate=False, records=tmp_path)
+    first = TricktableApp(MatchSetup("setback", ("heuristic",) * 3, 8), settings, start="play")
+    done: dict[str, Any] = {}
+
+    async def close_mid_hand() -> None:
+        async with first.run_test(size=SIZE) as pilot:
+            app = first.table_screen
+            assert app is not None
+            for _ in range(3):  # three of my own actions, then close
+                await until(pilot, lambda: my_turn(app))
+                await act_first(app, pilot)
+            await until(pilot, lambda: my_turn(app))
+            done["moves"] = len(app.table.state.history[-1].actions)
+            done["path"] = app.path
+            await pilot.press("q")
+        first.table_screen.table.close()
+
+    asyncio.run(close_mid_hand())
+    path = done["path"]
+    record = load_record(path)
+    state = replay(record)
+    assert not state.is_over and state.to_act == ME
+    assert len(state.history[-1].actions) == done["moves"]
+    again = TricktableApp(MatchSetup(), settings, start="resume", path=path)
+
+    async def resume() -> None:
+        async with again.run_test(size=SIZE) as pilot:
+            app = again.table_screen
+            assert app is not None
+            await until(pilot, lambda: my_turn(app))
+            assert app.view().hand == state.view(ME).hand  # the same cards in hand
+            before = app.table.moves
+            await act_first(app, pilot)
+            assert app.table.moves > before
+            await pilot.press("q")
+        again.table_screen.table.close()
+
+    asyncio.run(resume())
+    assert len(replay(load_record(path)).history[-1].actions) > done["moves"]
+
+
+def test_the_match_end_offers_to_play_again() -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
+        for _ in range(400):
+            screen = app.app.screen
+            if isinstance(screen, MatchEnd):
+                break
+            if isinstance(screen, HandSummary):
+                await pilot.press("enter")
+            elif my_turn(app):
+                await act_first(app, pilot)
+            else:
+                await pilot.pause(0.01)
+        end = app.app.screen
+        assert isinstance(end, MatchEnd)
+        assert "match" in text_of(end, "#end-0").lower()
+        await pilot.press("a")
+        await until(pilot, lambda: app.app.table_screen is not app)
+        assert app.app.table_screen.seed != app.seed  # a fresh seed, the same setup
+        assert app.app.table_screen.game.spec() == app.game.spec()
+
+    play(test, game="setback(target=4)")
+
+
+def test_hearts_passes_three_marked_cards() -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: my_turn(app))
+        before = app.table.moves
+        await pilot.press("enter")  # nothing marked: refused, with what to do
+        assert app.table.moves == before
+        assert "mark 3 cards" in text_of(app, "#message")
+        await pilot.click("#card-0")  # a click marks a card
+        await pilot.press("2", "space", "3", "space")
+        marked = sorted(app.marked)
+        assert len(marked) == 3 and app.hand[0] in marked
+        await pilot.press("enter")
+        await until(pilot, lambda: app.table.moves > before)
+        assert not app.view().hand & sum(1 << c for c in marked)  # the three cards are gone
+
+    play(test, game="hearts", seed=2)
+
+
+@pytest.mark.parametrize("game", ["spades", "euchre"])
+def test_a_hand_of_spades_and_euchre_by_keys(game: str) -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
+        while hands_scored(app) == 0:
+            await until(pilot, lambda: my_turn(app) or hands_scored(app) > 0)
+            if hands_scored(app):
+                break
+            before = app.table.moves
+            await act_first(app, pilot)
+            assert app.table.moves > before, text_of(app, "#message")
+        assert isinstance(app.app.screen, HandSummary) or hands_scored(app)
+
+    play(test, game=game, seed=4)
+
+
+def test_talking_to_the_table() -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: my_turn(app))
+        await pilot.press("t")
+        assert isinstance(app.focused, Input)
+        await pilot.press(*"good luck", "enter")
+        mine = [e for e in app.table.events_since(ME) if isinstance(e, Chat) and e.seat == ME]
+        assert [e.text for e in mine] == ["good luck"]
+        await pilot.pause()
+        assert "good luck" in log_text(app, "#chat")
+        hidden = next(c for c in range(52) if not app.view().hand >> c & 1)
+        from tricktable.cards import card_name
+
+        await pilot.press("t", *f"I hold {card_name(hidden)}", "enter")
+        assert "not said" in text_of(app, "#message")  # a hidden card may not be named
+        assert my_turn(app)
+
+    play(test)
+
+
+def test_last_trick_skin_and_ascii_keys() -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
+        while True:
+            await until(pilot, lambda: my_turn(app))
+            if app.view().tricks:
+                break
+            await act_first(app, pilot)
+        last = app.view().tricks[-1][1]
+        await pilot.press("l")
+        shown = trick_text(app)
+        assert app.showing_last and "last trick" in shown
+        assert all(card_label(c, 0, True).plain.rstrip("*") in shown for c in last)
+        assert not any(symbol in shown + text_of(app, "#status") for symbol in "♠♥♦♣")
+        await pilot.press("l")
+        assert not app.showing_last
+        assert app.has_class("-felt")
+        await pilot.press("s")
+        assert app.has_class("-paper") and not app.has_class("-felt")
+
+    play(test, ascii=True)
+
+
+def test_a_small_window_says_so() -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
+        assert app.has_class("-too-small")
+        assert "at least 100×30" in text_of(app, "#too-small")
+        await pilot.resize_terminal(*SIZE)
+        await until(pilot, lambda: not app.has_class("-too-small"))
+
+    play(test, size=(80, 24))

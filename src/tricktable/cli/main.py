@@ -182,19 +182,73 @@ def play(
     "save_path",
     type=click.Path(dir_okay=False),
     default=None,
-    help="where to save the match record (default: records/)",
+    help="where to save the match record (default: records/; with --resume the record resumed)",
 )
+@click.option("--play", "play_now", is_flag=True, help="sit down at once: no start screen")
+@click.option(
+    "--resume",
+    "resume_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="play on a saved match (a record) from where it stopped",
+)
+@click.option(
+    "--replay",
+    "replay_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="step through a record, forwards and backwards, with its analysis",
+)
+@click.option(
+    "--skin", type=click.Choice(["felt", "paper"]), default="felt", help="the table's look"
+)
+@click.option("--ascii", "ascii_cards", is_flag=True, help="cards as letters (QH, TS), no ♠♥♦♣")
+@click.option("--no-animations", is_flag=True, help="no sliding cards, no pauses after tricks")
+@click.option("--serve", is_flag=True, help="serve the app to a browser tab (textual-serve)")
+@click.option("--host", default="127.0.0.1", show_default=True, help="with --serve: the address")
+@click.option("--port", type=int, default=8000, show_default=True, help="with --serve: the port")
 def tui(
     game_spec: str,
     rules_path: str | None,
     players: str | None,
     seed: int | None,
     save_path: str | None,
+    play_now: bool,
+    resume_path: str | None,
+    replay_path: str | None,
+    skin: str,
+    ascii_cards: bool,
+    no_animations: bool,
+    serve: bool,
+    host: str,
+    port: int,
 ) -> None:
-    """Play a match at the full-screen table: you at seat 0 against three bots."""
-    from tricktable.tui import run_tui
+    """The full-screen table: pick a game and players, play, chat, ask for hints, resume
+    a saved match, replay a record (docs/tui.md)."""
+    from tricktable.tui.command import TuiOptions, make_app, run_tui
 
-    sys.exit(run_tui(resolve_game(game_spec, rules_path), players, seed, save_path))
+    options = TuiOptions(
+        game=resolve_game(game_spec, rules_path),
+        players=players,
+        seed=seed,
+        save=save_path,
+        play=play_now,
+        resume=resume_path,
+        replay=replay_path,
+        skin=skin,
+        ascii=ascii_cards,
+        animate=not no_animations,
+    )
+    if serve:
+        from tricktable.tui.serve import serve as serve_app
+
+        if save_path or resume_path:
+            raise TricktableError("--serve gives each tab a match of its own: no --save, --resume")
+        make_app(options)  # checked here: a tab whose app cannot start would hang
+        # Each browser tab runs this command again, less the serving options.
+        serve_app(sys.argv[2:], host=host, port=port)
+        return
+    sys.exit(run_tui(options))
 
 
 @cli.command()

@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import queue
 import threading
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
 from tricktable.bots.base import Bot
@@ -34,6 +34,8 @@ from tricktable.table.table import Person, Table
 
 #: deals the next hand at a table (``Table.deal_next`` with the hand's cards)
 TableDealer = Callable[[Table], None]
+#: awaited after each action at a table: a screen's pause to show it (see :func:`run`)
+Pacer = Callable[[Table], Awaitable[None]]
 
 
 async def run(
@@ -42,13 +44,17 @@ async def run(
     grace: float = 1.0,
     person_time: float | None = None,
     deal: TableDealer | None = None,
+    pace: Pacer | None = None,
 ) -> TrickState:
     """Play the table's match to its end (or until it has ``max_hands`` hands); its state.
 
     ``grace`` is the time a bot gets beyond its ``decision_time`` before the driver calls it
     a timeout; ``person_time``, if given, is the longest a person (or a remote connection)
     may take over one action — past it the seat faults like a bot and is handed on. ``deal``
-    deals each hand (default: ``Table.deal_next()``, from the match's seed). The bots are
+    deals each hand (default: ``Table.deal_next()``, from the match's seed). ``pace``, if
+    given, is awaited after every action before the next is asked for: a screen's pause to
+    let a trick be seen before it is collected, or to hold the next deal while a hand's
+    summary is read (the state is not touched meanwhile). The bots are
     started here (once a table) and told when each hand and the match end. Each person's
     :meth:`~tricktable.table.table.Person.attend` runs beside the driver from the start; one
     that raises stops the match and this raises it. The table is stopped
@@ -68,7 +74,8 @@ async def run(
         if isinstance(player, Person)
     ]
     try:
-        await _beside(_drive(table, calls, max_hands, person_time, deal), attending)
+        driving = _drive(table, calls, max_hands, person_time, deal, pace)
+        await _beside(driving, attending)
     finally:
         table.stop()
         calls.close()
@@ -104,6 +111,7 @@ async def _drive(
     max_hands: int | None,
     person_time: float | None,
     deal: TableDealer | None,
+    pace: Pacer | None = None,
 ) -> None:
     """Deal and play hand after hand until the match ends (or ``max_hands``, or a stop)."""
     state = table.state
@@ -116,7 +124,7 @@ async def _drive(
                 table.deal_next()
             else:
                 deal(table)
-        await _play_out(table, calls, person_time)
+        await _play_out(table, calls, person_time, pace)
         if table.ended and not state.is_over:
             break  # stopped from outside, in the middle of a hand
         if not (state.needs_deal or state.is_over):
@@ -145,30 +153,40 @@ async def _start(table: Table, calls: _Calls) -> None:
         await calls.call(seat, bot, limit, bot.start_match, table.game, seat, seed)
 
 
-async def _play_out(table: Table, calls: _Calls, person_time: float | None) -> None:
+async def _play_out(
+    table: Table, calls: _Calls, person_time: float | None, pace: Pacer | None = None
+) -> None:
     """Ask whoever is to act until the hand ends (or the match, or the table stops)."""
     state = table.state
     while state.to_act >= 0 and not table.ended:
-        seat = state.to_act
-        if table.is_person(seat):
-            await _wait_for_person(table, seat, person_time)
-            continue
-        bot = table.players[seat]
         moves = table.moves
-        try:
-            action = await calls.decide(seat, bot, table.view(seat))
-        except Exception as exc:
-            relay_chat(table.state, table.players, seat, table.referee, say=table.chat)
-            table.fault(seat, exc)
-            continue
-        # What a program or HTTP bot said while deciding goes to the table before its move.
+        await _act(table, calls, person_time)
+        if pace is not None and table.moves != moves:
+            await pace(table)
+
+
+async def _act(table: Table, calls: _Calls, person_time: float | None) -> None:
+    """One action of whoever is to act (a person's, a bot's, or a fault)."""
+    seat = table.state.to_act
+    if table.is_person(seat):
+        await _wait_for_person(table, seat, person_time)
+        return
+    bot = table.players[seat]
+    moves = table.moves
+    try:
+        action = await calls.decide(seat, bot, table.view(seat))
+    except Exception as exc:
         relay_chat(table.state, table.players, seat, table.referee, say=table.chat)
-        if table.moves != moves or table.ended:
-            continue  # the table moved on while the bot thought: its answer is stale
-        try:
-            table.play_for(seat, action)
-        except IllegalAction as exc:
-            table.fault(seat, exc)
+        table.fault(seat, exc)
+        return
+    # What a program or HTTP bot said while deciding goes to the table before its move.
+    relay_chat(table.state, table.players, seat, table.referee, say=table.chat)
+    if table.moves != moves or table.ended:
+        return  # the table moved on while the bot thought: its answer is stale
+    try:
+        table.play_for(seat, action)
+    except IllegalAction as exc:
+        table.fault(seat, exc)
 
 
 async def _wait_for_person(table: Table, seat: int, person_time: float | None) -> None:

@@ -1,12 +1,13 @@
 """``tricktable tui``: the full-screen terminal table (Textual).
 
-:class:`~tricktable.tui.app.TableApp` is the table screen; :func:`run_tui` is the command:
-it checks the options, plays the match full-screen and saves its record as ``play`` does.
+:class:`~tricktable.tui.app.TricktableApp` is the app (start screen, table, replay);
+:class:`~tricktable.tui.table.TableScreen` the table; :func:`run_tui` the command.
 """
 
 from __future__ import annotations
 
-from tricktable.tui.app import TableApp
+from tricktable.tui.app import TricktableApp
 from tricktable.tui.command import run_tui
+from tricktable.tui.table import TableScreen
 
-__all__ = ["TableApp", "run_tui"]
+__all__ = ["TableScreen", "TricktableApp", "run_tui"]

@@ -1,21 +1,26 @@
-"""``tricktable tui``: check the options, play full-screen, save the record like ``play``."""
+"""``tricktable tui``: check the options, open the full-screen app, report where it saved.
+
+Without ``--play``, ``--resume`` or ``--replay`` the app opens on the start screen, filled in
+from the options given; ``--play`` sits down at the table at once.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from tricktable.bots import split_players
 from tricktable.cli import fail
-from tricktable.cli.play import default_record_path, prepare_folder, user_name
+from tricktable.cli.play import prepare_folder, user_name
 from tricktable.errors import TricktableError
-from tricktable.games import load_game
-from tricktable.records import save_record
+from tricktable.records import load_record, replay
 from tricktable.runner import check_players
-from tricktable.seeds import fresh_seed
-from tricktable.tui.app import TableApp
+from tricktable.tui.app import TricktableApp
+from tricktable.tui.model import DEFAULT_BOTS, MatchSetup, Settings
+from tricktable.tui.skins import wants_ascii
 
 #: the players without ``--players``: you against three characters
-DEFAULT_PLAYERS = "you,edna,vinnie,rosa"
+DEFAULT_PLAYERS = "you," + ",".join(DEFAULT_BOTS)
 #: what ``--players`` may call the person at seat 0
 PERSON_WORDS = ("you", "human", "me")
 
@@ -33,33 +38,61 @@ def parse_tui_players(text: str) -> list[str]:
     return names[1:]
 
 
-def make_app(game_spec: str, players: str | None, seed: int | None) -> TableApp:
-    """The table screen for the options given (checked: bad ones raise one clear error)."""
-    game = load_game(game_spec)
-    bots = parse_tui_players(players or DEFAULT_PLAYERS)
-    check_players(bots)
-    return TableApp(game, bots, seed if seed is not None else fresh_seed(), label=user_name())
+@dataclass(frozen=True)
+class TuiOptions:
+    """The command line of ``tricktable tui`` (see ``tricktable tui --help``)."""
+
+    game: str = "setback"
+    players: str | None = None
+    seed: int | None = None
+    save: str | None = None
+    play: bool = False
+    resume: str | None = None
+    replay: str | None = None
+    skin: str = "felt"
+    ascii: bool = False
+    animate: bool = True
 
 
-def run_tui(game_spec: str, players: str | None, seed: int | None, save_path: str | None) -> int:
-    """Play one match full-screen; the exit status (0 done or quit, 2 bad input, 3 the
-    engine failed). The record is saved when the app closes, finished or not."""
+def make_app(options: TuiOptions) -> TricktableApp:
+    """The app for the options given (checked: bad ones raise one clear error)."""
+    if options.resume and options.replay:
+        raise TricktableError("give --resume or --replay, not both")
+    bots = tuple(parse_tui_players(options.players or DEFAULT_PLAYERS))
+    setup = MatchSetup(game=options.game, players=bots, seed=options.seed)
+    settings = Settings(
+        skin=options.skin, ascii=options.ascii or wants_ascii(), animate=options.animate
+    )
+    save = Path(options.save) if options.save else None
+    if save is not None:
+        prepare_folder(save)
+    path = options.resume or options.replay
+    if path is not None:
+        replay(load_record(path))  # a record that does not replay fails here, in one line
+        start = "resume" if options.resume else "replay"
+        return TricktableApp(setup, settings, start, Path(path), user_name(), save)
+    setup.load()  # the game and its options checked before the screen opens
+    check_players(list(bots))
+    start = "play" if options.play else "setup"
+    return TricktableApp(setup, settings, start, None, user_name(), save)
+
+
+def run_tui(options: TuiOptions) -> int:
+    """Run the app; the exit status (0 done or quit, 2 bad input, 3 the engine failed)."""
     try:
-        app = make_app(game_spec, players, seed)
-        path = Path(save_path) if save_path else default_record_path(app.seed)
-        prepare_folder(path)
+        app = make_app(options)
     except TricktableError as exc:
         return fail(exc)
-    try:
-        app.run()
-    finally:
-        app.table.stop()
-        app.table.close()
-    try:
-        save_record(app.table.record(), path)
-    except OSError as exc:
-        return fail(f"cannot save the record to {path}: {exc.strerror or exc}")
-    print(f"record saved to {path}")
+    app.run()
+    screen = app.table_screen
+    if screen is not None:
+        screen.table.stop()
+        screen.table.close()
+        screen.save()
+        if screen.save_error:
+            return fail(screen.save_error)
+        print(f"record saved to {screen.path}")
     if app.failure is not None:
-        return fail(f"the match stopped: {app.failure}", 3)
+        status = 2 if isinstance(app.failure, TricktableError) and screen is None else 3
+        return fail(f"{app.failure}", status)
     return 0

@@ -8,17 +8,18 @@ turned into messages to the app, which submits them to the table.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.console import Console, RenderableType
 from rich.rule import Rule
 from rich.table import Table as Grid
 from rich.text import Text
 from textual import events
+from textual.geometry import Offset
 from textual.message import Message
 from textual.widgets import Button, RichLog, Static
 
-from tricktable.ui.games import card_text
+from tricktable.tui.skins import card_label, plain
 
 #: slots in the hand bar and the bid panel: the most cards a hand holds, the most choices
 HAND_SLOTS = 13
@@ -30,24 +31,34 @@ class LogConsole(Console):
     :class:`~tricktable.ui.terminal.TableDisplay` writes the events into the log panel
     through it, so the panel says exactly what ``tricktable play`` says."""
 
-    def __init__(self, log: RichLog) -> None:
+    def __init__(self, log: RichLog | None = None, ascii: bool = False) -> None:
         super().__init__(highlight=False, emoji=False, soft_wrap=True, width=200)
         self.log_widget = log
+        self.ascii = ascii
+        #: what was printed, where no log is given (a summary's lines, collected)
+        self.lines: list[RenderableType] = []
 
     def print(self, *objects: Any, **kwargs: Any) -> None:
         style = kwargs.get("style")
         if not objects:
-            self.log_widget.write(Text(""))
+            self._write(Text(""))
         for obj in objects:
             if isinstance(obj, str):
                 obj = Text(obj, style=style or "")
             elif isinstance(obj, Text) and style:
                 obj = obj.copy()
                 obj.stylize(style)
-            self.log_widget.write(obj)
+            self._write(plain(obj, self.ascii) if isinstance(obj, Text) else obj)
 
     def rule(self, title: Any = "", **kwargs: Any) -> None:
-        self.log_widget.write(Rule(title))
+        # A heading of its own rather than a rule: a rule cuts a long title in a narrow log.
+        self._write(Text(f"── {title}", style="bold") if title else Rule())
+
+    def _write(self, obj: RenderableType) -> None:
+        if self.log_widget is None:
+            self.lines.append(obj)
+        else:
+            self.log_widget.write(obj)
 
 
 class SeatBox(Static):
@@ -67,7 +78,7 @@ class SeatBox(Static):
 
 
 class CardChip(Static):
-    """One card of the hand; clicking it asks the app to play it."""
+    """One card of the hand; clicking it asks the screen to play (or pick) it."""
 
     class Chosen(Message):
         """A card was clicked."""
@@ -80,13 +91,26 @@ class CardChip(Static):
         super().__init__(**kwargs)
         self.index = index
 
-    def show(self, card: int | None, trumps: int, legal: bool, selected: bool) -> None:
+    def show(
+        self,
+        card: int | None,
+        trumps: int,
+        legal: bool,
+        selected: bool,
+        ascii: bool = False,
+        marked: bool = False,
+    ) -> None:
+        """Draw ``card`` (None: the slot is empty and hidden); ``marked``: picked to pass."""
         self.display = card is not None
         if card is None:
             return
-        self.update(card_text(card, trumps))
+        label = card_label(card, trumps, ascii)
+        if marked:
+            label = Text("+", style="bold").append_text(label)
+        self.update(label)
         self.set_class(legal, "legal")
         self.set_class(selected, "selected")
+        self.set_class(marked, "marked")
         self.set_class(bool(trumps >> card & 1), "trump")
 
     def on_click(self, event: events.Click) -> None:
@@ -111,6 +135,36 @@ class BidButton(Button):
         if action is not None:
             self.label = words
             self.set_class(selected, "selected")
+
+
+class TrickSpot(Static):
+    """Where one seat's card of the trick lies (compass ``N``, ``W``, ``E``, ``S``); a card
+    put down slides in from its seat's side when animations are on."""
+
+    #: the way a card slides in from each side: (columns, rows) it starts away
+    FROM: ClassVar[dict[str, tuple[int, int]]] = {
+        "N": (0, -2),
+        "S": (0, 2),
+        "W": (-6, 0),
+        "E": (6, 0),
+    }
+
+    def __init__(self, where: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.where = where
+        self.card: int | None = None
+
+    def show(self, card: int | None, shown: RenderableType, animate: bool) -> None:
+        """Draw ``shown`` for ``card`` (None: empty); a new card slides in if ``animate``."""
+        new = card is not None and card != self.card
+        self.card = card
+        self.update(shown)
+        if new and animate:
+            dx, dy = self.FROM[self.where]
+            self.styles.offset = (dx, dy)
+            self.styles.opacity = 0.2
+            self.animate("offset", Offset(0, 0), duration=0.25, easing="out_cubic")
+            self.styles.animate("opacity", value=1.0, duration=0.25)
 
 
 def trick_grid(cells: dict[str, RenderableType], centre: RenderableType) -> Grid:

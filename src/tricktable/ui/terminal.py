@@ -189,6 +189,8 @@ class TableDisplay(Seating):
         self._auction_shown = False
         self._substitutes: dict[int, str] = {}
         self._fault: tuple[int, str, str] | None = None
+        #: whether table talk is shown (a screen with a chat panel of its own turns it off)
+        self.show_chat = True
 
     def _print(self, lines: Iterable[Text]) -> None:
         for text in lines:
@@ -513,7 +515,7 @@ class TableDisplay(Seating):
         self.console.print(text, style="yellow")
 
     def _show_chat(self, event: Chat) -> None:
-        if self._quiet or self.compact:
+        if self._quiet or self.compact or not self.show_chat:
             return
         name = self.names[event.seat] if 0 <= event.seat < len(self.names) else "The table"
         text = Text(f"  {verb(name, 'say')}: ", style="bold")

@@ -454,6 +454,26 @@ class Presenter:
         """Public facts shown during the phases before the play."""
         return self.info_facts(seating, view)
 
+    # ------------------------------------------------------------------ the running tally
+
+    def tally_lines(self, seating: Seating, view: View) -> list[Text]:
+        """The hand's running tally for a side panel: what a player at the table keeps count of.
+
+        It is read from ``view`` alone and told from its seat's side ("us", "them", "yours"):
+        the cards played, who took them, the bids, the seat's own cards, never a card the seat
+        may not know. A few short lines; the generic tally is the tricks each side has won.
+        """
+        won = side_tricks(seating, view)
+        out = []
+        for side in seats_from(side_of(seating, view.seat), len(won)):
+            n = won[side]
+            who = capital(side_word(seating, view.seat, side))
+            out.append(Text(f"{who}: {n} trick{'s' * (n != 1)}"))
+        if view.phase == PLAY:
+            left = self.tricks_in_hand(view) - len(view.tricks)
+            out.append(Text(f"{left} trick{'s' * (left != 1)} to play", style="dim"))
+        return out
+
 
 def _bid_word(bid: object) -> str:
     """A Spades or Oh Hell bid as shown: a number, `blind nil`, or a dash before it is made."""
@@ -472,3 +492,43 @@ def safely(primary: Callable[[], list[Text]], fallback: Callable[[], list[Text]]
         return primary()
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, TricktableError):
         return fallback()
+
+
+# ------------------------------------------------------------------ tally pieces
+
+
+def side_of(seating: Seating, seat: int) -> int:
+    """The side ``seat`` plays for: its partnership (seats 0+2, 1+3), or the seat itself."""
+    return seat & 1 if seating.partners else seat
+
+
+def side_word(seating: Seating, viewer: int, side: int) -> str:
+    """A side as ``viewer`` says it: "us" or "them" with partners, else the seat's name."""
+    if seating.partners:
+        return "us" if side == side_of(seating, viewer) else "them"
+    name = seating.side_name(side)
+    return "you" if name == "You" else name
+
+
+def capital(word: str) -> str:
+    """``word`` with its first letter capital ("us" -> "Us"), the rest as it is."""
+    return word[:1].upper() + word[1:]
+
+
+def seats_from(viewer: int, count: int) -> list[int]:
+    """Every seat, ``viewer`` first and then round the table to its left."""
+    return [(viewer + i) % count for i in range(count)]
+
+
+def side_tricks(seating: Seating, view: View) -> list[int]:
+    """The tricks each side has won this hand (a side: see :func:`side_of`)."""
+    won = view.tricks_won
+    if seating.partners:
+        return [won[0] + won[2], won[1] + won[3]]
+    return won
+
+
+def per_side_words(seating: Seating, viewer: int, values: Sequence[object]) -> str:
+    """One value per side, the viewer's first, each side as it says it: "us 14 · them 3"."""
+    order = seats_from(side_of(seating, viewer), len(values))
+    return " · ".join(f"{side_word(seating, viewer, t)} {values[t]}" for t in order)

@@ -15,6 +15,10 @@ from tricktable.ui.games.base import (
     join,
     last_result,
     line,
+    per_side_words,
+    safely,
+    side_tricks,
+    side_word,
     signed,
     suit_text,
     verb,
@@ -144,3 +148,40 @@ class EuchrePresenter(Presenter):
         won = view.tricks_won
         facts.append(Text("tricks " + seating.per_side([won[0] + won[2], won[1] + won[3]])))
         return facts
+
+    def tally_lines(self, seating: Seating, view: View) -> list[Text]:
+        """Who made trump (alone or not), the tricks of each side, what the makers still need."""
+        return safely(
+            lambda: self._tally(seating, view), lambda: Presenter.tally_lines(self, seating, view)
+        )
+
+    def _tally(self, seating: Seating, view: View) -> list[Text]:
+        info = view.info()
+        maker = info.get("maker")
+        if not isinstance(maker, int) or not seating.partners:
+            out = [Text("Trump not made yet", style="bold")]
+            up = card_word(info.get("up_card"))
+            if up is not None:
+                turned = info.get("bidding_round") == 2
+                out.append(line("Up-card: ", up, " (turned down)" if turned else ""))
+            return out
+        makers = maker & 1
+        ours = side_word(seating, view.seat, makers)
+        alone = ", alone" if info.get("alone") else ""
+        won = side_tricks(seating, view)
+        took, against = won[makers], won[1 - makers]
+        tricks = per_side_words(seating, view.seat, won)
+        out = [
+            Text(f"Makers: {ours} ({seating.names[maker]}{alone})"),
+            Text(f"Tricks: {tricks}"),
+        ]
+        if took == 5:
+            out.append(Text("A march: all five tricks", style="bold green"))
+        elif took >= 3:
+            rest = ", a march still open" if not against else ""
+            out.append(Text(f"Made{rest}", style="green"))
+        elif against >= 3:
+            out.append(Text("Euchred!", style="bold red"))
+        else:
+            out.append(Text(f"Makers need {3 - took} more of {5 - took - against}"))
+        return out

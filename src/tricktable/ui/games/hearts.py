@@ -6,6 +6,8 @@ from rich.text import Text
 
 from tricktable.engine import actions as act
 from tricktable.engine.trick import View
+from tricktable.games.filippa import card_penalties
+from tricktable.games.hearts import HAND_POINTS, hearts_points, queen_taker
 from tricktable.games.hearts_options import DIRECTION_NAMES
 from tricktable.games.hearts_results import FilippaResult, HeartsResult
 from tricktable.ui.games.base import (
@@ -14,12 +16,16 @@ from tricktable.ui.games.base import (
     Presenter,
     Seating,
     _ints,
+    capital,
     card_text,
     card_word,
     conjugate,
     join,
     last_result,
     line,
+    safely,
+    seats_from,
+    side_word,
     verb,
 )
 
@@ -142,6 +148,37 @@ class HeartsPresenter(Presenter):
             facts.append(line("you received ", join((card_word(c) or c for c in received), " ")))
         return facts
 
+    def tally_lines(self, seating: Seating, view: View) -> list[Text]:
+        """Points taken this hand by each seat, hearts broken, the points left, the moon."""
+        return safely(
+            lambda: self._tally(seating, view), lambda: Presenter.tally_lines(self, seating, view)
+        )
+
+    def _tally(self, seating: Seating, view: View) -> list[Text]:
+        won = view.won
+        points = hearts_points(won)
+        queen = queen_taker(won)
+        out = []
+        for seat in seats_from(view.seat, len(points)):
+            got = points[seat]
+            who = capital(side_word(seating, view.seat, seat))
+            text = Text(f"{who}: {got} point{'s' * (got != 1)}")
+            if seat == queen:
+                text.append_text(line(" with ", card_text(QUEEN_OF_SPADES)))
+            out.append(text)
+        broken = view.info().get("hearts_broken")
+        left = f"{HAND_POINTS - sum(points)} points left"
+        if broken is None:
+            out.append(Text(left))
+        else:
+            out.append(Text(f"Hearts {'broken' if broken else 'not broken'} · {left}"))
+        takers = [s for s, got in enumerate(points) if got]
+        if len(takers) == 1 and getattr(self.game.options, "moon", "none") != "none":
+            seat = takers[0]
+            name = seating.names[seat]
+            out.append(Text(f"Moon watch: {verb(name, 'have')} all {points[seat]}", style="yellow"))
+        return out
+
 
 class FilippaPresenter(HeartsPresenter):
     """Filippa: penalties against their takers, the pool shared by the seats that took none."""
@@ -215,3 +252,19 @@ class FilippaPresenter(HeartsPresenter):
         if isinstance(pool, int):
             facts.append(Text(f"pool {pool}"))
         return facts
+
+    def _tally(self, seating: Seating, view: View) -> list[Text]:
+        """Penalties taken this hand by each seat, who is clean so far, the pool at stake."""
+        penalties = card_penalties(view.won)
+        order = seats_from(view.seat, len(penalties))
+        out = [
+            Text(f"{capital(side_word(seating, view.seat, seat))}: {penalties[seat]}")
+            for seat in order
+        ]
+        clean = [seating.names[s] for s in order if not penalties[s]]
+        out.append(Text("Clean so far: " + (", ".join(clean) if clean else "nobody")))
+        pool = view.info().get("pool")
+        # Once the hand is scored the view's pool is the next hand's: not this hand's tally.
+        if isinstance(pool, int) and view.to_act >= 0:
+            out.append(Text(f"Pool: {pool}"))
+        return out

@@ -11,9 +11,13 @@ from tricktable.ui.games.base import (
     Presenter,
     Seating,
     _bid_word,
+    capital,
     card_word,
     last_result,
     line,
+    safely,
+    seats_from,
+    side_word,
     signed,
     suit_text,
 )
@@ -118,3 +122,35 @@ class OhHellPresenter(Presenter):
             pairs = [f"{_bid_word(b)}/{t}" for b, t in zip(bids, view.tricks_won, strict=True)]
             return [Text("bid/took " + seating.per_seat(pairs))]
         return []
+
+    def tally_lines(self, seating: Seating, view: View) -> list[Text]:
+        """Each seat's bid against its tricks so far, and the bids' total against the tricks."""
+        return safely(
+            lambda: self._tally(seating, view), lambda: Presenter.tally_lines(self, seating, view)
+        )
+
+    def _tally(self, seating: Seating, view: View) -> list[Text]:
+        info = view.info()
+        bids = info.get("bids")
+        if not isinstance(bids, list) or len(bids) != len(seating.names):
+            return Presenter.tally_lines(self, seating, view)
+        won = view.tricks_won
+        out = []
+        for seat in seats_from(view.seat, len(bids)):
+            bid, took = bids[seat], won[seat]
+            text = Text(f"{capital(side_word(seating, view.seat, seat))}: ")
+            if not isinstance(bid, int):
+                text.append("no bid yet")
+            else:
+                text.append(f"bid {bid}, took {took}")
+                if took > bid:
+                    text.append(" (over)", style="red")
+                elif took == bid:
+                    text.append(" (exact)", style="green")
+            out.append(text)
+        size = info.get("hand_size")
+        if type(size) is int and all(isinstance(b, int) for b in bids):
+            total = sum(bids)
+            how = "over" if total > size else "under" if total < size else "even"
+            out.append(Text(f"Bids {total} for {size} trick{'s' * (size != 1)} ({how})", "dim"))
+        return out

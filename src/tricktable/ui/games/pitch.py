@@ -12,6 +12,7 @@ from tricktable.cards import (
     cards_in,
 )
 from tricktable.engine.trick import AUCTION, TrumpTables, View
+from tricktable.games.pitch_scoring import game_count, sides_of
 from tricktable.games.setback import Setback
 from tricktable.games.setback_results import SetbackResult
 from tricktable.ui.games.base import (
@@ -23,6 +24,10 @@ from tricktable.ui.games.base import (
     card_text,
     last_result,
     line,
+    per_side_words,
+    safely,
+    side_of,
+    side_word,
     suit_text,
     verb,
 )
@@ -238,6 +243,69 @@ class SetbackPresenter(Presenter):
         """Trump is not named yet."""
         return Text("trump named by the lead")
 
+    # ------------------------------------------------------------------ the running tally
+
+    def tally_lines(self, seating: Seating, view: View) -> list[Text]:
+        """The points of the hand as far as this seat can tell: each point card's fate,
+        High and Low so far, the Game count; before trump is named, the contract."""
+        return safely(
+            lambda: self._tally(seating, view), lambda: Presenter.tally_lines(self, seating, view)
+        )
+
+    def _tally(self, seating: Seating, view: View) -> list[Text]:
+        if view.trump < 0:
+            return self._before_trump(seating, view)
+        weights = getattr(self.game, "weights", {"game": 1})
+        seen = _Seen(seating, view, self.game.options.hand_size)
+        out: list[Text] = []
+        for key, weight in weights.items():
+            label = POINT_LABELS.get(key, key.replace("_", " ").capitalize())
+            if weight != 1:
+                label += f" ({weight})"
+            if key == "game":
+                masks = sides_of(view.won, seating.partners)
+                counts = [game_count(m) for m in masks]
+                out.append(Text(f"{label}: {per_side_words(seating, view.seat, counts)}"))
+            elif key in ("high", "low"):
+                out.append(self._high_low_line(seen, key, label))
+            else:
+                card = _point_card(key, view.trump, 0, view.tables)
+                out.append(seen.card_line(label, card))
+        return out
+
+    def _before_trump(self, seating: Seating, view: View) -> list[Text]:
+        out = [Text("Trump not named yet", style="bold")]
+        info = view.info()
+        names = seating.names
+        declarer, bid = info.get("declarer"), info.get("bid")
+        if isinstance(declarer, int) and 0 <= declarer < len(names):
+            out.append(Text(f"Contract: {names[declarer]} bid {bid}"))
+            out.append(Text("The first lead names trump", style="dim"))
+        elif view.phase == AUCTION:
+            bidder, high = info.get("high_bidder"), info.get("high_bid")
+            if isinstance(bidder, int) and 0 <= bidder < len(names):
+                out.append(Text(f"High bid: {names[bidder]} {high}"))
+            else:
+                out.append(Text("No bid yet"))
+        return out
+
+    def _high_low_line(self, seen: _Seen, key: str, label: str) -> Text:
+        """High or Low: the highest (lowest) trump seen, and whether one unseen could beat it."""
+        view = seen.view
+        tables = view.tables
+        power = tables.power
+        # Jokers are never High or Low (pitch_scoring.high_low).
+        trumps = [c for c in cards_in(seen.known & tables.mask) if c < 52]
+        if not trumps:
+            return Text(f"{label}: no trump seen yet")
+        high = key == "high"
+        card = (max if high else min)(trumps, key=power.__getitem__)
+        # Sure once no trump this seat has not seen could be dealt above (below) it.
+        unseen = [c for c in cards_in(seen.unseen & tables.mask) if c < 52]
+        beaten = any(power[c] > power[card] if high else power[c] < power[card] for c in unseen)
+        by_dealt = key == "low" and getattr(self.game.options, "low_to", "captured") == "dealt"
+        return seen.card_line(label if not beaten else f"{label} so far", card, by_dealt)
+
 
 def _point_card(key: str, trump: int, dealt: int, tables: TrumpTables) -> int:
     """The card a point goes with (High and Low: the highest and lowest trump dealt), or -1."""
@@ -259,3 +327,44 @@ def _point_card(key: str, trump: int, dealt: int, tables: TrumpTables) -> int:
         "off_five": other * 13 + 3,
         "ten": trump * 13 + TEN,
     }.get(key, -1)
+
+
+class _Seen:
+    """What one seat knows of the cards of a Pitch hand: played (and by whom, and who took
+    them), its own, and the rest, unseen (not dealt, or in another hand)."""
+
+    def __init__(self, seating: Seating, view: View, hand_size: int) -> None:
+        self.seating = seating
+        self.view = view
+        self.trick = _or_all(1 << c for _, c in view.trick)
+        self.known = view.played | view.hand
+        deck = _or_all(1 << c for c in view.game.deck)
+        self.over = len(view.tricks) >= hand_size
+        # Once the hand is over every card dealt was played: the others were never dealt.
+        self.unseen = 0 if self.over else deck & ~self.known
+        #: who played each card played (it was dealt to that seat)
+        self.player: dict[int, int] = {}
+        for leader, cards, _ in view.tricks:
+            for i, c in enumerate(cards):
+                self.player[c] = (leader + i) % len(seating.names)
+        for s, c in view.trick:
+            self.player[c] = s
+
+    def card_line(self, label: str, card: int, by_dealt: bool = False) -> Text:
+        """``label: card`` and where it is: yours, in the trick, taken by a side; or, with
+        ``by_dealt``, the side it was dealt to (Low in ``low_to=dealt``)."""
+        view, seating = self.view, self.seating
+        if card < 0 or not self.known >> card & 1:
+            return Text(f"{label}: {'not dealt' if self.over else 'not seen yet'}")
+        text = line(f"{label}: ", card_text(card, view.tables.mask), " ")
+        if view.hand >> card & 1:
+            text.append("yours")
+        elif by_dealt:
+            side = side_of(seating, self.player.get(card, view.seat))
+            text.append(f"dealt to {side_word(seating, view.seat, side)}")
+        elif self.trick >> card & 1:
+            text.append("in the trick")
+        else:
+            taker = next((s for s, m in enumerate(view.won) if m >> card & 1), -1)
+            text.append(f"taken by {side_word(seating, view.seat, side_of(seating, taker))}")
+        return text

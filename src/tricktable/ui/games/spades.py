@@ -12,8 +12,14 @@ from tricktable.ui.games.base import (
     Seating,
     _bid_word,
     _ints,
+    capital,
     last_result,
     line,
+    per_side_words,
+    safely,
+    seats_from,
+    side_of,
+    side_word,
     signed,
 )
 
@@ -135,3 +141,49 @@ class SpadesPresenter(Presenter):
         if info.get("spades_broken") is not None:
             facts.append(Text("spades broken" if info["spades_broken"] else "spades not broken"))
         return facts
+
+    def tally_lines(self, seating: Seating, view: View) -> list[Text]:
+        """Each side's bid against the tricks that count for it, the nils, the bags so far."""
+        return safely(
+            lambda: self._tally(seating, view), lambda: Presenter.tally_lines(self, seating, view)
+        )
+
+    def _tally(self, seating: Seating, view: View) -> list[Text]:
+        if not seating.partners:
+            return Presenter.tally_lines(self, seating, view)
+        info = view.info()
+        bids = info.get("bids")
+        if not isinstance(bids, list) or len(bids) != 4:
+            return Presenter.tally_lines(self, seating, view)
+        won = view.tricks_won
+        carried = _ints(info.get("bags"), 2) or [0, 0]
+        sides: list[Text] = []
+        nils: list[Text] = []
+        bags = list(carried)
+        for side in seats_from(side_of(seating, view.seat), 2):
+            seats = (side, side + 2)
+            who = capital(side_word(seating, view.seat, side))
+            # As score_team counts: a nil's tricks are bags, the others' go to the contract.
+            numbers = [bids[s] for s in seats if isinstance(bids[s], int) and bids[s] > 0]
+            took = sum(won[s] for s in seats if isinstance(bids[s], int) and bids[s] > 0)
+            for s in seats:
+                if isinstance(bids[s], str):  # nil or blind nil
+                    bags[side] += won[s]
+                    kind = _bid_word(bids[s])
+                    state = "safe so far" if not won[s] else f"failed ({won[s]} taken)"
+                    name = seating.names[s]
+                    whose = "Your" if name == "You" else f"{name}'s"
+                    nils.append(Text(f"{whose} {kind}: {state}"))
+            if bids[side] is None or bids[side + 2] is None:
+                said = " & ".join(_bid_word(bids[s]) for s in seats)
+                sides.append(Text(f"{who}: bids {said}"))
+            elif not numbers:
+                sides.append(Text(f"{who}: no contract (nil)"))
+            else:
+                contract = sum(numbers)
+                bags[side] += max(took - contract, 0)
+                sides.append(Text(f"{who}: bid {contract}, took {took}"))
+        if view.to_act < 0:
+            bags = list(carried)  # the hand is scored: its bags are in the view's count
+        text = per_side_words(seating, view.seat, bags)
+        return [*sides, *nils, Text(f"Bags so far: {text}", style="dim")]

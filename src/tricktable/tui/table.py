@@ -1,0 +1,766 @@
+"""The table screen: one match at a :class:`~tricktable.table.Table`, played full-screen.
+
+The screen owns a table and runs the table's asyncio driver (:func:`tricktable.table.run`)
+as a Textual worker in the app's event loop: the bots act in the driver's threads, the
+person at seat 0 acts through ``Table.submit`` (a key or a click), and the screen is redrawn
+from the table's changes — the seat's own view (``Table.view``) and its event stream, which
+the line terminal's :class:`~tricktable.ui.terminal.TableDisplay` writes into the log. The
+driver's ``pace`` hook is the screen's: after each action it lets a played card slide in,
+a finished trick be seen before it is collected, and a hand's summary be read before the
+next deal. Nothing here reads the state behind the seat's view, so a websocket client can
+later draw the same screen from the same events.
+
+The record is saved after every action (atomically), so a match closed at any moment —
+``q``, a closed terminal, a kill — resumes from its file (``tricktable tui --resume``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, Vertical
+from textual.css.query import NoMatches
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, RichLog, Static
+
+from tricktable.cards import SUIT_SYMBOLS, cards_in, mask_of
+from tricktable.engine import actions as act
+from tricktable.engine.events import Chat
+from tricktable.engine.trick import PLAY, Game, View, trick_winner
+from tricktable.errors import IllegalAction, TricktableError
+from tricktable.records import replay, save_record
+from tricktable.runner import players_of
+from tricktable.table import Person, Table, run
+from tricktable.tui.dialogs import HandSummary, KeysHelp, MatchEnd
+from tricktable.tui.model import SKINS, MatchSetup, Settings
+from tricktable.tui.skins import MIN_SIZE, SKIN_CSS, card_label, plain
+from tricktable.tui.widgets import (
+    BID_SLOTS,
+    HAND_SLOTS,
+    BidButton,
+    CardChip,
+    LogConsole,
+    SeatBox,
+    TrickSpot,
+)
+from tricktable.ui.answers import is_passing
+from tricktable.ui.games import presenter_for
+from tricktable.ui.terminal import TableDisplay, seat_names
+
+if TYPE_CHECKING:
+    from tricktable.search.explain import Hint
+
+#: where each seat sits seen from the person's (seat 0): seat + 1 is on the left
+COMPASS = ("S", "W", "N", "E")
+#: the person's seat
+ME = 0
+#: seconds a played card takes to settle, and a finished trick stays before it is collected
+CARD_PAUSE = 0.25
+TRICK_PAUSE = 1.2
+#: how many cards a pass holds (Hearts, Filippa)
+PASS_SIZE = 3
+
+TABLE_CSS = (
+    """
+#status { height: 1; background: $boost; padding: 0 1; }
+#main { height: 1fr; }
+#felt { width: 2fr; }
+#side { width: 1fr; min-width: 36; border-left: solid $primary; }
+#tally { height: auto; max-height: 9; padding: 0 1; border-bottom: solid $primary; }
+#log { height: 1fr; }
+#chat { height: 7; border-top: solid $primary; }
+#say { height: 3; }
+.seat { height: 7; width: 1fr; content-align: center middle; text-align: center; }
+#seat-N, #seat-S { width: 100%; }
+#middle { height: 9; }
+#seat-W, #seat-E { width: 24; }
+#trick { width: 1fr; height: 9; grid-size: 3 3; grid-rows: 1fr 1fr 1fr; }
+#trick Static { width: 100%; height: 100%; content-align: center middle; }
+#hand { height: 3; align-horizontal: center; }
+.card { width: 7; height: 3; border: dashed #777777; content-align: center middle;
+        text-style: dim; }
+.card.legal { border: round #2e8b57; text-style: none; }
+.card.selected { border: double #e0a000; text-style: bold; }
+.card.marked { text-style: bold reverse; }
+#bids { height: auto; max-height: 6; layout: grid; grid-size: 8; grid-gutter: 0 1;
+        padding: 0 1; }
+.bid { width: 100%; min-width: 6; height: 3; }
+.bid.selected { background: $warning; color: black; }
+#message { height: 1; padding: 0 1; }
+#message.error { color: $error; text-style: bold; }
+#hint { height: 1; padding: 0 1; }
+#too-small { display: none; width: 100%; height: 100%; content-align: center middle;
+             text-align: center; }
+TableScreen.-too-small #main, TableScreen.-too-small #status { display: none; }
+TableScreen.-too-small #too-small { display: block; }
+"""
+    + SKIN_CSS
+)
+
+#: the keys, for the help dialog (``?``)
+KEYS = (
+    ("← →", "pick a card, or a choice of the bid panel"),
+    ("1–9, 0", "pick card 1–10 of your hand (never a bid)"),
+    ("Enter", "play the picked card, make the picked bid"),
+    ("space", "mark a card to pass (Hearts), Enter passes three"),
+    ("p", "pass in the bidding"),
+    ("h", "hint: the best search bot's choice and why"),
+    ("l", "show the last trick (again: back)"),
+    ("t", "talk: write to the table (Enter sends, Escape leaves)"),
+    ("s", "switch the skin"),
+    ("a", "animations and pauses on or off"),
+    ("f", "forced cards played for you, on or off"),
+    ("Escape", "save and go back to the setup"),
+    ("q", "save and quit (resume it from the start screen)"),
+)
+
+
+class TableScreen(Screen[str]):
+    """A match of a four-seat game with the person at seat 0 and bots (or characters) at
+    the others. Dismissed with what comes next: ``again`` (the same setup, a fresh seed),
+    ``setup``, ``replay`` (this match's record) or ``quit``.
+
+    ``record``: a saved match to play on (its game, seed and players are the record's);
+    ``path``: where the record is saved (default: a new file in ``settings.records``);
+    ``label``: the person's name in the record.
+    """
+
+    CSS = TABLE_CSS
+    #: keys go to the table, not the chat line, until ``t`` is pressed
+    AUTO_FOCUS = ""
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "previous", show=False),
+        Binding("right", "move(1)", "next", show=False),
+        Binding("enter", "choose", "play / bid"),
+        Binding("space", "mark", "mark", show=False),
+        Binding("h", "hint", "hint"),
+        Binding("p", "pass_bid", "pass"),
+        Binding("l", "last_trick", "last trick"),
+        Binding("t", "talk", "talk"),
+        Binding("s", "skin", "skin"),
+        Binding("a", "animate", "animations"),
+        Binding("f", "autoplay", "forced cards", show=False),
+        Binding("question_mark", "keys", "keys"),
+        Binding("escape", "leave('setup')", "setup", show=False),
+        Binding("q", "leave('quit')", "quit"),
+        *(Binding(str(n % 10), f"pick({n - 1})", show=False) for n in range(1, 11)),
+    ]
+
+    def __init__(
+        self,
+        setup: MatchSetup,
+        settings: Settings,
+        record: dict[str, Any] | None = None,
+        path: Path | None = None,
+        label: str = "you",
+        max_hands: int | None = 1000,
+    ) -> None:
+        super().__init__()
+        self.setup = setup
+        self.settings = settings
+        if record is not None:
+            state = replay(record, listen=True)
+            game: Game = state.game
+            specs = list(players_of(record))
+            if specs[0] != "human" or "human" in specs[1:]:
+                raise TricktableError(
+                    "the table screen plays on a match with one person, at seat 0"
+                )
+            players: list[Any] = [Person(str(record["players"][0])), *specs[1:]]
+            faults = record.get("faults") or []
+            self.table = Table(game, players, state.seed, state=state, faults=faults)
+        else:
+            game = setup.load()
+            if len(setup.players) != game.num_players - 1:
+                raise TricktableError(
+                    f"{game.name} seats {game.num_players}: choose {game.num_players - 1} bots"
+                )
+            self.table = Table(game, [Person(label), *setup.players], setup.seed)
+        if game.num_players != 4:
+            raise TricktableError(
+                f"the table screen seats four; {game.name} has {game.num_players}"
+            )
+        self.game = game
+        self.presenter = presenter_for(game)
+        self.seed = self.table.seed
+        self.max_hands = max_hands
+        if not settings.paced:
+            for player in self.table.players:
+                if hasattr(player, "paced"):
+                    player.paced = False
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        self.path = (
+            path if path is not None else settings.records / f"match-{self.seed}-{stamp}.json"
+        )
+        self.names = seat_names([ME], 4)
+        self.players = ["you", *(_shown_name(label) for label in self.table.labels[1:])]
+        self.skin = settings.skin
+        self.animating = settings.animate
+        self.autoplay = False
+        #: the index picked in the hand (playing) or in the bid panel (bidding)
+        self.cursor = 0
+        #: what the hand bar shows, in its order (sorted by suit, trumps last)
+        self.hand: list[int] = []
+        self.choices: list[int] = []
+        #: cards marked to pass (Hearts)
+        self.marked: set[int] = set()
+        self.failure: BaseException | None = None
+        self.finished = False
+        self.showing_last = False
+        self.save_error: str | None = None
+        self._decision: tuple[int, int] | None = None
+        self._avatars: dict[int, Text | None] = {}
+        self._hints: dict[tuple[int, int], Hint] = {}
+        self._seen_tricks = 0
+        self._seen_hands = 0
+        #: the events of the seat's stream read into the chat panel
+        self._events = 0
+        self.display_log: TableDisplay | None = None
+
+    # ------------------------------------------------------------------------ the screen
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with Horizontal(id="main"):
+            with Vertical(id="felt"):
+                yield SeatBox(2, id="seat-N", classes="seat")
+                with Horizontal(id="middle"):
+                    yield SeatBox(1, id="seat-W", classes="seat")
+                    with Grid(id="trick"):
+                        for where in ("", "N", "", "W", "C", "E", "", "S", ""):
+                            if where in ("", "C"):
+                                yield Static(id="trick-centre" if where else None)
+                            else:
+                                yield TrickSpot(where, id=f"spot-{where}")
+                    yield SeatBox(3, id="seat-E", classes="seat")
+                yield SeatBox(0, id="seat-S", classes="seat")
+                with Horizontal(id="hand"):
+                    for i in range(HAND_SLOTS):
+                        yield CardChip(i, id=f"card-{i}", classes="card")
+                with Grid(id="bids"):
+                    for i in range(BID_SLOTS):
+                        yield BidButton(i, id=f"bid-{i}", classes="bid")
+                yield Static(id="message")
+                yield Static(id="hint")
+            with Vertical(id="side"):
+                yield Static(id="tally")
+                log = RichLog(id="log", wrap=True, markup=False, min_width=20)
+                log.can_focus = False
+                yield log
+                chat = RichLog(id="chat", wrap=True, markup=False, min_width=20)
+                chat.can_focus = False
+                yield chat
+                yield Input(placeholder="t: say something to the table", id="say", max_length=200)
+        yield Static(id="too-small")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.set_class(True, f"-{self.skin}")
+        log = self.query_one("#log", RichLog)
+        display = TableDisplay(LogConsole(log, self.settings.ascii), self.game, self.names)
+        display.humans = [ME]
+        display.show_chat = False  # the chat panel has the talk
+        self.display_log = display
+        self.sub_title = f"{display.title()} · seed {self.seed}"
+        display.follow_table(self.table)  # the log: the seat's events, as `play` prints them
+        view = self.view()
+        self._seen_tricks, self._seen_hands = len(view.tricks), len(view.results)
+        self.table.watch(lambda _table: self.redraw())
+        self._fit(self.app.size.width, self.app.size.height)
+        self.redraw()
+        self.run_worker(self._drive(), name="driver", exit_on_error=False)
+
+    async def _drive(self) -> None:
+        """Play the match at the table: the driver asks the bots and waits for the person."""
+        try:
+            await run(self.table, self.max_hands, pace=self._pace)
+        except Exception as exc:  # an engine failure: shown, and reported on exit
+            self.failure = exc
+        finally:
+            self.finished = True
+            self.save()
+            self.redraw()
+        if self.is_attached:
+            self.app.push_screen(MatchEnd(self._end_lines()), self._ended)
+
+    def _ended(self, result: str | None) -> None:
+        self.dismiss(result or "quit")
+
+    async def _pace(self, table: Table) -> None:
+        """After each action: save, let a card settle, a trick be seen, a summary be read."""
+        self.save()
+        view = self.view()
+        if self.animating and view.to_act != ME:
+            await asyncio.sleep(CARD_PAUSE)
+        if len(view.tricks) > self._seen_tricks and not view.trick:
+            self._seen_tricks = len(view.tricks)
+            if self.animating:
+                await asyncio.sleep(TRICK_PAUSE)
+        if len(view.results) > self._seen_hands:
+            self._seen_hands = len(view.results)
+            self._seen_tricks = 0
+            await self._summary()
+        elif view.to_act == ME and self.autoplay:
+            self._play_forced(view)
+
+    async def _summary(self) -> None:
+        """Show the hand's summary and wait for it to be closed before the next deal."""
+        display = self.display_log
+        if display is None or display.hand is None or not self.is_attached:
+            return
+        hand = display.hand
+        lines = [
+            *self.presenter.result_lines(display, hand),
+            *self.presenter.score_lines(display, hand),
+        ]
+        closed = asyncio.Event()
+        shown = [plain(line, self.settings.ascii) for line in lines]
+        self.app.push_screen(
+            HandSummary(f"Hand {hand.number + 1}", shown), lambda _none: closed.set()
+        )
+        await closed.wait()
+
+    def _end_lines(self) -> list[Text]:
+        if self.failure is not None:
+            return [Text(f"The match stopped: {self.failure}", style="bold red")]
+        display = self.display_log
+        if display is None:
+            return []
+        collect = LogConsole(None, self.settings.ascii)
+        console, display.console = display.console, collect
+        try:
+            shown = display.show_match_end()
+        finally:
+            display.console = console
+        lines = [line for line in collect.lines if isinstance(line, Text) and line.plain]
+        if not shown:
+            lines.append(Text(f"Stopped before its end: {display.scores_text(self.view().scores)}"))
+        lines.append(Text(f"Record: {self.path}", style="dim"))
+        return lines
+
+    def save(self) -> None:
+        """Write the record so far (atomically); a failure is shown, not raised."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            save_record(self.table.record(), self.path)
+            self.save_error = None
+        except OSError as exc:
+            self.save_error = f"cannot save the record to {self.path}: {exc.strerror or exc}"
+
+    # ------------------------------------------------------------------------- drawing
+
+    def view(self) -> View:
+        """What the person's seat may know now."""
+        return self.table.view(ME)
+
+    def redraw(self) -> None:
+        """Draw everything from the person's view (called at every change of the table)."""
+        if self.display_log is None or not self.is_attached:
+            return  # not mounted yet, or closing
+        # NoMatches: the screen is being taken down, with nothing left to draw on.
+        with contextlib.suppress(NoMatches):
+            self._redraw()
+
+    def _redraw(self) -> None:
+        view = self.view()
+        ascii = self.settings.ascii
+        trumps = view.tables.mask if view.trump >= 0 else 0
+        legal = view.legal_actions()
+        decision = (view.hand_number, view.step) if view.to_act == ME else None
+        playing = view.phase == PLAY
+        passing = view.to_act == ME and is_passing(legal)
+        self.hand = sorted(cards_in(view.hand), key=lambda c: _order(view, c))
+        self.choices = [] if playing or passing or view.to_act != ME else legal
+        if decision != self._decision:  # a new decision: the cursor on its first choice
+            self._decision = decision
+            self.marked = set()
+            first = next((i for i, c in enumerate(self.hand) if c in legal), 0)
+            self.cursor = first if playing or passing else 0
+        self._draw_status(view)
+        self._draw_seats(view)
+        self._draw_trick(view, trumps)
+        self._draw_tally(view)
+        self._draw_chat()
+        on_hand = playing or passing
+        for i in range(HAND_SLOTS):
+            card = self.hand[i] if i < len(self.hand) else None
+            chip = self.query_one(f"#card-{i}", CardChip)
+            ok = card is not None and (card in legal or passing)
+            chip.show(card, trumps, ok, on_hand and i == self.cursor, ascii, card in self.marked)
+        for i in range(BID_SLOTS):
+            action = self.choices[i] if i < len(self.choices) else None
+            words = self.presenter.action_words(action, trumps) if action is not None else Text("")
+            label = plain(words, ascii).plain.capitalize()
+            self.query_one(f"#bid-{i}", BidButton).show(action, label, i == self.cursor)
+        if passing and not self._message_shown():
+            left = PASS_SIZE - len(self.marked)
+            self._say(f"Pass {PASS_SIZE} cards: space marks one ({left} to go), Enter passes them")
+        if self.save_error:
+            self._say(self.save_error, "error")
+
+    def _message_shown(self) -> bool:
+        return bool(str(self.query_one("#message", Static).content))
+
+    def _draw_status(self, view: View) -> None:
+        display = self.display_log
+        assert display is not None
+        text = Text()
+        text.append(display.title(), style="bold")
+        text.append(f"  hand {view.hand_number + 1}  ·  trump ")
+        if view.trump >= 0:
+            symbol = plain(Text(SUIT_SYMBOLS[view.trump]), self.settings.ascii).plain
+            text.append(symbol, style="bold red" if view.trump in (1, 2) else "bold")
+        else:
+            text.append("not named", style="dim")
+        info = view.info()
+        declarer, bid = info.get("declarer"), info.get("bid")
+        if isinstance(declarer, int) and declarer >= 0:
+            text.append(f"  ·  contract: {self.names[declarer]} bid {bid}")
+        text.append(f"  ·  score: {display.scores_text(view.scores)}")
+        if 0 <= view.to_act < 4 and not self.finished:
+            whose = "your" if view.to_act == ME else f"{self.names[view.to_act]}'s"
+            text.append(f"  ·  {whose} turn", style="bold yellow" if view.to_act == ME else "")
+        self.query_one("#status", Static).update(text)
+
+    def _draw_seats(self, view: View) -> None:
+        bids: dict[int, str] = {}
+        for seat, action in view.actions:
+            if not act.is_play(action) and not act.PASS_CARDS & action:
+                bids[seat] = self.game.action_name(action)  # the last bid each seat made
+        tricks = view.tricks_won
+        for seat in range(4):
+            lines = [Text(f"{self.names[seat]} · {self.players[seat]}", style="bold")]
+            if seat == view.dealer:
+                lines[0].append("  (D)", style="bold")
+            if seat == view.to_act:
+                lines[0] = Text("▶ ", style="bold").append_text(lines[0])
+            facts = [bids[seat]] if seat in bids else []
+            facts.append(f"tricks {tricks[seat]}")
+            lines.append(Text(" · ".join(facts)))
+            box = self.query_one(f"#seat-{COMPASS[seat]}", SeatBox)
+            box.set_class(seat == view.to_act, "to-act")
+            box.show(self._avatar(seat), [plain(line, self.settings.ascii) for line in lines])
+
+    def _avatar(self, seat: int) -> Text | None:
+        if seat not in self._avatars:
+            try:
+                from tricktable.avatars import avatar_text, seat_backgrounds
+
+                colour = not self.app.no_color
+                back = seat_backgrounds(self.players)[seat]
+                self._avatars[seat] = avatar_text(
+                    self.players[seat], small=True, color=colour, backdrop=back
+                )
+            except Exception:  # no drawing library: the names alone say who sits where
+                self._avatars[seat] = None
+        return self._avatars[seat]
+
+    def _draw_trick(self, view: View, trumps: int) -> None:
+        ascii = self.settings.ascii
+        cards: dict[str, tuple[int, Text]] = {}
+        centre = Text("")
+        if view.trick and not self.showing_last:
+            best = winning(view)
+            for seat, card in view.trick:
+                shown = card_label(card, trumps, ascii)
+                if card == best:
+                    shown.append(" *" if ascii else " ★", style="bold green")
+                cards[COMPASS[seat]] = (card, shown)
+            centre = Text(f"trick {len(view.tricks) + 1}", style="dim")
+        elif view.tricks:
+            leader, played, winner = view.tricks[-1]
+            for i, card in enumerate(played):
+                shown = card_label(card, trumps, ascii)
+                if self.showing_last or view.trick:
+                    shown.stylize("dim")
+                cards[COMPASS[(leader + i) % 4]] = (card, shown)
+            centre = Text(f"last trick:\n{self.names[winner]}", style="bold" if view.trick else "")
+            if self.showing_last:
+                centre.append("\n(l: back)", style="dim")
+        for where in "NWES":
+            spot = self.query_one(f"#spot-{where}", TrickSpot)
+            card, shown = cards.get(where, (-1, Text("")))
+            spot.show(card if card >= 0 else None, shown, self.animating and not self.showing_last)
+        self.query_one("#trick-centre", Static).update(centre)
+
+    def _draw_tally(self, view: View) -> None:
+        display = self.display_log
+        assert display is not None
+        lines: list[Text] = [Text("This hand", style="bold")]
+        tally = getattr(self.presenter, "tally_lines", None)
+        if tally is not None:
+            with contextlib.suppress(Exception):  # a presenter's slip never stops the table
+                lines.extend(tally(display, view))
+        else:
+            won = view.tricks_won
+            lines.append(Text("tricks " + " ".join(f"{self.names[s]} {won[s]}" for s in range(4))))
+        text = Text("\n").join(plain(line, self.settings.ascii) for line in lines)
+        self.query_one("#tally", Static).update(text)
+
+    def _draw_chat(self) -> None:
+        """New table talk into the chat panel (the characters' and your own)."""
+        chat = self.query_one("#chat", RichLog)
+        new = self.table.events_since(ME, self._events)
+        self._events += len(new)
+        for event in (e for e in new if isinstance(e, Chat)):
+            name = self.names[event.seat] if 0 <= event.seat < 4 else "The table"
+            line = Text(f"{name}: ", style="bold")
+            line.append(event.text)
+            chat.write(plain(line, self.settings.ascii))
+
+    def _say(self, text: str | Text, kind: str = "") -> None:
+        message = self.query_one("#message", Static)
+        message.set_classes(kind)
+        message.update(text)
+
+    # ---------------------------------------------------------------- the window's size
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.set_class(small, "-too-small")
+        if small:
+            need = f"{MIN_SIZE[0]}×{MIN_SIZE[1]}"
+            self.query_one("#too-small", Static).update(
+                Text(
+                    f"The window is {width}×{height}: the table needs at least {need}.\n"
+                    "Make the window larger or the font smaller. (q saves and quits.)",
+                    style="bold",
+                )
+            )
+
+    # ------------------------------------------------------------------------ actions
+
+    def action_move(self, step: int) -> None:
+        """Move the cursor through the hand (playing) or the bid panel (bidding)."""
+        size = len(self.choices) if self.choices else len(self.hand)
+        if size:
+            self.cursor = (self.cursor + step) % size
+            self.redraw()
+
+    def action_pick(self, index: int) -> None:
+        """A number key picks a card of the hand (never a bid: bids are words)."""
+        if self.choices or not 0 <= index < len(self.hand):
+            return
+        self.cursor = index
+        self.redraw()
+
+    def action_choose(self) -> None:
+        """Enter: play the picked card, pass the marked cards, or make the picked bid."""
+        view = self.view()
+        if view.to_act == ME and is_passing(view.legal_actions()):
+            self._pass_marked()
+        elif self.choices:
+            if 0 <= self.cursor < len(self.choices):
+                self.submit(self.choices[self.cursor])
+        elif 0 <= self.cursor < len(self.hand):
+            self.submit(self.hand[self.cursor])
+
+    def action_mark(self) -> None:
+        """Space: mark (or unmark) the picked card to pass."""
+        view = self.view()
+        if view.to_act != ME or not is_passing(view.legal_actions()):
+            return
+        if 0 <= self.cursor < len(self.hand):
+            self._toggle_mark(self.hand[self.cursor])
+
+    def _toggle_mark(self, card: int) -> None:
+        if card in self.marked:
+            self.marked.discard(card)
+        elif len(self.marked) < PASS_SIZE:
+            self.marked.add(card)
+        else:
+            self._say(f"{PASS_SIZE} cards are marked: space on one unmarks it", "error")
+            return
+        self._say("")
+        self.redraw()
+
+    def _pass_marked(self) -> None:
+        if len(self.marked) != PASS_SIZE:
+            self._say(f"mark {PASS_SIZE} cards to pass (space), {len(self.marked)} marked", "error")
+            return
+        if self.submit(act.PASS_CARDS | mask_of(sorted(self.marked))):
+            self.marked = set()
+
+    def action_pass_bid(self) -> None:
+        """``p``: pass in the bidding (where passing is a choice)."""
+        for action in self.choices:
+            if self.game.action_name(action) == "pass":
+                self.submit(action)
+                return
+
+    def on_card_chip_chosen(self, message: CardChip.Chosen) -> None:
+        if message.index >= len(self.hand) or self.choices:
+            return
+        self.cursor = message.index
+        view = self.view()
+        if view.to_act == ME and is_passing(view.legal_actions()):
+            self._toggle_mark(self.hand[message.index])  # a click marks a card to pass
+        else:
+            self.submit(self.hand[message.index])
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        button = event.button
+        if isinstance(button, BidButton) and button.choice is not None:
+            self.cursor = button.index
+            self.submit(button.choice)
+
+    def submit(self, action: int) -> bool:
+        """Send ``action`` to the table; a refusal shows the engine's reason and changes
+        nothing. Whether the table took it."""
+        words = plain(Text(self.game.action_name(action)), self.settings.ascii).plain
+        try:
+            self.table.submit(ME, action)
+        except IllegalAction as exc:
+            reason = plain(Text(_second_person(exc.reason)), self.settings.ascii).plain
+            self._say(Text(f"✗ {words} is not legal: {reason}"), "error")
+            return False
+        except TricktableError as exc:
+            self._say(Text(f"✗ {exc}"), "error")
+            return False
+        self._say("")
+        self.showing_last = False
+        return True
+
+    def _play_forced(self, view: View) -> None:
+        """Play the only legal card for the person (the ``f`` setting)."""
+        legal = view.legal_actions()
+        if view.phase == PLAY and len(legal) == 1:
+            self.submit(legal[0])
+
+    async def action_hint(self) -> None:
+        """``h``: what the best search bot would do here, and how it values each choice."""
+        view = self.view()
+        if view.to_act != ME:
+            self._say("no hint: it is not your turn", "error")
+            return
+        from tricktable.search.explain import hint
+
+        key = (view.hand_number, view.step)
+        given = self._hints.get(key)
+        if given is None:
+            self.query_one("#hint", Static).update(Text("thinking…", style="dim"))
+            try:
+                # Off the event loop: the search takes up to its budget; the view is sealed.
+                given = await asyncio.to_thread(hint, view, self.settings.hint_budget)
+            except TricktableError as exc:
+                self.query_one("#hint", Static).update(f"no hint: {exc}")
+                return
+            self._hints[key] = given
+        if self.display_log is not None:
+            self.display_log.show_hint(view, given)
+        self.query_one("#hint", Static).update(
+            plain(hint_text(self, view, given), self.settings.ascii)
+        )
+
+    def action_last_trick(self) -> None:
+        """``l``: show the last finished trick in the centre (again: back to the trick)."""
+        if not self.view().tricks:
+            self._say("no trick has been played in this hand yet", "error")
+            return
+        self.showing_last = not self.showing_last
+        self.redraw()
+
+    def action_talk(self) -> None:
+        """``t``: write a line to the table."""
+        self.query_one("#say", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        self.set_focus(None)
+        if not text:
+            return
+        try:
+            self.table.chat(ME, text)
+        except TricktableError as exc:
+            self._say(Text(f"✗ not said: {exc}"), "error")
+            return
+        self._say("")
+
+    def on_key(self, event: events.Key) -> None:
+        if event.key == "escape" and isinstance(self.focused, Input):
+            self.set_focus(None)  # Escape in the chat line leaves it, nothing more
+            event.stop()
+
+    def action_skin(self) -> None:
+        """``s``: the next skin."""
+        self.set_class(False, f"-{self.skin}")
+        self.skin = SKINS[(SKINS.index(self.skin) + 1) % len(SKINS)]
+        self.set_class(True, f"-{self.skin}")
+        self._say(f"skin: {self.skin}")
+
+    def action_animate(self) -> None:
+        """``a``: animations and the pauses after cards and tricks, on or off."""
+        self.animating = not self.animating
+        self._say(f"animations {'on' if self.animating else 'off'}")
+
+    def action_autoplay(self) -> None:
+        """``f``: the only legal card is played for you, or not."""
+        self.autoplay = not self.autoplay
+        self._say(f"forced cards {'played for you' if self.autoplay else 'left to you'}")
+        view = self.view()
+        if self.autoplay and view.to_act == ME:
+            self._play_forced(view)
+
+    def action_keys(self) -> None:
+        self.app.push_screen(KeysHelp(KEYS))
+
+    def action_leave(self, where: str) -> None:
+        """Escape or ``q``: stop the match (saved: it can be resumed) and leave."""
+        self.table.stop()
+        self.save()
+        self.dismiss(where)
+
+
+def hint_text(screen: TableScreen, view: View, given: Hint) -> Text:
+    """One line for the hint panel: the advised choice and its value."""
+    trumps = view.tables.mask if view.trump >= 0 else 0
+    text = Text("Hint: ", style="bold")
+    if given.choices:
+        best = given.choices[0]
+        text.append_text(screen.presenter.action_words(best.action, trumps))
+        text.append(f"  (value {best.value:+.2f}, {given.bot}; {given.value_text})", style="dim")
+    elif given.heuristic is not None:
+        text.append_text(screen.presenter.action_words(given.heuristic, trumps))
+        text.append("  (the game's heuristic)", style="dim")
+    else:
+        text.append("no advice here")
+    return text
+
+
+def winning(view: View) -> int:
+    """The card now winning the trick in play (-1 with none), by the engine's rule."""
+    cards = [card for _, card in view.trick]
+    i = trick_winner(view.tables, cards)
+    return cards[i] if i >= 0 else -1
+
+
+def _order(view: View, card: int) -> tuple[int, int, int]:
+    """Where a card sits in the hand bar: by suit, trumps grouped last, low to high."""
+    tables = view.tables
+    trump = view.trump >= 0 and bool(tables.mask >> card & 1)
+    return (1 if trump else 0, card // 13 if card < 52 else 4, tables.power[card])
+
+
+def _second_person(reason: str) -> str:
+    for third, second in (("does ", "you do "), ("has ", "you have "), ("is ", "you are ")):
+        if reason.startswith(third):
+            return second + reason[len(third) :].replace(" its ", " your ")
+    return reason
+
+
+def _shown_name(label: str) -> str:
+    from tricktable.characters.talk import display_name
+
+    return display_name(label if label.startswith("bot:") else f"bot:{label}")
