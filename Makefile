@@ -30,7 +30,7 @@ $(STAMP): $(SOURCES) | $(BIN)/python
 	touch $@ $(RUN_STAMP)
 
 run: $(RUN_STAMP)
-	$(BIN)/tricktable play
+	$(BIN)/tricktable tui
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks setup.py

@@ -15,6 +15,7 @@ from typing import Any
 
 from textual.app import App
 from textual.screen import Screen
+from textual.widgets import Static
 
 from tricktable.errors import TricktableError
 from tricktable.records import load_record
@@ -80,10 +81,10 @@ class TricktableApp(App[None]):
     def open_setup(self, error: str = "") -> None:
         from tricktable.tui.setup import SetupScreen
 
-        screen: Any = SetupScreen(self.setup, self.settings)
-        if error and hasattr(screen, "show_error"):
-            screen.show_error(error)
+        screen = SetupScreen(self.setup, self.settings)
         self.push_screen(screen, self._chosen)
+        if error:  # why the last choice could not be played, on the screen it came from
+            self.call_after_refresh(lambda: screen.query_one("#setup-error", Static).update(error))
 
     def _chosen(self, chosen: Chosen | None) -> None:
         if chosen is None:

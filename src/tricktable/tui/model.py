@@ -33,7 +33,7 @@ class MatchSetup:
     ``game`` is a game spec (a game or variant, options in parentheses allowed: see
     :func:`tricktable.games.load_game`); ``rules`` a house-rules TOML file applied to it;
     ``options`` further house rules (the target among them), applied last. ``players`` are
-    the bots' specs for seats 1..3 (a character, ``heuristic``, ``edna(level=expert)``…).
+    the bots' specs for seats 1..3 (a character, ``heuristic``, ``expert``, ``edna(base=ismcts)``…).
     ``seed`` None: a fresh one when the match starts.
     """
 

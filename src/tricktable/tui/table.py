@@ -215,6 +215,8 @@ class TableScreen(Screen[str]):
         self.failure: BaseException | None = None
         self.finished = False
         self.showing_last = False
+        #: whether the person left the table (the match stops; no end dialog)
+        self.left = False
         self.save_error: str | None = None
         self._decision: tuple[int, int] | None = None
         self._avatars: dict[int, Text | None] = {}
@@ -288,7 +290,7 @@ class TableScreen(Screen[str]):
             self.finished = True
             self.save()
             self.redraw()
-        if self.is_attached:
+        if self.is_attached and not self.left:
             self.app.push_screen(MatchEnd(self._end_lines()), self._ended)
 
     def _ended(self, result: str | None) -> None:
@@ -718,6 +720,7 @@ class TableScreen(Screen[str]):
 
     def action_leave(self, where: str) -> None:
         """Escape or ``q``: stop the match (saved: it can be resumed) and leave."""
+        self.left = True
         self.table.stop()
         self.save()
         self.dismiss(where)

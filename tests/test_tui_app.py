@@ -1,0 +1,177 @@
+"""The full-screen app as a newcomer meets it: the start screen, a table, back to the start
+screen, resume, replay; and the command line's checks (``tricktable tui``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input, OptionList, Static
+
+from tricktable.engine.trick import PLAY
+from tricktable.errors import TricktableError
+from tricktable.records import load_record, replay, save_record
+from tricktable.runner import MatchSpec, run_match
+from tricktable.tui.app import TricktableApp
+from tricktable.tui.command import TuiOptions, make_app
+from tricktable.tui.model import Chosen, MatchSetup, Settings
+from tricktable.tui.replay import ReplayScreen
+from tricktable.tui.setup import SetupScreen
+from tricktable.tui.table import ME, TableScreen
+
+SIZE = (150, 48)
+
+
+async def until(pilot: Pilot[None], ok: Callable[[], bool], seconds: float = 20.0) -> None:
+    for _ in range(int(seconds / 0.01)):
+        if ok():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the app did not get there in time")
+
+
+def settings(folder: Path) -> Settings:
+    return Settings(paced=False, animate=False, records=folder)
+
+
+def test_start_play_leave_resume_and_replay(tmp_path: Path) -> None:
+    app = TricktableApp(MatchSetup(seed=12), settings(tmp_path))
+    tables: list[TableScreen] = []
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            await pilot.press("ctrl+s")  # Start, with the defaults: three characters
+            await until(pilot, lambda: isinstance(app.screen, TableScreen))
+            table = app.screen
+            assert isinstance(table, TableScreen)
+            assert table.players[1:] == ["Edna", "Vinnie", "Rosa"]
+            await until(pilot, lambda: table.table.whose_turn == ME)
+            moves = table.table.moves
+            await pilot.press("enter")
+            assert table.table.moves > moves
+            path = table.path
+            await pilot.press("escape")  # saved, back to the start screen
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            saved = app.screen.query_one("#saved", OptionList)
+            assert path.name in str(saved.get_option_at_index(0).prompt)
+            await pilot.click("#resume")
+            await until(pilot, lambda: isinstance(app.screen, TableScreen))
+            again = app.screen
+            assert isinstance(again, TableScreen) and again is not table
+            assert again.path == path and again.seed == table.seed
+            assert again.table.moves == 0  # nothing played yet at this table: all replayed
+            assert len(again.table.state.history[-1].actions) >= 1
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            app.screen.query_one("#replay-path", Input).value = str(path)
+            await pilot.click("#replay")
+            await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            await pilot.click("#quit")
+        tables.extend((table, again))
+        for screen in tables:
+            screen.table.close()
+
+    asyncio.run(main())
+    assert not replay(load_record(tables[0].path)).is_over
+
+
+def test_a_record_that_cannot_be_resumed_is_said_on_the_start_screen(tmp_path: Path) -> None:
+    bots_only = run_match(MatchSpec("setback", ("random",) * 4, 3, max_hands=1)).record
+    bad = tmp_path / "bots.json"
+    save_record(bots_only, bad)  # every seat a bot: not a match of this screen
+    app = TricktableApp(MatchSetup(), settings(tmp_path))
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            # What the start screen hands back when this file is chosen to resume:
+            app._chosen(Chosen("resume", MatchSetup(), settings(tmp_path), bad))
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            await pilot.pause(0.1)
+            error = str(app.screen.query_one("#setup-error", Static).content)
+            assert "one person" in error
+            await pilot.click("#quit")
+
+    asyncio.run(main())
+
+
+def test_no_color_keeps_every_cue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = TricktableApp(MatchSetup(seed=3), settings(tmp_path), start="play")
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            table = app.table_screen
+            assert table is not None and app.no_color
+            while True:  # to a turn in the play where some cards may not be played
+                await until(pilot, lambda: table.table.whose_turn == ME)
+                view = table.view()
+                legal = view.legal_actions()
+                if view.phase == PLAY and len(legal) < len(table.hand):
+                    break
+                await pilot.press("enter")
+            # Without colour, the picked card, the other legal ones and the rest differ by
+            # their frame: double, round, dashed.
+            for i, card in enumerate(table.hand):
+                chip = table.query_one(f"#card-{i}")
+                want = "double" if i == table.cursor else "round" if card in legal else "dashed"
+                assert chip.styles.border_top[0] == want, (i, card, chip.classes)
+            table.table.stop()
+        assert app.table_screen is not None
+        app.table_screen.table.close()
+
+    asyncio.run(main())
+
+
+def test_the_command_checks_its_options(tmp_path: Path) -> None:
+    with pytest.raises(TricktableError, match="not both"):
+        make_app(TuiOptions(resume="a.json", replay="b.json"))
+    with pytest.raises(TricktableError, match="four"):
+        make_app(TuiOptions(players="you,edna"))
+    with pytest.raises(TricktableError):
+        make_app(TuiOptions(game="setback(target=banana)"))
+    with pytest.raises(TricktableError):
+        make_app(TuiOptions(resume=str(tmp_path / "missing.json")))
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps({"format": "tricktable-record/1", "game": "setback"}))
+    with pytest.raises(TricktableError):
+        make_app(TuiOptions(replay=str(broken)))
+    app = make_app(TuiOptions(players="you,ada,moe,kit", seed=3, play=True))
+    assert app.start == "play" and app.setup.players == ("ada", "moe", "kit")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--resume", "missing.json"],
+        ["--players", "edna,you,vinnie,rosa"],
+        ["--game", "nosuchgame"],
+        ["--serve", "--save", "x.json"],
+        ["--serve", "--port", "0"],
+    ],
+)
+def test_bad_options_give_one_line(args: list[str], tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1] / "src")}
+    done = subprocess.run(
+        [sys.executable, "-m", "tricktable", "tui", *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+    assert not any(tmp_path.iterdir())  # nothing written
