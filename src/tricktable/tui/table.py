@@ -90,6 +90,7 @@ TABLE_CSS = (
 .card.legal { border: round #2e8b57; text-style: none; }
 .card.selected { border: double #e0a000; text-style: bold; }
 .card.marked { text-style: bold reverse; }
+#hand.many .card { width: 5; }
 #bids { height: auto; max-height: 6; layout: grid; grid-size: 8; grid-gutter: 0 1;
         padding: 0 1; }
 .bid { width: 100%; min-width: 6; height: 3; }
@@ -392,6 +393,8 @@ class TableScreen(Screen[str]):
         self._draw_tally(view)
         self._draw_chat()
         on_hand = playing or passing
+        # Thirteen cards fit a narrow felt only as narrow chips (``10♦`` and its frame).
+        self.query_one("#hand").set_class(len(self.hand) > 9, "many")
         for i in range(HAND_SLOTS):
             card = self.hand[i] if i < len(self.hand) else None
             chip = self.query_one(f"#card-{i}", CardChip)

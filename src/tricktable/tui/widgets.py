@@ -100,14 +100,12 @@ class CardChip(Static):
         ascii: bool = False,
         marked: bool = False,
     ) -> None:
-        """Draw ``card`` (None: the slot is empty and hidden); ``marked``: picked to pass."""
+        """Draw ``card`` (None: the slot is empty and hidden); ``marked``: picked to pass
+        (drawn reversed, which survives a terminal without colour)."""
         self.display = card is not None
         if card is None:
             return
-        label = card_label(card, trumps, ascii)
-        if marked:
-            label = Text("+", style="bold").append_text(label)
-        self.update(label)
+        self.update(card_label(card, trumps, ascii))
         self.set_class(legal, "legal")
         self.set_class(selected, "selected")
         self.set_class(marked, "marked")
