@@ -23,6 +23,7 @@ ASCII_SUITS = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S", "�
 #: the smallest window the table screen is drawn in (columns, rows)
 MIN_SIZE = (100, 30)
 
+#: the skins' rules (below: the table's layout, then these)
 SKIN_CSS = """
 /* felt: a green cloth with white cards (the default) */
 TableScreen.-felt #felt { background: #0b4d2c; }
@@ -74,3 +75,43 @@ def plain(text: Text, ascii: bool) -> Text:
     copy = text.copy()
     copy.plain = text.plain.translate(ASCII_SUITS)
     return copy
+
+
+#: the table screen's layout, then the skins
+TABLE_CSS = (
+    """
+#status { height: 1; background: $boost; padding: 0 1; }
+#main { height: 1fr; }
+#felt { width: 2fr; }
+#side { width: 1fr; min-width: 36; border-left: solid $primary; }
+#tally { height: auto; max-height: 9; padding: 0 1; border-bottom: solid $primary; }
+#log { height: 1fr; }
+#chat { height: 7; border-top: solid $primary; }
+#say { height: 3; }
+.seat { height: 7; width: 1fr; content-align: center middle; text-align: center; }
+#seat-N, #seat-S { width: 100%; }
+#middle { height: 9; }
+#seat-W, #seat-E { width: 24; }
+#trick { width: 1fr; height: 9; grid-size: 3 3; grid-rows: 1fr 1fr 1fr; }
+#trick Static { width: 100%; height: 100%; content-align: center middle; }
+#hand { height: 3; align-horizontal: center; }
+.card { width: 7; height: 3; border: dashed #777777; content-align: center middle;
+        text-style: dim; }
+.card.legal { border: round #2e8b57; text-style: none; }
+.card.selected { border: double #e0a000; text-style: bold; }
+.card.marked { text-style: bold reverse; }
+#hand.many .card { width: 5; }
+#bids { height: auto; max-height: 6; layout: grid; grid-size: 8; grid-gutter: 0 1;
+        padding: 0 1; }
+.bid { width: 100%; min-width: 6; height: 3; }
+.bid.selected { background: $warning; color: black; }
+#message { height: 1; padding: 0 1; }
+#message.error { color: $error; text-style: bold; }
+#hint { height: 1; padding: 0 1; }
+#too-small { display: none; width: 100%; height: 100%; content-align: center middle;
+             text-align: center; }
+TableScreen.-too-small #main, TableScreen.-too-small #status { display: none; }
+TableScreen.-too-small #too-small { display: block; }
+"""
+    + SKIN_CSS
+)

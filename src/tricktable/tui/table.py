@@ -34,14 +34,14 @@ from textual.widgets import Button, Footer, Input, RichLog, Static
 from tricktable.cards import SUIT_SYMBOLS, cards_in, mask_of
 from tricktable.engine import actions as act
 from tricktable.engine.events import Chat
-from tricktable.engine.trick import PLAY, Game, View, trick_winner
+from tricktable.engine.trick import PLAY, Game, View
 from tricktable.errors import IllegalAction, TricktableError
 from tricktable.records import replay, save_record
 from tricktable.runner import players_of
 from tricktable.table import Person, Table, run
 from tricktable.tui.dialogs import HandSummary, KeysHelp, MatchEnd
 from tricktable.tui.model import SKINS, MatchSetup, Settings
-from tricktable.tui.skins import MIN_SIZE, SKIN_CSS, card_label, plain
+from tricktable.tui.skins import MIN_SIZE, TABLE_CSS, card_label, plain
 from tricktable.tui.widgets import (
     BID_SLOTS,
     HAND_SLOTS,
@@ -50,10 +50,12 @@ from tricktable.tui.widgets import (
     LogConsole,
     SeatBox,
     TrickSpot,
+    hand_order,
+    winning,
 )
 from tricktable.ui.answers import is_passing
 from tricktable.ui.games import presenter_for
-from tricktable.ui.terminal import TableDisplay, seat_names
+from tricktable.ui.terminal import TableDisplay, seat_names, second_person
 
 if TYPE_CHECKING:
     from tricktable.search.explain import Hint
@@ -67,44 +69,6 @@ CARD_PAUSE = 0.25
 TRICK_PAUSE = 1.2
 #: how many cards a pass holds (Hearts, Filippa)
 PASS_SIZE = 3
-
-TABLE_CSS = (
-    """
-#status { height: 1; background: $boost; padding: 0 1; }
-#main { height: 1fr; }
-#felt { width: 2fr; }
-#side { width: 1fr; min-width: 36; border-left: solid $primary; }
-#tally { height: auto; max-height: 9; padding: 0 1; border-bottom: solid $primary; }
-#log { height: 1fr; }
-#chat { height: 7; border-top: solid $primary; }
-#say { height: 3; }
-.seat { height: 7; width: 1fr; content-align: center middle; text-align: center; }
-#seat-N, #seat-S { width: 100%; }
-#middle { height: 9; }
-#seat-W, #seat-E { width: 24; }
-#trick { width: 1fr; height: 9; grid-size: 3 3; grid-rows: 1fr 1fr 1fr; }
-#trick Static { width: 100%; height: 100%; content-align: center middle; }
-#hand { height: 3; align-horizontal: center; }
-.card { width: 7; height: 3; border: dashed #777777; content-align: center middle;
-        text-style: dim; }
-.card.legal { border: round #2e8b57; text-style: none; }
-.card.selected { border: double #e0a000; text-style: bold; }
-.card.marked { text-style: bold reverse; }
-#hand.many .card { width: 5; }
-#bids { height: auto; max-height: 6; layout: grid; grid-size: 8; grid-gutter: 0 1;
-        padding: 0 1; }
-.bid { width: 100%; min-width: 6; height: 3; }
-.bid.selected { background: $warning; color: black; }
-#message { height: 1; padding: 0 1; }
-#message.error { color: $error; text-style: bold; }
-#hint { height: 1; padding: 0 1; }
-#too-small { display: none; width: 100%; height: 100%; content-align: center middle;
-             text-align: center; }
-TableScreen.-too-small #main, TableScreen.-too-small #status { display: none; }
-TableScreen.-too-small #too-small { display: block; }
-"""
-    + SKIN_CSS
-)
 
 #: the keys, for the help dialog (``?``)
 KEYS = (
@@ -380,7 +344,7 @@ class TableScreen(Screen[str]):
         decision = (view.hand_number, view.step) if view.to_act == ME else None
         playing = view.phase == PLAY
         passing = view.to_act == ME and is_passing(legal)
-        self.hand = sorted(cards_in(view.hand), key=lambda c: _order(view, c))
+        self.hand = sorted(cards_in(view.hand), key=lambda c: hand_order(view, c))
         self.choices = [] if playing or passing or view.to_act != ME else legal
         if decision != self._decision:  # a new decision: the cursor on its first choice
             self._decision = decision
@@ -627,7 +591,7 @@ class TableScreen(Screen[str]):
         try:
             self.table.submit(ME, action)
         except IllegalAction as exc:
-            reason = plain(Text(_second_person(exc.reason)), self.settings.ascii).plain
+            reason = plain(Text("you " + second_person(exc.reason)), self.settings.ascii).plain
             self._say(Text(f"✗ {words} is not legal: {reason}"), "error")
             return False
         except TricktableError as exc:
@@ -743,27 +707,6 @@ def hint_text(screen: TableScreen, view: View, given: Hint) -> Text:
     else:
         text.append("no advice here")
     return text
-
-
-def winning(view: View) -> int:
-    """The card now winning the trick in play (-1 with none), by the engine's rule."""
-    cards = [card for _, card in view.trick]
-    i = trick_winner(view.tables, cards)
-    return cards[i] if i >= 0 else -1
-
-
-def _order(view: View, card: int) -> tuple[int, int, int]:
-    """Where a card sits in the hand bar: by suit, trumps grouped last, low to high."""
-    tables = view.tables
-    trump = view.trump >= 0 and bool(tables.mask >> card & 1)
-    return (1 if trump else 0, card // 13 if card < 52 else 4, tables.power[card])
-
-
-def _second_person(reason: str) -> str:
-    for third, second in (("does ", "you do "), ("has ", "you have "), ("is ", "you are ")):
-        if reason.startswith(third):
-            return second + reason[len(third) :].replace(" its ", " your ")
-    return reason
 
 
 def _shown_name(label: str) -> str:

@@ -19,6 +19,7 @@ from textual.geometry import Offset
 from textual.message import Message
 from textual.widgets import Button, RichLog, Static
 
+from tricktable.engine.trick import View, trick_winner
 from tricktable.tui.skins import card_label, plain
 
 #: slots in the hand bar and the bid panel: the most cards a hand holds, the most choices
@@ -175,3 +176,17 @@ def trick_grid(cells: dict[str, RenderableType], centre: RenderableType) -> Grid
     grid.add_row(cells.get("W", blank), centre, cells.get("E", blank))
     grid.add_row(blank, cells.get("S", blank), blank)
     return grid
+
+
+def winning(view: View) -> int:
+    """The card now winning the trick in play (-1 with none), by the engine's rule."""
+    cards = [card for _, card in view.trick]
+    i = trick_winner(view.tables, cards)
+    return cards[i] if i >= 0 else -1
+
+
+def hand_order(view: View, card: int) -> tuple[int, int, int]:
+    """Where a card sits in the hand bar: by suit, trumps grouped last, low to high."""
+    tables = view.tables
+    trump = view.trump >= 0 and bool(tables.mask >> card & 1)
+    return (1 if trump else 0, card // 13 if card < 52 else 4, tables.power[card])

@@ -691,7 +691,7 @@ class TableDisplay(Seating):
             name = self.names[seat]
             reason = exc.reason
             if name == "You":
-                reason = _second_person(reason)
+                reason = second_person(reason)
             reason = re.sub(r"\bsuit ([CDHS])\b", lambda m: f"suit {_symbol(m.group(1))}", reason)
             message = f"{clip(text)!r} is not legal: {name if name != 'You' else 'you'} {reason}"
         else:
@@ -701,7 +701,7 @@ class TableDisplay(Seating):
         self.console.print(row)
 
 
-def _second_person(reason: str) -> str:
+def second_person(reason: str) -> str:
     """An engine reason ("does not hold 2S", "has looked at its cards") said to "you"."""
     for third, second in (("does ", "do "), ("has ", "have "), ("is ", "are ")):
         if reason.startswith(third):
