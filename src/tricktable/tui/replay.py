@@ -41,7 +41,7 @@ from tricktable.search.explain import value_text
 from tricktable.search.solver import supports
 from tricktable.tui.model import Settings
 from tricktable.tui.skins import card_label, plain
-from tricktable.tui.widgets import SeatBox, trick_grid
+from tricktable.tui.widgets import SeatBox, hand_order, trick_grid
 from tricktable.ui.games import Presenter, Seating, join, presenter_for, safely, suit_text
 from tricktable.ui.games.base import HandSeen
 from tricktable.ui.terminal import seat_names
@@ -379,7 +379,7 @@ class ReplayScreen(Screen[None]):
             if seat in said:
                 facts.append(self.words(said[seat], trumps))
             facts.append(f"tricks {state.tricks_won[seat]}")
-            cards = sorted(cards_in(state.hands[seat]), key=lambda c: _order(state, c))
+            cards = sorted(cards_in(state.hands[seat]), key=lambda c: hand_order(state, c))
             shown = Text(" ").join(self.card(c, trumps) for c in cards)
             if not cards:
                 shown = Text("no cards left", style="dim")
@@ -614,13 +614,6 @@ def _next_stop(stops: list[int], index: int, step: int, last: int) -> int:
     if step > 0:
         return next((s for s in stops if s > index), last)
     return next((s for s in reversed(stops) if s < index), 0)
-
-
-def _order(state: TrickState, card: int) -> tuple[int, int, int]:
-    """Where a card sits in a hand: by suit, trumps grouped last, low to high (as the table)."""
-    tables = state.tables
-    trump = state.trump >= 0 and bool(tables.mask >> card & 1)
-    return (1 if trump else 0, card // 13 if card < 52 else 4, tables.power[card])
 
 
 def _public_info(state: TrickState) -> dict[str, Any]:

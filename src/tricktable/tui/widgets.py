@@ -19,7 +19,7 @@ from textual.geometry import Offset
 from textual.message import Message
 from textual.widgets import Button, RichLog, Static
 
-from tricktable.engine.trick import View, trick_winner
+from tricktable.engine.trick import TrickState, View, trick_winner
 from tricktable.tui.skins import card_label, plain
 
 #: slots in the hand bar and the bid panel: the most cards a hand holds, the most choices
@@ -185,8 +185,9 @@ def winning(view: View) -> int:
     return cards[i] if i >= 0 else -1
 
 
-def hand_order(view: View, card: int) -> tuple[int, int, int]:
-    """Where a card sits in the hand bar: by suit, trumps grouped last, low to high."""
+def hand_order(view: View | TrickState, card: int) -> tuple[int, int, int]:
+    """Where a card sits in a hand: by suit, trumps grouped last, low to high (the table's
+    hand bar, and each hand of the replay viewer)."""
     tables = view.tables
     trump = view.trump >= 0 and bool(tables.mask >> card & 1)
     return (1 if trump else 0, card // 13 if card < 52 else 4, tables.power[card])
