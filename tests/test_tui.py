@@ -417,7 +417,7 @@ def test_last_trick_skin_and_ascii_keys() -> None:
         await pilot.press("s")
         assert app.has_class("-paper") and not app.has_class("-felt")
 
-    play(test, ascii=True)
+    play(test, ascii=True, animate=True)  # the slides and the trick's collection run too
 
 
 def test_a_small_window_says_so() -> None:

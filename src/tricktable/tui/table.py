@@ -67,6 +67,8 @@ ME = 0
 #: seconds a played card takes to settle, and a finished trick stays before it is collected
 CARD_PAUSE = 0.25
 TRICK_PAUSE = 1.2
+#: seconds a collected trick takes to slide to its winner
+COLLECT_TIME = 0.3
 #: how many cards a pass holds (Hearts, Filippa)
 PASS_SIZE = 3
 
@@ -271,6 +273,8 @@ class TableScreen(Screen[str]):
             self._seen_tricks = len(view.tricks)
             if self.animating:
                 await asyncio.sleep(TRICK_PAUSE)
+                self._collect(view)
+                await asyncio.sleep(COLLECT_TIME)
         if len(view.results) > self._seen_hands:
             self._seen_hands = len(view.results)
             self._seen_tricks = 0
@@ -459,6 +463,15 @@ class TableScreen(Screen[str]):
             card, shown = cards.get(where, (-1, Text("")))
             spot.show(card if card >= 0 else None, shown, self.animating and not self.showing_last)
         self.query_one("#trick-centre", Static).update(centre)
+
+    def _collect(self, view: View) -> None:
+        """The finished trick slides to its winner's side (the next draw puts it back)."""
+        if self.showing_last or not view.tricks or not self.is_attached:
+            return
+        toward = COMPASS[view.tricks[-1][2]]
+        with contextlib.suppress(NoMatches):
+            for where in "NWES":
+                self.query_one(f"#spot-{where}", TrickSpot).collect(toward, COLLECT_TIME)
 
     def _draw_tally(self, view: View) -> None:
         display = self.display_log

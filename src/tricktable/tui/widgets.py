@@ -164,6 +164,15 @@ class TrickSpot(Static):
             self.styles.opacity = 0.2
             self.animate("offset", Offset(0, 0), duration=0.25, easing="out_cubic")
             self.styles.animate("opacity", value=1.0, duration=0.25)
+        elif not animate or card is None:
+            self.styles.offset = (0, 0)  # where a collection left it
+            self.styles.opacity = 1.0
+
+    def collect(self, toward: str, seconds: float) -> None:
+        """Slide the card toward the side of the trick's winner, fading out."""
+        dx, dy = self.FROM[toward]
+        self.animate("offset", Offset(dx, dy), duration=seconds, easing="in_cubic")
+        self.styles.animate("opacity", value=0.0, duration=seconds)
 
 
 def trick_grid(cells: dict[str, RenderableType], centre: RenderableType) -> Grid:
