@@ -22,6 +22,7 @@ HandSummary, MatchEnd, KeysHelp { align: center middle; }
 .dialog { width: 76; height: auto; max-height: 90%; border: thick $primary;
           background: $surface; padding: 1 2; }
 .dialog .title { text-style: bold; margin-bottom: 1; }
+#match-end { width: 100; }
 .dialog .buttons { height: 3; margin-top: 1; align-horizontal: center; }
 .dialog Button { margin: 0 1; }
 """

@@ -20,6 +20,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.suggester import SuggestFromList
 from textual.widget import Widget
@@ -122,6 +123,16 @@ def _select(
     )
 
 
+class Tick(Checkbox):
+    """A checkbox whose mark is drawn only when it is ticked: Textual's draws an X either
+    way, told apart by colour alone, which ``NO_COLOR`` and some terminals lose."""
+
+    @property
+    def _button(self) -> Content:
+        self.BUTTON_INNER = "X" if self.value else " "
+        return super()._button
+
+
 class SetupScreen(Screen["Chosen | None"]):
     """The start screen: set up a match, resume a saved one or replay a record (see module)."""
 
@@ -207,8 +218,8 @@ class SetupScreen(Screen["Chosen | None"]):
                 skins = [(s, s) for s in SKINS]
                 yield self._row("skin", _select(skins, self.settings.skin, "skin"))
                 with Horizontal(id="screen-row", classes="row"):
-                    yield Checkbox("ASCII cards", self.settings.ascii, id="ascii", compact=True)
-                    yield Checkbox("animations", self.settings.animate, id="animate", compact=True)
+                    yield Tick("ASCII cards", self.settings.ascii, id="ascii", compact=True)
+                    yield Tick("animations", self.settings.animate, id="animate", compact=True)
                 yield Label(f"Unfinished matches in {self.records}", classes="heading")
                 lines = [Option(s.line(), id=str(i)) for i, s in enumerate(self.saved)]
                 yield OptionList(
@@ -281,7 +292,7 @@ class SetupScreen(Screen["Chosen | None"]):
         widget: Widget
         if kind is bool:
             on = value if isinstance(value, bool) else str(value).lower() in ("true", "yes", "on")
-            widget = Checkbox("", on, id=ident, tooltip=tip, compact=True)
+            widget = Tick("", on, id=ident, tooltip=tip, compact=True)
         elif (choices := _choices(kind)) is not None:
             shown = str(value) if str(value) in choices else getattr(self.game.options, field.name)
             widget = _select([(c, c) for c in choices], shown, ident, tip=tip)

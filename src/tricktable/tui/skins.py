@@ -19,7 +19,11 @@ from tricktable.cards import card_name
 from tricktable.ui.games import card_text
 
 #: the suits' symbols and their ASCII letters, for terminals whose fonts draw ♠♥♦♣ badly
-ASCII_SUITS = str.maketrans({"♣": "C", "♦": "D", "♥": "H", "♠": "S", "★": "*", "·": "-"})
+#: (and the few other symbols the table draws), each one character for one
+ASCII_SUITS = str.maketrans(
+    {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "★": "*", "·": "-", "▶": ">", "─": "-", "✗": "x"}
+    | {"→": ">", "…": "."}
+)
 #: the smallest window the table screen is drawn in (columns, rows)
 MIN_SIZE = (100, 30)
 
@@ -41,6 +45,8 @@ TableScreen.-paper .card.selected { border: double #b71c1c; }
 TableScreen.-paper .seat { color: #3e2723; }
 TableScreen.-paper .seat.to-act { color: #b71c1c; text-style: bold; }
 TableScreen.-paper #trick { border: heavy #795548; }
+TableScreen.-paper #side, TableScreen.-paper #side RichLog { background: #f7f3ea; color: #212121; }
+TableScreen.-paper #status { background: #d7ccc8; color: black; }
 """
 
 
@@ -82,7 +88,7 @@ TABLE_CSS = (
     """
 #status { height: 1; background: $boost; padding: 0 1; }
 #main { height: 1fr; }
-#felt { width: 2fr; }
+#felt { width: 2fr; align-vertical: middle; }
 #side { width: 1fr; min-width: 36; border-left: solid $primary; }
 #tally { height: auto; max-height: 9; padding: 0 1; border-bottom: solid $primary; }
 #log { height: 1fr; }

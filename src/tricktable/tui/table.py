@@ -392,7 +392,7 @@ class TableScreen(Screen[str]):
             symbol = plain(Text(SUIT_SYMBOLS[view.trump]), self.settings.ascii).plain
             text.append(symbol, style="bold red" if view.trump in (1, 2) else "bold")
         else:
-            text.append("not named", style="dim")
+            text.append(self.presenter.trump_pending, style="dim")
         info = view.info()
         declarer, bid = info.get("declarer"), info.get("bid")
         if isinstance(declarer, int) and declarer >= 0:
@@ -401,7 +401,7 @@ class TableScreen(Screen[str]):
         if 0 <= view.to_act < 4 and not self.finished:
             whose = "your" if view.to_act == ME else f"{self.names[view.to_act]}'s"
             text.append(f"  ·  {whose} turn", style="bold yellow" if view.to_act == ME else "")
-        self.query_one("#status", Static).update(text)
+        self.query_one("#status", Static).update(plain(text, self.settings.ascii))
 
     def _draw_seats(self, view: View) -> None:
         bids: dict[int, str] = {}
@@ -445,7 +445,7 @@ class TableScreen(Screen[str]):
             for seat, card in view.trick:
                 shown = card_label(card, trumps, ascii)
                 if card == best:
-                    shown.append(" *" if ascii else " ★", style="bold green")
+                    shown.append(" <=" if ascii else " ★", style="bold green")
                 cards[COMPASS[seat]] = (card, shown)
             centre = Text(f"trick {len(view.tricks) + 1}", style="dim")
         elif view.tricks:
@@ -501,7 +501,7 @@ class TableScreen(Screen[str]):
     def _say(self, text: str | Text, kind: str = "") -> None:
         message = self.query_one("#message", Static)
         message.set_classes(kind)
-        message.update(text)
+        message.update(plain(Text(text) if isinstance(text, str) else text, self.settings.ascii))
 
     # ---------------------------------------------------------------- the window's size
 

@@ -53,7 +53,7 @@ class LogConsole(Console):
 
     def rule(self, title: Any = "", **kwargs: Any) -> None:
         # A heading of its own rather than a rule: a rule cuts a long title in a narrow log.
-        self._write(Text(f"── {title}", style="bold") if title else Rule())
+        self._write(plain(Text(f"── {title}", style="bold"), self.ascii) if title else Rule())
 
     def _write(self, obj: RenderableType) -> None:
         if self.log_widget is None:

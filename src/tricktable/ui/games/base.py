@@ -446,6 +446,9 @@ class Presenter:
         """How the trick header says there is no trump."""
         return Text("no trump")
 
+    #: what a status line says of trump before it is named (a game without trump: "none")
+    trump_pending = "not named"
+
     def lead_prompt(self, seating: Seating, view: View, name: str) -> str:
         """The line when the seat leads a trick."""
         return f"{verb(name, 'lead')}."

@@ -41,6 +41,8 @@ def _passing_direction(hand: HandSeen) -> str:
 class HeartsPresenter(Presenter):
     """Hearts: the passing, the penalty points of each trick and hand, the moon."""
 
+    trump_pending = "none"
+
     def goal(self, seating: Seating) -> str:
         """Lowest score wins."""
         target = self.game.options.target
