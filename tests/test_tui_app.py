@@ -175,3 +175,27 @@ def test_bad_options_give_one_line(args: list[str], tmp_path: Path) -> None:
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), done.stderr
     assert not any(tmp_path.iterdir())  # nothing written
+
+
+def test_unfinished_records_newest_first_finished_and_junk_left_out(tmp_path: Path) -> None:
+    from tricktable.tui.model import unfinished_records
+
+    def saved(name: str, hands: int | None, stamp: int) -> Path:
+        spec = "setback(target=3)" if hands is None else "setback"
+        record = run_match(MatchSpec(spec, ("heuristic",) * 4, stamp, max_hands=hands)).record
+        record["players"][0] = "alice"
+        path = tmp_path / name
+        save_record(record, path)
+        os.utime(path, (stamp, stamp))
+        return path
+
+    old, new = saved("old.json", 1, 1000), saved("new.json", 2, 2000)
+    finished = saved("done.json", None, 3000)
+    assert replay(load_record(finished)).is_over
+    (tmp_path / "junk.json").write_text("{not json")
+    (tmp_path / "list.json").write_text("[1, 2]")
+    found = unfinished_records(tmp_path)
+    assert [m.path for m in found] == [new, old]
+    assert found[0].hands == 2 and "alice" not in found[0].line()
+    assert [m.path for m in unfinished_records(tmp_path, limit=1)] == [new]
+    assert unfinished_records(tmp_path / "missing") == []

@@ -9,6 +9,7 @@ change nothing of the match. Saved matches that can be resumed are found by
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -124,29 +125,36 @@ class SavedMatch:
         return f"{self.game} v {who} · hand {self.hands + 1} · scores {scores} · {self.path.name}"
 
 
-def unfinished_records(folder: Path = RECORDS, limit: int = 20) -> list[SavedMatch]:
-    """The saved matches in ``folder`` that have not ended, newest first.
+def unfinished_records(
+    folder: Path = RECORDS, limit: int = 20, look: int = 200
+) -> list[SavedMatch]:
+    """The saved matches in ``folder`` that have not ended, newest first (at most ``limit``).
 
-    Each record is replayed (a few milliseconds): unfinished is not over. Files that are
-    not records, or do not replay, are passed over silently: they are not the start
-    screen's to judge, and resuming one says what is wrong with it.
+    Each record is replayed (a few milliseconds): unfinished is not over. Only the newest
+    ``look`` files are read, so a folder of years of matches opens the start screen as fast
+    as a new one. Files that are not records, or do not replay, are passed over silently:
+    they are not the start screen's to judge, and resuming one says what is wrong with it.
     """
-    found: list[tuple[float, SavedMatch]] = []
+    stamped: list[tuple[float, Path]] = []
     try:
-        paths = list(folder.glob("*.json"))
+        for path in folder.glob("*.json"):
+            with contextlib.suppress(OSError):
+                stamped.append((path.stat().st_mtime, path))
     except OSError:
         return []
-    for path in paths:
+    stamped.sort(reverse=True)
+    found: list[SavedMatch] = []
+    for _, path in stamped[:look]:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            stamp = path.stat().st_mtime
         except (OSError, UnicodeDecodeError, json.JSONDecodeError):
             continue
         saved = _saved_match(path, data)
         if saved is not None:
-            found.append((stamp, saved))
-    found.sort(key=lambda pair: pair[0], reverse=True)
-    return [saved for _, saved in found[:limit]]
+            found.append(saved)
+            if len(found) == limit:
+                break
+    return found
 
 
 def _saved_match(path: Path, data: Any) -> SavedMatch | None:
