@@ -686,3 +686,19 @@ def test_a_resumed_table_keeps_the_faults_of_its_record() -> None:
     assert again["faults"] == record["faults"]
     assert again["hands"][:1] == record["hands"]
     assert [(n["kind"], n["seat"]) for n in again["hands"][0]["notes"]] == [("substitute", 1)]
+
+
+def test_pace_is_awaited_after_every_action_and_holds_the_table() -> None:
+    table = Table(load_game("setback"), ["heuristic"] * 4, 21)
+    seen: list[int] = []
+
+    async def pace(at: Table) -> None:
+        moves = at.moves
+        seen.append(moves)
+        await asyncio.sleep(0)  # the driver must not act while its pace is awaited
+        assert at.moves == moves
+
+    state = asyncio.run(run(table, max_hands=2, pace=pace))
+    table.close()
+    assert seen == list(range(1, table.moves + 1))  # once after each action, in order
+    assert len(state.history) == 2
