@@ -199,3 +199,26 @@ def test_unfinished_records_newest_first_finished_and_junk_left_out(tmp_path: Pa
     assert found[0].hands == 2 and "alice" not in found[0].line()
     assert [m.path for m in unfinished_records(tmp_path, limit=1)] == [new]
     assert unfinished_records(tmp_path / "missing") == []
+
+
+def test_every_screen_says_when_the_window_is_too_small(tmp_path: Path) -> None:
+    record = run_match(MatchSpec("setback", ("heuristic",) * 4, 4, max_hands=1)).record
+    path = tmp_path / "one.json"
+    save_record(record, path)
+    for start, kind in (("setup", SetupScreen), ("replay", ReplayScreen)):
+        app = TricktableApp(
+            MatchSetup(), settings(tmp_path), start=start, path=path if start == "replay" else None
+        )
+
+        async def main(app: TricktableApp = app, kind: type = kind) -> None:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await until(pilot, lambda: isinstance(app.screen, kind))
+                screen = app.screen
+                await until(pilot, lambda: screen.has_class("-too-small"))
+                message = str(screen.query_one("#too-small", Static).render())
+                assert "80×24" in message and "at least 100×30" in message
+                await pilot.resize_terminal(*SIZE)
+                await until(pilot, lambda: not screen.has_class("-too-small"))
+                app.exit()
+
+        asyncio.run(main())

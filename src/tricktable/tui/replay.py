@@ -28,7 +28,6 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Static
 
 from tricktable.analysis.analyze import DEFAULT_THRESHOLD, AnalysisError, Decision, analyze
@@ -41,7 +40,7 @@ from tricktable.search.explain import value_text
 from tricktable.search.solver import supports
 from tricktable.tui.model import Settings
 from tricktable.tui.skins import card_label, plain
-from tricktable.tui.widgets import SeatBox, hand_order, trick_grid
+from tricktable.tui.widgets import FittedScreen, SeatBox, hand_order, trick_grid
 from tricktable.ui.games import Presenter, Seating, join, presenter_for, safely, suit_text
 from tricktable.ui.games.base import HandSeen
 from tricktable.ui.terminal import seat_names
@@ -160,7 +159,7 @@ class Replayed:
         return not (self.unfinished and hand == len(self.logs) - 1)
 
 
-class ReplayScreen(Screen[None]):
+class ReplayScreen(FittedScreen[None]):
     """A record stepped through: by action (← →), trick (↑ ↓, [ ]), hand (PageUp/PageDown,
     p/n), Home and End, or the buttons; q or Escape closes it.
 
@@ -215,6 +214,7 @@ class ReplayScreen(Screen[None]):
     # ------------------------------------------------------------------------ the screen
 
     def compose(self) -> ComposeResult:
+        yield self.size_message()
         yield Static(id="rp-head")
         yield Static(id="rp-facts")
         with Horizontal(id="rp-main"):

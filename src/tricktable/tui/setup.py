@@ -21,7 +21,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import Screen
 from textual.suggester import SuggestFromList
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static
@@ -37,6 +36,7 @@ from tricktable.games import GAMES, PRESETS, load_game
 from tricktable.records import load_record, replay
 from tricktable.runner import HUMAN, MatchSpecError, check_players
 from tricktable.tui.model import SKINS, Chosen, MatchSetup, SavedMatch, Settings, unfinished_records
+from tricktable.tui.widgets import FittedScreen
 
 #: the seats beside you, by number: seat 1 sits on your left, as at the table screen
 SEATS = {1: "West", 2: "North", 3: "East"}
@@ -133,7 +133,7 @@ class Tick(Checkbox):
         return super()._button
 
 
-class SetupScreen(Screen["Chosen | None"]):
+class SetupScreen(FittedScreen["Chosen | None"]):
     """The start screen: set up a match, resume a saved one or replay a record (see module)."""
 
     DEFAULT_CSS = """
@@ -194,6 +194,7 @@ class SetupScreen(Screen["Chosen | None"]):
     # ------------------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
+        yield self.size_message()
         yield Static(TITLE, id="setup-title")
         with Horizontal(id="columns"):
             with Vertical(id="game-column", classes="column"):

@@ -114,10 +114,6 @@ TABLE_CSS = (
 #message { height: 1; padding: 0 1; }
 #message.error { color: $error; text-style: bold; }
 #hint { height: 1; padding: 0 1; }
-#too-small { display: none; width: 100%; height: 100%; content-align: center middle;
-             text-align: center; }
-TableScreen.-too-small #main, TableScreen.-too-small #status { display: none; }
-TableScreen.-too-small #too-small { display: block; }
 """
     + SKIN_CSS
 )

@@ -28,7 +28,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, RichLog, Static
 
 from tricktable.cards import SUIT_SYMBOLS, cards_in, mask_of
@@ -41,12 +40,13 @@ from tricktable.runner import players_of
 from tricktable.table import Person, Table, run
 from tricktable.tui.dialogs import HandSummary, KeysHelp, MatchEnd
 from tricktable.tui.model import SKINS, MatchSetup, Settings
-from tricktable.tui.skins import MIN_SIZE, TABLE_CSS, card_label, plain
+from tricktable.tui.skins import TABLE_CSS, card_label, plain
 from tricktable.tui.widgets import (
     BID_SLOTS,
     HAND_SLOTS,
     BidButton,
     CardChip,
+    FittedScreen,
     LogConsole,
     SeatBox,
     TrickSpot,
@@ -90,7 +90,7 @@ KEYS = (
 )
 
 
-class TableScreen(Screen[str]):
+class TableScreen(FittedScreen[str]):
     """A match of a four-seat game with the person at seat 0 and bots (or characters) at
     the others. Dismissed with what comes next: ``again`` (the same setup, a fresh seed),
     ``setup``, ``replay`` (this match's record) or ``quit``.
@@ -101,6 +101,7 @@ class TableScreen(Screen[str]):
     """
 
     CSS = TABLE_CSS
+    too_small_hint = "(q saves and quits.)"
     #: keys go to the table, not the chat line, until ``t`` is pressed
     AUTO_FOCUS = ""
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -228,7 +229,7 @@ class TableScreen(Screen[str]):
                 chat.can_focus = False
                 yield chat
                 yield Input(placeholder="t: say something to the table", id="say", max_length=200)
-        yield Static(id="too-small")
+        yield self.size_message()
         yield Footer()
 
     def on_mount(self) -> None:
@@ -243,7 +244,6 @@ class TableScreen(Screen[str]):
         view = self.view()
         self._seen_tricks, self._seen_hands = len(view.tricks), len(view.results)
         self.table.watch(lambda _table: self.redraw())
-        self._fit(self.app.size.width, self.app.size.height)
         self.redraw()
         self.run_worker(self._drive(), name="driver", exit_on_error=False)
 
@@ -502,24 +502,6 @@ class TableScreen(Screen[str]):
         message = self.query_one("#message", Static)
         message.set_classes(kind)
         message.update(plain(Text(text) if isinstance(text, str) else text, self.settings.ascii))
-
-    # ---------------------------------------------------------------- the window's size
-
-    def on_resize(self, event: events.Resize) -> None:
-        self._fit(event.size.width, event.size.height)
-
-    def _fit(self, width: int, height: int) -> None:
-        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
-        self.set_class(small, "-too-small")
-        if small:
-            need = f"{MIN_SIZE[0]}×{MIN_SIZE[1]}"
-            self.query_one("#too-small", Static).update(
-                Text(
-                    f"The window is {width}×{height}: the table needs at least {need}.\n"
-                    "Make the window larger or the font smaller. (q saves and quits.)",
-                    style="bold",
-                )
-            )
 
     # ------------------------------------------------------------------------ actions
 

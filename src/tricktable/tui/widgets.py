@@ -7,6 +7,7 @@ turned into messages to the app, which submits them to the table.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -14,13 +15,15 @@ from rich.console import Console, RenderableType
 from rich.rule import Rule
 from rich.table import Table as Grid
 from rich.text import Text
-from textual import events
+from textual import events, on
+from textual.css.query import NoMatches
 from textual.geometry import Offset
 from textual.message import Message
+from textual.screen import Screen, ScreenResultType
 from textual.widgets import Button, RichLog, Static
 
 from tricktable.engine.trick import TrickState, View, trick_winner
-from tricktable.tui.skins import card_label, plain
+from tricktable.tui.skins import MIN_SIZE, card_label, plain
 
 #: slots in the hand bar and the bid panel: the most cards a hand holds, the most choices
 HAND_SLOTS = 13
@@ -173,6 +176,49 @@ class TrickSpot(Static):
         dx, dy = self.FROM[toward]
         self.animate("offset", Offset(dx, dy), duration=seconds, easing="in_cubic")
         self.styles.animate("opacity", value=0.0, duration=seconds)
+
+
+class FittedScreen(Screen[ScreenResultType]):
+    """A screen that needs :data:`~tricktable.tui.skins.MIN_SIZE`: in a smaller window it
+    shows one message saying so (and the size it has) instead of a broken layout, and
+    comes back whole when the window grows. Its ``compose`` must yield
+    :meth:`size_message` among its children; ``too_small_hint`` ends the message."""
+
+    DEFAULT_CSS = """
+    FittedScreen #too-small { display: none; width: 100%; height: 100%;
+                              content-align: center middle; text-align: center; }
+    FittedScreen.-too-small > * { display: none; }
+    FittedScreen.-too-small > #too-small { display: block; }
+    """
+    #: what the message adds: how to leave from here
+    too_small_hint = "(Ctrl+Q quits.)"
+
+    @staticmethod
+    def size_message() -> Static:
+        return Static(id="too-small")
+
+    # Handlers by decorator, not ``on_mount``: a subclass's own (sync or async) stays free.
+    @on(events.Mount)
+    def _fit_at_mount(self) -> None:
+        self.fit(self.app.size.width, self.app.size.height)
+
+    @on(events.Resize)
+    def _fit_at_resize(self, event: events.Resize) -> None:
+        self.fit(event.size.width, event.size.height)
+
+    def fit(self, width: int, height: int) -> None:
+        """Show the message (or the screen) for a window of ``width`` × ``height``."""
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        self.set_class(small, "-too-small")
+        if small:
+            need = f"{MIN_SIZE[0]}×{MIN_SIZE[1]}"
+            text = Text(
+                f"The window is {width}×{height}: this screen needs at least {need}.\n"
+                f"Make the window larger or the font smaller. {self.too_small_hint}",
+                style="bold",
+            )
+            with contextlib.suppress(NoMatches):
+                self.query_one("#too-small", Static).update(text)
 
 
 def trick_grid(cells: dict[str, RenderableType], centre: RenderableType) -> Grid:
