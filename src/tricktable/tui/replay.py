@@ -54,7 +54,7 @@ REPLAY_CSS = """
 ReplayScreen #rp-head { height: 1; background: $boost; padding: 0 1; }
 ReplayScreen #rp-facts { height: auto; padding: 0 1; }
 ReplayScreen #rp-main { height: 1fr; }
-ReplayScreen #rp-felt { width: 1fr; background: #0b4d2c; color: #e8f5e9; }
+ReplayScreen #rp-felt { width: 1fr; background: #0b4d2c; color: #e8f5e9; align-vertical: middle; }
 ReplayScreen #rp-side { width: 66; border-left: solid $primary; }
 ReplayScreen .rp-seat { height: auto; min-height: 4; padding: 0 1; text-align: center; }
 ReplayScreen #rp-seat-N, ReplayScreen #rp-seat-S { width: 100%; }

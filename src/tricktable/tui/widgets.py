@@ -227,8 +227,12 @@ def trick_grid(cells: dict[str, RenderableType], centre: RenderableType) -> Grid
     for _ in range(3):
         grid.add_column(justify="center", ratio=1)
     blank = Text("")
+    # A blank row between the seats' rows: the three cards then fill a trick's frame of
+    # seven rows from top to bottom, rather than huddling at its top.
     grid.add_row(blank, cells.get("N", blank), blank)
+    grid.add_row(blank, blank, blank)
     grid.add_row(cells.get("W", blank), centre, cells.get("E", blank))
+    grid.add_row(blank, blank, blank)
     grid.add_row(blank, cells.get("S", blank), blank)
     return grid
 
