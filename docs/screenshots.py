@@ -38,6 +38,7 @@ MAX_BYTES = 400_000
 def scenes() -> ModuleType:
     """The snapshot tests' module, where the scenes are."""
     path = ROOT / "tests" / "test_tui_snapshots.py"
+    sys.path.insert(0, str(path.parent))  # its helpers (tests/tui_helpers.py)
     spec = importlib.util.spec_from_file_location("tui_snapshot_scenes", path)
     if spec is None or spec.loader is None:
         raise SystemExit(f"cannot load the scenes from {path}")

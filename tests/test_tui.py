@@ -28,8 +28,7 @@ from tricktable.tui.dialogs import HandSummary, MatchEnd
 from tricktable.tui.model import MatchSetup, Settings
 from tricktable.tui.skins import card_label
 from tricktable.tui.table import ME, TableScreen, winning
-
-SIZE = (150, 48)
+from tui_helpers import SIZE, quiet, until
 
 
 def play(
@@ -41,10 +40,9 @@ def play(
     **settings: Any,
 ) -> TableScreen:
     """Run ``test`` against a fresh table screen, headless (records in a new folder)."""
-    options: dict[str, Any] = {"paced": False, "hint_budget": 0.2, "animate": False}
-    options.update(settings, records=Path(tempfile.mkdtemp(prefix="tui-")))
-    setup = MatchSetup(game, players, seed)
-    app = TricktableApp(setup, Settings(**options), start="play")
+    options: dict[str, Any] = {"hint_budget": 0.2, **settings}
+    folder = Path(tempfile.mkdtemp(prefix="tui-"))
+    app = TricktableApp(MatchSetup(game, players, seed), quiet(folder, **options), start="play")
 
     async def main() -> None:
         async with app.run_test(size=size) as pilot:
@@ -56,15 +54,6 @@ def play(
     asyncio.run(main())
     assert app.table_screen is not None
     return app.table_screen
-
-
-async def until(pilot: Pilot[None], ok: Callable[[], bool], seconds: float = 20.0) -> None:
-    """Let the bots act until ``ok()`` holds."""
-    for _ in range(int(seconds / 0.01)):
-        if ok():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("the table did not get there in time")
 
 
 def my_turn(app: TableScreen) -> bool:

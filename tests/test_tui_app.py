@@ -8,11 +8,9 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
 from tricktable.engine.trick import PLAY
@@ -25,20 +23,11 @@ from tricktable.tui.model import Chosen, MatchSetup, Settings
 from tricktable.tui.replay import ReplayScreen
 from tricktable.tui.setup import SetupScreen
 from tricktable.tui.table import ME, TableScreen
-
-SIZE = (150, 48)
-
-
-async def until(pilot: Pilot[None], ok: Callable[[], bool], seconds: float = 20.0) -> None:
-    for _ in range(int(seconds / 0.01)):
-        if ok():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("the app did not get there in time")
+from tui_helpers import SIZE, quiet, until
 
 
 def settings(folder: Path) -> Settings:
-    return Settings(paced=False, animate=False, records=folder)
+    return quiet(folder)
 
 
 def test_start_play_leave_resume_and_replay(tmp_path: Path) -> None:

@@ -34,30 +34,20 @@ from tricktable.tui.model import MatchSetup, Settings
 from tricktable.tui.replay import ReplayScreen, replay_app
 from tricktable.tui.table import ME, TableScreen
 from tricktable.ui.answers import is_passing
+from tui_helpers import SIZE, quiet, until
 
 #: the players beside you in every scene: three characters (their talk is by the seed)
 PLAYERS = ("edna", "vinnie", "rosa")
 #: the record's name where a scene shows it (the match-end dialog, the replay's header)
 RECORD = Path("records") / "match.json"
-BIG = (150, 48)
+BIG = SIZE
 
 Drive = Callable[[Pilot[None]], Awaitable[None]]
 
 
 def settings(**changes: Any) -> Settings:
     """Settings for a scene: no pauses, no animations, the records in ``./records``."""
-    options: dict[str, Any] = {"paced": False, "animate": False, "records": Path("records")}
-    options.update(changes)
-    return Settings(**options)
-
-
-async def until(pilot: Pilot[None], ok: Callable[[], bool], seconds: float = 30.0) -> None:
-    """Let the bots act until ``ok()`` holds."""
-    for _ in range(int(seconds / 0.01)):
-        if ok():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("the table did not get there in time")
+    return quiet(Path("records"), **changes)
 
 
 def table_of(pilot: Pilot[None]) -> TableScreen:

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from tricktable.errors import TricktableError
+from tricktable.tui.model import SKINS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -199,9 +200,7 @@ def play(
     default=None,
     help="step through a record, forwards and backwards, with its analysis",
 )
-@click.option(
-    "--skin", type=click.Choice(["felt", "paper"]), default="felt", help="the table's look"
-)
+@click.option("--skin", type=click.Choice(SKINS), default=SKINS[0], help="the table's look")
 @click.option("--ascii", "ascii_cards", is_flag=True, help="cards as letters (QH, TS), no ♠♥♦♣")
 @click.option("--no-animations", is_flag=True, help="no sliding cards, no pauses after tricks")
 @click.option("--serve", is_flag=True, help="serve the app to a browser tab (textual-serve)")

@@ -66,7 +66,7 @@ class Settings:
     """How the table screen is drawn and paced; none of it changes the match.
 
     ``skin``: one of :data:`SKINS`. ``ascii``: cards and suits in plain letters (``QH``,
-    ``10S``) for terminals whose fonts draw ♠♥♦♣ badly. ``animate``: cards slide in and
+    ``TS``) for terminals whose fonts draw ♠♥♦♣ badly. ``animate``: cards slide in and
     tricks pause before they are collected. ``paced``: characters pause before acting, as
     at a real table (tests turn it off). ``hint_budget``: seconds a hint's search may take.
     ``records``: the folder matches are saved in.

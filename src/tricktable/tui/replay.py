@@ -40,13 +40,11 @@ from tricktable.search.explain import value_text
 from tricktable.search.solver import supports
 from tricktable.tui.model import Settings
 from tricktable.tui.skins import card_label, plain
-from tricktable.tui.widgets import FittedScreen, SeatBox, hand_order, trick_grid
+from tricktable.tui.widgets import COMPASS, FittedScreen, SeatBox, hand_order, trick_grid
 from tricktable.ui.games import Presenter, Seating, join, presenter_for, safely, suit_text
 from tricktable.ui.games.base import HandSeen
 from tricktable.ui.terminal import seat_names
 
-#: where each seat sits on the screen, as at the table screen: seat 0 South, 1 West...
-COMPASS = ("S", "W", "N", "E")
 #: shown where a figure has no data (as ``tricktable analyze``)
 NONE = "—"
 

@@ -29,7 +29,7 @@ from textual.widgets.option_list import Option
 from tricktable.bots import make_bot
 from tricktable.characters import LEVELS
 from tricktable.characters.roster import CHARACTERS
-from tricktable.engine.options import describe_value, parse_spec
+from tricktable.engine.options import describe_value, format_value, parse_spec
 from tricktable.engine.trick import Game
 from tricktable.errors import RecordError, TricktableError
 from tricktable.games import GAMES, PRESETS, load_game
@@ -41,8 +41,7 @@ from tricktable.tui.widgets import FittedScreen
 #: the seats beside you, by number: seat 1 sits on your left, as at the table screen
 SEATS = {1: "West", 2: "North", 3: "East"}
 #: a character's levels: its own play, or the level's bot playing its cards (``base``)
-CHARACTER_LEVELS = (("own style", ""), ("club", "club"), ("expert", "expert"))
-_LEVEL_BASE = {"club": LEVELS["club"], "expert": LEVELS["expert"]}
+CHARACTER_LEVELS = (("own style", ""), *((level, level) for level in LEVELS))
 TITLE = "tricktable · set up a match: you sit South · Tab moves, Enter picks, Ctrl+S starts"
 #: the plain bots a newcomer may seat, each with a line saying what it is
 BOTS = {
@@ -84,10 +83,10 @@ def bot_choices(game: Game) -> list[tuple[str, str]]:
 
 def player_spec(name: str, level: str) -> str:
     """The player spec of ``name`` at ``level`` ("" keeps a character's own play)."""
-    base = _LEVEL_BASE.get(level)
+    base = LEVELS.get(level)
     if base is None or name not in CHARACTERS:
         return name
-    return f'{name}(base="{base}")' if "(" in base else f"{name}(base={base})"
+    return f"{name}(base={format_value(base)})"
 
 
 def split_player(spec: str) -> tuple[str, str]:
@@ -98,7 +97,7 @@ def split_player(spec: str) -> tuple[str, str]:
         return spec, ""
     if name in CHARACTERS and set(values) <= {"base"}:
         base = values.get("base", "")
-        level = next((lv for lv, b in _LEVEL_BASE.items() if b == base), None)
+        level = next((lv for lv, b in LEVELS.items() if b == base), None)
         if level is not None or not base:
             return name, level or ""
     return (name, "") if not values else (spec, "")

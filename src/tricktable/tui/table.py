@@ -43,6 +43,7 @@ from tricktable.tui.model import SKINS, MatchSetup, Settings
 from tricktable.tui.skins import TABLE_CSS, card_label, plain
 from tricktable.tui.widgets import (
     BID_SLOTS,
+    COMPASS,
     HAND_SLOTS,
     BidButton,
     CardChip,
@@ -54,14 +55,12 @@ from tricktable.tui.widgets import (
     winning,
 )
 from tricktable.ui.answers import is_passing
-from tricktable.ui.games import presenter_for
+from tricktable.ui.games import presenter_for, safely
 from tricktable.ui.terminal import TableDisplay, seat_names, second_person
 
 if TYPE_CHECKING:
     from tricktable.search.explain import Hint
 
-#: where each seat sits seen from the person's (seat 0): seat + 1 is on the left
-COMPASS = ("S", "W", "N", "E")
 #: the person's seat
 ME = 0
 #: seconds a played card takes to settle, and a finished trick stays before it is collected
@@ -194,6 +193,8 @@ class TableScreen(FittedScreen[str]):
         #: the events of the seat's stream read into the chat panel
         self._events = 0
         self.display_log: TableDisplay | None = None
+        #: the game's title (its spec is built from the options: once, not at every redraw)
+        self.title_text = ""
 
     # ------------------------------------------------------------------------ the screen
 
@@ -239,7 +240,8 @@ class TableScreen(FittedScreen[str]):
         display.humans = [ME]
         display.show_chat = False  # the chat panel has the talk
         self.display_log = display
-        self.sub_title = f"{display.title()} · seed {self.seed}"
+        self.title_text = display.title()
+        self.sub_title = f"{self.title_text} · seed {self.seed}"
         display.follow_table(self.table)  # the log: the seat's events, as `play` prints them
         view = self.view()
         self._seen_tricks, self._seen_hands = len(view.tricks), len(view.results)
@@ -288,10 +290,18 @@ class TableScreen(FittedScreen[str]):
         if display is None or display.hand is None or not self.is_attached:
             return
         hand = display.hand
-        lines = [
-            *self.presenter.result_lines(display, hand),
-            *self.presenter.score_lines(display, hand),
-        ]
+        # As the log prints them: a game's own words, the generic ones if they slip (this runs
+        # in the driver's pace hook, where an exception would stop the match).
+        lines = safely(
+            lambda: [
+                *self.presenter.result_lines(display, hand),
+                *self.presenter.score_lines(display, hand),
+            ],
+            lambda: [
+                *display.generic.result_lines(display, hand),
+                *display.generic.score_lines(display, hand),
+            ],
+        )
         closed = asyncio.Event()
         shown = [plain(line, self.settings.ascii) for line in lines]
         self.app.push_screen(
@@ -386,7 +396,7 @@ class TableScreen(FittedScreen[str]):
         display = self.display_log
         assert display is not None
         text = Text()
-        text.append(display.title(), style="bold")
+        text.append(self.title_text, style="bold")
         text.append(f"  hand {view.hand_number + 1}  ·  trump ")
         if view.trump >= 0:
             symbol = plain(Text(SUIT_SYMBOLS[view.trump]), self.settings.ascii).plain
@@ -440,9 +450,10 @@ class TableScreen(FittedScreen[str]):
         ascii = self.settings.ascii
         cards: dict[str, tuple[int, Text]] = {}
         centre = Text("")
-        if view.trick and not self.showing_last:
+        trick = view.trick  # read once: the view builds it from the hand's log
+        if trick and not self.showing_last:
             best = winning(view)
-            for seat, card in view.trick:
+            for seat, card in trick:
                 shown = card_label(card, trumps, ascii)
                 if card == best:
                     shown.append(" <=" if ascii else " ★", style="bold green")
@@ -452,10 +463,10 @@ class TableScreen(FittedScreen[str]):
             leader, played, winner = view.tricks[-1]
             for i, card in enumerate(played):
                 shown = card_label(card, trumps, ascii)
-                if self.showing_last or view.trick:
+                if self.showing_last:
                     shown.stylize("dim")
                 cards[COMPASS[(leader + i) % 4]] = (card, shown)
-            centre = Text(f"last trick:\n{self.names[winner]}", style="bold" if view.trick else "")
+            centre = Text(f"last trick:\n{self.names[winner]}", style="bold" if trick else "")
             if self.showing_last:
                 centre.append("\n(l: back)", style="dim")
         for where in "NWES":
@@ -465,7 +476,8 @@ class TableScreen(FittedScreen[str]):
         self.query_one("#trick-centre", Static).update(centre)
 
     def _collect(self, view: View) -> None:
-        """The finished trick slides to its winner's side (the next draw puts it back)."""
+        """The finished trick slides to its winner's side and fades; a spot shows again when
+        the next card lands on it (and ``l`` draws the last trick back)."""
         if self.showing_last or not view.tricks or not self.is_attached:
             return
         toward = COMPASS[view.tricks[-1][2]]
@@ -476,14 +488,8 @@ class TableScreen(FittedScreen[str]):
     def _draw_tally(self, view: View) -> None:
         display = self.display_log
         assert display is not None
-        lines: list[Text] = [Text("This hand", style="bold")]
-        tally = getattr(self.presenter, "tally_lines", None)
-        if tally is not None:
-            with contextlib.suppress(Exception):  # a presenter's slip never stops the table
-                lines.extend(tally(display, view))
-        else:
-            won = view.tricks_won
-            lines.append(Text("tricks " + " ".join(f"{self.names[s]} {won[s]}" for s in range(4))))
+        # The presenter's tally falls back to the generic one itself (``safely``).
+        lines = [Text("This hand", style="bold"), *self.presenter.tally_lines(display, view)]
         text = Text("\n").join(plain(line, self.settings.ascii) for line in lines)
         self.query_one("#tally", Static).update(text)
 
@@ -582,7 +588,9 @@ class TableScreen(FittedScreen[str]):
     def submit(self, action: int) -> bool:
         """Send ``action`` to the table; a refusal shows the engine's reason and changes
         nothing. Whether the table took it."""
-        words = plain(Text(self.game.action_name(action)), self.settings.ascii).plain
+        view = self.view()
+        trumps = view.tables.mask if view.trump >= 0 else 0
+        words = plain(self.presenter.action_words(action, trumps), self.settings.ascii).plain
         try:
             self.table.submit(ME, action)
         except IllegalAction as exc:
@@ -707,4 +715,4 @@ def hint_text(screen: TableScreen, view: View, given: Hint) -> Text:
 def _shown_name(label: str) -> str:
     from tricktable.characters.talk import display_name
 
-    return display_name(label if label.startswith("bot:") else f"bot:{label}")
+    return display_name(label)  # a bot's label in the record: bot:SPEC

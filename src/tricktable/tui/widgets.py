@@ -25,6 +25,8 @@ from textual.widgets import Button, RichLog, Static
 from tricktable.engine.trick import TrickState, View, trick_winner
 from tricktable.tui.skins import MIN_SIZE, card_label, plain
 
+#: where each seat sits seen from seat 0 (the person's, and the replay's South)
+COMPASS = ("S", "W", "N", "E")
 #: slots in the hand bar and the bid panel: the most cards a hand holds, the most choices
 HAND_SLOTS = 13
 BID_SLOTS = 16
