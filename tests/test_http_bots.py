@@ -475,6 +475,44 @@ def test_generic_illegal_action_is_a_fault() -> None:
     assert referee.faults[0]["penalty"] == "substitute" and len(state.history) >= 1
 
 
+class NoChat(Generic):
+    """A generic-scheme bot written before ``chat`` (which it answers 404) that says a line
+    with each decision; it counts the connections it accepts."""
+
+    def setup(self) -> None:
+        super().setup()
+        self.server.connections += 1  # type: ignore[attr-defined]
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.server.requests.append((self.path, body))  # type: ignore[attr-defined]
+        legal = body.get("legal")
+        status, data = 200, json.dumps({"action": legal[0], "say": "hm"} if legal else {}).encode()
+        if self.path.endswith("/chat"):  # as a web framework answers a route it lacks: kept open
+            status, data = 404, b"Not Found"
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+def test_a_chat_a_bot_does_not_know_keeps_the_connection() -> None:
+    server = Server(NoChat, connections=0)
+    bots = [HttpBot(server.url), make_bot("heuristic"), HttpBot(server.url), make_bot("heuristic")]
+    referee = Referee()
+    try:
+        state = play_match(load_game("setback"), bots, 4, referee=referee, max_hands=2)
+    finally:
+        for bot in bots:
+            bot.close()
+        server.close()
+    assert referee.faults == [] and len(state.results) >= 1
+    events = [path.rsplit("/", 1)[1] for path, _ in server.requests]
+    assert events.count("chat") >= 2 and "play" in events[events.index("chat") :]
+    # One connection a seat for the whole match: no 404 to a chat line cost one.
+    assert server.httpd.connections == 2  # type: ignore[attr-defined]
+
+
 def all_games() -> list[str]:
     """Every game module's game, registered (the registry may not list new ones yet)."""
     import pkgutil

@@ -260,11 +260,12 @@ class HttpBot(Bot):
             self._conn = (_HTTPS if self._https else _HTTP)(self._host, self._port)
         return self._conn
 
-    def post(self, event: str, payload: Any, want: str | None) -> Any:
+    def post(self, event: str, payload: Any, want: str | None, forgive: bool = False) -> Any:
         """POST ``payload`` to ``event``; the decoded JSON answer, or None when ``want`` is None.
 
         ``want`` describes the expected answer, for fault messages (e.g. ``{"card": "Ac"}``).
-        Raises :class:`BotFault` on every failure.
+        Raises :class:`BotFault` on every failure; with ``forgive``, a status other than 2xx
+        whose answer was read in full returns None instead, and the connection is kept.
         """
         body = json.dumps(payload, separators=(",", ":")).encode()
         path = self.path(event)
@@ -333,6 +334,8 @@ class HttpBot(Bot):
             self.requests += 1
             self.used += time.monotonic() - start
         if not 200 <= status < 300:
+            if forgive:
+                return None  # the answer was read in full: the connection is still in step
             raise self.fault("crash", f"{where}: HTTP {status} {reason}; body {_quote(data)}")
         if want is None:
             return None
@@ -354,9 +357,13 @@ class HttpBot(Bot):
 
     def news(self, event: str, payload: Any) -> None:
         """POST news a bot may ignore (``chat``): any failure is forgiven, only its time
-        counts (a bot written before the event existed answers 404, and plays on)."""
+        counts (a bot written before the event existed answers 404, and plays on).
+
+        A complete answer of any status keeps the connection for the next request; only a
+        failure that leaves it in an unknown state (a timeout, a cut answer) drops it.
+        """
         with contextlib.suppress(BotFault):
-            self.post(event, payload, None)
+            self.post(event, payload, None, forgive=True)
 
     def field(self, event: str, answer: Any, key: str, want: str) -> Any:
         """``answer[key]``, or a ``malformed`` fault saying what was expected."""
