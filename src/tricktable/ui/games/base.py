@@ -464,8 +464,17 @@ class Presenter:
 
         It is read from ``view`` alone and told from its seat's side ("us", "them", "yours"):
         the cards played, who took them, the bids, the seat's own cards, never a card the seat
-        may not know. A few short lines; the generic tally is the tricks each side has won.
+        may not know. A few short lines: the game's own (:meth:`_tally`), or the generic tally
+        (:meth:`_tricks_tally`) if that fails on a view shaped unexpectedly.
         """
+        return safely(lambda: self._tally(seating, view), lambda: self._tricks_tally(seating, view))
+
+    def _tally(self, seating: Seating, view: View) -> list[Text]:
+        """The game's own tally (a presenter overrides this); here, the generic one."""
+        return self._tricks_tally(seating, view)
+
+    def _tricks_tally(self, seating: Seating, view: View) -> list[Text]:
+        """The generic tally: the tricks each side has won, and the tricks left to play."""
         won = side_tricks(seating, view)
         out = []
         for side in seats_from(side_of(seating, view.seat), len(won)):
@@ -502,7 +511,7 @@ def safely(primary: Callable[[], list[Text]], fallback: Callable[[], list[Text]]
 
 def side_of(seating: Seating, seat: int) -> int:
     """The side ``seat`` plays for: its partnership (seats 0+2, 1+3), or the seat itself."""
-    return seat & 1 if seating.partners else seat
+    return seating.game.team_of(seat)
 
 
 def side_word(seating: Seating, viewer: int, side: int) -> str:

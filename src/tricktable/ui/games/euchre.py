@@ -16,7 +16,6 @@ from tricktable.ui.games.base import (
     last_result,
     line,
     per_side_words,
-    safely,
     side_tricks,
     side_word,
     signed,
@@ -145,17 +144,11 @@ class EuchrePresenter(Presenter):
         if isinstance(maker, int):
             alone = " alone" if info.get("alone") else ""
             facts.append(Text(f"{seating.names[maker]} made trump{alone}"))
-        won = view.tricks_won
-        facts.append(Text("tricks " + seating.per_side([won[0] + won[2], won[1] + won[3]])))
+        facts.append(Text("tricks " + seating.per_side(side_tricks(seating, view))))
         return facts
 
-    def tally_lines(self, seating: Seating, view: View) -> list[Text]:
-        """Who made trump (alone or not), the tricks of each side, what the makers still need."""
-        return safely(
-            lambda: self._tally(seating, view), lambda: Presenter.tally_lines(self, seating, view)
-        )
-
     def _tally(self, seating: Seating, view: View) -> list[Text]:
+        """Who made trump (alone or not), the tricks of each side, what the makers still need."""
         info = view.info()
         maker = info.get("maker")
         if not isinstance(maker, int) or not seating.partners:

@@ -23,7 +23,6 @@ from tricktable.ui.games.base import (
     join,
     last_result,
     line,
-    safely,
     seats_from,
     side_word,
     verb,
@@ -150,13 +149,8 @@ class HeartsPresenter(Presenter):
             facts.append(line("you received ", join((card_word(c) or c for c in received), " ")))
         return facts
 
-    def tally_lines(self, seating: Seating, view: View) -> list[Text]:
-        """Points taken this hand by each seat, hearts broken, the points left, the moon."""
-        return safely(
-            lambda: self._tally(seating, view), lambda: Presenter.tally_lines(self, seating, view)
-        )
-
     def _tally(self, seating: Seating, view: View) -> list[Text]:
+        """Points taken this hand by each seat, hearts broken, the points left, the moon."""
         won = view.won
         points = hearts_points(won)
         queen = queen_taker(won)

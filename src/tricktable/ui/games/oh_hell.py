@@ -15,7 +15,6 @@ from tricktable.ui.games.base import (
     card_word,
     last_result,
     line,
-    safely,
     seats_from,
     side_word,
     signed,
@@ -123,17 +122,12 @@ class OhHellPresenter(Presenter):
             return [Text("bid/took " + seating.per_seat(pairs))]
         return []
 
-    def tally_lines(self, seating: Seating, view: View) -> list[Text]:
-        """Each seat's bid against its tricks so far, and the bids' total against the tricks."""
-        return safely(
-            lambda: self._tally(seating, view), lambda: Presenter.tally_lines(self, seating, view)
-        )
-
     def _tally(self, seating: Seating, view: View) -> list[Text]:
+        """Each seat's bid against its tricks so far, and the bids' total against the tricks."""
         info = view.info()
         bids = info.get("bids")
         if not isinstance(bids, list) or len(bids) != len(seating.names):
-            return Presenter.tally_lines(self, seating, view)
+            return self._tricks_tally(seating, view)
         won = view.tricks_won
         out = []
         for seat in seats_from(view.seat, len(bids)):

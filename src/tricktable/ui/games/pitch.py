@@ -25,7 +25,6 @@ from tricktable.ui.games.base import (
     last_result,
     line,
     per_side_words,
-    safely,
     side_of,
     side_word,
     suit_text,
@@ -245,14 +244,9 @@ class SetbackPresenter(Presenter):
 
     # ------------------------------------------------------------------ the running tally
 
-    def tally_lines(self, seating: Seating, view: View) -> list[Text]:
+    def _tally(self, seating: Seating, view: View) -> list[Text]:
         """The points of the hand as far as this seat can tell: each point card's fate,
         High and Low so far, the Game count; before trump is named, the contract."""
-        return safely(
-            lambda: self._tally(seating, view), lambda: Presenter.tally_lines(self, seating, view)
-        )
-
-    def _tally(self, seating: Seating, view: View) -> list[Text]:
         if view.trump < 0:
             return self._before_trump(seating, view)
         weights = getattr(self.game, "weights", {"game": 1})

@@ -16,7 +16,6 @@ from tricktable.ui.games.base import (
     last_result,
     line,
     per_side_words,
-    safely,
     seats_from,
     side_of,
     side_word,
@@ -142,19 +141,14 @@ class SpadesPresenter(Presenter):
             facts.append(Text("spades broken" if info["spades_broken"] else "spades not broken"))
         return facts
 
-    def tally_lines(self, seating: Seating, view: View) -> list[Text]:
-        """Each side's bid against the tricks that count for it, the nils, the bags so far."""
-        return safely(
-            lambda: self._tally(seating, view), lambda: Presenter.tally_lines(self, seating, view)
-        )
-
     def _tally(self, seating: Seating, view: View) -> list[Text]:
+        """Each side's bid against the tricks that count for it, the nils, the bags so far."""
         if not seating.partners:
-            return Presenter.tally_lines(self, seating, view)
+            return self._tricks_tally(seating, view)
         info = view.info()
         bids = info.get("bids")
         if not isinstance(bids, list) or len(bids) != 4:
-            return Presenter.tally_lines(self, seating, view)
+            return self._tricks_tally(seating, view)
         won = view.tricks_won
         carried = _ints(info.get("bags"), 2) or [0, 0]
         sides: list[Text] = []
