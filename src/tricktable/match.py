@@ -54,6 +54,7 @@ __all__ = [
     "Referee",
     "RunnerOptions",
     "as_fault",
+    "checked_say",
     "end_bots",
     "play_hand",
     "play_match",
@@ -171,23 +172,7 @@ class Referee:
                 penalty.append("substitute")
             with contextlib.suppress(Exception):
                 bot.close()
-        record: dict[str, Any] = {
-            "hand": hand,
-            "action": index,
-            "seat": seat,
-            "kind": fault.kind,
-            "detail": fault.detail,
-            "penalty": "+".join(penalty),
-        }
-        self.faults.append(record)
-        if self.on_fault is not None:
-            self.on_fault(record)
-        events = state.events
-        if events is not None:
-            # The detail may name the seat's own cards (the card it sent): its eyes only.
-            kind, paid = fault.kind, "+".join(penalty)
-            events.emit(Fault(seat, kind, paid, fault.detail, 1 << seat))
-            events.emit(Fault(seat, kind, paid, "", EVERYONE & ~(1 << seat)))
+        record = self._record(state, seat, fault, hand, index, "+".join(penalty))
         notice = dict(record)
         answer = getattr(exc, "answer", None)
         if isinstance(answer, str):
@@ -199,24 +184,39 @@ class Referee:
                     tell(notice)
         return action
 
-    def note(self, state: TrickState, table: Sequence[Bot], seat: int, fault: BotFault) -> None:
-        """Record a fault that costs nothing (penalty ``none``): a chat line refused or
-        throttled. It counts toward no substitution, and the bot plays on."""
+    def note(self, state: TrickState, fault: BotFault) -> None:
+        """Record a fault of ``fault.seat`` that costs nothing (penalty ``none``): a chat line
+        refused or throttled. It counts toward no substitution, and the bot plays on."""
+        self._record(state, fault.seat, fault, len(state.history) - 1, None, "none")
+
+    def _record(
+        self,
+        state: TrickState,
+        seat: int,
+        fault: BotFault,
+        hand: int,
+        index: int | None,
+        penalty: str,
+    ) -> dict[str, Any]:
+        """Keep the fault of ``seat`` (in hand ``hand``, at action ``index`` or None) and what
+        it cost in :attr:`faults`, tell ``on_fault``, and put it in the events; the record."""
         record: dict[str, Any] = {
-            "hand": len(state.history) - 1,
-            "action": None,
+            "hand": hand,
+            "action": index,
             "seat": seat,
             "kind": fault.kind,
             "detail": fault.detail,
-            "penalty": "none",
+            "penalty": penalty,
         }
         self.faults.append(record)
         if self.on_fault is not None:
             self.on_fault(record)
         events = state.events
         if events is not None:
-            events.emit(Fault(seat, fault.kind, "none", fault.detail, 1 << seat))
-            events.emit(Fault(seat, fault.kind, "none", "", EVERYONE & ~(1 << seat)))
+            # The detail may name the seat's own cards (the card it sent): its eyes only.
+            events.emit(Fault(seat, fault.kind, penalty, fault.detail, 1 << seat))
+            events.emit(Fault(seat, fault.kind, penalty, "", EVERYONE & ~(1 << seat)))
+        return record
 
     def _substitute(self, state: TrickState, table: list[Bot], seat: int) -> None:
         sub = self.substitute(state.game, seat, derive_seed(self.seed, "seat", seat))
@@ -376,18 +376,23 @@ def relay_chat(
     if not bot.chats:
         return
     lines, dropped = bot.take_chat()
+    speak = say if say is not None else checked_say(state)
     for text in lines:
         try:
-            if say is not None:
-                say(seat, text)
-            else:
-                from tricktable.table.table import checked_line  # it imports this module
-
-                state.chat(seat, checked_line(state, text))
+            speak(seat, text)
         except TricktableError as exc:
-            referee.note(state, table, seat, BotFault(seat, "chat", f"{exc}: {text[:80]!r}"))
+            referee.note(state, BotFault(seat, "chat", f"{exc}: {text[:80]!r}"))
     if dropped:
-        referee.note(state, table, seat, BotFault(seat, "flood", dropped))
+        referee.note(state, BotFault(seat, "flood", dropped))
+
+
+def checked_say(state: TrickState) -> Callable[[int, str], None]:
+    """What says a line in a match without a table: ``state.chat`` after the checks
+    ``Table.chat`` makes (:func:`tricktable.table.table.checked_line`, which raises
+    :class:`TricktableError` for a line refused)."""
+    from tricktable.table.table import checked_line  # it imports this module
+
+    return lambda seat, text: state.chat(seat, checked_line(state, text))
 
 
 def _listen_for(state: TrickState, table: Sequence[Bot]) -> None:

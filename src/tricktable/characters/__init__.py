@@ -16,12 +16,14 @@ other bots.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from tricktable.limits import RunnerOptions
 
 if TYPE_CHECKING:
     from tricktable.bots.base import Bot
+    from tricktable.characters.bot import NamedCharacter
 
 #: the levels that are another player's spec: ``club`` is the heuristic; ``expert`` searches
 #: the card play (ismcts: measured stronger than the heuristic in duplicate; docs/characters.md)
@@ -48,23 +50,32 @@ def find_player(spec: str, options: RunnerOptions | None = None) -> Bot | None:
     if key in LEVELS:
         from tricktable.bots import make_bot
 
-        target = LEVELS[key] if not paren else EXPERT_BOT + spec.strip()[len(name) :]
-        if paren and key != "expert":
-            target = LEVELS[key] + spec.strip()[len(name) :]
-        return make_bot(target, options)
+        # Options given replace the level's own: expert(iterations=2000) is ismcts(iterations=2000).
+        rest = spec.strip()[len(name) :] if paren else ""
+        base = EXPERT_BOT if paren and key == "expert" else LEVELS[key]
+        return make_bot(base + rest, options)
     from tricktable.characters.bot import BeginnerBot, NamedCharacter
     from tricktable.characters.roster import CHARACTERS
 
     if key == "beginner":
         return _configured(BeginnerBot, spec) if paren else BeginnerBot()
-    character = CHARACTERS.get(key)
-    if character is None:
-        return None
-    cls = type(f"{character.display}Bot", (NamedCharacter,), {"played": character})
+    if key not in CHARACTERS:
+        return None  # checked first: only the roster's names are cached
+    cls = _character_class(key)
     bot = _configured(cls, spec) if paren else cls()
     if options is not None and isinstance(bot, NamedCharacter):
         bot.options = options  # its tempo keeps within the match's time limits
     return bot
+
+
+@functools.cache
+def _character_class(key: str) -> type[NamedCharacter]:
+    """The class that plays the roster's character ``key`` (made once a name)."""
+    from tricktable.characters.bot import NamedCharacter
+    from tricktable.characters.roster import CHARACTERS
+
+    character = CHARACTERS[key]
+    return type(f"{character.display}Bot", (NamedCharacter,), {"played": character})
 
 
 def _configured(cls: type[Bot], spec: str) -> Bot:

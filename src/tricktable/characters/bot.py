@@ -76,6 +76,8 @@ class CharacterBot(Bot):
         #: pause before acting (``Style.tempo``): set only by a table where people sit
         self.paced = False
         self._styled: Bot | None = None
+        #: whether the styled heuristic takes a boldness (set at the start of a match)
+        self._bold = False
         self._cards: Bot | None = None
         self._tempo = random.Random(0)
         self._paused = 0.0
@@ -88,6 +90,7 @@ class CharacterBot(Bot):
         styled = styled_heuristic(game, self.character.style)
         styled.start_match(game, seat, seed)
         self._styled = styled
+        self._bold = hasattr(styled, "boldness")
         if self.base != "heuristic":
             from tricktable.bots import make_bot
 
@@ -108,8 +111,8 @@ class CharacterBot(Bot):
             raise BotError(f"the character {self.name} was not started")
         legal = view.legal_actions()
         if view.phase != PLAY:
-            if hasattr(styled, "boldness"):
-                styled.boldness = float(self._boldness(view))
+            if self._bold:
+                styled.boldness = float(self._boldness(view))  # type: ignore[attr-defined]
             return styled.act(view)
         card = self._play(view, legal)
         return keep_basics(view, card, legal)

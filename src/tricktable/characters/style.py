@@ -140,10 +140,8 @@ def last_to_play(view: View) -> bool:
 
 def overtakes_partner(view: View, card: int) -> bool:
     """Whether ``card`` takes the trick from a partner sure to win it (this seat plays last)."""
-    if not view.trick or not last_to_play(view):
-        return False
-    partner = partner_of(view)
-    if partner < 0:
+    partner = partner_of(view)  # first: a game without partners asks nothing more
+    if partner < 0 or not view.trick or not last_to_play(view):
         return False
     seat, strength = trick_leader(view)
     return seat == partner and beats(view, card, strength)
@@ -160,8 +158,12 @@ def keep_basics(view: View, card: int, legal: list[int]) -> int:
     """
     if card not in legal or not overtakes_partner(view, card):
         return card
-    power = view.tables.power
-    keep = [c for c in legal if not overtakes_partner(view, c)]
+    # The partner's card leads the trick: a card overtakes it if it is stronger.
+    tables = view.tables
+    _, best = trick_leader(view)
+    led = tables.suit_mask[view.trick[0][1]]
+    power = tables.power
+    keep = [c for c in legal if card_strength(tables, c, led) <= best]
     if not keep:
         return card  # every card overtakes: nothing to choose
     return min(keep, key=lambda c: (power[c], c))

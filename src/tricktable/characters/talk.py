@@ -2,15 +2,18 @@
 
 A :class:`Talker` serves the character seats of one match. After each change the match loop
 (``run_match``: as a listener) or the table (``Table``: as an observer) calls
-:meth:`Talker.step`; each character's :class:`Speaker` reads the new events of **its own
-seat's stream**, keeps only those a spectator may see (:func:`public`: no dealt hand, no
-passed cards, no private action), turns them into event kinds (a bid, the jack taken, a
-partner's fine play, being set, match point, the end...) and sometimes says a line.
+:meth:`Talker.step`, which reads the new events of **the spectators' stream** once: only what
+someone watching may see (no dealt hand, no passed cards, no private action). Each
+character's :class:`Speaker` hears those its own seat sees too, turns them into event kinds
+(a bid, the jack taken, a partner's fine play, being set, match point, the end...) and
+sometimes says a line.
 
 What a speaker knows is therefore what anyone watching knows: names, bids, cards already
 played, scores. Its own hand never reaches it, so no line can reveal a card it holds or
-another seat's. As a second guard, :meth:`Talker.say` drops a line naming a card that is not
-face up (the rule ``Table.chat`` applies to everyone).
+another seat's. As a second guard, every line goes through the one chat check,
+:func:`tricktable.table.table.checked_line` (``Table.chat``'s, and ``match.checked_say``'s
+without a table): a line naming a card that is not face up is refused, and
+:meth:`Talker.say` drops it.
 
 Talk never changes play: speakers draw from their own generators (from the match's seed and
 the seat), bots never read them, and a chat line is a note of the log, not a move. A
@@ -69,11 +72,6 @@ _FORMATTER = string.Formatter()
 
 #: says ``line`` for ``seat`` at the table (``state.chat``, or ``Table.chat``)
 Say = Callable[[int, str], Any]
-
-
-def public(event: Event) -> bool:
-    """Whether ``event`` is one every spectator sees: the only events a speaker reads."""
-    return event.visible_to(SPECTATOR)
 
 
 def display_name(label: str) -> str:
@@ -359,7 +357,7 @@ class Talker:
         for speaker in self.speakers.values():
             speaker.scores = list(state.scores)
         # Only what happens from now on is talked about (a resumed match's past is not).
-        self.read = {seat: len(log.stream(seat)) for seat in self.speakers}
+        self.read = len(log.stream(SPECTATOR))
         self.people = set(people)
         self.say_to_table = say
         self._busy = False
@@ -378,13 +376,16 @@ class Talker:
         try:
             log = self.state.events
             assert log is not None
+            # The public events are the spectators' stream: read once for every speaker.
+            stream = log.stream(SPECTATOR)
+            fresh = stream[self.read :]
+            self.read = len(stream)
             for seat in seats:
                 speaker = self.speakers[seat]
-                stream = log.stream(seat)
-                start = self.read[seat]
-                self.read[seat] = len(stream)
-                for event in stream[start:]:
-                    if public(event):
+                for event in fresh:
+                    # A seat's own stream holds all of these but the public copy of its own
+                    # fault (it has the detailed one): what it hears is public and its own.
+                    if event.visible_to(seat):
                         self._hear(speaker, event)
         finally:
             self._busy = False
@@ -423,13 +424,9 @@ class Talker:
                 return
 
     def say(self, seat: int, line: str) -> None:
-        """Put ``line`` at the table for ``seat``, unless it names a card not face up."""
-        from tricktable.cards import mask_of
-        from tricktable.table.table import named_cards, public_cards
-
-        if mask_of(named_cards(line)) & ~public_cards(self.state):
-            return
-        with contextlib.suppress(TricktableError):  # a line refused is not said; play goes on
+        """Put ``line`` at the table for ``seat`` (the table's checks refuse a card not face
+        up); a line refused is not said, and play goes on."""
+        with contextlib.suppress(TricktableError):
             self.say_to_table(seat, line)
 
     def listener(
@@ -449,18 +446,21 @@ def speakers_of(players: Sequence[Any]) -> dict[int, Character]:
     """The seats whose players are characters with a voice, and their characters."""
     out: dict[int, Character] = {}
     for seat, player in enumerate(players):
-        character = getattr(player, "character", None)
-        if isinstance(character, Character) and character.voice:
-            out[seat] = character
+        if player.talks:  # a CharacterBot (Bot.talks)
+            character: Character = player.character
+            if character.voice:
+                out[seat] = character
     return out
 
 
 def match_talker(state: TrickState, players: Sequence[Any], labels: Sequence[str]) -> Talker | None:
     """The talker of a match between bots (``run_match``), or None when no character sits."""
+    from tricktable.match import checked_say
+
     speakers = speakers_of(players)
     if not speakers:
         return None
-    return Talker(state, speakers, labels, state.chat)
+    return Talker(state, speakers, labels, checked_say(state))  # Table.chat's checks, no table
 
 
 def seat_table(table: Any, talk: bool = True) -> Talker | None:
@@ -471,7 +471,7 @@ def seat_table(table: Any, talk: bool = True) -> Talker | None:
     people = [s for s, p in enumerate(table.players) if isinstance(p, Person)]
     if people:
         for player in table.players:
-            if hasattr(player, "paced") and getattr(player, "character", None) is not None:
+            if player.talks:  # a CharacterBot (Bot.talks), beginner's included
                 player.paced = True
     speakers = speakers_of(table.players)
     if not talk or not speakers:
