@@ -113,6 +113,10 @@ class ChatThrottle:
                 f"{SAY_PER_HAND} a hand; the rest are dropped"
             )
 
+    def said_elsewhere(self) -> None:
+        """Drop the throttle's note: a fault says it already (not a second one)."""
+        self.dropped = ""
+
     def take(self) -> tuple[list[str], str]:
         """The lines kept since last asked, and the throttle's note ("" unless new)."""
         said, dropped = self.said, self.dropped

@@ -302,7 +302,7 @@ class SubprocessBot(Bot):
                     return fields
                 chats += 1
                 if chats > MAX_CHAT:
-                    self.throttle.dropped = ""  # this fault says it: not a second one
+                    self.throttle.said_elsewhere()  # this fault says it
                     raise BotFault(
                         self.seat, "flood", f"sent over {MAX_CHAT} chat lines before answering"
                     )
