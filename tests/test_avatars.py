@@ -13,6 +13,7 @@ import pytest
 from tricktable.avatars import (
     BACKGROUNDS,
     AvatarError,
+    avatar_name,
     avatar_pixels,
     avatar_svg,
     avatar_text,
@@ -114,3 +115,38 @@ def test_a_terminal_table_shows_each_seats_avatar_and_a_pipe_does_not() -> None:
             assert "▀" not in text and "vinnie" in text.split("Seats:")[0]
         else:
             assert text.split("Seats:")[0] == ""  # a pipe keeps its one line
+
+
+def test_a_player_has_one_face_however_it_is_named() -> None:
+    # A record's label, a spec made a label, and the name the TUI shows: one name, one face.
+    assert avatar_name("bot:edna") == avatar_name("Edna") == "Edna"
+    assert avatar_name("bot:heuristic") == avatar_name("Heuristic") == "Heuristic"
+    assert avatar_name("bot:pimc(worlds=20)") == "Pimc"
+    assert avatar_name("you") == "you" and avatar_name("Alice") == "Alice"
+    for label in ("bot:edna", "bot:heuristic", "bot:cmd:./bot", "bot:ismcts(iterations=9)",
+                  "human", "Alice", "you"):  # fmt: skip
+        assert avatar_name(avatar_name(label)) == avatar_name(label), label
+
+
+def test_the_terminal_draws_faces_from_labels_not_from_what_it_prints() -> None:
+    import io
+
+    from rich.console import Console
+
+    from tricktable.games import load_game
+    from tricktable.ui.terminal import TableDisplay
+
+    def seats(players: list[str], labels: list[str] | None) -> str:
+        out = io.StringIO()
+        console = Console(file=out, force_terminal=True, color_system="truecolor", width=120)
+        display = TableDisplay(console, load_game("setback"), ["You", "West", "North", "East"])
+        display.show_seats(players, labels)
+        return out.getvalue()
+
+    # What a replay prints beside the seats (ui/account.py), and the record's labels.
+    printed = ["seat 0, alice", "seat 1, bot:edna", "seat 2, bot:heuristic", "seat 3, bot:kit"]
+    labels = ["alice", "bot:edna", "bot:heuristic", "bot:kit"]
+    shown = ["alice", "Edna", "Heuristic", "Kit"]  # the TUI's names of the same seats
+    assert seats(printed, labels) == seats(printed, shown)
+    assert seats(printed, labels) != seats(printed, None)  # faces of "seat 0, alice"...
+    assert "▀" not in seats(printed, [])  # no labels: no faces

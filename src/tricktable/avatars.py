@@ -1,9 +1,10 @@
 """Avatars generated from a player's name: SVG for pages, a small Unicode drawing for terminals.
 
-Every name — a person's, a character's, a bot's spec — gets the same avatar every time, on
-every machine: DiceBear (``dicebear-core``, MIT) draws it from the name as its seed, in the
-"Pixel Art" style of ``dicebear-styles`` (by DiceBear, CC0 1.0), on a background colour of
-:data:`BACKGROUNDS` that the name picks (by its SHA-256). At a table, :func:`seat_backgrounds`
+Every name — a person's, a character's, a bot's (:func:`avatar_name`: the one it shows at the
+table) — gets the same avatar every time, on every machine: DiceBear (``dicebear-core``, MIT)
+draws it from the name as its seed, in the "Pixel Art" style of ``dicebear-styles`` (by
+DiceBear, CC0 1.0), on a background colour of :data:`BACKGROUNDS` that the name picks (by its
+SHA-256). At a table, :func:`seat_backgrounds`
 gives the four seats four different backgrounds (a seat whose colour is taken by an earlier
 seat takes the next free one), so that they differ at a glance in colour as well as in face.
 The style is a 16 x 16 grid of square pixels, which is why it was chosen: the terminal
@@ -60,6 +61,20 @@ def _style() -> object:
 
     text = files("dicebear_styles").joinpath("pixel-art.json").read_text("utf-8")
     return Style(json.loads(text))
+
+
+def avatar_name(label: str) -> str:
+    """The name a player's avatar is drawn from: the name it shows at the table, so that one
+    player has one face in every view (the terminal, the TUI, a replay).
+
+    ``label`` is a seat's label as the table and the record have it — ``bot:SPEC`` for a bot
+    (``bot:edna`` -> ``Edna``, ``bot:heuristic`` -> ``Heuristic``), a person's name as it is —
+    or a name already shown, which is kept (``Edna``, ``you``). A bare bot spec is no label:
+    pass ``"bot:" + spec``. See :func:`tricktable.characters.talk.display_name`.
+    """
+    from tricktable.characters.talk import display_name
+
+    return display_name(label)
 
 
 def background(name: str) -> str:

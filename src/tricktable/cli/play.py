@@ -160,7 +160,9 @@ def run_play(
         if not humans:  # people's display follows the table they sit at, from their seats
             display.follow_state(state)
         console.print(f"{display.title()} · seed {state.seed}", style="bold")
-        display.show_seats(["you" if s == HUMAN else s for s in spec.players])
+        shown = ["you" if s == HUMAN else s for s in spec.players]
+        # The avatars are drawn from labels, as the TUI's are: "you", bot:SPEC.
+        display.show_seats(shown, ["you" if s == HUMAN else BOT_LABEL + s for s in spec.players])
         if record is not None:
             console.print(_resumed_at(state), style="dim")
         if humans:

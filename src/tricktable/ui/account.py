@@ -38,7 +38,8 @@ def render_account(
     if isinstance(players, list | tuple) and len(players) == n:
         labels = [str(p) for p in players]
     display.show_seats(
-        [f"seat {seat}" + (f", {labels[seat]}" if labels else "") for seat in range(n)]
+        [f"seat {seat}" + (f", {labels[seat]}" if labels else "") for seat in range(n)],
+        labels or (),  # the avatars are the players' (none without them)
     )
 
     replay = game.new_state(state.seed)

@@ -207,11 +207,17 @@ class TableDisplay(Seating):
         name = game.title or game.name
         return name if spec == game.name else f"{name} ({spec})"
 
-    def show_seats(self, players: Sequence[str]) -> None:
+    def show_seats(self, players: Sequence[str], labels: Sequence[str] | None = None) -> None:
         """Who sits where, the partnerships and how the match is won (with each player's
-        avatar on a real terminal: transcripts and pipes keep their one line)."""
-        if self.console.is_terminal:
-            self.show_avatars(players)
+        avatar on a real terminal: transcripts and pipes keep their one line).
+
+        The avatars are drawn from ``labels``, the seats' labels (``bot:SPEC``, a person's
+        name: see :func:`~tricktable.avatars.avatar_name`), from ``players`` if None; none
+        are drawn if it is empty.
+        """
+        faces = players if labels is None else labels
+        if self.console.is_terminal and faces:
+            self.show_avatars(players, faces)
         text = Text("Seats: ")
         text.append(" · ".join(f"{self.names[s]}: {p}" for s, p in enumerate(players)))
         self.console.print(text)
@@ -222,19 +228,21 @@ class TableDisplay(Seating):
         elif goal:
             self.console.print(f"Each for themselves; {goal}.")
 
-    def show_avatars(self, players: Sequence[str]) -> None:
+    def show_avatars(self, players: Sequence[str], labels: Sequence[str] | None = None) -> None:
         """Each seat's generated avatar (small), its seat name and player under it, in a row;
-        coloured where the console has colour, ASCII where it has none."""
+        coloured where the console has colour, ASCII where it has none. The avatars are drawn
+        from ``labels`` (``players`` if None) by :func:`~tricktable.avatars.avatar_name`."""
         from rich.table import Table as Grid
 
-        from tricktable.avatars import AvatarError, avatar_text, seat_backgrounds
+        from tricktable.avatars import AvatarError, avatar_name, avatar_text, seat_backgrounds
 
         colour = self.console.color_system is not None
+        names = [avatar_name(label) for label in (players if labels is None else labels)]
         try:
-            backs = seat_backgrounds(list(players))
+            backs = seat_backgrounds(names)
             faces = [
-                avatar_text(p, small=True, color=colour, backdrop=b)
-                for p, b in zip(players, backs, strict=True)
+                avatar_text(name, small=True, color=colour, backdrop=b)
+                for name, b in zip(names, backs, strict=True)
             ]
         except AvatarError:
             return  # no drawing library on this machine: the names alone say who sits where
