@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import re
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from typing import Any
 
 import pytest
 
-import tricktable
+from conftest import cli_env
 from tricktable.bots import make_bot
 from tricktable.bots.base import Bot
 from tricktable.games import load_game
@@ -29,16 +28,12 @@ from tricktable.records import load_record, replay
 from tricktable.runner import MatchSpec, run_match
 from tricktable.table.table import named_cards
 
-SRC = str(Path(tricktable.__file__).resolve().parents[1])
 BOTS = Path(__file__).parent / "bots"
 PY = sys.executable
 
 
 def tricktable_cli(*args: str, stdin: str = "", cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (SRC, env.get("PYTHONPATH")) if p)
-    env["PYTHONIOENCODING"] = "utf-8"
-    env["COLUMNS"] = "200"
+    env = {**cli_env(), "PYTHONIOENCODING": "utf-8"}
     return subprocess.run(
         [PY, "-m", "tricktable", *args],
         input=stdin,

@@ -4,7 +4,6 @@ command: in-process, and through the real ``tricktable play`` with a person's pi
 from __future__ import annotations
 
 import io
-import os
 import random
 import re
 import subprocess
@@ -14,7 +13,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-import tricktable
+from conftest import cli_env
 from tricktable.bots import make_bot
 from tricktable.engine.trick import AUCTION, PLAY, TrickState
 from tricktable.errors import TricktableError
@@ -23,8 +22,6 @@ from tricktable.records import load_record
 from tricktable.search import determinize
 from tricktable.search.explain import Hint, hint, hint_bot
 from tricktable.ui.terminal import TableDisplay, seat_names
-
-SRC = str(Path(tricktable.__file__).resolve().parents[1])
 
 
 def _positions(spec: str, seed: int, first_trick: int = 2) -> list[TrickState]:
@@ -156,9 +153,7 @@ def test_the_terminal_shows_a_hint_in_the_games_notation() -> None:
 
 
 def _play(*args: str, stdin: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (SRC, env.get("PYTHONPATH")) if p)
-    env.update(PYTHONIOENCODING="utf-8", COLUMNS="200", USER="tester")
+    env = {**cli_env(), "PYTHONIOENCODING": "utf-8", "USER": "tester"}
     return subprocess.run(
         [sys.executable, "-m", "tricktable", "play", *args],
         input=stdin,
