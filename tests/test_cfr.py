@@ -16,8 +16,8 @@ from tricktable.bots import make_bot
 from tricktable.bots.cfr_bot import CfrBot, shipped_db
 from tricktable.cards import mask_of, parse_cards
 from tricktable.cfr.keys import decision
-from tricktable.cfr.store import Store, StrategyError, compact
-from tricktable.cfr.train import Trainer, regret_matching, train
+from tricktable.cfr.store import Store, StrategyError, compact, normalise
+from tricktable.cfr.train import Trainer, train
 from tricktable.engine.trick import AUCTION, PLAY, TrickState
 from tricktable.errors import BotError
 from tricktable.games import load_game
@@ -150,9 +150,10 @@ def test_every_decision_maps_to_legal_actions_and_covers_them() -> None:
 
 
 def test_regret_matching() -> None:
-    assert regret_matching([1.0, -2.0, 3.0]) == [0.25, 0.0, 0.75]
-    assert regret_matching([0.0, -1.0]) == [0.5, 0.5]
-    assert regret_matching([-1.0, -1.0, -5.0]) == pytest.approx([1 / 3] * 3)
+    # The trainer's current strategy is normalise of a node's regrets.
+    assert normalise([1.0, -2.0, 3.0]) == [0.25, 0.0, 0.75]
+    assert normalise([0.0, -1.0]) == [0.5, 0.5]
+    assert normalise([-1.0, -1.0, -5.0]) == pytest.approx([1 / 3] * 3)
 
 
 def test_a_trainer_iteration_updates_regrets_and_strategy_sums() -> None:

@@ -27,7 +27,7 @@ from typing import Final
 
 from tricktable.bots.search_base import SearchBot
 from tricktable.cfr.keys import decision
-from tricktable.cfr.store import Store, StrategyError
+from tricktable.cfr.store import Store, StrategyError, draw
 from tricktable.engine.trick import Game, View
 from tricktable.errors import BotError
 from tricktable.games.setback import Setback, SetbackOptions
@@ -95,12 +95,7 @@ class CfrBot(SearchBot):
             self.unseen += 1
             return self._delegate().act(view)
         self.seen += 1
-        x = self._rng(view).random()
-        for action, p in zip(found.concrete, probs, strict=True):
-            x -= p
-            if x < 0:
-                return action
-        return found.concrete[-1]
+        return found.concrete[draw(probs, self._rng(view))]
 
 
 def _check_game(game: Game, store: Store) -> None:

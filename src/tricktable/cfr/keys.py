@@ -76,6 +76,7 @@ from typing import Final
 from tricktable.cards import ACE, JACK, JOKER, SUIT_MASKS, TEN
 from tricktable.engine.actions import BID, PASS
 from tricktable.engine.trick import AUCTION, PLAY, TrumpTables, View, strength, trick_winner
+from tricktable.games.pitch_scoring import game_count
 
 #: rank character by printed rank (2..A): points keep a name, 6-9 do not
 RANK_CHARS: Final = "2345xxxxTJQKA"
@@ -201,20 +202,6 @@ def rank_char(card: int, tables: TrumpTables) -> str:
     return RANK_CHARS[rank]
 
 
-# Game points of every set of ranks of one suit, by its 13-bit mask: a hand's count is four
-# look-ups (the keys are computed at every decision of training).
-_SUIT_GAME: Final = [sum(GAME_POINTS[r] for r in range(13) if m >> r & 1) for m in range(1 << 13)]
-
-
-def _game_count(mask: int) -> int:
-    return (
-        _SUIT_GAME[mask & 0x1FFF]
-        + _SUIT_GAME[mask >> 13 & 0x1FFF]
-        + _SUIT_GAME[mask >> 26 & 0x1FFF]
-        + _SUIT_GAME[mask >> 39 & 0x1FFF]
-    )
-
-
 def _playout(view: View, legal: list[int]) -> Decision:
     tables = view.tables
     trump = tables.suit
@@ -247,8 +234,8 @@ def _playout(view: View, legal: list[int]) -> Decision:
         | (captured >> JOKER & 1) << 2
     )
     # 3: Game so far.
-    ours = _game_count(won[seat] | won[(seat + 2) % 4])
-    theirs = _game_count(won[(seat + 1) % 4] | won[(seat + 3) % 4])
+    ours = game_count(won[seat] | won[(seat + 2) % 4])
+    theirs = game_count(won[(seat + 1) % 4] | won[(seat + 3) % 4])
     game = "+" if ours >= theirs else "-"
     # 4: trump voids shown by failing to follow a trump lead.
     voids = 0

@@ -16,6 +16,7 @@ of other tables — is a one-line :class:`StrategyError`.
 from __future__ import annotations
 
 import os
+import random
 import sqlite3
 from array import array
 from collections.abc import Iterable, Iterator, Mapping
@@ -231,11 +232,27 @@ def compact(source: Store, dest: str, min_weight: float = 0.0) -> int:
 
 
 def normalise(values: list[float]) -> list[float]:
-    """``values`` scaled to sum to 1 (uniform when they sum to nothing)."""
-    total = sum(v for v in values if v > 0)
+    """``values``' positive parts scaled to sum to 1 (uniform when none is positive).
+
+    Of a node's cumulative regrets this is regret matching, the trainer's current strategy; of
+    its strategy sums, the average strategy.
+    """
+    positive = [v if v > 0 else 0.0 for v in values]
+    total = sum(positive)
     if total <= 0:
         return [1.0 / len(values)] * len(values)
-    return [max(v, 0.0) / total for v in values]
+    return [v / total for v in positive]
+
+
+def draw(probs: list[float], rng: random.Random) -> int:
+    """An index drawn with probabilities ``probs``, from one ``rng.random()`` (the last index
+    when rounding leaves the draw past the end)."""
+    x = rng.random()
+    for i, p in enumerate(probs):
+        x -= p
+        if x < 0:
+            return i
+    return len(probs) - 1
 
 
 def quantise(probs: list[float]) -> list[int]:
@@ -278,4 +295,13 @@ def _read_meta(conn: sqlite3.Connection, path: str, tables: set[str]) -> dict[st
     return meta
 
 
-__all__ = ["FORMAT", "KEYS_VERSION", "Node", "Store", "StrategyError", "compact", "normalise"]
+__all__ = [
+    "FORMAT",
+    "KEYS_VERSION",
+    "Node",
+    "Store",
+    "StrategyError",
+    "compact",
+    "draw",
+    "normalise",
+]

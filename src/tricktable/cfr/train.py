@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from tricktable.cfr.keys import decision
-from tricktable.cfr.store import Node, Store, StrategyError
+from tricktable.cfr.store import Node, Store, StrategyError, draw, normalise
 from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState
 from tricktable.seeds import derive_seed
 from tricktable.workers import default_workers, ignore_interrupts
@@ -47,24 +47,6 @@ GAME_SPEC: Final = "setback"
 CHUNK_SECONDS: Final = 20.0
 #: the longest the parent keeps merged increments before writing them
 CHECKPOINT_SECONDS: Final = 60.0
-
-
-def regret_matching(regret: list[float]) -> list[float]:
-    """The current strategy of a node: positive regrets normalised, uniform when none is."""
-    positive = [r if r > 0 else 0.0 for r in regret]
-    total = sum(positive)
-    if total <= 0:
-        return [1.0 / len(regret)] * len(regret)
-    return [r / total for r in positive]
-
-
-def _draw(probs: list[float], rng: random.Random) -> int:
-    x = rng.random()
-    for i, p in enumerate(probs):
-        x -= p
-        if x < 0:
-            return i
-    return len(probs) - 1
 
 
 class Trainer:
@@ -126,7 +108,7 @@ class Trainer:
                 continue
             size = len(found.concrete)
             node, delta = self._node(found.key, size)
-            sigma = regret_matching(node[0])
+            sigma = normalise(node[0])  # regret matching
             if seat == traverser:
                 values = []
                 for action in found.concrete:
@@ -144,7 +126,7 @@ class Trainer:
             for i in range(size):
                 total[i] += sigma[i]
                 dtotal[i] += sigma[i]
-            state.apply(found.concrete[_draw(sigma, rng)])
+            state.apply(found.concrete[draw(sigma, rng)])
         # The hand is over (a fresh match: the scores are this hand's changes).
         scores = state.scores
         side = traverser & 1
@@ -340,4 +322,4 @@ def _train_pool(
             run.save()
 
 
-__all__ = ["GAME_SPEC", "Progress", "Trainer", "merge", "regret_matching", "train"]
+__all__ = ["GAME_SPEC", "Progress", "Trainer", "merge", "train"]
