@@ -1,10 +1,13 @@
-"""What the searching bots (``ismcts``, ``pimc``) share: a delegate for the unsearched phases
-and a per-decision random generator.
+"""What the bots beside the heuristic (``ismcts``, ``pimc``, ``cfr``) share: a delegate for the
+decisions a bot does not make itself, and a per-decision random generator.
 
-Both search card play only and hand every other phase (the auction, trump choice, discards,
-card passing) to the game's heuristic bot; both draw each decision from a generator seeded by
-(the seat's seed, the hand's number, the view's step), so a match resumed from its record
-plays on the same.
+Each decides what it can — ``ismcts`` card play, ``pimc`` card play and (Setback and the Pitch
+presets) bids by simulation, ``cfr`` Setback's bids and cards from its trained strategy,
+without searching — and hands every other phase (trump choice, discards, card passing, the
+auction where it does not bid) and any decision it cannot make to the game's heuristic bot
+(:func:`other_phases_bot`; random play in a game without one). Each draws its decisions from
+a generator seeded by (the seat's seed, the hand's number, the view's step)
+(:func:`decision_rng`), so a match resumed from its record plays on the same.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from tricktable.errors import BotError
 
 
 class SearchBot(Bot):
-    """A bot that searches card play and delegates every other phase to :meth:`_delegate`."""
+    """A bot that makes some decisions itself and hands the rest to :meth:`_delegate`."""
 
     def __init__(self) -> None:
         self._seed = 0
@@ -45,15 +48,21 @@ class SearchBot(Bot):
             self._other = None
 
     def _delegate(self) -> Bot:
-        """The bot that plays the phases not searched."""
+        """The bot that makes the decisions this one does not (see :func:`other_phases_bot`)."""
         if self._other is None:
             raise BotError(f"the {self.name} bot was not started")
         return self._other
 
     def _rng(self, view: View) -> random.Random:
-        """This decision's generator, from (the seat's seed, the hand's number, the step)."""
-        key = (self._seed & (1 << 64) - 1) << 40 ^ view.hand_number << 16 ^ view.step
-        return random.Random(key)
+        """This decision's generator (:func:`decision_rng`)."""
+        return decision_rng(self._seed, view)
+
+
+def decision_rng(seed: int, view: View) -> random.Random:
+    """A decision's generator, from (the seat's seed, the hand's number, the view's step): the
+    same decision draws the same numbers, in a match resumed from its record too."""
+    key = (seed & (1 << 64) - 1) << 40 ^ view.hand_number << 16 ^ view.step
+    return random.Random(key)
 
 
 def other_phases_bot(game: Game) -> Bot:

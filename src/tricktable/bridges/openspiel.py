@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from tricktable.bots.base import Bot
+from tricktable.bots.search_base import decision_rng
 from tricktable.cards import card_name, card_of, cards_in, rank_of, suit_of
 from tricktable.engine.actions import PASS_CARDS
 from tricktable.engine.trick import Game, TrickState, View
@@ -229,7 +230,7 @@ class OpenSpielBot(Bot):
         legal = view.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        rng = self._rng(view)
+        rng = decision_rng(self._seed, view)
         try:
             story = story_of_view(view, rng)
         except TricktableError as exc:  # no world could be drawn: a bug, said in one line
@@ -263,11 +264,6 @@ class OpenSpielBot(Bot):
     def _choose(self, state: Any, rng: random.Random) -> int:
         """OpenSpiel's action in ``state``, our seat to act."""
         raise NotImplementedError
-
-    def _rng(self, view: View) -> random.Random:
-        """This decision's generator, from (the seat's seed, the hand's number, the step)."""
-        key = (self._seed & (1 << 64) - 1) << 40 ^ view.hand_number << 16 ^ view.step
-        return random.Random(key)
 
 
 class OpenSpielRandomBot(OpenSpielBot):
