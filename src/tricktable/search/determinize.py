@@ -85,19 +85,13 @@ class Determinizer:
         holding is not consistent with the view.
         """
         view, k = self.view, self.knowledge
-        game = view.game
         dealt, stock, actions = self.rules.rebuild(view, k, hands, piles, rng)
         seen = 0
         for mask in dealt:
             if mask & seen or mask.bit_count() != self.deal_size:
                 raise TricktableError("the holding does not make a deal")
             seen |= mask
-        state = game.new_state(rng.getrandbits(31))
-        self.rules.position(state, view)
-        if view.hand_number:
-            past = HandLog(view.dealer, [0] * game.num_players, [], [], [])
-            state.history = [past] * view.hand_number
-        state.deal(dealt, dealer=view.dealer, stock=stock)
+        state = start_of_hand(view, dealt, stock, rng.getrandbits(31))
         for action in actions:
             state.apply(action)
         if state.hands != hands:
@@ -121,6 +115,23 @@ class Determinizer:
                 self.rejected += 1
         hands, piles = self.holding(rng)
         return self.world(hands, piles, rng)
+
+
+def start_of_hand(view: View, dealt: list[int], stock: list[int], seed: int = 0) -> TrickState:
+    """A new state of the view's hand, dealt ``dealt`` (and ``stock``), before its first action.
+
+    It stands where the view's hand began: the match's standing (scores, bags, the Filippa
+    pool), ``view.hand_number`` hands played before it (which set Hearts' pass direction and
+    Oh Hell's hand size) and the view's dealer; ``seed`` is the new state's.
+    """
+    game = view.game
+    state = game.new_state(seed)
+    rules_for(game).position(state, view)
+    if view.hand_number:
+        past = HandLog(view.dealer, [0] * game.num_players, [], [], [])
+        state.history = [past] * view.hand_number
+    state.deal(dealt, dealer=view.dealer, stock=stock)
+    return state
 
 
 def determinize(view: View, rng: random.Random, knowledge: Knowledge | None = None) -> TrickState:

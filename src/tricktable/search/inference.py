@@ -31,10 +31,10 @@ from __future__ import annotations
 from typing import Final
 
 from tricktable.bots.base import Bot
-from tricktable.engine.actions import PASS_CARDS
-from tricktable.engine.trick import Game, HandLog, TrickState, View
+from tricktable.engine.actions import PASS_CARDS, is_play
+from tricktable.engine.trick import TrickState, View
 from tricktable.errors import BotError
-from tricktable.search.rules import rules_for
+from tricktable.search.determinize import start_of_hand
 
 #: the factor a world's weight takes for each auction action the model would have taken otherwise
 DEFAULT_BID_MISMATCH: Final = 0.25
@@ -42,9 +42,6 @@ DEFAULT_BID_MISMATCH: Final = 0.25
 DEFAULT_PLAY_MISMATCH: Final = 0.5
 #: the most earlier actions weighed in one world (model calls, each a few tens of microseconds)
 DEFAULT_MAX_WEIGHED: Final = 48
-
-#: action codes below this play a card
-_CARDS: Final = 64
 
 
 class Inference:
@@ -103,13 +100,13 @@ class Inference:
         for i, action in enumerate(actions):
             if j < len(seen) and seen[j] == (actors[i], action):
                 j += 1
-                if actors[i] != seat and (self.plays or action >= _CARDS):
+                if actors[i] != seat and (self.plays or not is_play(action)):
                     weighed.append(i)
         weighed = weighed[-self.max_weighed :] if self.max_weighed > 0 else []
         if not weighed:
             return 1.0
         private = tuple(a for a in actions if a >= PASS_CARDS)
-        replay = _replay_start(view.game, world, view)
+        replay = start_of_hand(view, list(world.dealt), list(world.stock))
         model = self.model
         cache = self._cache
         weight = 1.0
@@ -127,7 +124,7 @@ class Inference:
                 else:
                     self.cached += 1
                 if guess != action:
-                    weight *= self.play_mismatch if action < _CARDS else self.bid_mismatch
+                    weight *= self.play_mismatch if is_play(action) else self.bid_mismatch
                 if i == last:
                     break
                 at += 1
@@ -148,17 +145,6 @@ class Inference:
         self._seen = actions
         self._view = view
         return actions
-
-
-def _replay_start(game: Game, world: TrickState, view: View) -> TrickState:
-    """A new state of the view's hand, dealt ``world``'s cards, before the hand's first action."""
-    replay = game.new_state(0)
-    rules_for(game).position(replay, view)
-    if view.hand_number:
-        past = HandLog(view.dealer, [0] * game.num_players, [], [], [])
-        replay.history = [past] * view.hand_number
-    replay.deal(list(world.dealt), dealer=view.dealer, stock=list(world.stock))
-    return replay
 
 
 __all__ = ["Inference"]
