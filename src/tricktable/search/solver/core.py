@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Final
 
+from tricktable.engine.phases import PLAY
 from tricktable.engine.state import TrickState
 from tricktable.engine.tables import TrumpTables
 from tricktable.errors import TricktableError
@@ -83,7 +84,7 @@ class Rules:
     #: the summary of the cards won before the search starts
     summary: Summary
     #: by card: the order moves are tried in (highest first), after the table's best move;
-    #: ``tables.power`` itself (the default) skips a second sort
+    #: a game that tries them by power alone gives ``tables.power`` itself (no second sort)
     order: list[int]
     #: ``legal(hands, seat, pos, lead_mask, tmask)``: the mask of ``seat``'s legal cards,
     #: ``pos`` cards into the trick (``tmask`` played in it, ``lead_mask`` the suit to
@@ -101,8 +102,6 @@ class Rules:
 
 def check_play(state: TrickState) -> None:
     """Refuse a state the solver cannot take: out of card play, or not every hand known."""
-    from tricktable.engine.phases import PLAY
-
     if state.phase != PLAY:
         raise TricktableError(f"solve: the state is not in card play (phase {state.phase})")
     if state.n != 4 or state.trick_size != 4 or state.skip >= 0:
@@ -127,7 +126,6 @@ class Search:
         merge: bool = True,
     ) -> None:
         self.state = state
-        self.merge = merge
         self.rules = rules
         self.deadline = deadline
         self.nodes = 0
@@ -135,18 +133,9 @@ class Search:
         self.won: list[int] = state.won[:]
         self.tt: dict[tuple[Hashable, ...], tuple[int, int, int]] = {}
         self.leaves: dict[Summary, int] = {}
-        deck = 0
-        for mask in (*state.hands, *state.won, state.trick_mask if state.trick else 0):
-            deck |= mask
-        # Above[c]: the cards that follow the same suit as c and outrank it (for merging).
+        deck = hand_cards(state)
         power, suit_mask = rules.tables.power, rules.tables.suit_mask
         cards = [c for c in range(64) if deck >> c & 1]
-        above = [0] * 64
-        for c in cards:
-            for d in cards:
-                if suit_mask[d] == suit_mask[c] and power[d] > power[c]:
-                    above[c] |= 1 << d
-        self.above = above
         # The suit groups (cards that follow one another), each highest first, for the
         # canonical keys of trick starts; padded to four (three in a short test deal...).
         special = rules.special if merge else -1  # every card special: no merging
@@ -166,6 +155,9 @@ class Search:
         #: whether power within each group follows the card codes (no trump but a whole
         #: suit: Hearts, Spades), which lets moves be listed without sorting
         self.rank_order = all(cs == sorted(cs, reverse=True) for _, cs in self.groups)
+        #: by card: the cards that follow the same suit and outrank it, for merging where
+        #: power is not rank order (where it is, the moves are merged without it: left empty)
+        self.above = [] if self.rank_order else _above(self.groups, power)
         self.play = self._make_search()
 
     def move_value(self, card: int, guess: int | None = None) -> int:
@@ -292,9 +284,7 @@ class Search:
                     ):
                         cards.append(c)
                     prev = c
-                if order is not power or len(cards) == 1:
-                    pass
-                else:
+                if order is power and len(cards) > 1:
                     cards.sort(key=power.__getitem__, reverse=True)
             else:
                 rest = legal
@@ -484,6 +474,31 @@ class Search:
             return value
 
         return step
+
+
+def hand_cards(state: TrickState) -> int:
+    """Every card of the hand: in the hands, won, and in the trick being played."""
+    deck = state.trick_mask if state.trick else 0
+    for mask in (*state.hands, *state.won):
+        deck |= mask
+    return deck
+
+
+def _above(groups: list[tuple[int, list[int]]], power: list[int]) -> list[int]:
+    """By card: the cards of its group (each listed highest power first) of greater power;
+    cards of equal power are not above one another."""
+    above = [0] * 64
+    for _, cards in groups:
+        higher = run = 0  # the cards of greater power, and those of the current power
+        run_power = None
+        for c in cards:
+            if power[c] != run_power:
+                higher |= run
+                run = 0
+                run_power = power[c]
+            above[c] = higher
+            run |= 1 << c
+    return above
 
 
 def solve_root(state: TrickState, searches: Callable[[int], Search]) -> SolveResult:

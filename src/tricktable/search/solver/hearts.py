@@ -43,7 +43,14 @@ from tricktable.games.hearts import (
     hearts_points,
     hearts_score,
 )
-from tricktable.search.solver.core import Rules, Search, SolveResult, Summary, solve_root
+from tricktable.search.solver.core import (
+    Rules,
+    Search,
+    SolveResult,
+    Summary,
+    hand_cards,
+    solve_root,
+)
 
 __all__ = ["HeartsRules", "solve_hearts"]
 
@@ -82,9 +89,7 @@ class HeartsRules(Rules):
         self.summary = (points[seat], candidate)
         # Every card of the hand: the first trick is the one played while no card has left the
         # hands but its own (the engine's "no trick finished yet"), whatever the deal's size.
-        deck = state.trick_mask if state.trick else 0
-        for mask in (*state.hands, *state.won):
-            deck |= mask
+        deck = hand_cards(state)
         total = hearts_points([deck])[0]  # 26 in a whole deal: the moon's condition
         two_clubs = 1 << TWO_CLUBS
         first_forbid: int = state.first_forbid

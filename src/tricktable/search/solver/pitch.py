@@ -26,6 +26,7 @@ from tricktable.games.pitch_scoring import (
     hand_points,
     high_low,
     score_hand,
+    sides_of,
 )
 from tricktable.games.setback import SetbackState
 from tricktable.search.solver.core import Rules, Search, SolveResult, Summary, solve_root
@@ -63,7 +64,6 @@ class PitchRules(Rules):
         partners: bool = opts.partners
         side_of = [s & 1 if partners else s for s in range(4)]
         me = side_of[seat]
-        nsides = 2 if partners else 4
         self.tables = tables
         self.maximise = [side_of[s] == me for s in range(4)]
         self.order = tables.power
@@ -84,11 +84,7 @@ class PitchRules(Rules):
         self.special = pmask | forbid | JOKER_BIT | LITTLE_JOKER_BIT
         self.worth = [game_count(1 << c) if counts_game else 0 for c in range(64)]
         start: list[int] = []
-        for side in range(nsides):
-            taken = 0
-            for s in range(4):
-                if side_of[s] == side:
-                    taken |= state.won[s]
+        for taken in sides_of(state.won, partners):
             start += [taken & pmask, game_count(taken) if counts_game else 0]
         self.summary = tuple(start)
         declarer = side_of[state.declarer]

@@ -25,12 +25,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from tricktable.cards import SPADES, SUIT_MASKS
 from tricktable.errors import TricktableError
-from tricktable.games.spades import SpadesState, score_team
-from tricktable.search.solver.core import Rules, Search, SolveResult, Summary, solve_root
-
-SPADE_MASK = SUIT_MASKS[SPADES]
+from tricktable.games.spades import SPADE_MASK, SpadesState, score_team
+from tricktable.search.solver.core import (
+    Rules,
+    Search,
+    SolveResult,
+    Summary,
+    hand_cards,
+    solve_root,
+)
 
 
 def solve_spades(state: Any, seat: int, deadline: float | None) -> SolveResult:
@@ -71,9 +75,7 @@ class SpadesRules(Rules):
             start[slot[s]] += state.tricks_won[s]
         self.summary = tuple(start)
         mine = seat & 1
-        deck = state.trick_mask if state.trick else 0
-        for mask in (*state.hands, *state.won):
-            deck |= mask
+        deck = hand_cards(state)
         spades = SPADE_MASK & deck  # the spades dealt
         first_2c: bool = state.first_2c
         breaking: bool = opts.break_spades
