@@ -266,6 +266,25 @@ def test_bids_high_with_a_dominating_hand_and_passes_a_hopeless_one() -> None:
     assert bot.act(weak.view(0)) == PASS
 
 
+def test_the_hint_ranks_bids_by_the_margin_the_bot_bids_by() -> None:
+    """A bid needing to beat passing by ``bid_margin``: the hint's first is the bot's bid."""
+    game = load_game("setback")
+    state = game.new_state(1)
+    _dealt(state, 0, "AS KS QS JS JC JK")
+    view = state.view(0)
+    for margin in (0.0, 2.0, 50.0):
+        bot = PimcBot(max_seconds=None, bid_worlds=6, bid_margin=margin)
+        bot.start_match(game, 0, 1)
+        action = bot.act(view)
+        hinter = PimcBot(max_seconds=None, bid_worlds=6, bid_margin=margin)
+        hinter.start_match(game, 0, 1)
+        ranked = hinter.hint(view)
+        assert ranked[0][0] == action, (margin, game.action_name(action))
+        judged = [v - (margin if is_bid(a) else 0.0) for a, v, _ in ranked]
+        assert judged == sorted(judged, reverse=True)
+    assert action == PASS  # no bid beats passing by 50 points
+
+
 def test_heuristic_bidding_is_the_heuristics() -> None:
     for seed in (1, 2):
         state, seat = _auction_view("setback", seed, 1)

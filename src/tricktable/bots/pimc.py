@@ -1,7 +1,7 @@
 """The ``pimc`` bot: perfect-information Monte Carlo, for every game the solver supports.
 
 The games: those :func:`tricktable.search.solver.supports` names (Setback and the Pitch
-presets; Hearts and Spades as the solver learns them); any other is refused with one line.
+presets, Hearts, Spades); any other is refused with one line.
 
 **Card play.** Each decision
 
@@ -65,7 +65,6 @@ from tricktable.bots.base import Bot
 from tricktable.bots.budget import CLOCKS, Budget
 from tricktable.bots.pimc_bidding import DEFAULT_MARGIN, DEFAULT_SUITS, BidEstimate, PitchBidder
 from tricktable.bots.search_base import SearchBot, other_phases_bot
-from tricktable.engine.actions import is_bid
 from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState, View
 from tricktable.errors import BotError, TricktableError
 from tricktable.games.setback import Setback
@@ -174,7 +173,7 @@ class PimcBot(SearchBot):
     def act(self, view: View) -> int:
         legal = view.legal_actions()
         if view.phase == AUCTION and self._bidder is not None and len(legal) > 1:
-            return self._bid(view, legal)
+            return self._bid(view)
         if view.phase != PLAY:
             return self._delegate().act(view)
         if len(legal) == 1:
@@ -216,15 +215,19 @@ class PimcBot(SearchBot):
         Card play: the mean value is the weighted mean over the worlds of the card's exact
         value (the seat's side's score change minus the rest's). A Pitch-family bid decision:
         each bid's and passing's weighted mean of the same measure over the played-out worlds
-        (see :mod:`tricktable.bots.pimc_bidding`). Empty where nothing is searched (another
-        phase, another seat's turn), or when no world could be used within the budget.
+        (see :mod:`tricktable.bots.pimc_bidding`), ranked by the bot's rule (a bid's value less
+        ``bid_margin`` against passing's), so the first is the bid the bot would make. Empty
+        where nothing is searched (another phase, another seat's turn), or when no world could
+        be used within the budget.
         """
         legal = view.legal_actions()
         if not legal:
             return []
         if view.phase == AUCTION and self._bidder is not None:
             estimate = self._estimate_bids(view)
-            return [(a, estimate.values[a], estimate.worlds) for a in estimate.ranked()]
+            return [
+                (a, estimate.values[a], estimate.worlds) for a in estimate.ranked(self.bid_margin)
+            ]
         if view.phase != PLAY:
             return []
         totals, weight, used = self._search(view)
@@ -235,7 +238,7 @@ class PimcBot(SearchBot):
 
     # ----------------------------------------------------------------------------- bids
 
-    def _bid(self, view: View, legal: list[int]) -> int:
+    def _bid(self, view: View) -> int:
         """The bid (or pass) of the best simulated value; the heuristic's if no world ran."""
         self.bid_decisions += 1
         try:
@@ -246,9 +249,7 @@ class PimcBot(SearchBot):
         if not estimate.values:
             self.fallbacks += 1
             return self._delegate().act(view)
-        margin = self.bid_margin
-        values = estimate.values
-        return min(legal, key=lambda a: (-(values[a] - (margin if is_bid(a) else 0.0)), a))
+        return estimate.ranked(self.bid_margin)[0]
 
     def _estimate_bids(self, view: View) -> BidEstimate:
         bidder = self._bidder

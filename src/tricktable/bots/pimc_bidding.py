@@ -44,6 +44,7 @@ from typing import Final
 from tricktable.bots.base import Bot
 from tricktable.bots.budget import Budget
 from tricktable.bots.pitch_heuristic import Rules, suit_estimate
+from tricktable.engine.actions import is_bid
 from tricktable.engine.trick import AUCTION, PLAY, TrickState, View
 from tricktable.games.pitch_scoring import score_hand
 from tricktable.games.setback import Setback, SetbackState
@@ -62,14 +63,14 @@ class BidEstimate:
 
     #: action -> the weighted mean of the seat's side's score change minus the others'
     values: dict[int, float] = field(default_factory=dict)
-    #: action -> the trump suit that value assumes where the seat declares (-1: it never does)
-    suits: dict[int, int] = field(default_factory=dict)
     #: worlds played out
     worlds: int = 0
 
-    def ranked(self) -> list[int]:
-        """The actions, best first (ties: pass, then the lowest bid)."""
-        return sorted(self.values, key=lambda a: (-self.values[a], a))
+    def ranked(self, margin: float = 0.0) -> list[int]:
+        """The actions, best first by the rule (see the module): a bid's value less ``margin``
+        against passing's (ties: pass, then the lowest bid)."""
+        values = self.values
+        return sorted(values, key=lambda a: (-(values[a] - (margin if is_bid(a) else 0.0)), a))
 
 
 class PitchBidder:
@@ -102,7 +103,6 @@ class PitchBidder:
         legal = view.legal_actions()
         suits = self.candidate_suits(view.hand)
         sums: dict[tuple[int, int], float] = {(a, s): 0.0 for a in legal for s in suits}
-        declares = dict.fromkeys(legal, False)
         total = 0.0
         used = 0
         sampler = Determinizer(view)
@@ -113,11 +113,9 @@ class PitchBidder:
             w = weigh(world, view) if weigh is not None else 1.0
             self._playouts.clear()
             for action in legal:
-                got = self._values(world, seat, action, suits)
-                if got is None:
+                values = self._values(world, seat, action, suits)
+                if values is None:
                     continue  # thrown in: worth 0 whatever the suit
-                values, declared = got
-                declares[action] = declares[action] or declared
                 for suit, value in values.items():
                     sums[action, suit] += w * value
             total += w
@@ -129,7 +127,6 @@ class PitchBidder:
         for action in legal:
             best = max(suits, key=lambda s: (sums[action, s], -s))
             out.values[action] = sums[action, best] / total
-            out.suits[action] = best if declares[action] else -1
         return out
 
     def candidate_suits(self, hand: int) -> list[int]:
@@ -142,9 +139,9 @@ class PitchBidder:
 
     def _values(
         self, world: TrickState, seat: int, action: int, suits: list[int]
-    ) -> tuple[dict[int, float], bool] | None:
+    ) -> dict[int, float] | None:
         """The action's value in ``world`` for each candidate suit (equal where another seat
-        declares) and whether the seat declares; None for a throw-in."""
+        declares); None for a throw-in."""
         state = world.clone()
         state.apply(action)
         models = self.models
@@ -156,9 +153,8 @@ class PitchBidder:
         declarer, bid = state.declarer, state.bid
         if declarer != seat:
             value = self._margin(self._playout(state, declarer, -1), declarer, bid, seat)
-            return dict.fromkeys(suits, value), False
-        values = {s: self._margin(self._playout(state, seat, s), seat, bid, seat) for s in suits}
-        return values, True
+            return dict.fromkeys(suits, value)
+        return {s: self._margin(self._playout(state, seat, s), seat, bid, seat) for s in suits}
 
     def _playout(self, state: SetbackState, declarer: int, suit: int) -> dict[str, int | None]:
         """Which side took each point when the model plays the hand out (cached per world).
