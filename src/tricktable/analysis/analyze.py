@@ -317,12 +317,15 @@ class Analysis:
 class _Asked:
     """What to ask of each decision (the options of :func:`analyze`)."""
 
+    #: whether the game has a double-dummy solver
     solvable: bool
     solve_time: float | None
     sampling: bool
     budget: float | None
     samples: int | None
     seed: int
+    #: whether to solve this decision (not in the rest of a trick whose solve ran out of time)
+    solving: bool = True
 
 
 def analyze(
@@ -368,7 +371,7 @@ def analyze(
         sum(1 for actor in final.history[h].actors if actor in chosen_seats) for h in chosen_hands
     )
     asked = _Asked(solvable, solve_time, sampling, budget, samples, seed)
-    skipped = replace(asked, solvable=False)
+    skipped = replace(asked, solving=False)
     state = game.new_state(final.seed)
     decisions: list[Decision] = []
     scores_after: list[tuple[int, ...]] = []
@@ -428,9 +431,9 @@ def _decision(state: TrickState, h: int, i: int, seat: int, action: int, asked: 
         return decision
     dd = None
     unsolved = False
-    if playing and (asked.solvable or supports(state.game)):
+    if playing and asked.solvable:
         unsolved = True  # until solved: out of time now, or skipped with its trick
-        if asked.solvable:
+        if asked.solving:
             limit = asked.solve_time
             try:
                 solved = solve(state, seat, None if limit is None else perf_counter() + limit)

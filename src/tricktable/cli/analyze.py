@@ -170,8 +170,8 @@ def _hand(
     console.print()
     console.print(head)
     mistakes = analysis.mistakes(h)
-    judged = sum(1 for d in analysis.decisions if d.hand == h and d.analysed)
     if not mistakes:
+        judged = sum(1 for d in analysis.decisions if d.hand == h and d.analysed)
         console.print(Text(f"  no points lost in {judged} decisions analysed", style="dim"))
         return
     dd, est = analysis.double_dummy, analysis.sampling
@@ -223,7 +223,8 @@ def _summary(analysis: Analysis, names: list[str], console: Console) -> None:
     headers += ["est. mistakes", "est. lost", "est. mean"] * est
     for i, header in enumerate(headers):
         table.add_column(header, justify="left" if i < 2 else "right")
-    for row in analysis.summary():
+    rows = analysis.summary()
+    for row in rows:
         cells: list[str | Text] = [names[row.seat], Text(row.label), str(row.analysed)]
         if dd:
             solved = row.dd_decisions > 0
@@ -243,7 +244,7 @@ def _summary(analysis: Analysis, names: list[str], console: Console) -> None:
     console.print()
     console.print(Text("Summary", style="bold"))
     console.print(table)
-    unsolved = sum(row.dd_unsolved for row in analysis.summary())
+    unsolved = sum(row.dd_unsolved for row in rows)
     if unsolved:
         console.print(
             Text(
