@@ -52,7 +52,7 @@ def test_plays_whole_matches_legally(name: str) -> None:
     short = {"hearts": "hearts(target=26)", "spades": "spades(target=100)"}
     game = load_game(short.get(name, f"{name}(target=5)"))
     if not supports(game):
-        # Not yet supported by the solver (its helper is adding Hearts and Spades): refused.
+        # A game the solver does not play (supports(game) is false): refused in one line.
         with pytest.raises(BotError, match=f"cannot play {game.name}"):
             PimcBot().start_match(game, 0, 1)
         return
