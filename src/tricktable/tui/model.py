@@ -14,10 +14,12 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tricktable.engine.trick import Game
 from tricktable.errors import TricktableError
+
+if TYPE_CHECKING:  # the command line reads SKINS from here: it must not load the engine
+    from tricktable.engine.trick import Game
 
 #: the players beside you when none are chosen: three characters
 DEFAULT_BOTS = ("edna", "vinnie", "rosa")
