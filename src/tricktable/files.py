@@ -68,15 +68,17 @@ def check_writable(path: str | os.PathLike[str], what: str = "file") -> Path:
     accept a new file — tried for real, since permission bits say nothing of a read-only
     mount or of root. Raises :class:`FileProblem`.
     """
-    target = Path(path)
-    if not os.fspath(target):
+    if not os.fspath(path):  # Path("") would be the current folder
         raise FileProblem(f"no {what} path given")
+    target = Path(path)
     try:
         mode = os.lstat(target).st_mode
     except FileNotFoundError:
         mode = None
     except OSError as exc:
         raise FileProblem(f"cannot write {what} {shown(target)}: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL byte: no file can have this name
+        raise FileProblem(f"cannot write {what} {shown(target)}: not a path") from None
     if mode is not None and not stat.S_ISREG(mode):
         raise FileProblem(
             f"cannot write {what} {shown(target)}: it is {_kind(mode)}; give a regular file"
@@ -140,6 +142,8 @@ def read_bytes(
         fd = os.open(path, flags)
     except OSError as exc:
         raise FileProblem(f"cannot read {what} {shown(path)}: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL byte: no file can have this name
+        raise FileProblem(f"cannot read {what} {shown(path)}: not a path") from None
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
