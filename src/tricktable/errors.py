@@ -65,3 +65,27 @@ class BotFault(BotError):
         self.kind = kind
         self.detail = detail
         super().__init__(f"seat {seat}: {kind}: {detail}")
+
+
+def quote(value: object, limit: int = 60) -> str:
+    """``repr(value)`` as an error line echoes a bad input: at most ``limit`` characters.
+
+    The input is quoted so that its author finds it, never in full: a record, a rules file or a
+    line from a stranger may hold a megabyte, a number of thousands of digits (which Python
+    refuses to print) or lists nested thousands deep (which ``repr`` cannot walk).
+
+    >>> quote("x" * 100, 10)
+    "'xxxxxxxx…"
+    >>> quote(10**500)
+    'an integer of about 501 digits'
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3 * limit:
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+    if isinstance(value, list | dict | tuple) and len(value) > limit:
+        return f"a {type(value).__name__} of {len(value)} items"
+    try:
+        # A long string is cut before it is escaped: repr of a megabyte costs a megabyte.
+        text = repr(value[: limit + 1] if isinstance(value, str) else value)
+    except (ValueError, RecursionError, MemoryError):
+        text = f"a {type(value).__name__} too large to show"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
