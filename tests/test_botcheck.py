@@ -5,17 +5,23 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import textwrap
+import threading
 from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 from tricktable.cli.botcheck import run_bot_check
-from tricktable.games import register
+from tricktable.games import GAMES as registered_games
+from tricktable.games import load_game, register
 from tricktable.games.spades import GAME as SPADES
+from tricktable.seeds import derive_seed
 
 register(SPADES)
 
@@ -162,3 +168,146 @@ def test_an_engine_error_is_not_the_bots_fault(tmp_path: Path) -> None:
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: match 1 (seed ")
     assert "engine error in hand 3" in lines[0] and "FAULT" not in done.stdout
+
+
+# ------------------------------------------------- the bot under test is told what play tells
+
+
+GAMES = sorted(load_game(name).spec() for name in registered_games)
+BOTS = Path(__file__).parent / "bots"
+
+
+@pytest.fixture(scope="module")
+def c_bot(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The example C bot, built with the C compiler as its Makefile builds it."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no C compiler to build examples/bots/c/bot.c")
+    out = tmp_path_factory.mktemp("cbot") / "bot"
+    flags = ["-std=c99", "-O2", "-Wall", "-Wextra", "-Werror"]
+    subprocess.run([cc, *flags, "-o", str(out), str(EXAMPLES / "c/bot.c")], check=True)
+    return f"cmd:{out}"
+
+
+def example_target(kind: str, c_bot: str) -> str:
+    """The bot-check target of one example bot, as the examples' README writes it."""
+    if kind == "js":
+        if shutil.which("node") is None:
+            pytest.skip("node is not installed (make tools installs it)")
+        return f"cmd:node {EXAMPLES / 'js/bot.js'}"
+    if kind == "c":
+        return c_bot
+    if kind == "python":
+        return f"cmd:{sys.executable} {EXAMPLES / 'python/bot.py'}"
+    return f"{EXAMPLES}/plugin_bot.py:CautiousBot"
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("kind", ["python", "js", "c", "plugin"])
+def test_every_example_bot_is_clean_in_every_seat_of_every_game(
+    kind: str, game: str, c_bot: str
+) -> None:
+    # The README's own check: under the old bot-check each program bot made 40 illegal
+    # plays in tricks, never told the cards played (seed 002's INFO played) that play sends.
+    seats = load_game(game).num_players
+    code, text = check(example_target(kind, c_bot), game, matches=seats)
+    assert code == 0, text
+    assert "faults: none" in text and f"matches {seats}," in text
+
+
+def test_the_http_example_is_clean_on_its_game(seed_bot: str) -> None:
+    # examples/bots/http_spades_bot.py speaks seed 004, Spades' protocol, and nothing else.
+    code, text = check(seed_bot, "spades", matches=4, as_json=True)
+    report = json.loads(text)
+    assert code == 0 and report["faults"] == [] and report["decisions"] > 4 * 6
+
+
+def played_by_play(cli: Callable[..., subprocess.CompletedProcess[str]], *args: str) -> None:
+    run = cli("play", *args)
+    assert run.returncode == 0, run.stderr
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_program_is_sent_exactly_what_play_sends_it(
+    game: str, tmp_path: Path, cli: Callable[..., subprocess.CompletedProcess[str]]
+) -> None:
+    seats = load_game(game).num_players
+    heard: dict[str, str] = {}
+    for command in ("bot-check", "play"):
+        log = tmp_path / f"{command}.log"
+        bot = f"cmd:{sys.executable} {BOTS / 'record.py'} --record {log}"
+        if command == "bot-check":
+            out = io.StringIO()
+            code = run_bot_check(bot, game, 1, 5, all_seats=False, max_hands=3, out=out)
+            assert code == 0, out.getvalue()
+        else:
+            seed = derive_seed(5, "bot-check", 0)  # bot-check's first match's seed
+            players = ",".join([f'"{bot}"', *["heuristic"] * (seats - 1)])
+            played_by_play(cli, "--game", game, "--seed", str(seed), "--players", players,
+                           "--max-hands", "3")  # fmt: skip
+        heard[command] = log.read_text(encoding="utf-8")
+    assert heard["bot-check"] == heard["play"]
+    assert "|QUERY|" in heard["play"] and "|INFO|end game|" in heard["play"]
+
+
+class Recorder(BaseHTTPRequestHandler):
+    """A generic-scheme web bot: the first legal action; every request kept, without the
+    match's random game id."""
+
+    protocol_version = "HTTP/1.1"
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+        _, _, player, event = self.path.split("/")
+        self.server.heard.append((player, event, body))  # type: ignore[attr-defined]
+        legal = body.get("legal")
+        data = json.dumps({"action": legal[0]} if legal else {}).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.mark.parametrize("game", ["setback", "hearts", "euchre"])
+def test_a_web_bot_is_sent_exactly_what_play_sends_it(
+    game: str, cli: Callable[..., subprocess.CompletedProcess[str]]
+) -> None:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
+    server.daemon_threads = True
+    server.heard = []  # type: ignore[attr-defined]
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    heard = {}
+    try:
+        out = io.StringIO()
+        code = run_bot_check(url, game, 1, 5, all_seats=False, max_hands=2, out=out)
+        assert code == 0, out.getvalue()
+        heard["bot-check"], server.heard = server.heard, []  # type: ignore[attr-defined]
+        players = ",".join([url, *["heuristic"] * (load_game(game).num_players - 1)])
+        seed = str(derive_seed(5, "bot-check", 0))
+        played_by_play(cli, "--game", game, "--seed", seed, "--players", players,
+                       "--max-hands", "2")  # fmt: skip
+        heard["play"] = server.heard  # type: ignore[attr-defined]
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert heard["bot-check"] == heard["play"]
+    assert {"start", "deal", "end"} <= {event for _, event, _ in heard["play"]}
+
+
+def test_a_bad_card_in_tricks_is_located_where_it_was_played(broken: Path) -> None:
+    # Tricks throws the hand in at a bad card: where it was is rebuilt from the record.
+    code, text = check(f"{broken}:Reneger", "tricks", matches=1, as_json=True)
+    report = json.loads(text)
+    assert code == 1 and report["faults"]
+    for fault in report["faults"]:
+        assert fault["kind"] == "illegal" and fault["penalty"].startswith("bad-card")
+        assert re.fullmatch(r"hand \d+, trick \d+, decision \d+ \(play\), record action \d+",
+                            fault["where"])  # fmt: skip
+        assert fault["expected"].startswith("one of: play ")
+        # The card it sent is not among those it was told were legal.
+        sent = re.search(r"'play (\w\w)' is not legal", fault["detail"])
+        assert sent is not None and f"play {sent[1]}" not in fault["expected"]

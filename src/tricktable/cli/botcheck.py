@@ -3,9 +3,11 @@
 The bot under test (``cmd:PROGRAM``, an ``http(s)://`` URL, a ``path/to/bot.py:Class`` or
 ``package.module:Class`` spec, or an installed bot's name) plays ``matches`` matches against
 reference bots, taking each seat in turn. Matches run through the runner every command uses
-(:func:`tricktable.runner.run_match`), so a fault is penalized as in a real game; bot-check
-adds where it happened (match, hand, trick, action), what the bot sent and what was expected,
-and times every answer.
+(:func:`tricktable.runner.run_match`), with the bot under test a player spec like any other:
+the runner makes its bot and the match loop talks to it exactly as under ``play`` — the same
+messages, events, time limits and penalties. bot-check only listens beside the loop; it adds
+where each fault happened (match, hand, trick, action, rebuilt from the match's record), what
+the bot sent and what was expected, and times every answer.
 
 Exit status: 0 when the bot made no fault, 1 when it made any, 2 for bad usage (an unknown
 game, a target that cannot be built), 3 when the engine failed (a bug, not the bot's fault).
@@ -13,23 +15,20 @@ game, a target that cannot be built), 3 when the engine failed (a bug, not the b
 
 from __future__ import annotations
 
-import contextlib
 import json
 import statistics
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any, TextIO
 
 from tricktable.bots import make_bot
-from tricktable.bots.base import Bot
 from tricktable.cli import fail
-from tricktable.engine.results import HandResult
-from tricktable.engine.trick import PLAY, Game, View
-from tricktable.errors import BotError, TricktableError
+from tricktable.engine.trick import PLAY, Game, TrickState
+from tricktable.errors import TricktableError
 from tricktable.games import load_game
 from tricktable.limits import RunnerOptions
+from tricktable.records import replay
 from tricktable.runner import MatchSpec, MatchStopped, run_match
 from tricktable.seeds import derive_seed
 
@@ -38,100 +37,51 @@ class EngineBroke(RuntimeError):
     """The engine failed during a check (a bug, not the bot's): the check stops."""
 
 
-@dataclass
-class Where:
-    """Where the bot under test last was: the hand, trick and decision of the match."""
+class Watch:
+    """What bot-check sees of the bot under test in one match, from beside it: the match
+    loop's listener (every action, timed), fault listener and start hook.
 
-    hand: int = 0
-    trick: int | None = None
-    decision: int = 0
-    phase: str = ""
-    during: str = "act"
-    #: the legal actions of the decision, for the report of an illegal answer
-    legal: tuple[int, ...] = ()
-
-
-class Probe(Bot):
-    """The bot under test, wrapped: it times each answer and says where each fault happened.
-
-    The referee reports a fault (:meth:`locate`) as soon as the bot's call fails, before the
-    bot is called again: it happened where the bot last was.
+    Nothing stands between the loop and the bot: it is made from its spec by the runner, as
+    ``play`` makes it, so it is sent exactly what ``play`` sends. An answer's time is the time
+    from the action before it to the bot's own action: the loop asks the next seat as soon as
+    it has told the listener, so that is the bot's answer plus the engine's checking of it.
     """
 
-    def __init__(self, inner: Bot) -> None:
-        self.inner = inner
-        self.name = inner.name
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        #: seconds each answer took (a legal one, or one a bad card penalised)
         self.times: list[float] = []
-        #: decisions asked of the bot (answered or not)
-        self.decisions = 0
-        self.where = Where(during="start")
+        #: decisions asked of the bot that logged no action: a fault handed the seat on
+        self.unanswered = 0
+        #: the seat was handed on (substitute, forfeit): what acts there now is not the bot
+        self.gone = False
+        self._since = 0.0
 
-    def locate(self, fault: dict[str, Any]) -> None:
-        """Mark a fault of this seat with where it happened (the referee's ``on_fault``)."""
-        if fault["seat"] != getattr(self, "seat", None):
+    def start(self, state: TrickState) -> None:
+        """The match begins (``run_match``'s ``on_start``)."""
+        self._since = time.perf_counter()
+
+    def action(self, state: TrickState, seat: int, action: int) -> None:
+        """An action was taken (the match loop's listener)."""
+        now = time.perf_counter()
+        if seat == self.seat and not self.gone:
+            self.times.append(now - self._since)
+        self._since = now
+
+    def fault(self, fault: dict[str, Any]) -> None:
+        """The referee recorded a fault (``on_fault``)."""
+        if fault["seat"] != self.seat or self.gone:
             return
-        fault["where"] = _where(self.where, fault)
-        if fault["kind"] == "illegal" and self.where.legal:
-            names = [self.game.action_name(a) for a in self.where.legal]
-            shown = ", ".join(names[:13]) + (" ..." if len(names) > 13 else "")
-            fault["expected"] = f"one of: {shown}"
+        penalty = str(fault["penalty"])
+        if fault["action"] is not None and "bad-card" not in penalty:
+            self.unanswered += 1  # no action was logged for it: the listener never saw it
+        if "substitute" in penalty or "forfeit" in penalty:
+            self.gone = True
 
-    def _mark(self, view: View, during: str) -> None:
-        w = self.where
-        w.hand = view.hand_number
-        w.during = during
-        w.trick = len(view.tricks) + 1 if view.phase == PLAY else None
-        w.phase = str(view.to_dict()["phase"]) if during == "act" else ""
-        w.legal = tuple(view.legal_actions()) if during == "act" else ()
-
-    def start_match(self, game: Game, seat: int, seed: int) -> None:
-        super().start_match(game, seat, seed)
-        self.where = Where(during="start")
-        self.inner.start_match(game, seat, seed)
-
-    def act(self, view: View) -> int:
-        self._mark(view, "act")
-        self.where.decision += 1
-        self.decisions += 1
-        start = time.perf_counter()
-        action = self.inner.act(view)
-        self.times.append(time.perf_counter() - start)
-        return action
-
-    def end_hand(self, view: View, result: HandResult) -> None:
-        self._mark(view, "end of hand")
-        self.inner.end_hand(view, result)
-
-    def end_match(self, view: View) -> None:
-        self.inner.end_match(view)
-
-    def fault_notice(self, fault: dict[str, Any]) -> None:
-        tell = getattr(self.inner, "fault_notice", None)
-        if tell is not None:
-            tell(fault)
-
-    def close(self) -> None:
-        self.inner.close()
-
-
-def build_target(target: str, options: RunnerOptions) -> Bot:
-    """The bot a bot-check target names (the time limits apply to programs and URLs)."""
-    spec = target.strip()
-    if spec.lower().startswith(("http://", "https://")):
-        from tricktable.protocols.http import HttpBot
-
-        return HttpBot(spec, decision_time=options.decision_time, match_time=options.match_time)
-    try:
-        return make_bot(spec, options)
-    except BotError:
-        if ":" in spec:
-            raise
-        from tricktable.protocols.plugins import find_entry_point_bot
-
-        bot = find_entry_point_bot(spec)
-        if bot is None:
-            raise
-        return bot
+    @property
+    def decisions(self) -> int:
+        """Decisions asked of the bot, answered or not."""
+        return len(self.times) + self.unanswered
 
 
 def run_bot_check(
@@ -159,14 +109,17 @@ def run_bot_check(
             raise TricktableError("--matches and --max-hands must be at least 1")
         options = RunnerOptions(decision_time=decision_time, match_time=match_time)
         game = load_game(game_spec)
-        make_bot(opponents).close()  # a bad --against fails now, before any match
-        build_target(target, options).close()
+        # A bad target or --against fails now, before any match, as play checks its players.
+        for spec in (target, opponents):
+            make_bot(spec.strip(), options).close()
     except TricktableError as exc:
         return fail(exc)
     try:
         report = check(target, game, matches, seed, options, opponents, all_seats, max_hands)
     except EngineBroke as exc:
         return fail(exc, 3)
+    except TricktableError as exc:  # a match that could not begin (its spec refused)
+        return fail(exc)
     if as_json:
         print(json.dumps(report), file=stream)
     else:
@@ -194,43 +147,45 @@ def check(
     for m in range(matches):
         seat = m % n if all_seats else 0
         match_seed = derive_seed(seed, "bot-check", m)
-        probe = Probe(build_target(target, options))
+        watch = Watch(seat)
         spec = MatchSpec(
             game.spec(),
-            tuple(target if s == seat else opponents for s in range(n)),
+            tuple(target.strip() if s == seat else opponents for s in range(n)),
             match_seed,
             options,
             max_hands,
         )
         stopped: dict[str, Any] | None = None
         try:
-            outcome = run_match(spec, bots={seat: probe}, on_fault=probe.locate)
+            outcome = run_match(
+                spec, listener=watch.action, on_start=watch.start, on_fault=watch.fault
+            )
         except MatchStopped as stop:
             exc, outcome = stop.cause, stop.outcome
             if not isinstance(exc, TricktableError):
                 raise EngineBroke(f"match {m + 1} (seed {match_seed}): {exc}") from exc
             # Raised outside a decision (starting the match), or by a failing substitute.
+            dealt = outcome.result.dealt
             stopped = {
-                "hand": probe.where.hand,
+                "hand": max(dealt - 1, 0),
                 "action": None,
                 "seat": seat,
                 "kind": "crash",
                 "detail": f"{type(exc).__name__}: {exc}",
                 "penalty": "match stopped",
-                "where": _where(probe.where),
+                "where": f"hand {dealt}" if watch.decisions else "before its first decision",
             }
-        finally:
-            with contextlib.suppress(Exception):
-                probe.close()
         hands += outcome.result.dealt
         if stopped is None and outcome.result.winner == game.team_of(seat):
             wins += 1
-        times.extend(probe.times)
-        decisions += probe.decisions
+        times.extend(watch.times)
+        decisions += watch.decisions
         for fault in [*outcome.faults, *([stopped] if stopped else [])]:
             entry = {"match": m + 1, "seed": match_seed, **fault}
             if fault["seat"] != seat:
                 entry["detail"] = f"(a reference bot failed) {fault['detail']}"
+            elif "where" not in entry:
+                entry.update(locate(outcome.record, fault, game))
             faults.append(entry)
     kinds = Counter(f["kind"] for f in faults)
     return {
@@ -249,20 +204,46 @@ def check(
     }
 
 
-def _where(where: Where, fault: dict[str, Any] | None = None) -> str:
-    hand = fault["hand"] if fault and fault.get("hand") is not None else where.hand
+def locate(record: dict[str, Any], fault: dict[str, Any], game: Game) -> dict[str, str]:
+    """Where a fault of the bot under test happened, rebuilt from the match's record: its
+    ``where`` (hand, trick, the bot's decision in the hand and its phase, the record's action)
+    and, for an illegal answer, what was ``expected``."""
+    hand, index, seat = fault.get("hand"), fault.get("action"), fault["seat"]
+    if not isinstance(hand, int) or hand < 0:
+        return {"where": "before its first decision"}
+    if not isinstance(index, int):
+        # Outside a decision: at a hand's end, or a chat line refused between answers.
+        if fault["kind"] in ("chat", "flood"):
+            return {"where": f"hand {hand + 1}"}
+        return {"where": f"hand {hand + 1}, after its last trick"}
+    state = _position(record, hand, index)
+    view = state.view(seat)
     parts = [f"hand {hand + 1}"]
-    if where.during == "end of hand":
-        parts.append("after its last trick")
-    elif where.during == "start":
-        parts = ["before its first decision"]
-    else:
-        if where.trick is not None:
-            parts.append(f"trick {where.trick}")
-        parts.append(f"decision {where.decision} ({where.phase})")
-    if fault and fault.get("action") is not None:
-        parts.append(f"record action {fault['action']}")
-    return ", ".join(parts)
+    if view.phase == PLAY:
+        parts.append(f"trick {len(view.tricks) + 1}")
+    asked = sum(1 for actor in state.actors if actor == seat) + 1
+    parts.append(f"decision {asked} ({view.to_dict()['phase']})")
+    parts.append(f"record action {index}")
+    found = {"where": ", ".join(parts)}
+    if fault["kind"] == "illegal" and state.to_act == seat:
+        names = [game.action_name(a) for a in view.legal_actions()]
+        shown = ", ".join(names[:13]) + (" ..." if len(names) > 13 else "")
+        found["expected"] = f"one of: {shown}"
+    return found
+
+
+def _position(record: dict[str, Any], hand: int, index: int) -> TrickState:
+    """The state of the match ``record`` holds just before action ``index`` of hand ``hand``
+    (the record is the truth of the match: nothing is kept beside it to say where it was)."""
+    every = list(record["hands"])
+    if isinstance(record.get("unfinished_hand"), dict):
+        every.append(record["unfinished_hand"])
+    cut = dict(every[hand])
+    cut["actions"] = cut["actions"][:index]
+    cut["notes"] = [note for note in cut.get("notes", []) if note.get("at", 0) < index]
+    partial = {**record, "hands": every[:hand], "unfinished_hand": cut}
+    partial.pop("faults", None)
+    return replay(partial)
 
 
 def _count(n: int, noun: str) -> str:
