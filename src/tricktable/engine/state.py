@@ -106,6 +106,11 @@ class TrickState:
         #: (private actions, phase): every view after Hearts' passes would ask again
         self._hidden_of: list[tuple[int, ...] | None] | None = None
         self._hidden_key = -1
+        #: the log of each seat that may not see some action: its own chain of the actions
+        #: it may see (see _seen_log), and how many of the hand's actions that chain covers;
+        #: made again whenever ``_hidden_of`` is
+        self._seen_chains: list[tuple[Any, ...] | None] = []
+        self._seen_done: list[int] = []
         # The game's class flags as fields: compiled, a field is read at C speed.
         self.private_actions: bool = type(game).private_actions
         #: what :meth:`undo` restores, one frame per :meth:`push`
@@ -293,6 +298,10 @@ class TrickState:
         if cache is None or self._hidden_key != key:
             cache = self._hidden_of = [None] * self.n
             self._hidden_key = key
+            # What a seat may see of earlier actions may have changed (a pass is seen by its
+            # receiver once the passing is over): its own chain is made again.
+            self._seen_chains = [None] * self.n
+            self._seen_done = [0] * self.n
         hidden = cache[seat]
         if hidden is None:
             actions, actors = self.actions, self.actors
@@ -302,6 +311,32 @@ class TrickState:
                 if actors[i] != seat and not self._public(seat, actors[i], actions[i])
             )
         return hidden
+
+    def _seen_log(self, seat: int) -> tuple[tuple[Any, ...] | None, int]:
+        """This hand's log as ``seat`` may see it: a chain of ``(before, actor, action)``
+        nodes of the actions it may see, and how many there are.
+
+        A seat that may see every action shares the hand's chain; one that may not has a
+        chain of its own without the hidden ones, so that no part of its view holds another
+        seat's secret. It is extended, not copied, as the hand goes on: until the key of
+        :meth:`_hidden_for` changes, every new action is a card, seen by all.
+        """
+        hidden = self._hidden_for(seat)
+        n = len(self.actions)
+        if not hidden:
+            chain = self._chain if self._chain_n == n else self._log_chain()
+            return chain, n
+        chain = self._seen_chains[seat]
+        i = self._seen_done[seat]
+        if i != n:
+            actions, actors = self.actions, self.actors
+            while i < n:
+                if i not in hidden:
+                    chain = (chain, actors[i], actions[i])
+                i += 1
+            self._seen_chains[seat] = chain
+            self._seen_done[seat] = n
+        return chain, n - len(hidden)
 
     def _info_of(self, seat: int) -> dict[str, Any]:
         """``seat``'s game-specific facts, made once and shared until they change."""
@@ -371,6 +406,7 @@ class TrickState:
         seat, card = frame[0], frame[1]
         self.actions.pop()
         self.actors.pop()
+        self._hidden_of = None  # the seats' own chains went past the action taken back
         if self._chain_n > len(self.actions):
             chain = self._chain
             assert chain is not None

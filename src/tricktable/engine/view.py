@@ -60,7 +60,6 @@ class View:
     """
 
     __slots__ = (
-        "_hidden",
         "_info",
         "_legal",
         "_legal_mask",
@@ -101,22 +100,20 @@ class View:
         if snap is None or len(snap.results) != len(state.results):
             snap = state._shared()
         self._shared: Shared = snap
-        # The hand's log is the state's immutable chain (see TrickState._log_chain): a view
-        # keeps its last node and how many it covers, and lists them only when asked. The
-        # cards of the trick in play are its last nodes (only cards are played in a trick).
-        n = len(state.actions)
-        self._log: tuple[Any, ...] | None = (
-            state._chain if state._chain_n == n else state._log_chain()
-        )
-        self._n: int = n
-        self._ntrick: int = len(state.trick)
-        # A private action never enters the view of a seat that may not see it. Only the few
-        # the state noted are asked about, now (its visibility may change: a pass is seen by
-        # its receiver once the passing is over).
-        hidden: tuple[int, ...] = ()
+        # The hand's log is an immutable chain (see TrickState._log_chain): a view keeps its
+        # last node and how many it covers, and lists them only when asked. The cards of the
+        # trick in play are its last nodes (only cards are played in a trick). A private
+        # action is not in the chain of a seat that may not see it, under no name: such a
+        # seat has a chain of its own (TrickState._seen_log).
         if state._private_at:
-            hidden = state._hidden_for(seat)
-        self._hidden = hidden
+            log, n = state._seen_log(seat)
+            self._log: tuple[Any, ...] | None = log
+            self._n: int = n
+        else:
+            n = len(state.actions)
+            self._log = state._chain if state._chain_n == n else state._log_chain()
+            self._n = n
+        self._ntrick: int = len(state.trick)
         infos = state._infos
         info = None if infos is None else infos[0 if state._facts_public else seat]
         self._info: dict[str, Any] = info if info is not None else state._info_of(seat)
@@ -205,15 +202,13 @@ class View:
             out.append((node[1], node[2]))
             node = node[0]
         out.reverse()
-        for i in reversed(self._hidden):
-            del out[i]
         return out
 
     @property
     def step(self) -> int:
         """How many of this hand's actions this seat has seen (with ``hand_number``, it
         names a decision: a bot that draws from both is the same after a resume)."""
-        return self._n - len(self._hidden)
+        return self._n
 
     def info(self) -> dict[str, Any]:
         """Game-specific public facts (declarer, bids, ...)."""
