@@ -31,6 +31,7 @@ import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from tricktable.botcalls import UNTRUSTED, Clock, crash_of
 from tricktable.bots import SubstituteFactory, substitute_factory
 from tricktable.bots.base import Bot
 from tricktable.engine.events import EVERYONE, Fault
@@ -107,10 +108,13 @@ class Referee:
         self.replaced: dict[int, Bot] = {}
         self.counts: dict[int, int] = {}
         self.seed = 0
+        #: times the bots that may hang (every bot at a table, plug-ins in the match loop)
+        self.clock = Clock(self.options)
 
     def start(self, seed: int) -> None:
         """Forget the previous match: a new one begins with every bot in its seat."""
         self.close_substitutes()
+        self.clock.reset()
         self.faults = []
         self.counts = {}
         self.seed = seed
@@ -131,11 +135,22 @@ class Referee:
         self.replaced[seat] = bot
 
     def close_substitutes(self) -> None:
-        """Close the substitutes of the match (its own bots are the caller's to close)."""
+        """Close the substitutes of the match (its own bots are the caller's to close) and
+        end the threads of its bots."""
         for bot in self.replaced.values():
             with contextlib.suppress(Exception):
                 bot.close()
         self.replaced = {}
+        self.clock.close()
+
+    def close_bot(self, seat: int, bot: Bot) -> None:
+        """Close ``bot``, which faulted: in its thread, within a decision's time, if it
+        is a plug-in (its ``close`` may hang as its ``act`` did)."""
+        if type(bot) in UNTRUSTED:
+            self.clock.close_bot(seat, bot)
+        else:
+            with contextlib.suppress(Exception):
+                bot.close()
 
     def fault(self, state: TrickState, table: list[Bot], seat: int, exc: Exception) -> int:
         """Record ``exc`` from the bot at ``seat`` and apply the penalty.
@@ -170,19 +185,38 @@ class Referee:
             else:
                 self._substitute(state, table, seat)
                 penalty.append("substitute")
-            with contextlib.suppress(Exception):
-                bot.close()
+            self.close_bot(seat, bot)
         record = self._record(state, seat, fault, hand, index, "+".join(penalty))
-        notice = dict(record)
-        answer = getattr(exc, "answer", None)
+        self._notify(table, seat, record, getattr(exc, "answer", None))
+        return action
+
+    def _notify(
+        self, table: Sequence[Bot], seat: int, record: dict[str, Any], answer: object
+    ) -> None:
+        """Tell the bots with ``fault_notice`` of the fault ``record`` of ``seat``.
+
+        Only the seat at fault (and the record) hear the detail, which may name that seat's
+        cards or voids ("must follow suit C") while its hand goes on; the others hear who
+        faulted, the kind and the penalty. Tricks' bad card adds what was sent, to everyone:
+        seed 002 tells every player ``bad card`` with the answer, as its log does.
+        """
+        public = {key: record[key] for key in ("hand", "action", "seat", "kind", "penalty")}
+        own = dict(record)
         if isinstance(answer, str):
-            notice["answer"] = answer
-        for other in table:
+            own["answer"] = answer
+            if "bad-card" in record["penalty"]:
+                public["answer"] = answer
+        clock = self.clock
+        for place, other in enumerate(table):
             tell = getattr(other, "fault_notice", None)
-            if tell is not None:
+            if tell is None:
+                continue
+            notice = own if place == seat else dict(public)
+            if clock.runs(other) or type(other) in UNTRUSTED:
+                clock.tell(place, other, tell, notice)  # in its thread, never waited for
+            else:
                 with contextlib.suppress(Exception):
                     tell(notice)
-        return action
 
     def note(self, state: TrickState, fault: BotFault) -> None:
         """Record a fault of ``fault.seat`` that costs nothing (penalty ``none``): a chat line
@@ -263,7 +297,15 @@ def start_bots(game: Game, bots: Sequence[Bot], seed: int, referee: Referee | No
     if referee is not None:
         referee.start(seed)
     for seat, bot in enumerate(bots):
-        bot.start_match(game, seat, derive_seed(seed, "seat", seat))
+        own = derive_seed(seed, "seat", seat)
+        if referee is not None and type(bot) in UNTRUSTED:
+            # As the table's driver starts a bot: in its thread, within its first decision's
+            # time; a bot that cannot start is a mistake in the match's set-up.
+            options = referee.options
+            limit = options.startup_time + options.decision_time
+            referee.clock.call(seat, bot, limit, bot.start_match, game, seat, own)
+        else:
+            bot.start_match(game, seat, own)
 
 
 def play_hand(
@@ -303,18 +345,30 @@ def play_turns(
     # The seats whose bots speak, as bits: read once, not at every action (a class attribute
     # is a generic lookup in compiled code), and again after a fault may seat a substitute.
     chatty = _chatty(table)
+    # The seats of plug-ins, as bits: only they are called through the referee's clock (a
+    # thread and a time limit); the bots the package trusts are called directly.
+    guarded = _guarded(table)
+    clock = ref.clock
     while state.to_act >= 0:
         seat = state.to_act
         bot = table[seat]
         seen = view(seat)  # the engine's work, outside the bot's try
         try:
-            action = bot.act(seen)
-        except Exception as exc:
+            if guarded >> seat & 1:
+                action = clock.decide(seat, bot, seen)
+            else:
+                action = bot.act(seen)
+        except KeyboardInterrupt:
+            # A real Ctrl-C: a plug-in's own KeyboardInterrupt is raised in its thread, where
+            # the clock turns it into a crash.
+            raise
+        except BaseException as exc:  # SystemExit from a bot is a fault, not ours to obey
             if _is_person(bot):
                 raise
             relay_chat(state, table, seat, ref)
-            _charge(state, table, seat, exc, listener, ref)
+            _charge(state, table, seat, _as_error(seat, exc), listener, ref)
             chatty = _chatty(table)
+            guarded = _guarded(table)
             continue
         if chatty >> seat & 1:
             relay_chat(state, table, seat, ref)  # said before its answer: logged before it
@@ -325,6 +379,7 @@ def play_turns(
                 raise
             _charge(state, table, seat, exc, listener, ref)
             chatty = _chatty(table)
+            guarded = _guarded(table)
             continue
         except Exception as exc:
             failure = _engine_failure(state, seat, action, exc)
@@ -341,11 +396,16 @@ def play_turns(
             continue  # a bot that does nothing at a hand's end needs no view for it
         seen = view(seat)
         try:
-            bot.end_hand(seen, result)
-        except Exception as exc:
+            if guarded >> seat & 1:
+                clock.call(seat, bot, ref.options.decision_time, bot.end_hand, seen, result)
+            else:
+                bot.end_hand(seen, result)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
             if _is_person(bot):
                 raise
-            ref.fault(state, table, seat, exc)
+            ref.fault(state, table, seat, _as_error(seat, exc))
 
 
 def _chatty(table: Sequence[Bot]) -> int:
@@ -355,6 +415,23 @@ def _chatty(table: Sequence[Bot]) -> int:
         if bot.chats:
             bits |= 1 << seat
     return bits
+
+
+def _guarded(table: Sequence[Bot]) -> int:
+    """The seats of ``table`` whose bots are plug-ins (``botcalls.untrusted``), one bit a
+    seat; nothing to look at in a match of the package's own bots."""
+    if not UNTRUSTED:
+        return 0
+    bits = 0
+    for seat, bot in enumerate(table):
+        if type(bot) in UNTRUSTED:
+            bits |= 1 << seat
+    return bits
+
+
+def _as_error(seat: int, exc: BaseException) -> Exception:
+    """What a bot raised, as the referee takes it: ``SystemExit`` and its kind as a crash."""
+    return exc if isinstance(exc, Exception) else crash_of(seat, exc)
 
 
 def relay_chat(
@@ -375,7 +452,16 @@ def relay_chat(
     bot = table[seat]
     if not bot.chats:
         return
-    lines, dropped = bot.take_chat()
+    if type(bot) in UNTRUSTED:
+        try:
+            lines, dropped = referee.clock.call(
+                seat, bot, referee.options.decision_time, bot.take_chat
+            )
+        except Exception as exc:
+            referee.note(state, BotFault(seat, "chat", f"could not be heard: {exc}"))
+            return
+    else:
+        lines, dropped = bot.take_chat()
     speak = say if say is not None else checked_say(state)
     for text in lines:
         try:
@@ -457,14 +543,24 @@ def end_bots(state: TrickState, bots: Sequence[Bot], referee: Referee | None = N
     """Tell the bot in each seat that the match is over; close the referee's substitutes."""
     table = referee.seated(bots) if referee is not None else list(bots)
     for seat, bot in enumerate(table):
+        seen = state.view(seat)
         try:
-            bot.end_match(state.view(seat))
-        except Exception:
+            if referee is not None and type(bot) in UNTRUSTED:
+                limit = referee.options.decision_time
+                referee.clock.call(seat, bot, limit, bot.end_match, seen)
+            else:
+                bot.end_match(seen)
+        except KeyboardInterrupt:
+            raise
+        except BaseException:
             if _is_person(bot):
                 raise
             # The match is decided: a bot failing to say goodbye changes nothing.
-            with contextlib.suppress(Exception):
-                bot.close()
+            if referee is not None:
+                referee.close_bot(seat, bot)
+            else:
+                with contextlib.suppress(Exception):
+                    bot.close()
     if referee is not None:
         referee.close_substitutes()
 

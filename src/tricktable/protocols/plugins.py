@@ -8,6 +8,10 @@ module; a package may offer bots by name in the entry-point group ``tricktable.b
 
 A bot class subclasses :class:`tricktable.bots.base.Bot`, or at least has ``act(view)``; it is
 created with no arguments. Every failure to load is one line naming the spec and the reason.
+
+A plug-in runs in this process, unsandboxed, but the match never waits on it for ever: its
+calls run in a thread of their own, timed and faulted as at a table
+(:mod:`tricktable.botcalls`), and nothing it raises — ``SystemExit`` included — ends a match.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from tricktable.botcalls import UNTRUSTED, mark_untrusted
 from tricktable.bots.base import Bot
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import Game, View
@@ -40,7 +45,10 @@ def _summary(exc: BaseException) -> str:
         where = f" (line {exc.lineno})" if exc.lineno else ""
         return f"SyntaxError: {exc.msg}{where}"
     lines = str(exc).strip().splitlines()
-    return f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
+    if not lines:
+        return type(exc).__name__
+    said = lines[0] if len(lines[0]) <= 120 else lines[0][:119] + "…"
+    return f"{type(exc).__name__}: {said}"
 
 
 def split_spec(spec: str) -> tuple[str, str]:
@@ -83,7 +91,9 @@ def _load_file(spec: str, source: str) -> ModuleType:
         sys.path.append(folder)
     try:
         module_spec.loader.exec_module(module)
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # SystemExit at import is a broken bot too
         sys.modules.pop(name, None)
         raise BotError(f"cannot load bot {spec!r}: {source} failed: {_summary(exc)}") from None
     finally:
@@ -102,7 +112,9 @@ def _load_module(spec: str, source: str) -> ModuleType:
         raise BotError(
             f"cannot load bot {spec!r}: importing {source} failed: {_summary(exc)}"
         ) from None
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # SystemExit at import is a broken bot too
         raise BotError(
             f"cannot load bot {spec!r}: importing {source} failed: {_summary(exc)}"
         ) from None
@@ -143,13 +155,16 @@ def instantiate(spec: str, cls: type) -> Bot:
     """An instance of a bot class, adapted to :class:`Bot` when it only has ``act``."""
     try:
         bot = cls()
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # SystemExit at import is a broken bot too
         raise BotError(
             f"cannot load bot {spec!r}: {cls.__name__}() failed: {_summary(exc)}"
         ) from None
     if isinstance(bot, Bot):
         if type(bot).name == Bot.name:
             bot.name = cls.__name__  # records say which bot played, not just "bot"
+        mark_untrusted(type(bot))
         return bot
     return DuckBot(bot, getattr(cls, "name", None) or cls.__name__)
 
@@ -188,6 +203,9 @@ class DuckBot(Bot):
             self.inner.close()
 
 
+UNTRUSTED.add(DuckBot)  # it wraps only plug-ins: timed as they are
+
+
 # ---------------------------------------------------------------------------- entry points
 
 
@@ -212,7 +230,9 @@ def find_entry_point_bot(name: str) -> Bot | None:
     spec = f"{name} ({ep.value})"
     try:
         found = ep.load()
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # SystemExit at import is a broken bot too
         raise BotError(f"cannot load bot {spec!r}: {_summary(exc)}") from None
     if not is_bot_class(found):
         raise BotError(

@@ -7,28 +7,28 @@ table's referee exactly as :func:`tricktable.match.play_hand` sends them: an exc
 ``act``, an action the engine refuses, a timeout — each is a fault, with the game's penalty,
 a substitute where the seat is handed on, and an entry in the faults and events.
 
-A bot's calls run in a daemon thread of its own (one a bot, so a bot that keeps state per
-thread — a database connection — keeps working), never in the event loop: many tables share
-one loop. Why not ``asyncio.to_thread``: an in-process bot that hangs cannot be stopped, and a
-thread of the default executor would hold ``asyncio.run`` (and the interpreter) at exit; a
-daemon thread is simply abandoned with the bot. Program and web bots keep the
-``RunnerOptions`` limits inside ``act`` themselves; the driver's own limit, ``decision_time``
-plus ``grace`` (plus ``startup_time`` for a bot's first call), is what bounds the others.
+A bot's calls run in a daemon thread of its own, never in the event loop (many tables share
+one loop), timed by the referee's :class:`~tricktable.botcalls.Clock` — the one the match
+loop times its plug-ins with: the same limits, faults and penalty (``decision_time`` plus
+``grace``, plus ``startup_time`` for a bot's first call; ``match_time`` in all). Why not
+``asyncio.to_thread``: an in-process bot that hangs cannot be stopped, and a thread of the
+default executor would hold ``asyncio.run`` (and the interpreter) at exit; a daemon thread is
+abandoned with the bot. Program and web bots keep the limits inside ``act`` themselves too.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import queue
-import threading
+import time
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
+from tricktable.botcalls import Clock
 from tricktable.bots.base import Bot
 from tricktable.engine.trick import TrickState
 from tricktable.errors import BotFault, IllegalAction, TricktableError
-from tricktable.match import RunnerOptions, relay_chat
+from tricktable.match import relay_chat
 from tricktable.seeds import derive_seed
 from tricktable.table.table import Person, Table
 
@@ -65,7 +65,8 @@ async def run(
         raise TricktableError("grace must not be negative")
     if person_time is not None and not person_time > 0:
         raise TricktableError("person_time must be a positive number of seconds")
-    calls = _Calls(table.referee.options, grace)
+    clock = table.referee.clock
+    clock.grace = grace
     table.resume()
     # Started before the driver moves: a person's display follows the match from its start.
     attending = [
@@ -74,11 +75,11 @@ async def run(
         if isinstance(player, Person)
     ]
     try:
-        driving = _drive(table, calls, max_hands, person_time, deal, pace)
+        driving = _drive(table, clock, max_hands, person_time, deal, pace)
         await _beside(driving, attending)
     finally:
         table.stop()
-        calls.close()
+        clock.close()
         for task in attending:
             task.cancel()
         # Let them unwind (a keyboard's wait is dropped); what they raised was dealt with.
@@ -107,7 +108,7 @@ async def _beside(
 
 async def _drive(
     table: Table,
-    calls: _Calls,
+    clock: Clock,
     max_hands: int | None,
     person_time: float | None,
     deal: TableDealer | None,
@@ -115,7 +116,7 @@ async def _drive(
 ) -> None:
     """Deal and play hand after hand until the match ends (or ``max_hands``, or a stop)."""
     state = table.state
-    await _start(table, calls)
+    await _start(table, clock)
     while not table.ended:
         if state.needs_deal:
             if max_hands is not None and len(state.history) >= max_hands:
@@ -124,17 +125,17 @@ async def _drive(
                 table.deal_next()
             else:
                 deal(table)
-        await _play_out(table, calls, person_time, pace)
+        await _play_out(table, clock, person_time, pace)
         if table.ended and not state.is_over:
             break  # stopped from outside, in the middle of a hand
         if not (state.needs_deal or state.is_over):
             raise TricktableError(f"the engine stopped mid-hand with nobody to act: {state!r}")
         if len(state.results) == len(state.history):  # not ended by a forfeit
-            await _end_hand(table, calls)
-    await _end_match(table, calls)
+            await _end_hand(table, clock)
+    await _end_match(table, clock)
 
 
-async def _start(table: Table, calls: _Calls) -> None:
+async def _start(table: Table, clock: Clock) -> None:
     """Give each bot its seat and seed (once a table: a driver started again skips this)."""
     if table.started:
         return
@@ -150,22 +151,22 @@ async def _start(table: Table, calls: _Calls) -> None:
             continue
         seed = derive_seed(table.seed, "seat", seat)
         # A bot that cannot start is a mistake in the table's set-up, not a fault in play.
-        await calls.call(seat, bot, limit, bot.start_match, table.game, seat, seed)
+        await _call(clock, seat, bot, limit, bot.start_match, table.game, seat, seed)
 
 
 async def _play_out(
-    table: Table, calls: _Calls, person_time: float | None, pace: Pacer | None = None
+    table: Table, clock: Clock, person_time: float | None, pace: Pacer | None = None
 ) -> None:
     """Ask whoever is to act until the hand ends (or the match, or the table stops)."""
     state = table.state
     while state.to_act >= 0 and not table.ended:
         moves = table.moves
-        await _act(table, calls, person_time)
+        await _act(table, clock, person_time)
         if pace is not None and table.moves != moves:
             await pace(table)
 
 
-async def _act(table: Table, calls: _Calls, person_time: float | None) -> None:
+async def _act(table: Table, clock: Clock, person_time: float | None) -> None:
     """One action of whoever is to act (a person's, a bot's, or a fault)."""
     seat = table.state.to_act
     if table.is_person(seat):
@@ -174,7 +175,7 @@ async def _act(table: Table, calls: _Calls, person_time: float | None) -> None:
     bot = table.players[seat]
     moves = table.moves
     try:
-        action = await calls.decide(seat, bot, table.view(seat))
+        action = await _decide(clock, seat, bot, table.view(seat))
     except Exception as exc:
         relay_chat(table.state, table.players, seat, table.referee, say=table.chat)
         table.fault(seat, exc)
@@ -209,29 +210,29 @@ async def _wait_for_person(table: Table, seat: int, person_time: float | None) -
             await asyncio.wait_for(table.changed(since), left)
 
 
-async def _end_hand(table: Table, calls: _Calls) -> None:
+async def _end_hand(table: Table, clock: Clock) -> None:
     """Tell each bot the hand's result; a bot failing to listen faults, as in ``play_hand``."""
     result = table.state.results[-1]
-    limit = calls.options.decision_time
+    limit = clock.options.decision_time
     for seat in range(table.num_seats):
         bot = table.players[seat]
         if table.is_person(seat):
             continue
         try:
-            await calls.call(seat, bot, limit, bot.end_hand, table.view(seat), result)
+            await _call(clock, seat, bot, limit, bot.end_hand, table.view(seat), result)
         except Exception as exc:
             table.fault(seat, exc)
 
 
-async def _end_match(table: Table, calls: _Calls) -> None:
+async def _end_match(table: Table, clock: Clock) -> None:
     """Tell each bot the match is over; close the referee's substitutes (as ``end_bots``)."""
-    limit = calls.options.decision_time
+    limit = clock.options.decision_time
     for seat in range(table.num_seats):
         bot = table.players[seat]
         if table.is_person(seat):
             continue
         try:
-            await calls.call(seat, bot, limit, bot.end_match, table.view(seat))
+            await _call(clock, seat, bot, limit, bot.end_match, table.view(seat))
         except Exception:
             # The match is decided: a bot failing to say goodbye changes nothing.
             with contextlib.suppress(Exception):
@@ -239,83 +240,37 @@ async def _end_match(table: Table, calls: _Calls) -> None:
     table.referee.close_substitutes()
 
 
-class _Calls:
-    """Calls into the bots of one run: a worker thread a bot, time limits, time used."""
+async def _call(
+    clock: Clock, seat: int, bot: Bot, limit: float, fn: Callable[..., Any], *args: Any
+) -> Any:
+    """``fn(*args)`` in the bot's thread, awaited ``limit`` seconds plus the clock's grace; a
+    ``timeout`` :class:`BotFault` past it (the thread abandoned, as the match loop does)."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
 
-    def __init__(self, options: RunnerOptions, grace: float) -> None:
-        self.options = options
-        self.grace = grace
-        self.workers: dict[int, _Worker] = {}
-        self.used: dict[int, float] = {}
+    def reply(value: Any, error: BaseException | None) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
+            loop.call_soon_threadsafe(_settle, future, value, error)
 
-    async def decide(self, seat: int, bot: Bot, view: Any) -> Any:
-        """The bot's answer to ``act``; a :class:`BotFault` past its decision or match time."""
-        options = self.options
-        key = id(bot)
-        limit = options.decision_time
-        if key not in self.used:
-            limit += options.startup_time
-            self.used[key] = 0.0
-        loop = asyncio.get_running_loop()
-        start = loop.time()
-        try:
-            action = await self.call(seat, bot, limit, bot.act, view)
-        finally:
-            self.used[key] += loop.time() - start
-        if self.used[key] > options.match_time + self.grace:
-            raise BotFault(seat, "match-time", f"took over {options.match_time:g} s in this match")
-        return action
-
-    async def call(
-        self, seat: int, bot: Bot, limit: float, fn: Callable[..., Any], *args: Any
-    ) -> Any:
-        """``fn(*args)`` in the bot's thread, within ``limit`` seconds (plus the grace)."""
-        key = id(bot)
-        worker = self.workers.get(key)
-        if worker is None:
-            worker = self.workers[key] = _Worker(f"tricktable-seat-{seat}")
-        total = limit + self.grace
-        try:
-            return await asyncio.wait_for(worker.call(seat, fn, *args), total)
-        except TimeoutError:
-            # The thread cannot be stopped: it is abandoned, with the bot the referee closes.
-            del self.workers[key]
-            worker.stop()
-            raise BotFault(seat, "timeout", f"no answer within {total:g} s") from None
-
-    def close(self) -> None:
-        for worker in self.workers.values():
-            worker.stop()
-        self.workers = {}
+    clock.submit(seat, bot, fn, args, reply)
+    total = limit + clock.grace
+    try:
+        return await asyncio.wait_for(future, total)
+    except TimeoutError:
+        raise clock.give_up(seat, bot, total) from None
 
 
-class _Worker:
-    """A daemon thread that runs one bot's calls in order."""
-
-    def __init__(self, name: str) -> None:
-        self.jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        threading.Thread(target=self._serve, name=name, daemon=True).start()
-
-    def call(self, seat: int, fn: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
-        self.jobs.put((loop, future, seat, fn, args))
-        return future
-
-    def stop(self) -> None:
-        self.jobs.put(None)
-
-    def _serve(self) -> None:
-        while (job := self.jobs.get()) is not None:
-            loop, future, seat, fn, args = job
-            try:
-                outcome: tuple[Any, BaseException | None] = (fn(*args), None)
-            except Exception as exc:
-                outcome = (None, exc)
-            except BaseException as exc:  # SystemExit in a bot: a crash, not ours to obey
-                outcome = (None, BotFault(seat, "crash", f"raised {type(exc).__name__}"))
-            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
-                loop.call_soon_threadsafe(_settle, future, *outcome)
+async def _decide(clock: Clock, seat: int, bot: Bot, view: Any) -> Any:
+    """The bot's answer to ``act``; a :class:`BotFault` past its decision or match time."""
+    limit = clock.decision_limit(bot)
+    start = time.monotonic()
+    try:
+        action = await _call(clock, seat, bot, limit, bot.act, view)
+    finally:
+        late = clock.spent(seat, bot, time.monotonic() - start)
+    if late is not None:
+        raise late
+    return action
 
 
 def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
