@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -125,6 +126,11 @@ def test_house_rules_file_sets_options(tmp_path: Path) -> None:
         ('game = "bridge"\n', "unknown game 'bridge'"),
         ("gme = 1\n", "valid keys: game, options"),
         ("game = [\n", "not valid TOML"),
+        ("[options]\ntarget = 11\n", 'names no game; add game = "setback"'),
+        ('game = "setback"\n[options]\ntarget = [[1]]\n', "bad value \\[\\[1\\]\\]"),
+        ("a = " + "[" * 5000 + "]" * 5000 + "\n", "nested too deeply"),
+        ("a = " + "9" * 5000 + "\n", "not valid TOML"),
+        ('game = "setback(target=5,target=7)"\n', "given twice"),
     ],
 )
 def test_bad_house_rules_are_one_line_errors(tmp_path: Path, text: str, needle: str) -> None:
@@ -138,12 +144,36 @@ def test_bad_house_rules_are_one_line_errors(tmp_path: Path, text: str, needle: 
 
 def test_simulate_with_house_rules(tmp_path: Path) -> None:
     path = write(
-        tmp_path, '[options]\ntarget = 11\njokers = 0\nmax_bid = 4\npoints = "high,low,jack,game"\n'
+        tmp_path,
+        'game = "setback"\n[options]\ntarget = 11\njokers = 0\nmax_bid = 4\n'
+        'points = "high,low,jack,game"\n',
     )
     out = run("simulate", "--rules", path, "--hands", "40", "--workers", "1", "--json")
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     assert report["hands"] == 40
+
+
+def test_a_rules_file_without_a_game_plays_the_game_given(tmp_path: Path) -> None:
+    path = write(tmp_path, "[options]\ntarget = 7\n")
+    assert load_game(rules_file_spec(path, "smear")).options.target == 7
+    out = run("simulate", "--rules", path, "--game", "smear", "--hands", "2", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["game"].startswith("smear")
+    out = run("simulate", "--rules", path, "--hands", "2", "--json")
+    assert out.returncode == 2 and "names no game" in out.stderr
+
+
+@pytest.mark.parametrize("where", ["/dev/zero", "fifo", "folder"])
+def test_a_rules_file_that_is_no_file_is_refused_at_once(tmp_path: Path, where: str) -> None:
+    path = {"fifo": tmp_path / "fifo", "folder": tmp_path}.get(where, Path(where))
+    if where == "fifo":
+        os.mkfifo(path)
+    out = run("play", "--rules", str(path), "--players", "random,random,random,random")
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.startswith("error: ") and out.stderr.count("\n") == 1
+    # click refuses a folder itself; a device and a FIFO reach the one reader of files
+    assert ("cannot read rules file" if where != "folder" else "is a directory") in out.stderr
 
 
 def test_replay_under_other_options(tmp_path: Path) -> None:

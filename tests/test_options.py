@@ -112,6 +112,10 @@ def test_record_style_option_values_are_accepted() -> None:
         ("9setback", ["cannot read game"]),
         ("whist", ["unknown game 'whist'", "valid", "setback", "hearts"]),
         ("hearts(jd_bonus=true)", ["unknown option 'jd_bonus'", "valid options", "moon"]),
+        ("setback(target=5,target=7)", ["option 'target' is given twice"]),
+        ("setback(target=5, low_to=dealt, target=5)", ["'target' is given twice"]),
+        ("setback(target=" + "9" * 5000 + ")", ["bad value", "'target'"]),
+        ("x" * 100_000, ["unknown game 'xxx", "valid"]),
     ],
 )
 def test_bad_specs_say_what_is_valid(spec: str, needles: list[str]) -> None:
@@ -121,6 +125,20 @@ def test_bad_specs_say_what_is_valid(spec: str, needles: list[str]) -> None:
     assert "\n" not in message
     for needle in needles:
         assert needle in message, (needle, message)
+
+
+def test_an_error_quotes_at_most_a_short_piece_of_the_input() -> None:
+    for spec in ("x" * 100_000, "setback(" + "k" * 100_000 + "=1)", "setback(target=" + "9" * 99):
+        with pytest.raises(OptionError) as info:
+            load_game(spec)
+        assert max(str(info.value).count(ch) for ch in "xk9") <= 60, str(info.value)[:300]
+
+
+def test_values_that_no_option_takes() -> None:
+    # a record's options and a rules file's are JSON and TOML: lists and tables are no value
+    for value in ([1], {"a": 1}, [[[]]], None):
+        with pytest.raises(OptionError, match="bad value"):
+            load_game("setback", options={"target": value})
 
 
 def test_option_error_is_a_project_error() -> None:

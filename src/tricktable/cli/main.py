@@ -26,9 +26,14 @@ PLAYERS_HELP = (
 )
 
 
+#: a seed: a whole number of 64 bits at most, as records hold them (records.MAX_SEED)
+SEED = click.IntRange(0, (1 << 64) - 1)
+
+
 def game_option(func: F) -> F:
     """The ``--game`` and ``--rules`` options shared by the commands that play."""
-    return _game_options(func, "setback")
+    # No default of its own: a rules file that names no game must know whether --game was given.
+    return _game_options(func, None)
 
 
 def _game_options(func: F, default: str | None) -> F:
@@ -49,10 +54,11 @@ def _game_options(func: F, default: str | None) -> F:
     )(func)
 
 
-def resolve_game(game_spec: str, rules_path: str | None) -> str:
-    """The game spec to play: ``--game``, with a ``--rules`` file's options applied."""
+def resolve_game(game_spec: str | None, rules_path: str | None) -> str:
+    """The game spec to play: ``--game`` (Setback if not given), with a ``--rules`` file's
+    game and options applied (a file naming no game needs ``--game``)."""
     if rules_path is None:
-        return game_spec
+        return game_spec or "setback"
     from tricktable.games import rules_file_spec
 
     return rules_file_spec(rules_path, game_spec)
@@ -123,7 +129,7 @@ def cli() -> None:
     help=PLAYERS_HELP + " [default: human,heuristic,heuristic,heuristic; with --resume the "
     "record's]",
 )
-@click.option("--seed", type=int, default=None, help="random seed (default: a fresh one)")
+@click.option("--seed", type=SEED, default=None, help="random seed (default: a fresh one)")
 @click.option(
     "--save",
     "save_path",
@@ -165,7 +171,7 @@ def play(
 
     # No --game nor --rules: Setback, or the game of the record resumed.
     given = game_spec is not None or rules_path is not None
-    spec = resolve_game(game_spec or "setback", rules_path) if given else None
+    spec = resolve_game(game_spec, rules_path) if given else None
     options = make_options(decision_time, match_time, on_fault)
     sys.exit(run_play(spec, players, seed, save_path, max_hands, options, resume_path))
 
@@ -177,7 +183,7 @@ def play(
     default=None,
     help="you first, then three bots or characters [default: you,edna,vinnie,rosa]",
 )
-@click.option("--seed", type=int, default=None, help="random seed (default: a fresh one)")
+@click.option("--seed", type=SEED, default=None, help="random seed (default: a fresh one)")
 @click.option(
     "--save",
     "save_path",
@@ -205,9 +211,15 @@ def play(
 @click.option("--no-animations", is_flag=True, help="no sliding cards, no pauses after tricks")
 @click.option("--serve", is_flag=True, help="serve the app to a browser tab (textual-serve)")
 @click.option("--host", default="127.0.0.1", show_default=True, help="with --serve: the address")
-@click.option("--port", type=int, default=8000, show_default=True, help="with --serve: the port")
+@click.option(
+    "--port",
+    type=click.IntRange(1, 65535),
+    default=8000,
+    show_default=True,
+    help="with --serve: the port",
+)
 def tui(
-    game_spec: str,
+    game_spec: str | None,
     rules_path: str | None,
     players: str | None,
     seed: int | None,
@@ -262,12 +274,12 @@ def tui(
 @click.option(
     "--matches", type=click.IntRange(min=1), default=None, help="number of matches to play"
 )
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=SEED, default=1, show_default=True)
 @workers_option
 @json_option
 @runner_options
 def simulate(
-    game_spec: str,
+    game_spec: str | None,
     rules_path: str | None,
     players: str,
     hands: int | None,
@@ -306,14 +318,14 @@ def simulate(
 @click.option("--d1", type=float, default=None, help="H1's mean difference, points a deal [0.1]")
 @click.option("--alpha", type=float, default=None, help="chance of accepting H1 under H0 [0.05]")
 @click.option("--beta", type=float, default=None, help="chance of accepting H0 under H1 [0.05]")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=SEED, default=1, show_default=True)
 @workers_option
 @json_option
 @runner_options
 def duel(
     a: str,
     b: str,
-    game_spec: str,
+    game_spec: str | None,
     rules_path: str | None,
     deals: int | None,
     sprt: bool,
@@ -391,7 +403,7 @@ def duel(
     help="self: A and A against B and B; mixed: every pair of entrants partners "
     "[default auto: mixed from four entrants]",
 )
-@click.option("--seed", type=int, default=None, help="the tournament's seed [default: 1]")
+@click.option("--seed", type=SEED, default=None, help="the tournament's seed [default: 1]")
 @db_option
 @workers_option
 @click.option("--cluster", default=None, help="play on a Dask cluster: 'local' or tcp://HOST:8786")
@@ -426,7 +438,7 @@ def tournament(
     from tricktable.limits import RunnerOptions
 
     if rules_path is not None:
-        game_spec = resolve_game(game_spec or "setback", rules_path)
+        game_spec = resolve_game(game_spec, rules_path)
     limits = make_options(decision_time, match_time, on_fault)
     code = run_tournament_command(
         entrants,
@@ -514,7 +526,7 @@ def replay(path: str, as_json: bool, game_spec: str | None) -> None:
     help="analyse this seat (0 is the first); give it again for more [default: every seat]",
 )
 @click.option("--hands", default=None, help="the hands to analyse, from 1: 3, 1,4 or 2-5")
-@click.option("--seed", type=int, default=0, show_default=True, help="the sampling's seed")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="the sampling's seed")
 @click.option(
     "--budget",
     type=click.FloatRange(min=0, min_open=True),
@@ -561,7 +573,7 @@ def analyze(
 @click.argument("target", metavar="CMD_OR_URL")
 @game_option
 @click.option("--matches", type=click.IntRange(min=1), default=4, show_default=True)
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option(
     "--against",
     "opponents",
@@ -590,7 +602,7 @@ def analyze(
 @click.option("--json", "as_json", is_flag=True, help="print the report as one JSON object")
 def bot_check(
     target: str,
-    game_spec: str,
+    game_spec: str | None,
     rules_path: str | None,
     matches: int,
     seed: int,
@@ -649,7 +661,7 @@ def train() -> None:
 @click.option("--iterations", type=click.IntRange(min=0), default=None, help="deals to train on")
 @click.option("--db", required=True, help="the strategy's SQLite file: made if new, else continued")
 @workers_option
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option(
     "--seconds", type=click.FloatRange(min=0, min_open=True), default=None, help="time limit"
 )
@@ -684,23 +696,47 @@ def train_cfr(
 
 
 def main() -> None:
-    """Entry point: run the command line, turning every user error into one line."""
+    """Entry point: run the command line, turning every error into one line.
+
+    The last line of defence: whatever a command lets through is one line of at most
+    :data:`~tricktable.cli.ERROR_LINE` characters, control characters escaped — bad input
+    exit status 2, anything unexpected (a bug: it should have been a named error) 3.
+    """
     try:
         cli.main(standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        exc.show()  # ``tricktable`` alone: its help, as click prints it, not "error: Usage"
+        sys.exit(exc.exit_code)
     except click.exceptions.Abort:
         click.echo("interrupted", err=True)
         sys.exit(130)
     except click.ClickException as exc:
-        click.echo(f"error: {exc.format_message()}", err=True)
+        _say(exc.format_message())
         sys.exit(2)
     except TricktableError as exc:
-        click.echo(f"error: {exc}", err=True)
+        _say(exc)
         sys.exit(2)
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(1)
+    except RecursionError:
+        _say("internal error: RecursionError: an input nested too deeply reached unguarded code")
+        sys.exit(3)
+    except MemoryError:
+        _say("internal error: MemoryError: an input too large reached unguarded code")
+        sys.exit(3)
+    except Exception as exc:
+        _say(f"internal error: {type(exc).__name__}: {exc}")
+        sys.exit(3)
+
+
+def _say(message: object) -> None:
+    """Print ``error: MESSAGE`` as one capped line on standard error."""
+    from tricktable.cli import one_line
+
+    click.echo(one_line(f"error: {message}"), err=True)
 
 
 if __name__ == "__main__":

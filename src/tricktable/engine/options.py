@@ -13,7 +13,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any, Literal, get_args, get_origin
 
-from tricktable.errors import OptionError
+from tricktable.errors import OptionError, quote
 
 _SPEC = re.compile(r"^\s*([A-Za-z][\w-]*)\s*(?:\((.*)\))?\s*$", re.S)
 _TRUE = {"true", "yes", "on", "1"}
@@ -26,7 +26,8 @@ _ITEM = re.compile(r"""\s*([^=,\s]+)\s*=\s*("[^"]*"|'[^']*'|[^,]*?)\s*(?:,|$)"""
 def parse_spec(text: str) -> tuple[str, dict[str, str]]:
     """Split ``name(key=value,...)`` into the name and its raw option values.
 
-    A value in quotes may hold commas: ``setback(points="high,low,jack,game")``.
+    A value in quotes may hold commas: ``setback(points="high,low,jack,game")``. A key given
+    twice is an error: which of ``setback(target=5,target=7)`` was meant is not ours to guess.
 
     >>> parse_spec("setback(target=11, low_to=dealt)")
     ('setback', {'target': '11', 'low_to': 'dealt'})
@@ -35,7 +36,7 @@ def parse_spec(text: str) -> tuple[str, dict[str, str]]:
     """
     match = _SPEC.match(text)
     if not match:
-        raise OptionError(f"cannot read game {text!r}: write NAME or NAME(option=value,...)")
+        raise OptionError(f"cannot read game {quote(text)}: write NAME or NAME(option=value,...)")
     name, body = match.group(1).lower(), (match.group(2) or "").strip()
     values: dict[str, str] = {}
     pos = 0
@@ -43,11 +44,15 @@ def parse_spec(text: str) -> tuple[str, dict[str, str]]:
         item = _ITEM.match(body, pos)
         if not item or item.end() == pos:
             rest = body[pos:].split(",")[0].strip()
-            raise OptionError(f"cannot read option {rest!r} in {text!r}: write key=value")
-        value = item.group(2)
+            raise OptionError(
+                f"cannot read option {quote(rest, 40)} in {quote(text)}: write key=value"
+            )
+        key, value = item.group(1), item.group(2)
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
             value = value[1:-1]
-        values[item.group(1)] = value
+        if key in values:
+            raise OptionError(f"option {quote(key, 40)} is given twice in {quote(text)}")
+        values[key] = value
         pos = item.end()
     return name, values
 
@@ -85,8 +90,11 @@ def _convert(cls: type, field: dataclasses.Field[Any], raw: object, game: str) -
     kind = _kind(cls, field)
     text = str(raw).strip().strip("\"'") if not isinstance(raw, bool | int) else raw
     bad = OptionError(
-        f"{game}: bad value {raw!r} for option {field.name!r}; valid: {describe_value(cls, field)}"
+        f"{game}: bad value {quote(raw, 40)} for option {field.name!r}; "
+        f"valid: {describe_value(cls, field)}"
     )
+    if not isinstance(raw, str | int | float):
+        raise bad  # a list or a table from a record or a rules file: no option takes one
     if kind is bool:
         if isinstance(text, bool):
             return text
@@ -125,8 +133,9 @@ def build_options(cls: type, values: Mapping[str, object], game: str, base: Any 
     for key, raw in values.items():
         name = key.strip().replace("-", "_")
         if name not in fields:
-            valid = ", ".join(f"{n} ({describe_value(cls, f)})" for n, f in fields.items())
-            raise OptionError(f"{game}: unknown option {key!r}; valid options: {valid}")
+            # Names alone keep the line short; ``tricktable rules GAME`` gives each one's values.
+            valid = ", ".join(fields)
+            raise OptionError(f"{game}: unknown option {quote(key, 40)}; valid options: {valid}")
         changes[name] = _convert(cls, fields[name], raw, game)
     start = base if base is not None else cls()
     try:

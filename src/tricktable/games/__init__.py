@@ -19,9 +19,11 @@ from pathlib import Path
 
 from tricktable.engine.options import build_options, parse_spec
 from tricktable.engine.trick import Game
-from tricktable.errors import OptionError
+from tricktable.errors import OptionError, quote
 
 GAMES: dict[str, type[Game]] = {}
+#: the most a house-rules file may hold (bytes): a few options, with room for comments
+RULES_FILE_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -113,7 +115,7 @@ def load_game(
     base_name = preset.game if preset else name
     cls = GAMES.get(base_name)
     if cls is None:
-        raise OptionError(f"unknown game {name!r}; valid: {', '.join(names())}")
+        raise OptionError(f"unknown game {quote(name, 40)}; valid: {', '.join(names())}")
     start = build_options(cls.Options, dict(preset.options) if preset else {}, name)
     merged: dict[str, object] = dict(options or {})
     merged.update(values)
@@ -146,25 +148,36 @@ def shared_game(spec: str, options: Mapping[str, object] | None = None) -> Game:
 def rules_file_spec(path: str, game_spec: str | None = None) -> str:
     """The game spec a house-rules TOML file describes (``game`` and an ``[options]`` table).
 
-    ``game`` names a base game or variant (default: ``game_spec``, else ``setback``); every
-    option is checked now, so a bad file fails with one line listing what is valid.
+    ``game`` names a base game or variant; a file without one plays ``game_spec`` (``--game``),
+    and without either it is an error, not a silent Setback. The file is read as
+    :func:`tricktable.files.read_text` reads one (a regular file of at most 1 MiB), and
+    every option is checked now, so that a bad file fails with one line listing what is valid.
     """
+    from tricktable.files import FileProblem, read_text, shown
+
+    where = shown(path)
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise OptionError(f"cannot read rules file {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise OptionError(f"rules file {path} is not UTF-8 text") from None
+        data = tomllib.loads(read_text(path, "rules file", limit=RULES_FILE_BYTES))
+    except FileProblem as exc:
+        raise OptionError(str(exc)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise OptionError(f"rules file {path} is not valid TOML: {exc}") from None
+        raise OptionError(f"rules file {where} is not valid TOML: {quote(str(exc), 80)}") from None
+    except RecursionError:
+        raise OptionError(f"rules file {where} is not valid TOML: nested too deeply") from None
+    except ValueError:  # a number of more digits than Python reads (int_max_str_digits)
+        raise OptionError(f"rules file {where} is not valid TOML: a number too long") from None
     unknown = sorted(set(data) - {"game", "options", "name", "description"})
     if unknown:
         raise OptionError(
-            f"rules file {path}: unknown key {unknown[0]!r}; valid keys: game, options, "
-            "name, description"
+            f"rules file {where}: unknown key {quote(unknown[0], 40)}; valid keys: game, "
+            "options, name, description"
         )
-    base = data.get("game", game_spec or "setback")
+    base = data.get("game", game_spec)
+    if base is None:
+        raise OptionError(
+            f'rules file {where} names no game; add game = "setback" (or another) or give --game'
+        )
     options = data.get("options", {})
     if not isinstance(base, str) or not isinstance(options, dict):
-        raise OptionError(f"rules file {path}: 'game' must be a name and [options] a table")
+        raise OptionError(f"rules file {where}: 'game' must be a name and [options] a table")
     return load_game(base, extra=options).spec()
