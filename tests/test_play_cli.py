@@ -150,7 +150,11 @@ def test_a_save_path_that_cannot_be_written_fails_before_playing(tmp_path: Path)
     blocker.write_text("not a folder")
     run = play("--players", BOTS, "--seed", "1", "--save", str(blocker / "m.json"))
     assert run.returncode == 2
-    assert run.stderr.startswith("error: cannot create") and "Hand" not in run.stdout
+    assert run.stderr.startswith("error: cannot write record") and "Hand" not in run.stdout
+    # a folder that does not exist is not made: a typo in --save fails before the match
+    run = play("--players", BOTS, "--seed", "1", "--save", str(tmp_path / "typo" / "m.json"))
+    assert run.returncode == 2 and "no folder" in run.stderr and "Hand" not in run.stdout
+    assert not (tmp_path / "typo").exists()
 
 
 # ------------------------------------------------------------------------------- a human
@@ -214,6 +218,7 @@ def test_in_the_auction_a_bare_number_is_a_bid_and_hash_n_a_choice(tmp_path: Pat
 
 def test_quit_stops_and_saves_where_asked(tmp_path: Path) -> None:
     target = tmp_path / "deep" / "game.json"
+    target.parent.mkdir()
     run = play("--seed", "4", "--players", "human,random,random,random", "--save", str(target),
                stdin="quit\n")  # fmt: skip
     assert run.returncode == 0, run.stderr
@@ -683,7 +688,8 @@ def test_resume_of_a_record_whose_player_cannot_be_rebuilt_asks_for_players(
     saved.write_text(json.dumps(record), encoding="utf-8")
     run = play("--resume", str(saved))
     assert run.returncode == 2
-    assert "seat 1: unknown player 'nobody'" in run.stderr and "--players" in run.stderr
+    assert "seat 1 is not a built-in player ('nobody')" in run.stderr
+    assert "--players" in run.stderr and len(run.stderr.splitlines()) == 1
 
 
 # -------------------------------------------------------------------------- engine errors

@@ -14,21 +14,22 @@ from a record is the match at the moment it was saved, and the next deal comes f
 from __future__ import annotations
 
 import json
-import os
-import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Final
 
 from tricktable.cards import card_name, parse_card
 from tricktable.engine.trick import NOTE_KINDS, HandLog, Note, TrickState, deal_lists
-from tricktable.errors import NotationError, RecordError, TricktableError
+from tricktable.errors import NotationError, RecordError, TricktableError, quote
+from tricktable.files import MAX_TEXT_BYTES, FileProblem, read_text, write_atomic
 from tricktable.games import load_game, shared_game
 
 FORMAT = "tricktable-record/1"
 #: the format of records whose log holds notes (chat, substitutions, forfeits)
 FORMAT_2 = "tricktable-record/2"
 FORMATS = (FORMAT, FORMAT_2)
+#: the largest seed a record may hold: seeds are 64 bits (:func:`tricktable.seeds.fresh_seed`)
+MAX_SEED: Final = (1 << 64) - 1
 
 
 def to_record(
@@ -79,35 +80,39 @@ def _hand_record(
 
 
 def save_record(record: dict[str, Any], path: str | Path) -> None:
-    """Write a record as indented JSON (atomically, so a crash never leaves half a file)."""
-    target = Path(path)
-    # A temporary file of its own (not one fixed ``.tmp`` name): two writers of one path
-    # never write into each other's file; the last to finish wins whole.
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(json.dumps(record, indent=1) + "\n")
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write a record as indented JSON, atomically, to a regular file (see :mod:`tricktable.files`).
+
+    A symlink, a FIFO, a device or a folder at ``path`` is refused (:class:`FileProblem`), not
+    replaced; a command checks its ``--save`` with :func:`tricktable.files.check_writable`
+    before the match, so that this is the second check, not the first.
+    """
+    write_atomic(path, json.dumps(record, indent=1) + "\n", "record")
 
 
 def load_record(source: str | Path | IO[str]) -> dict[str, Any]:
-    """Read a record's JSON from a path, ``-`` (standard input) or an open file."""
+    """Read a record's JSON from a path, ``-`` (standard input) or an open file.
+
+    A path is read as :func:`tricktable.files.read_text` reads one: a regular file, at most
+    :data:`~tricktable.files.MAX_TEXT_BYTES`, never waiting on a FIFO; standard input is
+    read to the same limit. Anything wrong is one :class:`RecordError` line.
+    """
     try:
-        if hasattr(source, "read"):
-            text = source.read()
+        if not isinstance(source, str | Path):
+            text = source.read(MAX_TEXT_BYTES + 1)
         elif str(source) == "-":
             import sys
 
-            text = sys.stdin.read()
+            text = sys.stdin.read(MAX_TEXT_BYTES + 1)
         else:
-            text = Path(source).read_text(encoding="utf-8")
+            text = read_text(source, "record")
+    except FileProblem as exc:
+        raise RecordError(str(exc)) from None
     except OSError as exc:
-        raise RecordError(f"cannot read {source}: {exc.strerror or exc}") from None
+        raise RecordError(f"cannot read the record: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
-        raise RecordError(f"{source} is not UTF-8 text") from None
+        raise RecordError("the record is not UTF-8 text") from None
+    if len(text) > MAX_TEXT_BYTES:
+        raise RecordError(f"the record is larger than {MAX_TEXT_BYTES // (1 << 20)} MiB; refused")
     try:
         record = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -116,9 +121,26 @@ def load_record(source: str | Path | IO[str]) -> dict[str, Any]:
         ) from None
     except RecursionError:
         raise RecordError("malformed JSON: nested too deeply") from None
+    except ValueError:  # json reads no integer of more than 4,300 digits (int_max_str_digits)
+        raise RecordError("malformed JSON: a number of thousands of digits") from None
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
     return record
+
+
+def read_seed(record: Mapping[str, Any]) -> int | None:
+    """A record's ``seed``, checked: a whole number 0..2**64-1, or None where it names none.
+
+    The seed decides the deals a resumed match plays next; anything else in its place (text,
+    a fraction, ``NaN``, ``true``, a negative or longer number) is a damaged record, not a
+    seed to be guessed at.
+    """
+    seed = record.get("seed")
+    if seed is None:
+        return None
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise RecordError(f"bad 'seed' {quote(seed, 40)}: expected a whole number 0..2**64-1")
+    return seed
 
 
 def replay(
@@ -140,7 +162,7 @@ def replay(
         record = {**record, "game": other.preset, "options": other.options_dict()}
     fmt = record.get("format")
     if fmt not in FORMATS:
-        raise RecordError(f"unknown format {fmt!r}; expected {FORMAT!r} or {FORMAT_2!r}")
+        raise RecordError(f"unknown format {quote(fmt, 40)}; expected {FORMAT!r} or {FORMAT_2!r}")
     game_name = record.get("game")
     if not isinstance(game_name, str):
         raise RecordError("missing or bad 'game': expected a game name")
@@ -154,8 +176,7 @@ def replay(
     hands = record.get("hands")
     if not isinstance(hands, list):
         raise RecordError("missing or bad 'hands': expected a list")
-    seed = record.get("seed")
-    state = game.new_state(seed if isinstance(seed, int) and not isinstance(seed, bool) else None)
+    state = game.new_state(read_seed(record))
     if listen:
         state.listen()
     _replay_notes(state, _read_notes(record.get("notes"), game.num_players, -1), None)
@@ -217,11 +238,13 @@ def _check_note(note: Any, players: int, h: int) -> Note:
         raise RecordError("a note must be an object", where)
     at, kind, seat, text = note.get("at", 0), note.get("kind"), note.get("seat"), note.get("text")
     if kind not in NOTE_KINDS:
-        raise RecordError(f"unknown note kind {kind!r}; valid: {', '.join(NOTE_KINDS)}", where)
+        raise RecordError(
+            f"unknown note kind {quote(kind, 40)}; valid: {', '.join(NOTE_KINDS)}", where
+        )
     if not isinstance(at, int) or isinstance(at, bool) or at < 0:
-        raise RecordError(f"bad note 'at' {at!r}: expected a count of actions", where)
+        raise RecordError(f"bad note 'at' {quote(at, 40)}: expected a count of actions", where)
     if not isinstance(seat, int) or isinstance(seat, bool) or not -1 <= seat < players:
-        raise RecordError(f"bad note seat {seat!r}: expected -1..{players - 1}", where)
+        raise RecordError(f"bad note seat {quote(seat, 40)}: expected -1..{players - 1}", where)
     if text is not None and not isinstance(text, str):
         raise RecordError("bad note 'text': expected a string", where)
     return Note(h, at, kind, seat, text or "")
@@ -239,7 +262,9 @@ def _replay_hand(state: TrickState, h: int, hand: Any, finished: bool = True) ->
         or isinstance(dealer, bool)
         or not 0 <= dealer < game.num_players
     ):
-        raise RecordError(f"bad dealer {dealer!r}: expected a seat 0..{game.num_players - 1}", h)
+        raise RecordError(
+            f"bad dealer {quote(dealer, 40)}: expected a seat 0..{game.num_players - 1}", h
+        )
     if not isinstance(deal, list) or not all(isinstance(x, list) for x in deal):
         raise RecordError("bad 'deal': expected a list of card lists", h)
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
@@ -258,7 +283,7 @@ def _replay_hand(state: TrickState, h: int, hand: Any, finished: bool = True) ->
     for a, text in enumerate(actions):
         _replay_notes(state, notes, a)
         if state.needs_deal or state.is_over:
-            raise RecordError(f"the hand is over; {text!r} is one action too many", h, a)
+            raise RecordError(f"the hand is over; {quote(text, 40)} is one action too many", h, a)
         try:
             state.apply(game.parse_action(text))
         except TricktableError as exc:
@@ -271,7 +296,7 @@ def _replay_hand(state: TrickState, h: int, hand: Any, finished: bool = True) ->
 
 
 def _bad_card(value: object) -> int:
-    raise NotationError(f"unknown card {value!r}")
+    raise NotationError(f"unknown card {quote(value, 40)}")
 
 
 def result_of(state: TrickState) -> dict[str, Any]:

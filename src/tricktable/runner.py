@@ -38,11 +38,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from tricktable.bots import make_bot, substitute_factory
+from tricktable.bots import is_builtin_player, make_bot, substitute_factory
 from tricktable.bots.base import Bot
 from tricktable.cards import parse_card
 from tricktable.engine.trick import Game, Note, TrickState
-from tricktable.errors import NotationError, RecordError, TricktableError
+from tricktable.errors import NotationError, RecordError, TricktableError, quote
 from tricktable.games import shared_game
 from tricktable.limits import RunnerOptions
 from tricktable.match import (
@@ -55,7 +55,7 @@ from tricktable.match import (
     play_on,
     start_bots,
 )
-from tricktable.records import replay, to_record
+from tricktable.records import read_seed, replay, to_record
 from tricktable.table import Person, Table, run
 
 #: the player spec of a person: ``run_match`` cannot make one, the caller passes it
@@ -174,25 +174,59 @@ class MatchSpec:
         person: ``human``) and the record keeps its labels. ``others`` are further fields.
         """
         game = _record_game(record)
-        seed = record.get("seed")
+        seed = read_seed(record)
         if players is None:
             players = players_of(record)
             others.setdefault("labels", tuple(str(p) for p in record["players"]))
         return cls(
             game=game.spec(),
             players=tuple(players),
-            seed=seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
+            seed=seed,
             resume=json.dumps(record),
             **others,
         )
 
 
 def players_of(record: Mapping[str, Any]) -> tuple[str, ...]:
-    """The player specs of a record's labels: ``bot:SPEC`` is SPEC, any other name a person."""
+    """The player specs of a record's labels: ``bot:SPEC`` is SPEC, any other name a person.
+
+    A record is data: it may name built-in bots, characters and people, never a program, a
+    URL or a plug-in (:func:`~tricktable.bots.is_builtin_player`), which a person gives again
+    (``--players``). Raises :class:`RecordError` saying which seat named what.
+    """
     labels = record.get("players")
     if not isinstance(labels, list) or not all(isinstance(p, str) for p in labels):
         raise RecordError("the record names no players: give them")
-    return tuple(spec_of(label) for label in labels)
+    # A seat handed to a substitute stays with it (see run_match): its first player, whatever
+    # it was, is never made again, so the substitute stands in its place here too.
+    substituted = _substitutes(record)
+    specs = tuple(substituted.get(seat) or spec_of(label) for seat, label in enumerate(labels))
+    outside = [(seat, spec) for seat, spec in enumerate(specs) if not is_builtin_player(spec)]
+    if outside:
+        seat, spec = outside[0]
+        raise RecordError(
+            f"the record's seat {seat} is not a built-in player ({quote(spec, 40)}): a record "
+            "never starts a program, URL or plug-in; give the players again with --players"
+        )
+    return specs
+
+
+def _substitutes(record: Mapping[str, Any]) -> dict[int, str]:
+    """The player each seat a record's notes hand on plays on as, as :func:`_restored` seats
+    it: the record's substitute where it is tricktable's own, else the heuristic bot."""
+    hands = record.get("hands")
+    places = [record, *(hands if isinstance(hands, list) else []), record.get("unfinished_hand")]
+    out: dict[int, str] = {}
+    for place in places:
+        notes = place.get("notes") if isinstance(place, dict) else None
+        for note in notes if isinstance(notes, list) else []:
+            if not isinstance(note, dict) or note.get("kind") != "substitute":
+                continue
+            seat, text = note.get("seat"), note.get("text")
+            if isinstance(seat, int) and isinstance(text, str):
+                player = spec_of(text)
+                out[seat] = player if is_builtin_player(player) else "heuristic"
+    return out
 
 
 def spec_of(label: str) -> str:
@@ -269,7 +303,10 @@ class MatchOutcome:
         (``cmd:./bot (substituted by heuristic in hand 4)``)."""
         out = list(self.spec.players)
         for seat, hand, player in self.substitutions:
-            out[seat] = f"{self.spec.players[seat]} (substituted by {player} in hand {hand + 1})"
+            # A resumed seat's first player is its label's: the spec is who stands in for it.
+            label = self.labels[seat]
+            first = spec_of(label) if label.startswith(BOT_LABEL) else out[seat]
+            out[seat] = f"{first} (substituted by {player} in hand {hand + 1})"
         return tuple(out)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -402,8 +439,7 @@ def run_match(
         )
     labels = spec.labels if spec.labels is not None else tuple(map(_label, players))
     given = bots if bots is not None else {}
-    # Seats handed on before a resumed match stopped stay with their substitutes.
-    restored = {n.seat: spec_of(n.text) for n in state.notes if n.kind == "substitute"}
+    restored = _restored(spec, state)
     kept = pool if pool is not None else BotPool()
     limits = spec.limits
     referee = Referee(limits, substitute_factory(spec.substitute, limits), on_fault)
@@ -513,6 +549,21 @@ def _begin(spec: MatchSpec) -> tuple[TrickState, list[dict[str, Any]]]:
     if spec.seed is not None and spec.seed != state.seed:
         raise MatchSpecError(f"the spec's seed {spec.seed} is not the record's {state.seed}")
     return state, _earlier_faults(record)
+
+
+def _restored(spec: MatchSpec, state: TrickState) -> dict[int, str]:
+    """The player of each seat handed on before a resumed match stopped: its substitute.
+
+    The substitute a record names is data like its players: one that is not tricktable's
+    own (a program, a URL: :func:`~tricktable.bots.is_builtin_player`) is never started from
+    the record; this run's substitute takes that seat instead.
+    """
+    restored: dict[int, str] = {}
+    for note in state.notes:
+        if note.kind == "substitute":
+            player = spec_of(note.text)
+            restored[note.seat] = player if is_builtin_player(player) else spec.substitute
+    return restored
 
 
 def _game(game_spec: str) -> Game:

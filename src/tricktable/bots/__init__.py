@@ -19,11 +19,12 @@ imports the match loop, which imports it.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tricktable.bots.base import Bot
-from tricktable.errors import BotError, TricktableError
+from tricktable.errors import BotError, TricktableError, quote
 from tricktable.limits import RunnerOptions
 
 if TYPE_CHECKING:
@@ -94,7 +95,18 @@ def make_bot(spec: str, options: RunnerOptions | None = None) -> Bot:
         load_plugin: Callable[[str], Bot] = _transport(
             "tricktable.protocols.plugins", "load_plugin", spec
         )
-        return load_plugin(name)
+        try:
+            return load_plugin(name)
+        except TricktableError:
+            raise
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            # Its module may call sys.exit or raise anything at import: still one line.
+            raise BotError(
+                f"cannot load bot {quote(spec)}: {type(exc).__name__} while loading: "
+                f"{quote(str(exc), 60)}"
+            ) from None
     from tricktable.protocols.plugins import entry_point_names, find_entry_point_bot
 
     bot = find_entry_point_bot(name)
@@ -102,9 +114,41 @@ def make_bot(spec: str, options: RunnerOptions | None = None) -> Bot:
         return bot
     valid = ", ".join(sorted(BUILTIN) + player_names() + entry_point_names())
     raise BotError(
-        f"unknown player {spec!r}; valid: human, {valid}, cmd:COMMAND, http://HOST:PORT/,"
+        f"unknown player {quote(spec)}; valid: human, {valid}, cmd:COMMAND, http://HOST:PORT/,"
         " path/to/bot.py:Class or package.module:Class"
     )
+
+
+#: the player specs of a person (the terminal and the TUI say ``you``, records ``human``)
+PEOPLE: frozenset[str] = frozenset({"human", "you"})
+#: an option naming a file the bot opens (``cfr(db=PATH)``), at any depth of a spec
+_FILE_OPTION = re.compile(r"""(?:^|[(,\s"'])db\s*=""", re.IGNORECASE)
+
+
+def is_builtin_player(spec: str) -> bool:
+    """Whether ``spec`` names a person or a player of tricktable's own: a built-in bot, a
+    character or a level, with options or without.
+
+    What a record, a database or a message names is data: a program (``cmd:``), a URL, a
+    plug-in (``path.py:Class``, ``module:Class``, an installed entry point) or a bot option
+    naming a file (``cfr(db=PATH)``) is not one of these, and is started only when a person
+    gives it (``--players``). Nothing is made or imported to decide.
+
+    >>> [is_builtin_player(s) for s in ("heuristic", "edna(base=pimc)", "you", "cmd:./bot")]
+    [True, True, True, False]
+    """
+    name = spec.strip()
+    base, paren, _ = name.partition("(")
+    key = base.strip().lower()
+    if key in PEOPLE:
+        return not paren
+    if ":" in base or (paren and not name.endswith(")")):
+        return False
+    from tricktable.characters import player_names
+
+    if key not in BUILTIN and key not in player_names():
+        return False
+    return not (paren and _FILE_OPTION.search(name))
 
 
 def substitute_factory(
@@ -176,6 +220,6 @@ def split_players(text: str) -> list[str]:
             depth += (ch == "(") - (ch == ")")
             field.append(ch)
     if quoted:
-        raise BotError(f"cannot read the players {text!r}: a double quote is not closed")
+        raise BotError(f"cannot read the players {quote(text)}: a double quote is not closed")
     specs.append("".join(field).strip())
     return specs

@@ -23,11 +23,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from tricktable.bots import split_players
+from tricktable.bots import PEOPLE, split_players
 from tricktable.bots.base import Bot
 from tricktable.cli import fail
 from tricktable.engine.trick import TrickState
-from tricktable.errors import TricktableError
+from tricktable.errors import TricktableError, quote
+from tricktable.files import check_writable, shown
 from tricktable.games import load_game
 from tricktable.limits import RunnerOptions
 from tricktable.match import EngineFailure
@@ -60,9 +61,10 @@ def parse_players(text: str, count: int) -> list[str]:
     names = [name.lower() if ":" not in name else name for name in names]
     if len(names) != count or not all(names):
         raise TricktableError(
-            f"--players needs {count} comma-separated players (human or a bot), got {text!r}"
+            f"--players needs {count} comma-separated players (human or a bot), got {quote(text)}"
         )
-    return names
+    # "you" is what the TUI calls the person; both commands take either word.
+    return [HUMAN if name in PEOPLE else name for name in names]
 
 
 def default_record_path(seed: int) -> Path:
@@ -71,13 +73,14 @@ def default_record_path(seed: int) -> Path:
 
 
 def prepare_folder(path: Path) -> None:
-    """Create the record's folder now, so a bad path fails before the match, not after it."""
+    """Create the default record's folder (``records/``) now and check that the record can
+    be written there, so that a bad place fails before the match, not after it."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise TricktableError(f"cannot create {path.parent}: {exc.strerror or exc}") from None
-    if path.is_dir():
-        raise TricktableError(f"cannot save the record to {path}: it is a folder")
+        reason = exc.strerror or exc
+        raise TricktableError(f"cannot create {shown(path.parent)}: {reason}") from None
+    check_writable(path, "record")
 
 
 def user_name() -> str:
@@ -141,16 +144,18 @@ def run_play(
                 max_hands,
                 labels=_labels(names, humans),
             )
-        # Where a restored substitute plays, its spec is checked when the match starts.
-        check_players(spec.players, limits)
+        # Where the record goes is checked now: a place it cannot go (a symlink, a FIFO, a
+        # device, a folder, a missing folder) fails before the match, with nothing played.
         if save_path:
-            path: Path | None = Path(save_path)
+            path: Path | None = check_writable(save_path, "record")
         elif resume is not None and resume != "-":
-            path = Path(resume)  # the match goes on in its own file
+            path = check_writable(resume, "record")  # the match goes on in its own file
         else:
             path = default_record_path(spec.seed or 0) if humans else None
-        if path is not None:
-            prepare_folder(path)
+        # Where a restored substitute plays, its spec is checked when the match starts.
+        check_players(spec.players, limits)
+        if path is not None and not save_path and resume is None:
+            prepare_folder(path)  # records/ is made only for a match that will be played
     except TricktableError as exc:
         rebuilt = resume is not None and not players and isinstance(exc, MatchSpecError)
         hint = "; give the players with --players" if rebuilt else ""
@@ -196,10 +201,9 @@ def run_play(
     if path is not None:
         try:
             save_record(outcome.record, path)
-        except OSError as exc:
-            reason = exc.strerror or exc
-            return fail(f"cannot save the record to {path}: {reason}")
-        console.print(f"record saved to {path}")
+        except TricktableError as exc:  # the place changed during the match
+            return fail(exc)
+        console.print(f"record saved to {path}", markup=False, highlight=False)
     return status
 
 

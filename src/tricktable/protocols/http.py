@@ -42,7 +42,7 @@ from tricktable.engine.declared import declared
 from tricktable.engine.events import Acted, Chat, Dealt, HandStarted, TrickWon
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import AUCTION, OVER, PLAY, Game, View
-from tricktable.errors import BotError, BotFault, NotationError
+from tricktable.errors import BotError, BotFault, NotationError, quote
 from tricktable.protocols.messages import BadAnswer, ChatThrottle
 
 #: the default per-request time limit, seconds (issue 5)
@@ -173,13 +173,17 @@ class HttpBot(Bot):
         max_response: int = MAX_RESPONSE,
         name: str | None = None,
     ) -> None:
-        parts = urllib.parse.urlsplit(url.strip())
+        shown = quote(url.strip())
+        try:
+            parts = urllib.parse.urlsplit(url.strip())
+        except ValueError as exc:  # "Invalid IPv6 URL": a bracket not closed
+            raise BotError(f"bad bot URL {shown}: {exc}") from None
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise BotError(f"bad bot URL {url!r}: write http://HOST:PORT/PATH or https://...")
+            raise BotError(f"bad bot URL {shown}: write http://HOST:PORT/PATH or https://...")
         try:
             port = parts.port
         except ValueError:
-            raise BotError(f"bad bot URL {url!r}: the port is not a number 1-65535") from None
+            raise BotError(f"bad bot URL {shown}: the port is not a number 1-65535") from None
         if decision_time <= 0:
             raise BotError(f"decision time must be positive, got {decision_time}")
         self.url = url.strip()
