@@ -10,8 +10,9 @@ Whatever the program does, the match goes on: each way to fail is a
 ``crash`` (the process died), ``closed`` (it closed a pipe but lives on), ``flood`` (a line
 longer than ``max_line`` bytes, or endless chat), ``encoding`` (not UTF-8), ``malformed`` (not
 an answer to the question asked) and ``illegal`` (an answer that is no legal action). The match
-runner decides the penalty; :meth:`SubprocessBot.close` kills the whole process group and reaps
-the process, so that nothing outlives the match.
+runner decides the penalty; :meth:`SubprocessBot.close` kills every process the program
+started — its group, and what left it: a new session, a double-forked daemon
+(:mod:`tricktable.processes`) — and reaps them, so that nothing outlives the match.
 
 Chat: outside seed 002's ``tricks`` the bot's ``|CHAT|say|...|END|`` lines are held for the
 table, throttled (:class:`~tricktable.protocols.messages.ChatThrottle`), and taken by the
@@ -35,6 +36,7 @@ from tricktable.bots.base import Bot
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import Game, View
 from tricktable.errors import BotError, BotFault
+from tricktable.processes import bot_setup, end_tree, tree_of
 from tricktable.protocols.messages import ChatThrottle, Conversation, seat_name, split_line
 
 #: the longest line a bot may send, newline excluded
@@ -104,6 +106,7 @@ class SubprocessBot(Bot):
         self._poll: Any = None
         self._fds = (-1, -1, -1)
         self._pidfd = -1
+        self._mark = ""
         self._first = True
         self._broken: BotFault | None = None
 
@@ -166,15 +169,19 @@ class SubprocessBot(Bot):
             return
         self.proc = None
         stdin_fd, stdout_fd, stderr_fd = self._fds
+        # Its processes now: one that it leaves behind as it exits is adopted by us with
+        # nothing of the bot's about it but its pid.
+        seen = tree_of(proc.pid, self._mark) if graceful else frozenset()
         with contextlib.suppress(OSError):
             os.close(stdin_fd)
         pgid = proc.pid  # start_new_session: the program leads its own group
         if not (graceful and _wait_exit(proc.pid, EXIT_GRACE)):
             _signal_group(pgid, signal.SIGTERM)
             _wait_exit(proc.pid, TERM_GRACE)
-        # Its children too, even when the leader has exited: the leader is not reaped yet, so
-        # its pid (the group's id) cannot have been reused by another group.
-        _signal_group(pgid, signal.SIGKILL)
+        # Everything it started too — its group, and what left it (a new session, a daemon) —
+        # even when the leader has exited: it is not reaped yet, so its pid (the id of its
+        # group and session) cannot have been reused.
+        end_tree(proc.pid, self._mark, seen)
         proc.wait()
         for fd in (stdout_fd, stderr_fd, self._pidfd):
             if fd >= 0:
@@ -199,6 +206,7 @@ class SubprocessBot(Bot):
         return self.talk
 
     def _spawn(self, player: str) -> None:
+        mark, env, adopt = bot_setup()
         try:
             proc = subprocess.Popen(
                 [*self.argv, player],
@@ -208,6 +216,8 @@ class SubprocessBot(Bot):
                 bufsize=0,
                 close_fds=True,
                 start_new_session=True,
+                env=env,
+                preexec_fn=adopt,  # one libc call, looked up before the fork
             )
         except OSError as exc:
             raise BotError(f"cannot start bot {self.command!r}: {exc.strerror or exc}") from None
@@ -223,6 +233,7 @@ class SubprocessBot(Bot):
         for fd in fds:
             os.set_blocking(fd, False)
         self.proc = proc
+        self._mark = mark
         self._fds = fds
         poll = select.poll()
         poll.register(fds[1], _READ)
