@@ -1,11 +1,21 @@
 """Playing a tournament on a Dask cluster: ``tricktable tournament ... --cluster ADDRESS``.
 
-:func:`dask_executor` connects to a Dask scheduler (``tcp://HOST:8786``), or starts a
+:func:`dask_executor` connects to a Dask scheduler (``tls://HOST:8786``), or starts a
 :class:`~distributed.LocalCluster` of worker processes on this machine (``local``), and returns
 a :class:`DaskExecutor`: an :data:`~tricktable.tournament.run.Executor` that sends batches of
 units to the workers and yields each batch's results as it finishes. The workers only play;
 this process stores every result, so the tournament goes to one database (a SQLite file here,
 or PostgreSQL) and resumes as a local run does.
+
+A Dask scheduler runs whatever code its clients send, on every worker, and takes back whatever
+its workers send: whoever can join a cluster can run code in it and send forged results. So
+every connection is TLS with certificates on both sides: ``local`` makes a temporary key and
+certificate that only this process and the workers it starts hold (Dask's
+``Security.temporary``), and a remote scheduler is reached at ``tls://`` only, with the
+certificate files Dask's configuration names (:func:`remote_security`); plain ``tcp://`` is
+refused. And nothing a worker sends is stored unchecked: each result's record is replayed on
+the scheduled deals first (:func:`tricktable.tournament.verify.refusal`); a result that fails
+is not stored, and the run ends saying how many were refused (:class:`ForgedResults`).
 
 Every worker must run the same tricktable as this process: the same version, installed on every
 machine (``pip install tricktable==X`` in each worker's environment). A unit's results depend on
@@ -23,8 +33,11 @@ import functools
 import hashlib
 import logging
 import re
+import shutil
 import signal
 import socket
+import subprocess
+import tempfile
 import threading
 import time
 import weakref
@@ -39,10 +52,12 @@ import tricktable
 from tricktable.errors import TricktableError
 from tricktable.tournament.play import Played
 from tricktable.tournament.schedule import Unit
+from tricktable.tournament.verify import refusal
 from tricktable.workers import default_workers
 
 if TYPE_CHECKING:
     from distributed import Client, LocalCluster
+    from distributed.security import Security
 
 #: seconds to reach a scheduler: a wrong address fails after this long
 CONNECT_TIMEOUT: Final = 10.0
@@ -54,34 +69,66 @@ IN_FLIGHT: Final = 2
 #: seconds between looks at how many worker threads a remote cluster has (workers may join)
 RECOUNT: Final = 5.0
 
-_ADDRESS = re.compile(r"(?:tcp://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):(?P<port>\d{1,5})")
+#: refusals kept word for word for the report (the rest are only counted)
+REFUSALS_KEPT: Final = 5
+
+_ADDRESS = re.compile(
+    r"(?:(?P<scheme>[a-z]+)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):(?P<port>\d{1,5})"
+)
+#: the Dask settings that name a client's certificate files (a key may sit in the cert file)
+TLS_SETTINGS: Final = (
+    "distributed.comm.tls.ca-file",
+    "distributed.comm.tls.client.cert",
+    "distributed.comm.tls.client.key",
+)
 
 
 class ClusterError(TricktableError):
     """A Dask cluster that cannot be reached, started or used: one line saying which and why."""
 
 
+class ForgedResults(ClusterError):
+    """Results from the cluster that failed their replay: refused, not stored, and counted."""
+
+    def __init__(self, where: str, count: int, first: list[str]) -> None:
+        self.count = count
+        self.refusals = first
+        super().__init__(
+            f"{where}: {count} result(s) failed their replay and were not stored "
+            f"(first: {first[0]}); every result that replayed is stored: a worker of this "
+            "cluster is not running tricktable's code as it should, or is not yours"
+        )
+
+
 def dask_executor(
-    address: str, workers: int | None = None, *, timeout: float = CONNECT_TIMEOUT
+    address: str,
+    workers: int | None = None,
+    *,
+    timeout: float = CONNECT_TIMEOUT,
+    security: Security | None = None,
 ) -> DaskExecutor:
-    """An executor playing on the Dask cluster at ``address``: ``local``, or ``tcp://HOST:PORT``.
+    """An executor playing on the Dask cluster at ``address``: ``local``, or ``tls://HOST:PORT``.
 
     ``local`` starts ``workers`` worker processes on this machine (default: every core), one
-    thread each, on the loopback interface and without a dashboard. Otherwise this connects to
-    the scheduler there within ``timeout`` seconds and waits for ``workers`` of its workers to
-    join (default: one). Close the executor when done; running it to its end closes it too.
+    thread each, on the loopback interface, without a dashboard, and with a temporary TLS key
+    that only they and this process hold. Otherwise this connects to the scheduler there
+    within ``timeout`` seconds, over TLS with ``security`` (default: the certificate files
+    Dask's configuration names, :func:`remote_security`), and waits for ``workers`` of its
+    workers to join (default: one). Close the executor when done; running it to its end
+    closes it too.
     """
     from distributed import Client
 
     if address == "local":
         count = workers or default_workers()
+        keys = security if security is not None else temporary_security()
         try:
             with _sigint_ignored():
-                cluster = local_cluster(count)
+                cluster = local_cluster(count, keys)
         except (OSError, RuntimeError, TimeoutError) as exc:
             raise ClusterError(f"cannot start a local Dask cluster: {_reason(exc)}") from None
         try:
-            client = Client(cluster, set_as_default=False)
+            client = Client(cluster, security=keys, set_as_default=False)
         except BaseException:
             cluster.close()
             raise
@@ -89,16 +136,23 @@ def dask_executor(
         return DaskExecutor(client, cluster, cluster.scheduler_address, where)
 
     match = _ADDRESS.fullmatch(address.strip())
-    if match is None or not 0 < int(match["port"]) < 65536:
+    if match is None or not 0 < int(match["port"]) < 65536 or match["scheme"] not in TLS_OR_NOT:
         raise ClusterError(
-            f"--cluster {address!r} is not a Dask scheduler's address: give tcp://HOST:PORT "
+            f"--cluster {address!r} is not a Dask scheduler's address: give tls://HOST:PORT "
             "(a scheduler listens on 8786 by default) or 'local'"
         )
     host, port = match["host"], int(match["port"])
-    url = f"tcp://{host}:{port}"
-    _check_scheduler(url, host.strip("[]"), port, timeout)
+    url = f"tls://{host}:{port}"
+    if match["scheme"] != "tls":
+        raise ClusterError(
+            f"--cluster {address!r}: plain TCP lets anyone who reaches the scheduler run code "
+            f"on its workers and send forged results; give {url}, with the cluster's "
+            "certificates (see docs/cluster.md, Security)"
+        )
+    keys = security if security is not None else remote_security()
+    _check_scheduler(url, host.strip("[]"), port, timeout, keys)
     try:
-        client = Client(url, timeout=timeout, set_as_default=False)
+        client = Client(url, timeout=timeout, security=keys, set_as_default=False)
     except (OSError, TimeoutError) as exc:
         raise ClusterError(
             f"cannot reach a Dask scheduler at {url} within {timeout:g} s ({_reason(exc)}): "
@@ -112,7 +166,8 @@ def dask_executor(
         client.close()
         raise ClusterError(
             f"the Dask scheduler at {url} has {have} worker(s), and {wanted} did not join "
-            f"within {WORKERS_TIMEOUT:g} s: start them with `dask worker {url}` on each machine"
+            f"within {WORKERS_TIMEOUT:g} s: start them with `dask worker {url}` and the "
+            "cluster's certificates on each machine"
         ) from None
     except BaseException:
         client.close()
@@ -120,9 +175,14 @@ def dask_executor(
     return DaskExecutor(client, None, url, f"the Dask scheduler at {url}")
 
 
-def local_cluster(workers: int) -> LocalCluster:
+#: the schemes an address may be written with (None: none written; only tls is accepted)
+TLS_OR_NOT: Final = (None, "tls", "tcp")
+
+
+def local_cluster(workers: int, security: Security | None = None) -> LocalCluster:
     """A :class:`~distributed.LocalCluster` of ``workers`` processes, one thread each, on the
-    loopback interface and without a dashboard."""
+    loopback interface and without a dashboard, speaking TLS with ``security`` (default: a
+    new temporary key, :func:`temporary_security`)."""
     from distributed import LocalCluster
 
     return LocalCluster(
@@ -131,11 +191,76 @@ def local_cluster(workers: int) -> LocalCluster:
         processes=True,
         host="127.0.0.1",
         dashboard_address=None,
+        security=security if security is not None else temporary_security(),
+        protocol="tls://",
         # The scheduler serves a few HTTP routes even without its dashboard: on a free
         # loopback port, not on 8787 (and no warning where 8787 is taken).
         scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
         silence_logs=logging.ERROR,
     )
+
+
+def temporary_security() -> Security:
+    """Dask TLS settings with a new key and self-signed certificate for every role, held in
+    memory only: what ``Security.temporary()`` makes, from ``cryptography`` where it is
+    installed, else from the ``openssl`` program (the key's file is deleted at once)."""
+    from distributed.security import Security
+
+    try:
+        return Security.temporary()
+    except ImportError:
+        pass
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        raise ClusterError(
+            "--cluster local needs a temporary TLS key, made by the Python package "
+            "cryptography or the openssl program: install one of them"
+        )
+    with tempfile.TemporaryDirectory(prefix="tricktable-tls-") as folder:
+        key, cert = Path(folder, "key.pem"), Path(folder, "cert.pem")
+        made = subprocess.run(
+            [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30",
+             "-keyout", str(key), "-out", str(cert), "-subj", "/CN=dask-internal",
+             "-addext", "subjectAltName=DNS:dask-internal"],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        if made.returncode != 0:
+            why = _reason(RuntimeError(made.stderr or f"exit status {made.returncode}"))
+            raise ClusterError(f"openssl could not make a temporary TLS key: {why}")
+        key_text, cert_text = key.read_text(), cert.read_text()
+    return Security(
+        require_encryption=True,
+        tls_ca_file=cert_text,
+        tls_client_key=key_text,
+        tls_client_cert=cert_text,
+        tls_scheduler_key=key_text,
+        tls_scheduler_cert=cert_text,
+        tls_worker_key=key_text,
+        tls_worker_cert=cert_text,
+    )
+
+
+def remote_security() -> Security:
+    """The TLS settings to reach a remote scheduler: the certificate files Dask's
+    configuration names (``distributed.comm.tls.ca-file``, ``.client.cert``, ``.client.key``:
+    a YAML file in ``~/.config/dask/`` or ``DASK_DISTRIBUTED__COMM__TLS__CA_FILE``...), as
+    ``dask scheduler`` and ``dask worker`` read them; a one-line error where they are missing."""
+    import dask.config
+    from distributed.security import Security
+
+    ca, cert, key = (dask.config.get(name, None) for name in TLS_SETTINGS)
+    if not ca or not cert:
+        raise ClusterError(
+            "a remote cluster needs its TLS certificates: set distributed.comm.tls.ca-file, "
+            "distributed.comm.tls.client.cert and .client.key in Dask's configuration (or "
+            "DASK_DISTRIBUTED__COMM__TLS__CA_FILE, ..._CLIENT__CERT, ..._CLIENT__KEY); see "
+            "docs/cluster.md, Security"
+        )
+    for name, path in zip(TLS_SETTINGS, (ca, cert, key), strict=True):
+        if path and "\n" not in str(path) and not Path(str(path)).is_file():
+            raise ClusterError(f"{name} names {str(path)[:80]!r}, which is not a file")
+    return Security(require_encryption=True, tls_ca_file=ca, tls_client_cert=cert,
+                    tls_client_key=key)  # fmt: skip
 
 
 @contextmanager
@@ -155,7 +280,7 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def _check_scheduler(url: str, host: str, port: int, timeout: float) -> None:
+def _check_scheduler(url: str, host: str, port: int, timeout: float, security: Security) -> None:
     """Fail within ``timeout`` unless a Dask scheduler answers at ``url``.
 
     Dask's client would retry a refused connection until its time-out, and waits for ever on
@@ -179,7 +304,7 @@ def _check_scheduler(url: str, host: str, port: int, timeout: float) -> None:
             "is `dask scheduler` running there, and the port open to this machine?"
         ) from None
     try:
-        identity = asyncio.run(asyncio.wait_for(_identity(url, timeout), timeout))
+        identity = asyncio.run(asyncio.wait_for(_identity(url, timeout, security), timeout))
     except (OSError, TimeoutError, ValueError, TypeError) as exc:
         why = "" if isinstance(exc, TimeoutError) and not str(exc) else f" ({_reason(exc)})"
         raise ClusterError(
@@ -194,11 +319,11 @@ def _check_scheduler(url: str, host: str, port: int, timeout: float) -> None:
         )
 
 
-async def _identity(url: str, timeout: float) -> object:
-    """What the Dask server at ``url`` says it is (its ``identity``)."""
+async def _identity(url: str, timeout: float, security: Security) -> object:
+    """What the Dask server at ``url`` says it is (its ``identity``), asked over TLS."""
     from distributed.comm import connect
 
-    comm = await connect(url, timeout=timeout)
+    comm = await connect(url, timeout=timeout, **security.get_connection_args("client"))
     try:
         await comm.write({"op": "identity", "reply": True})
         return await comm.read()
@@ -213,6 +338,11 @@ class DaskExecutor:
     little and memory stays flat however long the tournament. Calling it runs the work and
     closes the client (and the cluster it started) at the end, also on an error or Ctrl-C; an
     executor never called is closed by :meth:`close`, on garbage collection or at exit.
+
+    Each result is checked against the unit it was sent for before it is yielded (its record
+    replayed: :func:`~tricktable.tournament.verify.refusal`); one that fails is dropped and
+    counted in :attr:`refused`, and a run that refused any ends with :class:`ForgedResults`
+    once every other result is yielded (the units refused stay to play: a run again plays them).
     """
 
     def __init__(
@@ -220,12 +350,16 @@ class DaskExecutor:
     ) -> None:
         self.client = client
         self.cluster = cluster
-        #: the scheduler's address (``tcp://HOST:PORT``)
+        #: the scheduler's address (``tls://HOST:PORT``)
         self.address = address
         #: how messages name the cluster
         self.where = where
         self._fingerprint = code_fingerprint()
         self._shutdown = weakref.finalize(self, _shutdown, client, cluster)
+        #: results refused since this executor was made (each failed its replay)
+        self.refused = 0
+        #: why, for the first :data:`REFUSALS_KEPT` of them
+        self.refusals: list[str] = []
 
     def __repr__(self) -> str:
         return f"DaskExecutor({self.where})"
@@ -238,6 +372,36 @@ class DaskExecutor:
             yield from self._run(work, play)
         finally:
             self.close()
+        if self.refused:
+            raise ForgedResults(self.where, self.refused, self.refusals)
+
+    def checked(self, batch: Sequence[Unit], results: object) -> list[Played]:
+        """The results of ``batch`` that are true results of its units (see
+        :func:`~tricktable.tournament.verify.refusal`); the others are counted in
+        :attr:`refused`, and so is each unit of the batch with no result at all."""
+        units = {unit.key: unit for unit in batch}
+        kept: list[Played] = []
+        if not isinstance(results, list):
+            self._refuse(f"a batch's results are a {type(results).__name__}, not a list")
+            results = []
+        for played in results:
+            key = getattr(played, "key", None)
+            unit = units.pop(key, None) if isinstance(key, str) else None  # once, at most
+            why = "it is no unit of its batch, or one sent twice" if unit is None else None
+            if unit is not None:
+                why = refusal(unit, played)
+            if why is None:
+                kept.append(played)
+            else:
+                self._refuse(f"unit {str(getattr(played, 'key', '?'))[:40]}: {why}")
+        for key in units:
+            self._refuse(f"unit {key}: no result came back for it")
+        return kept
+
+    def _refuse(self, why: str) -> None:
+        self.refused += 1
+        if len(self.refusals) < REFUSALS_KEPT:
+            self.refusals.append(why)
 
     def _run(
         self, work: Iterator[list[Unit]], play: Callable[[Sequence[Unit]], list[Played]]
@@ -247,6 +411,7 @@ class DaskExecutor:
         client = self.client
         source = iter(work)
         pending: set[Future[list[Played]]] = set()
+        sent: dict[Future[list[Played]], list[Unit]] = {}  # each pending future's batch
         limit, counted = self._limit(), time.monotonic()
         idle_since: float | None = None
         failed: Future[list[Played]] | None = None
@@ -256,9 +421,9 @@ class DaskExecutor:
             if time.monotonic() - counted > RECOUNT:
                 limit, counted = self._limit(), time.monotonic()
             while len(pending) < limit and (batch := next(source, None)) is not None:
-                pending.add(
-                    client.submit(_play_checked, play, self._fingerprint, batch, pure=False)
-                )
+                future = client.submit(_play_checked, play, self._fingerprint, batch, pure=False)
+                pending.add(future)
+                sent[future] = batch
 
         # Errors of the cluster and of the connection to it are caught here; a task's own
         # error (``failed``) is raised below, where they cannot be mistaken for one another.
@@ -290,10 +455,13 @@ class DaskExecutor:
                 results = []
                 for future in done:
                     pending.discard(future)
-                    results.append(future.result())
+                    results.append((sent.pop(future), future.result()))
                     future.release()
                 submit()  # before the results are stored, so that no worker waits meanwhile
-                yield from results
+                for batch, played in results:
+                    kept = self.checked(batch, played)
+                    if kept:
+                        yield kept
         except CancelledError:
             raise ClusterError(
                 f"{self.where}: the work was cancelled (the scheduler went away, or the "
