@@ -45,6 +45,9 @@ _ROUNDS: Final = 20
 
 _prctl_fn: Any = None
 _subreaper_pid = 0
+#: the bot programs this process runs: their mark by pid, with the pid of the process that
+#: started them (a forked worker inherits the table, but not the bots)
+_LIVE: dict[int, tuple[str, int]] = {}
 
 
 def _prctl() -> Any:
@@ -110,6 +113,28 @@ def _adopt_orphans() -> None:
     could hold, so the libc function was looked up in the parent, before the fork.
     """
     _prctl_fn(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def started(leader: int, mark: str) -> None:
+    """Note a bot program this process has started (until :func:`ended`)."""
+    _LIVE[leader] = (mark, os.getpid())
+
+
+def ended(leader: int) -> None:
+    """Forget a bot program: it has been ended and reaped."""
+    _LIVE.pop(leader, None)
+
+
+def end_all() -> None:
+    """End every bot program this process runs, and all they started: a worker told to stop
+    (its parent died, or the pool is terminated) does this before it exits."""
+    me = os.getpid()
+    for leader, (mark, owner) in list(_LIVE.items()):
+        if owner == me:
+            end_tree(leader, mark)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(leader, 0)
+        _LIVE.pop(leader, None)
 
 
 def tree_of(leader: int, mark: str) -> frozenset[int]:

@@ -509,7 +509,9 @@ def _run_match(spec: MatchSpec, pool: BotPool) -> MatchOutcome:
     try:
         return run_match(spec, pool=pool)
     except MatchStopped as stop:
-        where = f"match seed {spec.seed} ({','.join(spec.players)})"
+        # The seed alone: the players are the run's (on the command line), and an error line
+        # is cut at 200 characters, where program paths would crowd the cause out.
+        where = f"match seed {spec.seed}"
         raise stop.as_error(where, SimulationError, SimulationFailure) from None
 
 

@@ -1,10 +1,21 @@
-"""What every pool of worker processes shares (simulate, duel, tournament): how many workers by
-default, and Ctrl-C left to the parent."""
+"""What every pool of worker processes shares (simulate, duel, tournament, training): how many
+workers by default, and how a worker stops.
+
+Ctrl-C reaches the whole process group: the parent alone handles it (stops, keeps what is
+done, says one line), so a worker ignores it and prints no traceback. A worker ends — its bot
+programs, and every process they started, with it — when it is sent SIGTERM: by its parent's
+pool when it is terminated, or by the kernel when its parent dies (``PR_SET_PDEATHSIG``), so
+that a parent killed or stopped by SIGTERM leaves no worker waiting for work for ever.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+from typing import Any
+
+from tricktable.processes import die_with_parent, end_all
 
 
 def default_workers() -> int:
@@ -16,6 +27,26 @@ def default_workers() -> int:
 
 
 def ignore_interrupts() -> None:
-    """A worker's initializer: Ctrl-C reaches the whole process group, and the parent alone
-    handles it (stops, keeps what is done, says one line), so no worker prints a traceback."""
+    """A worker's initializer: Ctrl-C left to the parent; SIGTERM, or its parent's death, ends
+    the worker and its bots' processes (see the module)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stop)
+    die_with_parent(signal.SIGTERM)
+
+
+def _stop(signum: int, frame: Any) -> None:
+    """End this worker now: its bot programs first, then the process, with nothing to say (a
+    traceback would reach the terminal of a parent that has gone)."""
+    with contextlib.suppress(BaseException):
+        end_all()
+    os._exit(128 + signum)
+
+
+def stop_executor(executor: Any) -> None:
+    """Stop a ``ProcessPoolExecutor`` at once: its workers terminated (each ends its bots),
+    the work not begun cancelled. Its ``shutdown`` alone would wait for the work running."""
+    processes = getattr(executor, "_processes", None) or {}
+    for process in list(processes.values()):
+        with contextlib.suppress(Exception):
+            process.terminate()
+    executor.shutdown(wait=True, cancel_futures=True)

@@ -45,7 +45,7 @@ from tricktable.games import load_game
 from tricktable.limits import RunnerOptions
 from tricktable.runner import BotPool, Deal, MatchOutcome, MatchSpec, MatchStopped, run_match
 from tricktable.seeds import derive_seed
-from tricktable.workers import default_workers, ignore_interrupts
+from tricktable.workers import default_workers, ignore_interrupts, stop_executor
 
 #: deals a worker plays per task: big enough that sending a task costs little beside playing
 #: it, small enough that a test stopped by the SPRT wastes little of what is in flight
@@ -219,7 +219,7 @@ def play_deal(duel: Duel, game: Game, index: int, pool: BotPool) -> DealResult:
 
         players = tuple(duel.a if bot(s) == "a" else duel.b for s in range(n))
         spec = MatchSpec(duel.game, players, seed, duel.limits, max_hands=1, deals=(deal,))
-        outcome = _play(spec, pool, index)
+        outcome = _play(spec, pool, index, table)
         margins.append(margin(game, outcome.result.scores, a_sides))
         for f in outcome.faults:
             seat = int(f["seat"])
@@ -240,12 +240,14 @@ def play_deal(duel: Duel, game: Game, index: int, pool: BotPool) -> DealResult:
     )
 
 
-def _play(spec: MatchSpec, pool: BotPool, index: int) -> MatchOutcome:
+def _play(spec: MatchSpec, pool: BotPool, index: int, table: int) -> MatchOutcome:
     """Play one table; a table that cannot finish stops the duel, naming the deal's seed."""
     try:
         return run_match(spec, pool=pool)
     except MatchStopped as stop:
-        where = f"deal {index + 1} (seed {spec.seed}, players {','.join(spec.players)})"
+        # Not the players' specs: an error line is cut at 200 characters, where program paths
+        # would crowd the cause out (table 1 seats A at 0 and 2, table 2 at 1 and 3).
+        where = f"deal {index + 1} (seed {spec.seed}, table {table})"
         raise stop.as_error(where, DuelError, DuelFailure) from None
 
 
@@ -305,6 +307,7 @@ def _pooled(
     # The default start method, as simulate's pool: fork where there is one (fast, and
     # `python -m tricktable` has no __main__ guard that spawn's re-import would need).
     pool = ProcessPoolExecutor(workers, initializer=ignore_interrupts)
+    finished = False
     try:
         # A window of chunks ahead of the one awaited keeps every worker busy while the
         # results are taken in deal order; an SPRT that stops wastes at most the window.
@@ -324,8 +327,14 @@ def _pooled(
             if following is not None:
                 pending.append(pool.submit(_play_chunk_now, duel, *following))
             yield from results
+        finished = True
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if finished:
+            pool.shutdown(wait=True)
+        else:
+            # Stopped early (a verdict, Ctrl-C, SIGTERM, a failure): the chunks running are
+            # not waited for; each worker ends its bots' processes as it goes.
+            stop_executor(pool)
 
 
 # ------------------------------------------------------------------------- the whole duel

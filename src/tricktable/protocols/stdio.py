@@ -36,7 +36,7 @@ from tricktable.bots.base import Bot
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import Game, View
 from tricktable.errors import BotError, BotFault
-from tricktable.processes import bot_setup, end_tree, tree_of
+from tricktable.processes import bot_setup, end_tree, ended, started, tree_of
 from tricktable.protocols.messages import ChatThrottle, Conversation, seat_name, split_line
 
 #: the longest line a bot may send, newline excluded
@@ -183,6 +183,7 @@ class SubprocessBot(Bot):
         # group and session) cannot have been reused.
         end_tree(proc.pid, self._mark, seen)
         proc.wait()
+        ended(proc.pid)
         for fd in (stdout_fd, stderr_fd, self._pidfd):
             if fd >= 0:
                 with contextlib.suppress(OSError):
@@ -234,6 +235,7 @@ class SubprocessBot(Bot):
             os.set_blocking(fd, False)
         self.proc = proc
         self._mark = mark
+        started(proc.pid, mark)
         self._fds = fds
         poll = select.poll()
         poll.register(fds[1], _READ)
