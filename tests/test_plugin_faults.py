@@ -192,12 +192,22 @@ def test_a_plug_in_that_spins_is_stopped_not_left_running(plugin: Path) -> None:
     assert not {t for t in seat_threads() if t.is_alive()} - before
 
 
-def test_a_plug_in_that_fails_to_start_stops_the_match_with_one_line(plugin: Path) -> None:
+@pytest.mark.parametrize("how", ["exit", "hang", "base"])
+def test_a_plug_in_that_fails_to_start_is_a_fault_before_the_first_hand(
+    plugin: Path, how: str
+) -> None:
     source = plugin.read_text(encoding="utf-8")
-    plugin.write_text(source + "\n\nclass ExitAtStart(Exit):\n    where = 'start'\n")
-    with pytest.raises(Exception, match="raised SystemExit: 3") as caught:
-        in_loop("setback", load_plugin(f"{plugin}:ExitAtStart"))
-    assert type(caught.value).__name__ == "BotFault"
+    plugin.write_text(
+        f"{source}\n\nclass AtStart(Misbehaves):\n    how = {how!r}\n    where = 'start'\n"
+    )
+    looped = in_loop("tricks(target=30)", load_plugin(f"{plugin}:AtStart"))
+    tabled = at_table("tricks(target=30)", load_plugin(f"{plugin}:AtStart"))
+    kind = "timeout" if how == "hang" else "crash"
+    # Not while deciding, even in Tricks: no bad card, the seat handed on before hand 1.
+    assert [(f["hand"], f["action"], f["kind"], f["penalty"]) for f in looped] == [
+        (-1, None, kind, "substitute")
+    ]
+    assert looped == tabled
 
 
 def test_the_packages_own_bots_are_trusted_and_never_threaded() -> None:

@@ -107,6 +107,8 @@ class Referee:
         self.faults: list[dict[str, Any]] = []
         self.replaced: dict[int, Bot] = {}
         self.counts: dict[int, int] = {}
+        #: what the bots that failed to start raised, by seat, until the match charges it
+        self.unstarted: list[tuple[int, Exception]] = []
         self.seed = 0
         #: times the bots that may hang (every bot at a table, plug-ins in the match loop)
         self.clock = Clock(self.options)
@@ -115,6 +117,7 @@ class Referee:
         """Forget the previous match: a new one begins with every bot in its seat."""
         self.close_substitutes()
         self.clock.reset()
+        self.unstarted = []
         self.faults = []
         self.counts = {}
         self.seed = seed
@@ -152,16 +155,25 @@ class Referee:
             with contextlib.suppress(Exception):
                 bot.close()
 
-    def fault(self, state: TrickState, table: list[Bot], seat: int, exc: Exception) -> int:
+    def fault(
+        self,
+        state: TrickState,
+        table: list[Bot],
+        seat: int,
+        exc: Exception,
+        deciding: bool | None = None,
+    ) -> int:
         """Record ``exc`` from the bot at ``seat`` and apply the penalty.
 
+        ``deciding``: whether it failed deciding its action (None: if it is its turn).
         Returns the penalty action added to the log (Tricks' bad card), or -1.
         """
         bot = table[seat]
         if seat in self.replaced and self.replaced[seat] is bot:
             raise BotError(f"the substitute bot at seat {seat} failed: {exc}") from exc
         fault = as_fault(seat, exc)
-        deciding = state.to_act == seat
+        if deciding is None:
+            deciding = state.to_act == seat
         hand = len(state.history) - 1
         index = len(state.actions) if deciding else None
         count = self.counts.get(seat, 0) + 1
@@ -217,6 +229,13 @@ class Referee:
             else:
                 with contextlib.suppress(Exception):
                     tell(notice)
+
+    def charge_unstarted(self, state: TrickState, table: list[Bot]) -> None:
+        """Charge the bots that failed to start (:func:`start_bots`): each a fault outside any
+        decision, its seat handed on as any fault's."""
+        unstarted, self.unstarted = self.unstarted, []
+        for seat, exc in unstarted:
+            self.fault(state, table, seat, exc, deciding=False)
 
     def note(self, state: TrickState, fault: BotFault) -> None:
         """Record a fault of ``fault.seat`` that costs nothing (penalty ``none``): a chat line
@@ -291,21 +310,36 @@ def _is_person(bot: Bot) -> bool:
 
 
 def start_bots(game: Game, bots: Sequence[Bot], seed: int, referee: Referee | None = None) -> None:
-    """Tell each bot its seat and its own seed for a new match."""
+    """Tell each bot its seat and its own seed for a new match.
+
+    With a ``referee``, a bot that fails to start is its fault, charged when the match
+    begins (:meth:`Referee.charge_unstarted`), as the table's driver charges it — except a
+    program that cannot be run at all (a :class:`BotError` that is no :class:`BotFault`): a
+    mistake in the match's set-up, raised here.
+    """
     if len(bots) != game.num_players:
         raise BotError(f"{game.name} needs {game.num_players} players, got {len(bots)}")
     if referee is not None:
         referee.start(seed)
     for seat, bot in enumerate(bots):
         own = derive_seed(seed, "seat", seat)
-        if referee is not None and type(bot) in UNTRUSTED:
-            # As the table's driver starts a bot: in its thread, within its first decision's
-            # time; a bot that cannot start is a mistake in the match's set-up.
-            options = referee.options
-            limit = options.startup_time + options.decision_time
-            referee.clock.call(seat, bot, limit, bot.start_match, game, seat, own)
-        else:
+        if referee is None:
             bot.start_match(game, seat, own)
+            continue
+        try:
+            if type(bot) in UNTRUSTED:
+                # In its thread, within its first decision's time, as at a table.
+                options = referee.options
+                limit = options.startup_time + options.decision_time
+                referee.clock.call(seat, bot, limit, bot.start_match, game, seat, own)
+            else:
+                bot.start_match(game, seat, own)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
+            if _is_person(bot) or (isinstance(exc, BotError) and not isinstance(exc, BotFault)):
+                raise
+            referee.unstarted.append((seat, _as_error(seat, exc)))
 
 
 def play_hand(
@@ -322,6 +356,8 @@ def play_hand(
     only for this hand and the faults are not kept.
     """
     ref = referee if referee is not None else Referee()
+    if ref.unstarted:
+        ref.charge_unstarted(state, ref.seated(bots))
     _listen_for(state, ref.seated(bots))  # before the deal: its events are the hand's first
     if deal is None:
         state.deal()
@@ -531,6 +567,8 @@ def play_on(
     start) have been played.
     """
     ref = referee if referee is not None else Referee()
+    if ref.unstarted:
+        ref.charge_unstarted(state, ref.seated(bots))
     if not state.needs_deal and not state.is_over:
         _listen_for(state, ref.seated(bots))
         play_turns(state, bots, listener, ref)

@@ -27,7 +27,7 @@ from typing import Any
 from tricktable.botcalls import Clock
 from tricktable.bots.base import Bot
 from tricktable.engine.trick import TrickState
-from tricktable.errors import BotFault, IllegalAction, TricktableError
+from tricktable.errors import BotError, BotFault, IllegalAction, TricktableError
 from tricktable.match import relay_chat
 from tricktable.seeds import derive_seed
 from tricktable.table.table import Person, Table
@@ -150,8 +150,14 @@ async def _start(table: Table, clock: Clock) -> None:
         if table.is_person(seat):
             continue
         seed = derive_seed(table.seed, "seat", seat)
-        # A bot that cannot start is a mistake in the table's set-up, not a fault in play.
-        await _call(clock, seat, bot, limit, bot.start_match, table.game, seat, seed)
+        try:
+            await _call(clock, seat, bot, limit, bot.start_match, table.game, seat, seed)
+        except BotFault as exc:
+            table.fault(seat, exc, deciding=False)  # as the match loop charges it
+        except BotError:
+            raise  # a program that cannot be run at all: a mistake in the table's set-up
+        except Exception as exc:
+            table.fault(seat, exc, deciding=False)
 
 
 async def _play_out(

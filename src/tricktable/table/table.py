@@ -266,15 +266,16 @@ class Table:
         self.moves += 1
         self._touch()
 
-    def fault(self, seat: int, exc: Exception) -> int:
+    def fault(self, seat: int, exc: Exception, deciding: bool | None = None) -> int:
         """Hand a failure of the occupant of ``seat`` to the referee (penalty, substitute).
 
         The driver's call for a bot that failed; a server's for a person who left (a
         ``BotFault(seat, "closed", ...)``: the seat is handed on as the referee's policy says).
+        ``deciding`` False: not while deciding, even on its turn (a bot that failed to start).
         Returns the penalty action the referee logged (Tricks' bad card), or -1.
         """
         before = len(self.state.actions), len(self.state.history)
-        action = self.referee.fault(self.state, self.players, seat, exc)
+        action = self.referee.fault(self.state, self.players, seat, exc, deciding)
         if (len(self.state.actions), len(self.state.history)) != before:
             self.moves += 1
         self._touch()
