@@ -83,6 +83,14 @@ class Misbehaves(Bot):
         if self.where == "end_hand":
             self.misbehave()
 
+    def end_match(self, view):
+        if self.where == "end_match":
+            self.misbehave()
+
+    def close(self):
+        if self.where == "close":
+            self.misbehave()
+
 
 class Hang(Misbehaves):
     how = "hang"
@@ -116,6 +124,21 @@ class ExitAtHandEnd(Misbehaves):
 class HangAtHandEnd(Misbehaves):
     how = "hang"
     where = "end_hand"
+
+
+class ExitAtMatchEnd(Misbehaves):
+    how = "exit"
+    where = "end_match"
+
+
+class ExitAtClose(Misbehaves):
+    how = "exit"
+    where = "close"
+
+
+class HangAtClose(Misbehaves):
+    how = "hang"
+    where = "close"
 '''
 
 #: (class, fault kind, words in its detail)
@@ -272,4 +295,17 @@ def test_play_saves_the_record_of_a_plug_in_that_hangs_or_exits(
     assert [(f["seat"], f["kind"], f["penalty"]) for f in faults] == [(0, kind, "substitute")]
     assert words in faults[0]["detail"]
     # The abandoned thread holds nothing at exit: the process ends with its match.
+    assert took < 30
+
+
+@pytest.mark.parametrize("cls", ["ExitAtMatchEnd", "ExitAtClose", "HangAtClose"])
+def test_play_ends_well_whatever_a_plug_in_does_at_the_end(
+    plugin: Path, tmp_path: Path, cls: str
+) -> None:
+    done, took = play_cli(tmp_path, f"{plugin}:{cls},heuristic,heuristic,heuristic")
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+    assert json.loads((tmp_path / "match.json").read_text(encoding="utf-8"))["hands"]
+    # The match was decided: saying goodbye badly costs nothing, and a close that hangs is
+    # given up after a few seconds.
     assert took < 30

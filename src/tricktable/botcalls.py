@@ -39,6 +39,9 @@ from tricktable.limits import RunnerOptions
 #: seconds a bot gets beyond each limit before the clock calls it late (the driver's default)
 GRACE: Final = 1.0
 
+#: seconds a plug-in's ``close`` may take outside a match (letting go of what it holds)
+CLOSE_TIME: Final = 1.0
+
 #: the classes of the in-process bots loaded from outside the package (see :func:`untrusted`)
 UNTRUSTED: Final[set[type]] = set()
 
@@ -141,6 +144,23 @@ class _Waiter:
         self.value = value
         self.error = error
         self.done.set()
+
+
+def close_bot(bot: Any, limit: float = CLOSE_TIME) -> None:
+    """Close ``bot`` whatever its ``close`` does: raise anything, ``SystemExit`` included (it
+    is dropped), or hang — a plug-in's runs in a thread of its own, given up after ``limit``
+    seconds."""
+    if type(bot) not in UNTRUSTED:
+        with contextlib.suppress(Exception):
+            bot.close()
+        return
+    waiter = _Waiter()
+    worker = BotThread("tricktable-close")
+    worker.submit(-1, bot.close, (), waiter)
+    if waiter.done.wait(limit):
+        worker.stop()
+    else:
+        worker.abandon()
 
 
 class Clock:

@@ -31,13 +31,13 @@ engine failure, a substitute that fails in turn — raises :class:`MatchStopped`
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from tricktable.botcalls import close_bot
 from tricktable.bots import is_builtin_player, make_bot, substitute_factory
 from tricktable.bots.base import Bot
 from tricktable.cards import parse_card
@@ -674,6 +674,6 @@ def _outcome(
 
 
 def _close(bot: Bot) -> None:
-    # One bot failing to close must not keep the others open.
-    with contextlib.suppress(Exception):
-        bot.close()
+    # One bot failing to close must not keep the others open (nor a plug-in's hang or
+    # sys.exit in close() end the command: botcalls).
+    close_bot(bot)

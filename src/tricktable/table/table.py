@@ -23,6 +23,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
+from tricktable.botcalls import close_bot
 from tricktable.bots.base import Bot
 from tricktable.cards import SUIT_SYMBOLS, format_cards, mask_of, parse_card
 from tricktable.engine.events import SPECTATOR, Event
@@ -361,8 +362,7 @@ class Table:
         for bot in [*self._own, *self.players]:
             if id(bot) not in seen:
                 seen.add(id(bot))
-                with contextlib.suppress(Exception):
-                    bot.close()
+                close_bot(bot)  # a plug-in's close may hang or raise SystemExit
 
     # ---------------------------------------------------------------------------- inside
 
