@@ -309,3 +309,23 @@ def test_play_ends_well_whatever_a_plug_in_does_at_the_end(
     # The match was decided: saying goodbye badly costs nothing, and a close that hangs is
     # given up after a few seconds.
     assert took < 30
+
+
+def test_a_series_of_matches_leaves_no_thread_behind(plugin: Path) -> None:
+    from tricktable.runner import BotPool, MatchSpec, run_match
+
+    pool = BotPool()
+    players = (f"{plugin}:Misbehaves", "random", "random", "random")
+    before = threading.active_count()
+    try:
+        for seed in range(12):
+            outcome = run_match(
+                MatchSpec("setback", players, seed, OPTIONS, max_hands=2), pool=pool
+            )
+            assert outcome.faults == ()
+    finally:
+        pool.close()
+    deadline = time.monotonic() + 5
+    while threading.active_count() > before and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert threading.active_count() == before
