@@ -20,13 +20,13 @@ import pytest
 from conftest import cli_env
 from tricktable.bots import make_bot
 from tricktable.bots.base import Bot
+from tricktable.chat import named_cards
 from tricktable.games import load_game
 from tricktable.match import Referee, play_match
 from tricktable.protocols.http import HttpBot
 from tricktable.protocols.messages import SAY_PER_DECISION, SAY_PER_HAND
 from tricktable.records import load_record, replay
 from tricktable.runner import MatchSpec, run_match
-from tricktable.table.table import named_cards
 
 BOTS = Path(__file__).parent / "bots"
 PY = sys.executable

@@ -24,6 +24,7 @@ from helpers import card_names, known
 from tricktable.bots import make_bot
 from tricktable.bots.base import Bot
 from tricktable.cards import card_name, cards_in, parse_cards
+from tricktable.chat import MAX_CHAT, named_cards
 from tricktable.engine.events import (
     SPECTATOR,
     Chat,
@@ -40,7 +41,6 @@ from tricktable.games import GAMES, load_game
 from tricktable.match import Referee, RunnerOptions
 from tricktable.records import replay, result_of, to_record
 from tricktable.table import Person, Remote, Table, run
-from tricktable.table.table import MAX_CHAT, named_cards
 
 #: fixed examples in the engine's messages: they name cards, but the same ones always
 EXAMPLES = ("like TD, 10D, QS or JK", "e.g. 'pass 2C 3D 4H'")
@@ -440,7 +440,8 @@ def test_chat_is_checked_clipped_and_logged() -> None:
 
 def test_named_cards_reads_card_notation_only() -> None:
     assert named_cards("AS 10d q♠ JK") == parse_cards("AS TD QS JK")
-    assert named_cards("as ah, the qs is mine") == []
+    assert named_cards("as ah, as good as gold") == []  # words (tests/test_chat.py: the rest)
+    assert named_cards("the qs is mine") == parse_cards("QS")
     assert named_cards("2c!") == parse_cards("2C")
 
 

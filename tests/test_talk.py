@@ -13,12 +13,12 @@ import pytest
 from tricktable.cards import JOKER, LITTLE_JOKER, RANKS, SUIT_NAMES, mask_of
 from tricktable.characters.roster import CHARACTERS
 from tricktable.characters.talk import LINES_PER_STEP, fields_of
+from tricktable.chat import named_cards
 from tricktable.engine.events import CardPlayed, Chat, Dealt, HandChanged, HandStarted
 from tricktable.games import load_game, names
 from tricktable.records import replay
 from tricktable.runner import MatchSpec, run_match
 from tricktable.table import Person, Table
-from tricktable.table.table import named_cards
 
 #: every game and preset ``tricktable games`` lists
 GAMES = sorted(names())

@@ -67,6 +67,12 @@ for _i, _name in enumerate(_NAMES[:52]):
 _BY_NAME.update({"JOKER": JOKER, "BJ": JOKER, "LJ": LITTLE_JOKER, "🃏": JOKER})
 
 
+def spellings() -> dict[str, int]:
+    """Every spelling :func:`parse_card` reads (upper case, as it compares them) and its card:
+    the one notation of cards, which the chat check reads too (:mod:`tricktable.chat`)."""
+    return dict(_BY_NAME)
+
+
 def card_name(card: int) -> str:
     """The canonical name of a card: ``TD``, ``QS``, ``JK``."""
     return _NAMES[card]

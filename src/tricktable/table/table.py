@@ -19,13 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
 from tricktable.botcalls import close_bot
 from tricktable.bots.base import Bot
-from tricktable.cards import SUIT_SYMBOLS, format_cards, mask_of, parse_card
+from tricktable.chat import checked_line
 from tricktable.engine.events import SPECTATOR, Event
 from tricktable.engine.trick import Game, TrickState, View
 from tricktable.errors import IllegalAction, NotationError, TricktableError
@@ -34,14 +33,9 @@ from tricktable.seeds import fresh_seed
 
 #: the longest action text :meth:`Table.submit` reads (the longest real one is a few words)
 MAX_ACTION_TEXT: Final = 100
-#: chat lines longer than this are clipped (with an ellipsis)
-MAX_CHAT: Final = 200
 #: the seat kinds that act through :meth:`Table.submit`
 PERSON_KINDS: Final = ("person", "human", "remote")
 
-# Bidirectional overrides and isolates reorder what others see: as bad as control characters.
-_BIDI: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-_SYMBOLS: Final = SUIT_SYMBOLS + "♧♢♡♤"
 
 Observer = Callable[["Table"], None]
 
@@ -80,32 +74,6 @@ class Remote(Person):
 
     name = "remote"
     kind = "remote"
-
-
-def checked_line(state: TrickState, text: object) -> str:
-    """``text`` as the table would say it in ``state`` (spaces tidied, clipped at
-    :data:`MAX_CHAT`), or a :class:`TricktableError` saying why it may not be said: empty,
-    control characters, or a card that is not face up (every seat and spectator reads chat,
-    so it may name only what they all may know). Tables and bot-only matches both use it."""
-    if not isinstance(text, str):
-        raise TricktableError("a chat line must be text")
-    for ch in text:
-        if ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp"):
-            raise TricktableError(
-                f"a chat line may not hold control characters (found U+{ord(ch):04X})"
-            )
-    line = " ".join(text.split())
-    if not line:
-        raise TricktableError("empty chat line: there is nothing to say")
-    if len(line) > MAX_CHAT:
-        line = line[: MAX_CHAT - 1].rstrip() + "…"
-    hidden = mask_of(named_cards(line)) & ~public_cards(state)
-    if hidden:
-        raise TricktableError(
-            "a chat line may name only cards face up on the table; "
-            f"{format_cards(hidden)} {'is' if hidden.bit_count() == 1 else 'are'} not"
-        )
-    return line
 
 
 class Table:
@@ -299,9 +267,10 @@ class Table:
     def chat(self, seat: int, text: str) -> str:
         """Say ``text`` at the table from ``seat`` (-1: the table itself); returns what was said.
 
-        Text over :data:`MAX_CHAT` characters is clipped. Refused, with a clear error: an
-        empty line, control characters, and a card that is not face up on the table (every
-        seat and spectator reads chat, so it may name only what they all may know).
+        Text over :data:`~tricktable.chat.MAX_CHAT` characters is clipped. Refused, with a
+        clear error: an empty line, control characters, and a card that is not face up on the
+        table (every seat and spectator reads chat, so it may name only what they all may
+        know): :func:`tricktable.chat.checked_line`.
         """
         if seat != -1:
             self._check_seat(seat)
@@ -407,36 +376,6 @@ class Table:
             return action
         kind = type(action).__name__
         raise TricktableError(f"an action is its code (an int) or its text ('bid 3'), not {kind}")
-
-
-def public_cards(state: TrickState) -> int:
-    """The cards face up for every seat and spectator now: played this hand, the up-card."""
-    known = mask_of(state.trick)
-    for won in state.won:
-        known |= won
-    if state.game.records_stock and state.stock:
-        known |= 1 << state.stock[0]  # the turned-up card (Euchre's, Oh Hell's trump card)
-    return known
-
-
-def named_cards(text: str) -> list[int]:
-    """The cards a line of text names as a card is written: ``AS``, ``10d``, ``q♠``, ``JK``.
-
-    Words that only look like cards in lower case (``as``, ``ah``) are words, not cards.
-    """
-    out = []
-    word: list[str] = []
-    for ch in text + " ":
-        if ch.isalnum() or ch in _SYMBOLS or ch == "🃏":
-            word.append(ch)
-            continue
-        if word:
-            token = "".join(word)
-            word = []
-            if token.isupper() or token[0].isdigit() or token[-1] in _SYMBOLS or token == "🃏":
-                with contextlib.suppress(NotationError):
-                    out.append(parse_card(token))
-    return out
 
 
 def _seat_characters(table: Table, talk: bool) -> Any:

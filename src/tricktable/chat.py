@@ -1,0 +1,271 @@
+"""Chat at a table: what a line may say, and which cards it names.
+
+Every line said at a table — a person's, a character's, a program's, an HTTP bot's — passes
+one check, :func:`checked_line` (``Table.chat`` and ``match.checked_say`` both use it): it is
+text, holds no control character, has its spaces tidied, is clipped at :data:`MAX_CHAT`, and
+names no card of the game's deck that is not face up (:func:`public_cards`). Every seat and
+spectator reads chat, so a line may name only what they all may know.
+
+**One notation.** Which cards a line names (:func:`named_cards`) is decided by the card
+parser's own notation — every spelling :func:`tricktable.cards.parse_card` reads
+(:func:`tricktable.cards.spellings`: ``TD``, ``10d``, ``t♦``, ``Q♡``, ``JK``, ``BJ``,
+``joker``, ``🃏``...) — read the way a person reads a line, not the way a parser reads a token:
+
+- in any case: ``jc``, ``Jc``, ``jC`` and ``JC`` are the jack of clubs;
+- after Unicode NFKC normalisation (fullwidth ``ＪＣ``, mathematical ``𝐉𝐂``, circled letters),
+  with format characters removed (category Cf: zero-width space, non-joiner and joiner, soft
+  hyphen, word joiner, byte-order mark...; variation selectors U+FE00–FE0F and
+  U+E0100–E01EF), and with the Cyrillic and Greek letters drawn like the Latin ones read as
+  those (``Кс`` is ``Kc``);
+- with anything but letters and digits tolerated between a rank and its suit (``J C``,
+  ``J-C``, ``J.C``, ``J/C``, ``J_C``, ``J ♣``, a combining mark), and inside a joker's
+  two letters (``J K``);
+- with words: a rank's word or its spelling, ``of``, then a suit's name (singular or plural),
+  letter or symbol — ``jack of clubs``, ``ten of diamonds``, ``10 of d``, ``Queen of ♠`` —
+  or a rank's word right before a suit's symbol (``queen♠``); ``deuce``, ``trey`` and
+  ``knave`` are rank words too. The word ``joker`` names every joker of the deck (which one
+  a bare "joker" means is not clear where there are two); ``little``, ``small`` or ``low``
+  before it names the little joker, ``big`` or ``high`` the big one.
+
+**What names no card: ordinary talk.** A rank alone (``ace``, ``a``, ``the jack``) or a
+suit alone (``spades``) names no card, nor a rank and a suit's *name* without ``of`` (``lead a
+spade``, ``ten hearts``). A spelling must stand as a word of its own: not inside another
+(``has``, ``don't``), and ``K's``, ``10's`` are a rank's plural or possessive. Four English
+words are also spellings — ``as``, ``ah``, ``ad`` and ``jk`` (just kidding) — and are read as
+words when written as words: in lower case or capitalised, nothing between their letters.
+Spelled any other way (``AS``, ``aS``, ``a s``, ``A-S``, ``A♠``, ``ace of spades``) they name
+the card. Beyond these the check leans to refusing: a line that happens to spell a hidden
+card some other way ("a c-section", "T. S. Eliot") is refused while that card is hidden.
+
+Only cards of the game's deck count: naming the joker in Hearts, or the two of clubs in
+Euchre, says nothing about anyone's hand.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import unicodedata
+from typing import TYPE_CHECKING, Final
+
+from tricktable.cards import (
+    JOKER,
+    LITTLE_JOKER,
+    SUIT_NAMES,
+    format_cards,
+    mask_of,
+    rank_of,
+    spellings,
+    suit_of,
+)
+from tricktable.errors import TricktableError
+
+if TYPE_CHECKING:
+    from tricktable.engine.trick import TrickState
+
+#: chat lines longer than this are clipped (with an ellipsis)
+MAX_CHAT: Final = 200
+#: the ranks' words, two .. ace (the index is the rank), and the other words for some ranks
+RANK_WORDS: Final = (
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "jack", "queen", "king", "ace",
+)  # fmt: skip
+OTHER_RANK_WORDS: Final = {"deuce": 0, "trey": 1, "knave": 9}
+#: English words that are also a card's spelling: read as words when written as words
+WORDS: Final = frozenset({"as", "ah", "ad", "jk"})
+_WORD_FORMS: Final = WORDS | {w.capitalize() for w in WORDS}
+#: the words before "joker" that say which joker: the little one, or the big one
+LITTLE_WORDS: Final = ("little", "small", "low")
+BIG_WORDS: Final = ("big", "high")
+
+# Bidirectional overrides and isolates reorder what others see: as bad as control characters.
+_BIDI: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Cyrillic and Greek letters drawn like Latin ones (the letters a spelling can use and a few
+# more): "Кс" reads as "Kc" to everyone at the table, so the check reads it so too.
+_LOOKALIKES: Final = str.maketrans(
+    "АВСЕНІЈКМОРЅТХаеосрхѕіјһԛԚкΑΒΕΗΙΚΜΝΟΡΤΧΖοκ",
+    "ABCEHIJKMOPSTXaeocpxsijhqQkABEHIKMNOPTXZok",
+)
+
+
+def normalised(text: str) -> str:
+    """``text`` as the chat check reads it: format characters and variation selectors
+    removed, NFKC-normalised, lookalike letters read as Latin ones (case kept)."""
+    text = unicodedata.normalize("NFKC", _unformatted(text))
+    return _unformatted(text).translate(_LOOKALIKES)
+
+
+def _unformatted(text: str) -> str:
+    if text.isascii():
+        return text  # the usual line: nothing to remove
+    return "".join(ch for ch in text if not _invisible(ch))
+
+
+def _invisible(ch: str) -> bool:
+    code = ord(ch)
+    return (
+        unicodedata.category(ch) == "Cf" or 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF
+    )
+
+
+class _Notation:
+    """The card parser's notation, as patterns over a normalised line (see the module)."""
+
+    def __init__(self) -> None:
+        ranks: dict[str, int] = {}
+        suits: dict[str, int] = {}
+        self.jokers: dict[str, int] = {}
+        for text, card in spellings().items():
+            if card < 52:
+                ranks[text[:-1]] = rank_of(card)
+                suits[text[-1]] = suit_of(card)
+            else:
+                self.jokers[text] = card
+        self.ranks = ranks
+        self.suit_letters = {s: n for s, n in suits.items() if s.isalpha()}
+        self.suit_symbols = {s: n for s, n in suits.items() if not s.isalpha()}
+        self.rank_words = {w.upper(): r for r, w in enumerate(RANK_WORDS)}
+        self.rank_words.update({w.upper(): r for w, r in OTHER_RANK_WORDS.items()})
+        self.suit_words = {w.upper().rstrip("S"): s for s, w in enumerate(SUIT_NAMES)}
+        self.pattern = self._compile()
+
+    def _compile(self) -> re.Pattern[str]:
+        symbols = "".join(self.suit_symbols) + "".join(
+            t for t in self.jokers if not any(ch.isalnum() for ch in t)
+        )
+        sep = rf"(?:[^\w{symbols}]|_)*"  # anything but a letter, a digit or a card symbol
+        start = r"(?<![^\W_])(?<![^\W_]['’])"  # not inside a word, nor after "don'"
+        end = r"(?![^\W_])(?!['’][^\W_])"  # nor before more of one, nor "'s", "'ll"
+
+        def one_of(items: object) -> str:
+            words = sorted(items, key=len, reverse=True)  # type: ignore[call-overload]
+            return "|".join(re.escape(w) for w in words)
+
+        ranks = one_of(self.ranks)
+        letters = one_of(self.suit_letters)
+        syms = one_of(self.suit_symbols)
+        rank_words = one_of(self.rank_words)
+        suit_words = one_of(self.suit_words)
+        # A rank, then its suit: J C, 10-d, q♠ (not K's, a rank's plural).
+        short = (
+            rf"{start}(?P<r>{ranks})(?!['’]s(?![^\W_])){sep}"
+            rf"(?:(?P<s>{letters}){end}|(?P<y>{syms}))"
+        )
+        # Words: jack of clubs, 10 of d, queen of ♠; queen♠.
+        words = (
+            rf"{start}(?P<wr>{rank_words}|{ranks}){sep}of{sep}"
+            rf"(?:(?P<ws>{suit_words})s?{end}|(?P<wl>{letters}){end}|(?P<wy>{syms}))"
+            rf"|{start}(?P<xr>{rank_words}){sep}(?P<xy>{syms})"
+        )
+        # The jokers: a word (joker, with its size before it), two letters (JK, J K), a symbol.
+        lettered = [t for t in self.jokers if t.isalpha()]
+        pairs = "|".join(
+            rf"{re.escape(t[0])}{sep}{re.escape(t[1])}" for t in lettered if len(t) == 2
+        )
+        joker_words = one_of(t for t in lettered if len(t) > 2)
+        sizes = one_of((*LITTLE_WORDS, *BIG_WORDS))
+        jokers = (
+            rf"{start}(?:(?P<size>{sizes}){sep})?(?P<jw>{joker_words})s?{end}"
+            rf"|{start}(?P<jp>{pairs}){end}"
+            rf"|(?P<js>{one_of(t for t in self.jokers if t not in lettered)})"
+        )
+        # Every position is tried (a lookahead), so that a word let pass (jk, as) hides no
+        # spelling that begins inside it.
+        return re.compile(rf"(?=(?P<all>{words}|{short}|{jokers}))", re.IGNORECASE)
+
+    def cards(self, text: str) -> list[int]:
+        """The cards a normalised line names, in order (see the module)."""
+        out: list[int] = []
+        reach = 0
+        for m in self.pattern.finditer(text):
+            if m["all"] in _WORD_FORMS:
+                continue  # as, As, ah, jk...: the word
+            if m.end("all") <= reach:
+                continue  # inside a spelling read already: the "joker" of "little joker"
+            reach = m.end("all")
+            out.extend(self._cards_of(m))
+        return out
+
+    def _cards_of(self, m: re.Match[str]) -> list[int]:
+        if m["r"] is not None:
+            suit = self.suit_letters.get(m["s"].upper()) if m["s"] else self.suit_symbols[m["y"]]
+            assert suit is not None
+            return [suit * 13 + self.ranks[m["r"].upper()]]
+        if m["wr"] is not None:
+            word = m["wr"].upper()
+            rank = self.rank_words[word] if word in self.rank_words else self.ranks[word]
+            if m["ws"] is not None:
+                suit = self.suit_words[m["ws"].upper()]
+            elif m["wl"] is not None:
+                suit = self.suit_letters[m["wl"].upper()]
+            else:
+                suit = self.suit_symbols[m["wy"]]
+            return [suit * 13 + rank]
+        if m["xr"] is not None:
+            return [self.suit_symbols[m["xy"]] * 13 + self.rank_words[m["xr"].upper()]]
+        if m["jw"] is not None:
+            size = (m["size"] or "").lower()
+            if size in LITTLE_WORDS:
+                return [LITTLE_JOKER]
+            return [JOKER] if size in BIG_WORDS else [JOKER, LITTLE_JOKER]
+        if m["jp"] is not None:
+            return [self.jokers[re.sub(r"[^A-Z]", "", m["jp"].upper())]]
+        return [self.jokers[m["js"]]]
+
+
+@functools.cache
+def _notation() -> _Notation:
+    return _Notation()
+
+
+def named_cards(text: str) -> list[int]:
+    """The cards a line of text names, in order (see the module for how it is read):
+    ``AS``, ``jc``, ``J-C``, ``ＪＣ``, ``jack of clubs``, ``10♦``, ``joker``...
+
+    >>> from tricktable.cards import format_cards
+    >>> format_cards(named_cards("I hold the j.c, the ten of diamonds and Q♠"))
+    'JC TD QS'
+    >>> named_cards("as I said, ah well: an ace, a spade, the jack")
+    []
+    """
+    return _notation().cards(normalised(text))
+
+
+def public_cards(state: TrickState) -> int:
+    """The cards face up for every seat and spectator now: played this hand, the up-card."""
+    known = mask_of(state.trick)
+    for won in state.won:
+        known |= won
+    if state.game.records_stock and state.stock:
+        known |= 1 << state.stock[0]  # the turned-up card (Euchre's, Oh Hell's trump card)
+    return known
+
+
+def checked_line(state: TrickState, text: object) -> str:
+    """``text`` as the table would say it in ``state`` (spaces tidied, clipped at
+    :data:`MAX_CHAT`), or a :class:`TricktableError` saying why it may not be said: empty,
+    control characters, or a card of the deck that is not face up (every seat and spectator
+    reads chat, so it may name only what they all may know). Tables and bot-only matches both
+    use it."""
+    if not isinstance(text, str):
+        raise TricktableError("a chat line must be text")
+    for ch in text:
+        if ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp"):
+            raise TricktableError(
+                f"a chat line may not hold control characters (found U+{ord(ch):04X})"
+            )
+    line = " ".join(text.split())
+    if not line:
+        raise TricktableError("empty chat line: there is nothing to say")
+    if len(line) > MAX_CHAT:
+        line = line[: MAX_CHAT - 1].rstrip() + "…"
+    hidden = mask_of(named_cards(line)) & mask_of(state.game.deck) & ~public_cards(state)
+    if hidden:
+        raise TricktableError(
+            "a chat line may name only cards face up on the table; "
+            f"{format_cards(hidden)} {'is' if hidden.bit_count() == 1 else 'are'} not"
+        )
+    return line
+
+
+__all__ = ["MAX_CHAT", "checked_line", "named_cards", "normalised", "public_cards"]
