@@ -28,6 +28,9 @@ FORMAT = "tricktable-record/1"
 #: the format of records whose log holds notes (chat, substitutions, forfeits)
 FORMAT_2 = "tricktable-record/2"
 FORMATS = (FORMAT, FORMAT_2)
+#: the longest card or action text a record may hold (``bid blind-nil``, ``trump H alone``,
+#: Hearts' ``pass 10C 10D 10H``): anything longer is refused without being parsed or echoed
+LONGEST_NAME: Final = 64
 #: the largest seed a record may hold: seeds are 64 bits (:func:`tricktable.seeds.fresh_seed`)
 MAX_SEED: Final = (1 << 64) - 1
 
@@ -270,7 +273,7 @@ def _replay_hand(state: TrickState, h: int, hand: Any, finished: bool = True) ->
     if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
         raise RecordError("bad 'actions': expected a list of strings", h)
     try:
-        cards = [[parse_card(c) if isinstance(c, str) else _bad_card(c) for c in d] for d in deal]
+        cards = [[_card(c) for c in d] for d in deal]
         masks, stock = state.check_deal(cards)
     except RecordError as exc:
         raise RecordError(str(exc), h) from None
@@ -284,6 +287,8 @@ def _replay_hand(state: TrickState, h: int, hand: Any, finished: bool = True) ->
         _replay_notes(state, notes, a)
         if state.needs_deal or state.is_over:
             raise RecordError(f"the hand is over; {quote(text, 40)} is one action too many", h, a)
+        if len(text) > LONGEST_NAME:  # no action is written so long: never echoed in full
+            raise RecordError(f"unknown action {quote(text, 40)}", h, a)
         try:
             state.apply(game.parse_action(text))
         except TricktableError as exc:
@@ -295,7 +300,10 @@ def _replay_hand(state: TrickState, h: int, hand: Any, finished: bool = True) ->
         )
 
 
-def _bad_card(value: object) -> int:
+def _card(value: object) -> int:
+    """The card a record's deal names, or a NotationError quoting at most 40 characters."""
+    if isinstance(value, str) and len(value) <= LONGEST_NAME:
+        return parse_card(value)
     raise NotationError(f"unknown card {quote(value, 40)}")
 
 

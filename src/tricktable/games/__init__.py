@@ -115,7 +115,11 @@ def load_game(
     base_name = preset.game if preset else name
     cls = GAMES.get(base_name)
     if cls is None:
-        raise OptionError(f"unknown game {quote(name, 40)}; valid: {', '.join(names())}")
+        # The games alone: with every variant the line would not fit on one screen line.
+        raise OptionError(
+            f"unknown game {quote(name, 40)}; valid: {', '.join(sorted(GAMES))} or one of "
+            "their variants ('tricktable games' lists them)"
+        )
     start = build_options(cls.Options, dict(preset.options) if preset else {}, name)
     merged: dict[str, object] = dict(options or {})
     merged.update(values)
@@ -161,7 +165,7 @@ def rules_file_spec(path: str, game_spec: str | None = None) -> str:
     except FileProblem as exc:
         raise OptionError(str(exc)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise OptionError(f"rules file {where} is not valid TOML: {quote(str(exc), 80)}") from None
+        raise OptionError(f"rules file {where} is not valid TOML: {exc}") from None
     except RecursionError:
         raise OptionError(f"rules file {where} is not valid TOML: nested too deeply") from None
     except ValueError:  # a number of more digits than Python reads (int_max_str_digits)
