@@ -170,17 +170,6 @@ def daemon_bot(pids: Path) -> str:
     return f"cmd:{sys.executable} {BOTS / 'daemon.py'} --after 1 --pids {pids}"
 
 
-def sigterm_is_ctrl_c() -> None:
-    """Go on only where the command line turns SIGTERM into Ctrl-C (cli.main's root handler:
-    another part of issue 18); until then what follows is an expected failure."""
-    import inspect
-
-    import tricktable.cli.main
-
-    if "SIGTERM" not in inspect.getsource(tricktable.cli.main):
-        pytest.xfail("cli/main.py does not handle SIGTERM as Ctrl-C yet")
-
-
 def test_sigterm_ends_duels_workers_and_their_bots(tmp_path: Path) -> None:
     pids = tmp_path / "bots.pids"
     args = ["duel", daemon_bot(pids), "random", "--deals", "100000", "--no-sprt"]
@@ -190,7 +179,6 @@ def test_sigterm_ends_duels_workers_and_their_bots(tmp_path: Path) -> None:
     assert len(started) >= 4  # bots and their daemons, in both workers
     assert gone(started) == []
     assert "Traceback" not in err
-    sigterm_is_ctrl_c()
     assert status == 130, err
 
 
@@ -202,7 +190,6 @@ def test_sigterm_ends_simulates_workers(tmp_path: Path) -> None:
     assert gone(workers) == []
     assert gone(pids_in(pids)) == []
     assert "Traceback" not in err
-    sigterm_is_ctrl_c()
     assert status == 130, err
 
 
@@ -222,7 +209,6 @@ def test_sigterm_to_play_saves_the_record(tmp_path: Path) -> None:
     players = ",".join([daemon_bot(pids), f"{slow}:Slow", "heuristic", "heuristic"])
     args = ["play", "--players", players, "--seed", "2", "--max-hands", "1000"]
     status, _, err = terminated([*args, "--save", str(saved)], wait_for=1, after=1.5)
-    sigterm_is_ctrl_c()
     assert gone(pids_in(pids)) == []
     assert "Traceback" not in err
     assert status == 130, err

@@ -701,7 +701,10 @@ def main() -> None:
     The last line of defence: whatever a command lets through is one line of at most
     :data:`~tricktable.cli.ERROR_LINE` characters, control characters escaped — bad input
     exit status 2, anything unexpected (a bug: it should have been a named error) 3.
+    SIGTERM (what ``timeout``, ``kill`` and service managers send) is Ctrl-C: every command
+    then saves what it has, ends its workers and exits 130, as it does for Ctrl-C.
     """
+    _terminate_as_interrupt()
     try:
         cli.main(standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:
@@ -730,6 +733,17 @@ def main() -> None:
     except Exception as exc:
         _say(f"internal error: {type(exc).__name__}: {exc}")
         sys.exit(3)
+
+
+def _terminate_as_interrupt() -> None:
+    """Make SIGTERM raise KeyboardInterrupt in the main thread, unless it was set to be ignored."""
+    import signal
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_IGN:
+        signal.signal(signal.SIGTERM, interrupt)
 
 
 def _say(message: object) -> None:
