@@ -199,3 +199,12 @@ def test_a_path_is_quoted_short_and_without_control_characters() -> None:
     with pytest.raises(FileProblem) as exc:
         read_text(long, "record")
     assert len(one_line(exc)) < 160
+
+
+def test_a_file_problem_is_caught_where_an_oserror_was() -> None:
+    # callers written for open() (the TUI's save shows the error) keep catching it
+    try:
+        write_atomic("/dev/full", "x", "record")
+    except OSError as exc:
+        assert isinstance(exc, FileProblem) and "a device" in str(exc)
+        assert str(exc.strerror or exc) == str(exc)

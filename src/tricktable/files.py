@@ -33,8 +33,12 @@ MAX_TEXT_BYTES: Final = 64 * 1024 * 1024
 _PATH_QUOTE: Final = 80
 
 
-class FileProblem(TricktableError):
-    """A path that cannot be read or written as asked: what it is, and why."""
+class FileProblem(TricktableError, OSError):
+    """A path that cannot be read or written as asked: what it is, and why.
+
+    Also an ``OSError``: code written for the ``open()`` these functions replace (``except
+    OSError``: a record that could not be saved is shown, not raised) still catches it.
+    """
 
 
 def shown(path: str | os.PathLike[str]) -> str:
@@ -163,6 +167,8 @@ def read_bytes(
         if size > limit:
             raise FileProblem(_too_big(what, path, limit))
         return b"".join(chunks)
+    except FileProblem:
+        raise  # an OSError too: said once, not wrapped again
     except OSError as exc:
         raise FileProblem(f"cannot read {what} {shown(path)}: {exc.strerror or exc}") from None
     finally:
