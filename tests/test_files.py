@@ -203,8 +203,8 @@ def test_a_path_is_quoted_short_and_without_control_characters() -> None:
 
 def test_a_file_problem_is_caught_where_an_oserror_was() -> None:
     # callers written for open() (the TUI's save shows the error) keep catching it
-    try:
+    with pytest.raises(OSError) as caught:
         write_atomic("/dev/full", "x", "record")
-    except OSError as exc:
-        assert isinstance(exc, FileProblem) and "a device" in str(exc)
-        assert str(exc.strerror or exc) == str(exc)
+    exc = caught.value
+    assert isinstance(exc, FileProblem) and "a device" in str(exc)
+    assert str(exc.strerror or exc) == str(exc)  # as `except OSError` callers print it
