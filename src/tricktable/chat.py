@@ -15,10 +15,11 @@ parser's own notation — every spelling :func:`tricktable.cards.parse_card` rea
 - after Unicode NFKC normalisation (fullwidth ``ＪＣ``, mathematical ``𝐉𝐂``, circled letters),
   with format characters removed (category Cf: zero-width space, non-joiner and joiner, soft
   hyphen, word joiner, byte-order mark...; variation selectors U+FE00–FE0F and
-  U+E0100–E01EF), and with the Cyrillic and Greek letters drawn like the Latin ones read as
-  those (``Кс`` is ``Kc``);
+  U+E0100–E01EF) and combining marks too (``Ḱc``, and ``K`` + U+0301 + ``c``, are ``Kc``),
+  and with the Cyrillic and Greek letters drawn like the Latin ones read as those (``Кс``
+  is ``Kc``);
 - with anything but letters and digits tolerated between a rank and its suit (``J C``,
-  ``J-C``, ``J.C``, ``J/C``, ``J_C``, ``J ♣``, a combining mark), and inside a joker's
+  ``J-C``, ``J.C``, ``J/C``, ``J_C``, ``J ♣``), and inside a joker's
   two letters (``J K``);
 - with words: a rank's word or its spelling, ``of``, then a suit's name (singular or plural),
   letter or symbol — ``jack of clubs``, ``ten of diamonds``, ``10 of d``, ``Queen of ♠`` —
@@ -30,12 +31,17 @@ parser's own notation — every spelling :func:`tricktable.cards.parse_card` rea
 **What names no card: ordinary talk.** A rank alone (``ace``, ``a``, ``the jack``) or a
 suit alone (``spades``) names no card, nor a rank and a suit's *name* without ``of`` (``lead a
 spade``, ``ten hearts``). A spelling must stand as a word of its own: not inside another
-(``has``, ``don't``), and ``K's``, ``10's`` are a rank's plural or possessive. Four English
-words are also spellings — ``as``, ``ah``, ``ad`` and ``jk`` (just kidding) — and are read as
-words when written as words: in lower case or capitalised, nothing between their letters.
-Spelled any other way (``AS``, ``aS``, ``a s``, ``A-S``, ``A♠``, ``ace of spades``) they name
-the card. Beyond these the check leans to refusing: a line that happens to spell a hidden
-card some other way ("a c-section", "T. S. Eliot") is refused while that card is hidden.
+(``has``, ``don't``), and ``K's``, ``10's`` are a rank's plural or possessive. Three English
+words are also spellings — ``as``, ``ah`` and ``ad`` — and are read as words when written as
+words: in lower case or capitalised, nothing between their letters (once invisible characters
+are gone). Spelled any other way (``AS``, ``aS``, ``a s``, ``A-S``, ``A♠``, ``ace of spades``)
+they name the card. ``jk`` is not let pass: "just kidding" in most chats, but the joker at a
+table with one, and "I hold Jk" would say so.
+
+Beyond these the check leans to refusing: a line that happens to spell a hidden card some
+other way ("a c-section", "T. S. Eliot", "jk lol" in Setback) is refused while that card is
+hidden. A line is read as it is shown; two bots that agree on a code of their own can always
+signal (no check of text stops that): the check stops a card named in the open.
 
 Only cards of the game's deck count: naming the joker in Hearts, or the two of clubs in
 Euchre, says nothing about anyone's hand.
@@ -72,7 +78,7 @@ RANK_WORDS: Final = (
 )  # fmt: skip
 OTHER_RANK_WORDS: Final = {"deuce": 0, "trey": 1, "knave": 9}
 #: English words that are also a card's spelling: read as words when written as words
-WORDS: Final = frozenset({"as", "ah", "ad", "jk"})
+WORDS: Final = frozenset({"as", "ah", "ad"})
 _WORD_FORMS: Final = WORDS | {w.capitalize() for w in WORDS}
 #: the words before "joker" that say which joker: the little one, or the big one
 LITTLE_WORDS: Final = ("little", "small", "low")
@@ -89,22 +95,22 @@ _LOOKALIKES: Final = str.maketrans(
 
 
 def normalised(text: str) -> str:
-    """``text`` as the chat check reads it: format characters and variation selectors
-    removed, NFKC-normalised, lookalike letters read as Latin ones (case kept)."""
-    text = unicodedata.normalize("NFKC", _unformatted(text))
-    return _unformatted(text).translate(_LOOKALIKES)
-
-
-def _unformatted(text: str) -> str:
+    """``text`` as the chat check reads it: format characters, variation selectors and
+    combining marks removed (``Ḱ`` is ``K``), NFKC-normalised, lookalike letters read as
+    Latin ones (case kept)."""
     if text.isascii():
-        return text  # the usual line: nothing to remove
-    return "".join(ch for ch in text if not _invisible(ch))
+        return text  # the usual line: nothing to change
+    text = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not _invisible(ch))
+    return unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
 
 
 def _invisible(ch: str) -> bool:
+    """A format character (Cf), a variation selector or a combining mark (Mn, Me)."""
     code = ord(ch)
     return (
-        unicodedata.category(ch) == "Cf" or 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF
+        unicodedata.category(ch) in ("Cf", "Mn", "Me")
+        or 0xFE00 <= code <= 0xFE0F
+        or 0xE0100 <= code <= 0xE01EF
     )
 
 
@@ -169,8 +175,8 @@ class _Notation:
             rf"|{start}(?P<jp>{pairs}){end}"
             rf"|(?P<js>{one_of(t for t in self.jokers if t not in lettered)})"
         )
-        # Every position is tried (a lookahead), so that a word let pass (jk, as) hides no
-        # spelling that begins inside it.
+        # Every position is tried (a lookahead), so that a spelling let pass as a word hides
+        # none that begins inside it.
         return re.compile(rf"(?=(?P<all>{words}|{short}|{jokers}))", re.IGNORECASE)
 
     def cards(self, text: str) -> list[int]:
@@ -179,7 +185,7 @@ class _Notation:
         reach = 0
         for m in self.pattern.finditer(text):
             if m["all"] in _WORD_FORMS:
-                continue  # as, As, ah, jk...: the word
+                continue  # as, As, ah...: the word
             if m.end("all") <= reach:
                 continue  # inside a spelling read already: the "joker" of "little joker"
             reach = m.end("all")
