@@ -20,6 +20,7 @@ import pytest
 from conftest import cli_env
 from tricktable.bots import make_bot
 from tricktable.bots.base import Bot
+from tricktable.characters.talk import match_talker
 from tricktable.chat import named_cards
 from tricktable.games import load_game
 from tricktable.match import Referee, play_match
@@ -141,6 +142,30 @@ def test_a_line_naming_a_hidden_card_is_dropped_as_a_chat_fault() -> None:
     assert len(state.results) == 1  # the hand was played out by the same bot
 
 
+@pytest.mark.parametrize("spelling", ["mixed", "lower", "spaced", "invisible", "words"])
+def test_a_card_named_in_any_spelling_is_never_heard(tmp_path: Path, spelling: str) -> None:
+    # A program says "I hold Kc" (its first card, in the spelling given) before each answer;
+    # another program records every line it is told: it never hears one of them.
+    heard = tmp_path / "heard.txt"
+    bots = [make_bot(chat_bot("--hidden", "--spelling", spelling)),
+            make_bot(chat_bot("--record", str(heard))), make_bot(chat_bot()),
+            make_bot("heuristic")]  # fmt: skip
+    referee = Referee()
+    try:
+        state = play_match(load_game("setback"), bots, 6, max_hands=2, referee=referee)
+    finally:
+        for bot in bots:
+            bot.close()
+    refused = [f for f in referee.faults if f["seat"] == 0]
+    assert refused and {f["kind"] for f in refused} == {"chat"}
+    assert all("may name only cards face up" in f["detail"] for f in refused)
+    assert not [n for n in state.notes if n.kind == "chat" and n.seat == 0]
+    told = heard.read_text(encoding="utf-8").splitlines()
+    assert any(ln.startswith("|INFO|chat|player3|") for ln in told)  # it hears the table
+    assert not [ln for ln in told if ln.startswith("|INFO|chat|player1|")]
+    assert not [ln for ln in told if "I hold" in ln]
+
+
 def test_tricks_passes_no_chat_on(tmp_path: Path) -> None:
     heard = tmp_path / "tricks.txt"
     bots = [make_bot(chat_bot()), make_bot(chat_bot("--record", str(heard))),
@@ -166,7 +191,7 @@ class Talking(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = json.loads(self.rfile.read(length))
         self.server.requests.append((self.path, body))  # type: ignore[attr-defined]
-        event = self.path.rsplit("/", 1)[1]
+        event = self.path.partition("?")[0].rsplit("/", 1)[1]
         legal = body.get("legal")
         answer: dict[str, Any] = {}
         if legal:
@@ -259,3 +284,42 @@ def test_spades_sends_seed_004_events_only_whoever_talks() -> None:
     assert any(n.kind == "chat" for n in state.notes)  # the programs talked
     events = {p.rsplit("/", 1)[1] for p in paths}
     assert events <= {"blind", "deal", "bid", "play", "book"}  # seed 004's, no chat
+
+
+# ------------------------------------------------------------------ labels are not names
+
+
+def test_bots_hear_names_never_labels(tmp_path: Path, server: ThreadingHTTPServer) -> None:
+    # A program's command line and a web service's URL hold secrets; characters talk about
+    # every seat; every line the other bots are told (a program's stdin, an HTTP bot's
+    # posts) and every line of the record holds neither secret.
+    host, port = server.server_address[:2]
+    web = f"http://{host}:{port}/?token=WEBSECRET"
+    heard = tmp_path / "heard.txt"
+    program = chat_bot("--api-key=CMDSECRET", "--record", str(heard))
+    said: list[str] = []
+    for seed in range(3):
+        spec = MatchSpec("setback", (program, "vinnie", web, "kit"), seed=seed, max_hands=4)
+        outcome = run_match(spec)
+        assert [f for f in outcome.record.get("faults", []) if f["kind"] != "flood"] == []
+        said += [n["text"] for n in chats(outcome.record)]
+        assert "CMDSECRET" in json.dumps(outcome.record["players"])  # the record keeps labels
+    assert not [t for t in said if "SECRET" in t or "cmd:" in t or "http" in t]
+    told = heard.read_text(encoding="utf-8")
+    assert "|INFO|chat|player2|" in told and "Web bot" in told  # it heard the talk
+    assert "SECRET" not in told and "http" not in told
+    requests = server.requests  # type: ignore[attr-defined]
+    bodies = json.dumps([body for _, body in requests])
+    assert any(path.endswith("/chat?token=WEBSECRET") for path, _ in requests)
+    assert "SECRET" not in bodies and "cmd:" not in bodies
+    assert "CMDSECRET" not in json.dumps([path for path, _ in requests])
+    # The characters spoke of these seats by the names they show, and know no others.
+    assert any("Program" in text or "Web bot" in text for text in said)
+    state = outcome.state
+    assert state is not None
+    talker = match_talker(state, [make_bot(p) for p in ("heuristic", "vinnie", "random", "kit")],
+                          outcome.labels)  # fmt: skip
+    assert talker is not None
+    assert {tuple(s.names) for s in talker.speakers.values()} == {
+        ("Program", "Vinnie", "Web bot", "Kit")
+    }

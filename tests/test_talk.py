@@ -6,13 +6,15 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from tricktable.cards import JOKER, LITTLE_JOKER, RANKS, SUIT_NAMES, mask_of
 from tricktable.characters.roster import CHARACTERS
-from tricktable.characters.talk import LINES_PER_STEP, fields_of
+from tricktable.characters.talk import LINES_PER_STEP, display_name, fields_of, fill
 from tricktable.chat import named_cards
 from tricktable.engine.events import CardPlayed, Chat, Dealt, HandChanged, HandStarted
 from tricktable.games import load_game, names
@@ -20,6 +22,7 @@ from tricktable.records import replay
 from tricktable.runner import MatchSpec, run_match
 from tricktable.table import Person, Table
 
+BOTS = Path(__file__).parent / "bots"
 #: every game and preset ``tricktable games`` lists
 GAMES = sorted(names())
 #: the six characters, Ada on the heuristic (her search is slow in pure Python; her talk is
@@ -293,3 +296,119 @@ def test_a_table_without_characters_has_no_talker() -> None:
         assert _answers(table, 1) == []
     finally:
         table.close()
+
+
+# ------------------------------------------------------------- names, never labels
+
+
+def test_a_seat_shows_a_name_never_its_label() -> None:
+    shown = {
+        "bot:cmd:python bot.py --api-key=SECRET": "Program",
+        "bot:CMD:./bot --token SECRET": "Program",
+        "bot: cmd:./bot": "Program",
+        "bot:http://127.0.0.1:8000/?token=SECRET": "Web bot",
+        "bot:HTTPS://user:SECRET@example.org/bot": "Web bot",
+        "bot:path/to/SECRET/bot.py:MyBot": "MyBot",
+        "bot:package.module:Player": "Player",
+        "bot:path/x.py:not a name SECRET": "Bot",
+        "bot:edna(base=ismcts)": "Edna",
+        "bot:heuristic": "Heuristic",
+        "bot:pimc(worlds=20)": "Pimc",
+        "human": "you",
+        "": "you",
+        "you": "you",
+        "Sam": "Sam",
+    }
+    for label, name in shown.items():
+        assert display_name(label) == name, label
+        assert display_name(name) == name  # a name shown is its own name
+
+
+def test_a_table_names_its_seats_not_their_labels() -> None:
+    secret = f"cmd:{sys.executable} {BOTS / 'chat.py'} --api-key=SECRET"
+    table = Table(load_game("setback"), [Person(), "vinnie", secret, "kit"], seed=2)
+    try:
+        assert "SECRET" in table.labels[2]  # the record keeps the label
+        assert table.talker is not None
+        for speaker in table.talker.speakers.values():
+            assert speaker.names == ["", "Vinnie", "Program", "Kit"]  # "": no name given
+    finally:
+        table.close()
+
+
+# ---------------------------------------------------- talking to a person without a name
+
+#: the fields of a line with a person without a name (""), as the name and as the partner
+UNNAMED_FIELDS = {"name": "", "partner": "", "me": "Edna", "card": "J♥", "bid": "3",
+                  "us": "5", "them": "7"}  # fmt: skip
+#: what a line must not read like when it speaks to or of a person without a name
+BAD_WORDING = re.compile(
+    r"\{|\}|[,:;]\s*[.!?,:;]|\s[.!?,:;]|\s\s|^\s|\s$|^[,.!?:;]|^[a-z]"  # no name left a gap
+    r"|(?i:,\s*(you|human|friend)\s*([.!?,]|$))"  # "Thank you, you."
+    r"|(?i:\bmy (you|human|friend)\b)"  # "That's my you!"
+    r"|(^|[.!?] )(?i:(you|human|friend)[,!.?])"  # "You! Pull up a chair"
+    r"|(?i:\b(you|human|friend) (bids|says|has|holds|gets|goes|eats|makes|collects|is)\b)"
+    r"|(?i:\bfriend\b)"
+)
+
+
+def test_every_line_reads_right_to_a_person_without_a_name() -> None:
+    kept = Counter[tuple[str, str]]()
+    for character in CHARACTERS.values():
+        for kind, lines in character.voice.items():
+            for line in lines:
+                named = fill(line, {**UNNAMED_FIELDS, "name": "Sam", "partner": "Sam"})
+                assert named == line.format_map({**UNNAMED_FIELDS, "name": "Sam", "partner": "Sam"})
+                for fields in (
+                    UNNAMED_FIELDS,
+                    {**UNNAMED_FIELDS, "partner": "Rosa"},
+                    {**UNNAMED_FIELDS, "name": "Rosa"},
+                ):
+                    said = fill(line, fields)
+                    if said is None:
+                        assert "{name}" in line and fields["name"] == ""  # about them: unsaid
+                        continue
+                    assert not BAD_WORDING.search(said), (line, said)
+                    assert said[0].isupper() or said[0].isdigit() or said[0] in "'J", (line, said)
+                    if fields is UNNAMED_FIELDS:
+                        kept[character.name, kind] += 1
+    # Every character still answers a person without a name, whatever was said to it.
+    for character in CHARACTERS.values():
+        for kind in ("greet", "thanks", "retort", "score", "named"):
+            if character.style.talk.get(kind, 0.0) > 0:
+                assert kept[character.name, kind] > 0, (character.name, kind)
+    assert fill("That's my {partner}!", UNNAMED_FIELDS) == "That's my partner!"
+    assert fill("Thank you, {name}.", UNNAMED_FIELDS) == "Thank you."
+    assert fill("{name}! Pull up a chair.", UNNAMED_FIELDS) == "Pull up a chair."
+    assert fill("{partner} bids {bid}!", UNNAMED_FIELDS) == "My partner bids 3!"
+    assert fill("{name} bids {bid}.", UNNAMED_FIELDS) is None
+
+
+@pytest.mark.parametrize("label", ["", "you", "human"])
+def test_characters_never_call_a_person_you_or_friend(label: str) -> None:
+    # A whole match at a table, the person's partner a character (Vinnie: "That's my
+    # {partner}!"), the person chatting: nothing the characters say calls them by a label.
+    said: list[str] = []
+    for seed in range(3):
+        table = Table(load_game("setback"), [Person(label), "kit", "vinnie", "rosa"], seed=seed)
+        try:
+            for text in ("hello all", "thanks, well played", "lol you lose", "what's the score?"):
+                table.chat(0, text)
+            state = table.state
+            while not table.ended:
+                if state.needs_deal:
+                    table.deal_next()
+                    continue
+                seat = state.to_act
+                action = table.view(seat).legal_actions()[0]
+                if seat == 0:
+                    table.submit(0, action)
+                else:
+                    table.play_for(seat, action)
+            said += [n.text for n in state.notes if n.kind == "chat" and n.seat != 0]
+        finally:
+            table.close()
+    assert len(said) > 20
+    assert any("partner" in line for line in said)  # Vinnie and Rosa spoke to their partner
+    bad = [line for line in said if BAD_WORDING.search(line)]
+    assert bad == []

@@ -15,8 +15,9 @@ args = sys.argv[1:-1]
 lines = int(_option(args, "--lines", "1"))
 hidden = "--hidden" in args
 spelling = _option(args, "--spelling", "canonical")
-RANKS = dict(zip("23456789TJQKA", "two three four five six seven eight nine ten jack queen "
-                 "king ace".split()))
+WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen",
+         "king", "ace")  # fmt: skip
+RANKS = dict(zip("23456789TJQKA", WORDS, strict=True))
 SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 

@@ -11,9 +11,13 @@ sometimes says a line.
 What a speaker knows is therefore what anyone watching knows: names, bids, cards already
 played, scores. Its own hand never reaches it, so no line can reveal a card it holds or
 another seat's. As a second guard, every line goes through the one chat check,
-:func:`tricktable.table.table.checked_line` (``Table.chat``'s, and ``match.checked_say``'s
-without a table): a line naming a card that is not face up is refused, and
-:meth:`Talker.say` drops it.
+:func:`tricktable.chat.checked_line` (``Table.chat``'s, and ``match.checked_say``'s without a
+table): a line naming a card that is not face up is refused, and :meth:`Talker.say` drops it.
+
+Lines name seats by their display names (:func:`display_name`), never by their labels: a
+label can hold a secret (a program's command line, a web service's URL), and every seat,
+bots included, hears what a character says. A person who gave no name is named by no line
+(:func:`fill`: "Thank you!", "That's my partner!").
 
 Talk never changes play: speakers draw from their own generators (from the match's seed and
 the seat), bots never read them, and a chat line is a note of the log, not a move. A
@@ -74,23 +78,88 @@ _FORMATTER = string.Formatter()
 Say = Callable[[int, str], Any]
 
 
+#: what a person who gave no name is called in a label: the characters then name them not at
+#: all ("Thank you!", "That's my partner!"), never "Thank you, you"
+UNNAMED = frozenset({"", "you", "human", "person", "remote", "me"})
+#: the names a program's and a web service's seats show: their labels hold a command line or
+#: a URL, which can carry a secret (``--api-key=...``, ``?token=...``) and is never shown
+PROGRAM = "Program"
+WEB_BOT = "Web bot"
+#: a bot's name shown as it is: a word, short (else it is "Bot")
+_SHOWN = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,23}")
+
+
 def display_name(label: str) -> str:
-    """The name a label shows at the table: ``bot:edna`` -> Edna, ``bot:pimc(...)`` -> Pimc."""
+    """The name a seat shows at the table, in talk and on its avatar, from its label (as the
+    table and the record have it): ``bot:edna`` -> Edna, ``bot:pimc(...)`` -> Pimc, a
+    person's name as it is (``you`` for ``human`` or none).
+
+    Bots hear names, never labels: a label can hold a secret, so a program's seat is
+    :data:`PROGRAM` (``bot:cmd:./bot --api-key=...``), a web service's :data:`WEB_BOT`
+    (``bot:http://host/?token=...``), a plug-in's its class's name (``bot:path/x.py:MyBot``
+    -> MyBot), and any other spec that is not a short word "Bot". A name shown is its own
+    display name (``Program`` -> Program).
+    """
     from tricktable.characters.roster import CHARACTERS
 
-    text = label[4:] if label.startswith("bot:") else label
-    base = text.partition("(")[0].strip() or "someone"
+    text = label.strip()
+    if not text.startswith("bot:"):
+        return text if text.lower() not in ("", "human") else "you"
+    spec = text[4:].strip()
+    low = spec.lower()
+    if low.startswith("cmd:"):
+        return PROGRAM
+    if "://" in low:
+        return WEB_BOT
+    base = spec.partition("(")[0].strip()
     found = CHARACTERS.get(base.lower())
     if found is not None:
         return found.display
-    if text == "human" or not text:
-        return "friend"
-    return base[:1].upper() + base[1:] if label.startswith("bot:") else base
+    base = base.rpartition(":")[2].strip()  # a plug-in: path/to/bot.py:Class or module:Class
+    if not _SHOWN.fullmatch(base):
+        return "Bot"
+    return base[:1].upper() + base[1:]
 
 
 def fields_of(line: str) -> set[str]:
     """The fields a line uses (``{name}``, ``{card}``...)."""
     return {f for _, f, _, _ in _FORMATTER.parse(line) if f}
+
+
+# Where a person without a name is called by it: after a comma before punctuation ("Thank
+# you, {name}."), as a whole sentence ("Hmph. {name}."), first in a sentence before a comma
+# or "!" ("{name}! Pull up a chair"). A sentence starts a line or follows ". ", "! ", "? ".
+_SENTENCE = r"(?:^|(?<=[.!?] ))"
+_CALLED = (
+    re.compile(r",\s*\{name\}(?=[.!?,:;])"),
+    re.compile(_SENTENCE + r"\{name\}[.!?](?: |$)"),
+)
+_CALLED_FIRST = re.compile(_SENTENCE + r"\{name\}[,!:] (.)")
+_PARTNER_SUBJECT = re.compile(_SENTENCE + r"\{partner\}(?= [a-z])")
+_PARTNER_FIRST = re.compile(_SENTENCE + r"\{partner\}")
+
+
+def fill(line: str, fields: Mapping[str, str]) -> str | None:
+    """``line`` filled in from ``fields``, or None where it uses a field not given.
+
+    A ``name`` or ``partner`` given as "" is a person who gave no name (:data:`UNNAMED`),
+    whom a line calls nothing rather than "you" or "friend": where a line speaks to them by
+    ``{name}`` it is left out ("Thank you, {name}." -> "Thank you."), a line that speaks
+    *about* them by it is not said (None), and ``{partner}`` is the word ("That's my
+    partner!", "Beautiful, partner!", "My partner bids 3!").
+    """
+    if fields.get("name") == "" and "{name}" in line:
+        for called in _CALLED:
+            line = called.sub("", line)
+        line = _CALLED_FIRST.sub(lambda m: m[1].upper(), line).rstrip()
+        if "{name}" in line or not line:
+            return None
+    if fields.get("partner") == "" and "{partner}" in line:
+        line = _PARTNER_SUBJECT.sub("My partner", line)
+        line = _PARTNER_FIRST.sub("Partner", line).replace("{partner}", "partner")
+    if not fields_of(line) <= fields.keys():
+        return None
+    return line.format_map(fields)
 
 
 class Speaker:
@@ -285,12 +354,14 @@ class Speaker:
         if chance <= 0.0 or self.rng.random() >= chance:
             return None
         fields = self._fields(given)
-        lines = self._lines(kind)
-        usable = [x for x in lines if fields_of(x) <= fields.keys()]
-        fresh = [x for x in usable if x.format_map(fields) != self.last]
+        fresh = [
+            said
+            for said in (fill(x, fields) for x in self._lines(kind))
+            if said is not None and said != self.last
+        ]
         if not fresh:
             return None
-        said = self.rng.choice(fresh).format_map(fields)
+        said = self.rng.choice(fresh)
         self.last = said
         if answering:
             self.answers += 1
@@ -348,7 +419,11 @@ class Talker:
     ) -> None:
         self.state = state
         log = state.listen()
-        names = [display_name(label) for label in labels]
+        # A person who gave no name is named by no line ("" is no name: see fill).
+        names = [
+            "" if not label.startswith("bot:") and shown.lower() in UNNAMED else shown
+            for label, shown in ((label.strip(), display_name(label)) for label in labels)
+        ]
         game = state.game
         self.speakers = {
             seat: Speaker(character, seat, game, names, state.seed)
