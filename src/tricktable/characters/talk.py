@@ -404,9 +404,9 @@ def _key_cards(trump: int) -> tuple[int, ...]:
 class Talker:
     """The talk of one match's character seats (see the module).
 
-    ``speakers`` maps a seat to its character; ``names`` are every seat's labels (as the
-    record has them); ``people`` the seats whose chat is answered; ``say`` puts a line at
-    the table.
+    ``speakers`` maps a seat to its character; ``labels`` are every seat's labels (as the
+    record has them: lines name seats by their :func:`display_name`, never by these);
+    ``people`` the seats whose chat is answered; ``say`` puts a line at the table.
     """
 
     def __init__(
