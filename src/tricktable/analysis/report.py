@@ -34,6 +34,7 @@ from tricktable.analysis.intervals import Proportion, Summary, wilson
 from tricktable.analysis.standings import Standings, standings_of
 from tricktable.db.store import Store, StoredGame, TournamentInfo
 from tricktable.errors import TricktableError
+from tricktable.files import check_writable, shown, write_atomic
 
 #: shown where a figure has no data
 NONE = "—"
@@ -111,19 +112,25 @@ def _counted(games: Iterable[StoredGame], progress: Callable[[int], None]) -> It
         yield game
 
 
-def write_report(report: Report, out: str | Path) -> Path:
-    """Write the page to ``out``/index.html (making the folder); its path."""
+def report_path(out: str | Path) -> Path:
+    """Where the page of folder ``out`` goes, checked before any work: the folder made if it
+    is missing, and ``index.html`` in it absent or a regular file (never a link, a FIFO or a
+    device) that a new file can replace."""
     folder = Path(out)
-    page = render_html(report)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / INDEX
-        tmp = folder / f".{INDEX}.tmp"
-        tmp.write_text(page, encoding="utf-8")
-        tmp.replace(path)
+    except FileExistsError:
+        raise ReportError(f"cannot write the report into {shown(folder)}: not a folder") from None
     except OSError as exc:
-        raise ReportError(f"cannot write the report into {folder}: {exc.strerror or exc}") from exc
-    return path
+        raise ReportError(
+            f"cannot write the report into {shown(folder)}: {exc.strerror or exc}"
+        ) from None
+    return check_writable(folder / INDEX, "report")
+
+
+def write_report(report: Report, out: str | Path) -> Path:
+    """Write the page to ``out``/index.html (making the folder), atomically; its path."""
+    return write_atomic(report_path(out), render_html(report), "report")
 
 
 # -- formatting ----------------------------------------------------------------------------------
@@ -230,7 +237,8 @@ def render_html(report: Report) -> str:
         f"<h1>{esc(title)}</h1>",
         f'<p class="lead">{esc(rules.game)}, {esc(rules.format)}, partnerships '
         f"{esc(rules.partnerships)}{', the lower score wins' if rules.lower_wins else ''}; "
-        f"{st.games} games (tables), {esc(deals)}; status {esc(info.status)}; created "
+        f"{st.games} games (tables), {esc(deals)}"
+        f"{'' if st.seed is None else f'; seed {st.seed}'}; status {esc(info.status)}; created "
         f"{esc(info.created.strftime('%Y-%m-%d %H:%M UTC'))}. Read from {esc(report.where)} "
         f"on {esc(now)} in {report.seconds:.1f} s ({report.per_game_ms():.2f} ms a game, "
         "its record replayed).</p>",

@@ -407,6 +407,12 @@ class Standings:
     ratings: Ratings
     fault_total: int = 0
 
+    @property
+    def seed(self) -> int | None:
+        """The tournament's seed, as its spec stores it (None for a spec without a whole one)."""
+        seed = self.tournament.spec.get("seed")
+        return seed if type(seed) is int else None
+
     def to_dict(self) -> dict[str, Any]:
         """The standings as one JSON-ready object (see docs/standings.md)."""
         info, rules = self.tournament, self.rules
@@ -416,6 +422,7 @@ class Standings:
                 "name": info.name,
                 "status": info.status,
                 "created": info.created.isoformat(),
+                "seed": self.seed,
                 "game": rules.game,
                 "format": rules.format,
                 "unit": rules.unit,

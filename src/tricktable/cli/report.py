@@ -5,32 +5,31 @@ Reads a tournament from the database (the newest unless ``--name`` is given) and
 opens offline in any browser. Prints where it wrote it and what reading the games cost.
 docs/report.md explains every section.
 
-Exit status: 0, or 2 with one line on standard error for a database that is missing or cannot
-be read, a tournament that is not there, an unknown entrant in ``--insights-from``, or a folder
-that cannot be written.
+The database is opened read-only (nothing is ever written to it); the page is written
+atomically, to a regular file only, and where it goes is checked before the games are read.
+Exit status: 0, or 2 with one line on standard error for a database that is missing, damaged or
+cannot be read, a tournament that is not there, an unknown entrant in ``--insights-from``, or a
+place that cannot take the page.
 """
 
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 from tricktable.cli import fail
-from tricktable.db.store import Store, parse_target
+from tricktable.db.store import Store
 from tricktable.errors import TricktableError
 
 
 def run_report(db: str, name: str | None, out: str, only: str | None, quiet: bool = False) -> int:
     """Write the report of tournament ``name`` (None: the newest) in ``db`` into folder ``out``;
     the exit status. ``only``: comma-separated entrants whose bids the strategy counts."""
-    from tricktable.analysis.report import ReportError, read_report, write_report
+    from tricktable.analysis.report import read_report, report_path, write_report
 
     try:
-        url, where = parse_target(db)
-        if url.get_backend_name() == "sqlite" and not Path(str(url.database)).is_file():
-            raise ReportError(f"{where}: no such file (run a tournament, or give --db)")
         entrants = None if only is None else [e.strip() for e in only.split(",") if e.strip()]
-        with Store.open(db) as store:
+        report_path(out)  # a place that cannot take the page is said before the work
+        with Store.open(db, readonly=True) as store:
             report = read_report(store, name, only=entrants)
         began = time.perf_counter()
         path = write_report(report, out)

@@ -6,14 +6,15 @@ ratings, the head-to-head matrix and the faults, with how faults counted stated 
 With ``--json`` it prints :meth:`tricktable.analysis.standings.Standings.to_dict` as one JSON
 object and nothing else. docs/standings.md explains every figure.
 
-Exit status: 0, or 2 with one line on standard error for a database that is missing or cannot
-be read, a tournament that is not there, or one whose games cannot be read.
+The database is opened read-only: nothing is ever written to it, and a file that is empty or
+not a tricktable database is refused, not given a schema. Exit status: 0, or 2 with one line on
+standard error for a database that is missing, damaged or cannot be read, a tournament that is
+not there, or one whose games cannot be read.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from rich import box
 from rich.console import Console
@@ -22,9 +23,9 @@ from rich.table import Table
 from rich.text import Text
 
 from tricktable.analysis.intervals import Proportion, Summary
-from tricktable.analysis.standings import Standings, StandingsError, read_standings
+from tricktable.analysis.standings import Standings, read_standings
 from tricktable.cli import fail
-from tricktable.db.store import Store, parse_target
+from tricktable.db.store import Store
 from tricktable.errors import TricktableError
 
 #: shown where a figure has no data
@@ -35,8 +36,7 @@ def run_standings(db: str, name: str | None, as_json: bool) -> int:
     """Print the standings of tournament ``name`` (None: the newest) in database ``db``; the
     exit status."""
     try:
-        _require_database(db)
-        with Store.open(db) as store:
+        with Store.open(db, readonly=True) as store:
             standings = read_standings(store, name)
     except TricktableError as exc:
         return fail(exc)
@@ -45,13 +45,6 @@ def run_standings(db: str, name: str | None, as_json: bool) -> int:
     else:
         render(standings)
     return 0
-
-
-def _require_database(db: str) -> None:
-    """A database file that is not there is an error: opening it would create an empty one."""
-    url, where = parse_target(db)
-    if url.get_backend_name() == "sqlite" and not Path(str(url.database)).is_file():
-        raise StandingsError(f"{where}: no such file (run a tournament, or give --db)")
 
 
 def _plural(unit: str) -> str:
@@ -105,7 +98,8 @@ def _render_header(standings: Standings, console: Console) -> None:
     deals = f"{standings.deals} {_plural(rules.unit)}"
     if rules.duplicate:
         deals += f" ({standings.complete_deals} with every table played)"
-    console.print(f"{standings.games} games (tables) played; {deals}")
+    seed = "" if standings.seed is None else f"; seed {standings.seed}"
+    console.print(f"{standings.games} games (tables) played; {deals}{seed}")
     console.print(f"faults count by {escape(rules.fault_rule)}: {escape(rules.fault_policy())}")
 
 

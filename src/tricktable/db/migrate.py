@@ -44,6 +44,45 @@ def head() -> str:
     return revision
 
 
+def check(connection: Connection) -> bool:
+    """Check ``connection``'s database is tricktable's (or empty); whether it needs upgrading.
+
+    Reads only. Raises :class:`SchemaProblem` for a database that is not ours, was made by hand
+    or is newer than this code.
+    """
+    script = ScriptDirectory.from_config(alembic_config())
+    known = {rev.revision for rev in script.walk_revisions()}
+    tables = set(inspect(connection).get_table_names())
+    current = set(MigrationContext.configure(connection).get_current_heads())
+    if tables and not tables & OUR_TABLES:
+        raise SchemaProblem(
+            "is not a tricktable database (it holds other tables: "
+            + ", ".join(repr(t)[:40] for t in sorted(tables)[:5])
+            + (", ..." if len(tables) > 5 else "")
+            + "); give a new file or an empty database"
+        )
+    elif current - known:
+        newer = ", ".join(repr(r)[:40] for r in sorted(current - known)[:3])
+        raise SchemaProblem(
+            f"has schema revision {newer}, newer than this tricktable knows "
+            f"(up to {script.get_current_head()}): upgrade tricktable"
+        )
+    elif tables and not current:
+        raise SchemaProblem(
+            "holds tricktable's tables but no schema revision (alembic_version): it was made "
+            "by hand or damaged; give a new file or an empty database"
+        )
+    elif tables and not tables >= OUR_TABLES:
+        missing = ", ".join(sorted(OUR_TABLES - tables))
+        raise SchemaProblem(f"lacks tricktable's table {missing}: it was damaged or edited")
+    return current != {script.get_current_head()}
+
+
+def is_empty(connection: Connection) -> bool:
+    """Whether ``connection``'s database holds no table at all (a new file, a new database)."""
+    return not inspect(connection).get_table_names()
+
+
 def upgrade(connection: Connection) -> None:
     """Check ``connection``'s database is tricktable's (or empty) and upgrade it to the head.
 
@@ -52,29 +91,8 @@ def upgrade(connection: Connection) -> None:
     """
     if connection.dialect.name == "postgresql":
         connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _PG_LOCK})
-    config = alembic_config()
-    script = ScriptDirectory.from_config(config)
-    known = {rev.revision for rev in script.walk_revisions()}
-    tables = set(inspect(connection).get_table_names())
-    current = set(MigrationContext.configure(connection).get_current_heads())
-    if tables and not tables & OUR_TABLES:
-        raise SchemaProblem(
-            "is not a tricktable database (it holds other tables: "
-            + ", ".join(sorted(tables)[:5])
-            + (", ..." if len(tables) > 5 else "")
-            + "); give a new file or an empty database"
-        )
-    elif current - known:
-        raise SchemaProblem(
-            f"has schema revision {', '.join(sorted(current - known))}, newer than this "
-            f"tricktable knows (up to {script.get_current_head()}): upgrade tricktable"
-        )
-    elif tables and not current:
-        raise SchemaProblem(
-            "holds tricktable's tables but no schema revision (alembic_version): it was made "
-            "by hand or damaged; give a new file or an empty database"
-        )
-    if current != {script.get_current_head()}:
+    if check(connection):
+        config = alembic_config()
         config.attributes["connection"] = connection
         with _ALEMBIC:
             command.upgrade(config, "head")

@@ -3,7 +3,12 @@
 An embedded SQLite file by default (a bare path), PostgreSQL by URL (``postgresql://USER@HOST/DB``,
 driven by psycopg 3). :meth:`Store.open` creates or upgrades the schema (Alembic, to the newest
 revision this code knows) and refuses, with one line, a file that is damaged, not SQLite, another
-program's database or newer than this code.
+program's database or newer than this code — before writing a byte to it: an existing SQLite file
+is first looked at read-only (its header, its schema, SQLite's ``quick_check``).
+``Store.open(target, readonly=True)`` (what ``standings`` and ``report`` use) never writes at
+all: SQLite opens the file in read-only mode, PostgreSQL in read-only transactions, and a file
+that is empty or not a tricktable database is refused, not given a schema. Everything read back
+is checked (:mod:`tricktable.db.rows`): a damaged row is one line naming it, never a traceback.
 
 Games are written in batches, one transaction each, and a batch is idempotent: a game whose unit
 (``d17/t1``) is already stored for its tournament is skipped. A batch that fails stores nothing
@@ -19,7 +24,9 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import stat
 import time
+import urllib.parse
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,14 +35,37 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from sqlalchemy import URL, Connection, Engine, create_engine, event, func, make_url, select
+from sqlalchemy import (
+    URL,
+    Connection,
+    Engine,
+    Text,
+    create_engine,
+    event,
+    func,
+    make_url,
+    select,
+    type_coerce,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session
 
 from tricktable.db import migrate
 from tricktable.db.models import Entrant, Game, Tournament
-from tricktable.errors import TricktableError
+from tricktable.db.rows import (
+    Damaged,
+    EntrantInfo,
+    StoredGame,
+    TournamentInfo,
+    entrant_info,
+    stored_game,
+    tournament_info,
+    utc,
+)
+from tricktable.errors import TricktableError, quote
+from tricktable.files import FileProblem, check_writable
 
 #: tries of the switch to write-ahead logging while other openers hold the file (50 ms apart)
 _WAL_TRIES = 200
@@ -48,6 +78,12 @@ READ_BATCH = 500
 _SEED_RANGE = range(-(2**63), 2**63)
 #: compact JSON, and no NaN (which is not JSON): made once, since records are many
 _ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+#: how every SQLite database file begins
+_SQLITE_HEADER = b"SQLite format 3\x00"
+#: the problems SQLite's quick_check reports at most (the first is what the error line says)
+_CHECK_PROBLEMS = 3
+#: the longest a database's own error message is quoted
+_REASON = 120
 
 
 class StoreError(TricktableError):
@@ -61,26 +97,6 @@ class StoreError(TricktableError):
     def __init__(self, message: str, unsaved: Sequence[GameRow] = ()) -> None:
         super().__init__(message)
         self.unsaved = tuple(unsaved)
-
-
-@dataclass(frozen=True, slots=True)
-class TournamentInfo:
-    """A stored tournament; ``spec`` is the JSON object given to :meth:`Store.create_tournament`."""
-
-    id: int
-    name: str
-    created: datetime
-    spec: dict[str, Any]
-    status: str
-
-
-@dataclass(frozen=True, slots=True)
-class EntrantInfo:
-    """A tournament's entrant: its id (what ``seats`` hold), name and player spec."""
-
-    id: int
-    name: str
-    spec: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,30 +121,15 @@ class GameRow:
     finished_at: datetime | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class StoredGame:
-    """A game read back from the store; ``record`` is ``None`` when not asked for."""
-
-    id: int
-    tournament_id: int
-    unit: str
-    round_no: int
-    table_no: int
-    seats: tuple[int, ...]
-    seed: int
-    record: dict[str, Any] | None
-    result: dict[str, Any]
-    faults: list[dict[str, Any]]
-    finished_at: datetime
-
-
 class Store:
     """An open tournament database. Make one with :meth:`Store.open`; a context manager."""
 
-    def __init__(self, engine: Engine, where: str) -> None:
+    def __init__(self, engine: Engine, where: str, *, readonly: bool = False) -> None:
         self.engine = engine
         #: how messages name the database: ``database PATH`` or the URL without its password
         self.where = where
+        #: opened read-only: nothing can be written through it
+        self.readonly = readonly
         # For transactions that read and then write: on SQLite they take the write lock first
         # (BEGIN IMMEDIATE), so that two of them wait for each other instead of one failing.
         self._writer = engine.execution_options(tricktable_writes=True)
@@ -137,17 +138,33 @@ class Store:
 
     @classmethod
     def open(
-        cls, target: str | os.PathLike[str], *, connect_timeout: int = CONNECT_TIMEOUT
+        cls,
+        target: str | os.PathLike[str],
+        *,
+        readonly: bool = False,
+        connect_timeout: int = CONNECT_TIMEOUT,
     ) -> Store:
         """Open the database at ``target`` — a file path (SQLite), ``sqlite:///PATH`` or
-        ``postgresql://USER:PASSWORD@HOST:PORT/DB`` — creating or upgrading its schema."""
+        ``postgresql://USER:PASSWORD@HOST:PORT/DB`` — creating or upgrading its schema.
+
+        ``readonly``: write nothing, ever; a database that is missing, empty or not
+        tricktable's is refused (a :class:`StoreError`) rather than given a schema.
+        """
+        if readonly:
+            store = cls.look(target, connect_timeout=connect_timeout)
+            if store is None:
+                url, where = parse_target(target)
+                if url.get_backend_name() == "sqlite" and not Path(str(url.database)).exists():
+                    raise StoreError(f"{where}: no such file (run a tournament, or give --db)")
+                raise StoreError(
+                    f"{where} is empty, not a tricktable database yet (run a tournament into "
+                    "it, or give --db)"
+                )
+            return store
         url, where = parse_target(target)
         if url.get_backend_name() == "sqlite":
             assert url.database is not None
-            try:
-                Path(url.database).parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StoreError(f"{where}: cannot create its folder: {exc.strerror}") from exc
+            _check_sqlite_file(Path(url.database), where)
         try:
             engine = _make_engine(url, connect_timeout)
         except (SQLAlchemyError, ImportError) as exc:
@@ -164,6 +181,47 @@ class Store:
             raise
         if url.get_backend_name() == "sqlite":
             store._use_wal()
+        return store
+
+    @classmethod
+    def look(
+        cls, target: str | os.PathLike[str], *, connect_timeout: int = CONNECT_TIMEOUT
+    ) -> Store | None:
+        """Open the database at ``target`` read-only; ``None`` where there is none yet (no
+        file, an empty file, a database without tables).
+
+        Nothing is written to it, whatever it holds; one that is not a tricktable database or
+        is newer than this code is refused with a :class:`StoreError`.
+        """
+        url, where = parse_target(target)
+        if url.get_backend_name() == "sqlite":
+            assert url.database is not None
+            path = Path(url.database)
+            if not _sqlite_file_holds_data(path, where, follow=True):
+                return None
+            engine = _sqlite_readonly_engine(path)
+        else:
+            try:
+                engine = _make_engine(url, connect_timeout, readonly=True)
+            except (SQLAlchemyError, ImportError) as exc:
+                raise StoreError(f"{where}: cannot open: {_reason(exc)}") from exc
+        store = cls(engine, where, readonly=True)
+        try:
+            with store._guard("cannot open"), engine.connect() as connection:
+                empty = migrate.is_empty(connection)
+                if not empty:
+                    # An older revision is read as it is (this one cannot upgrade it); the
+                    # readers' queries name the columns they need.
+                    migrate.check(connection)
+        except migrate.SchemaProblem as problem:
+            engine.dispose()
+            raise StoreError(f"{where} {problem}") from None
+        except BaseException:
+            engine.dispose()
+            raise
+        if empty:
+            engine.dispose()
+            return None
         return store
 
     def _use_wal(self) -> None:
@@ -245,38 +303,56 @@ class Store:
 
     def find_tournament(self, name: str) -> TournamentInfo | None:
         """The tournament named ``name``, or ``None``."""
-        with self._guard(f"cannot read tournament {name!r}"), Session(self.engine) as session:
-            found = session.scalar(select(Tournament).where(Tournament.name == name))
-            return None if found is None else _tournament_info(found)
+        query = _TOURNAMENTS.where(Tournament.name == name)
+        with self._guard(f"cannot read tournament {quote(name)}"), self.engine.connect() as c:
+            found = c.execute(query).first()
+            return None if found is None else self._tournament(found)
 
     def tournament(self, tid: int) -> TournamentInfo:
         """The tournament with id ``tid`` (a :class:`StoreError` when there is none)."""
-        with self._guard(f"cannot read tournament {tid}"), Session(self.engine) as session:
-            found = session.get(Tournament, tid)
+        query = _TOURNAMENTS.where(Tournament.id == tid)
+        with self._guard(f"cannot read tournament {tid}"), self.engine.connect() as c:
+            found = c.execute(query).first()
             if found is None:
                 raise StoreError(f"{self.where}: no tournament has id {tid}")
-            return _tournament_info(found)
+            return self._tournament(found)
 
     def tournaments(self) -> list[TournamentInfo]:
         """Every tournament, oldest first."""
-        query = select(Tournament).order_by(Tournament.id)
-        with self._guard("cannot read the tournaments"), Session(self.engine) as session:
-            return [_tournament_info(t) for t in session.scalars(query)]
+        query = _TOURNAMENTS.order_by(Tournament.id)
+        with self._guard("cannot read the tournaments"), self.engine.connect() as c:
+            return [self._tournament(row) for row in c.execute(query)]
 
     def set_status(self, tid: int, status: str) -> None:
         """Set tournament ``tid``'s status (``running``, ``finished``...)."""
-        doing = f"cannot update tournament {tid}"
-        with self._guard(doing), Session(self._writer) as session, session.begin():
-            found = session.get(Tournament, tid)
-            if found is None:
+        query = update(Tournament).where(Tournament.id == tid).values(status=status)
+        with self._guard(f"cannot update tournament {tid}"), self._writer.begin() as c:
+            if c.execute(query).rowcount == 0:
                 raise StoreError(f"{self.where}: no tournament has id {tid}")
-            found.status = status
 
     def entrants(self, tid: int) -> list[EntrantInfo]:
         """Tournament ``tid``'s entrants, in the order they were given."""
-        query = select(Entrant).where(Entrant.tournament_id == tid).order_by(Entrant.id)
-        with self._guard(f"cannot read tournament {tid}'s entrants"), Session(self.engine) as s:
-            return [EntrantInfo(e.id, e.name, e.spec) for e in s.scalars(query)]
+        query = (
+            select(Entrant.id, Entrant.name, Entrant.spec)
+            .where(Entrant.tournament_id == tid)
+            .order_by(Entrant.id)
+        )
+        with self._guard(f"cannot read tournament {tid}'s entrants"), self.engine.connect() as c:
+            found = []
+            for row in c.execute(query):
+                try:
+                    found.append(entrant_info(row))
+                except Damaged as exc:
+                    raise StoreError(
+                        f"{self.where}: entrant #{row.id} of tournament {tid} is damaged: {exc}"
+                    ) from None
+            return found
+
+    def _tournament(self, row: Any) -> TournamentInfo:
+        try:
+            return tournament_info(row)
+        except Damaged as exc:
+            raise StoreError(f"{self.where}: tournament #{row.id} is damaged: {exc}") from None
 
     # -- games --------------------------------------------------------------------------------
 
@@ -284,7 +360,10 @@ class Store:
         """The units of tournament ``tid`` already stored: what a resumed run must not replay."""
         query = select(Game.unit).where(Game.tournament_id == tid)
         with self._guard(f"cannot read tournament {tid}'s games"), self.engine.connect() as c:
-            return set(c.scalars(query))
+            units = set(c.scalars(query))
+        if not all(isinstance(unit, str) for unit in units):
+            raise StoreError(f"{self.where}: a game of tournament {tid} has a damaged unit name")
+        return units
 
     def game_count(self, tid: int) -> int:
         """How many games of tournament ``tid`` are stored."""
@@ -346,7 +425,9 @@ class Store:
             Game.seed,
             Game.result,
             Game.faults,
-            Game.finished_at,
+            # As stored: checked and parsed by rows.timestamp, not by SQLAlchemy, which would
+            # raise its own error on a damaged value.
+            type_coerce(Game.finished_at, Text).label("finished_at"),
         ]
         query = (
             select(*columns, *([Game.record] if records else []))
@@ -356,24 +437,11 @@ class Store:
         with self._guard(f"cannot read tournament {tid}'s games"), self.engine.connect() as c:
             for row in c.execution_options(yield_per=batch).execute(query):
                 try:
-                    game = StoredGame(
-                        id=row.id,
-                        tournament_id=row.tournament_id,
-                        unit=row.unit,
-                        round_no=row.round_no,
-                        table_no=row.table_no,
-                        seats=tuple(json.loads(row.seats)),
-                        seed=row.seed,
-                        record=json.loads(row.record) if records else None,
-                        result=json.loads(row.result),
-                        faults=json.loads(row.faults),
-                        finished_at=_utc(row.finished_at),
-                    )
-                except ValueError as exc:  # edited by hand, or damaged
+                    game = stored_game(row, records)
+                except Damaged as exc:  # edited by hand, or damaged
                     raise StoreError(
-                        f"{self.where}: game {row.unit!r} of tournament {tid} holds damaged "
-                        f"JSON: {exc}"
-                    ) from exc
+                        f"{self.where}: game #{row.id} of tournament {tid} is damaged: {exc}"
+                    ) from None
                 yield game
 
     # -- errors -------------------------------------------------------------------------------
@@ -417,27 +485,134 @@ def parse_target(target: str | os.PathLike[str]) -> tuple[URL, str]:
     )
 
 
-def _make_engine(url: URL, connect_timeout: int) -> Engine:
+#: a tournament's columns as the readers want them, ``created`` as stored (see ``games``)
+_TOURNAMENTS = select(
+    Tournament.id,
+    Tournament.name,
+    type_coerce(Tournament.created, Text).label("created"),
+    Tournament.spec,
+    Tournament.status,
+)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def _sqlite_file_holds_data(path: Path, where: str, *, follow: bool) -> bool:
+    """Whether ``path`` is a SQLite file with something in it (absent or empty: False).
+
+    Anything else — a folder, a FIFO, a device, a file that does not begin as SQLite's do —
+    is refused without being opened by SQLite (which would wait on a FIFO, or take a device).
+    """
+    try:
+        info = os.stat(path) if follow else os.lstat(path)
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise StoreError(f"{where}: cannot open: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise StoreError(f"{where}: it is {_kind(info.st_mode)}; give a regular file")
+    if info.st_size == 0:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            header = os.read(fd, len(_SQLITE_HEADER))
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        raise StoreError(f"{where}: cannot open: {exc.strerror or exc}") from None
+    if header != _SQLITE_HEADER:
+        raise StoreError(
+            f"{where}: the file is not a SQLite database (it does not begin as one); "
+            "nothing was written to it"
+        )
+    return True
+
+
+def _check_sqlite_file(path: Path, where: str) -> None:
+    """Check, before anything is written, that ``path`` may become or go on being the store.
+
+    A new file's folder is made; the file must be absent, empty or a regular file (not a
+    symbolic link: writing through one changes a file elsewhere) in a folder that takes new
+    files (SQLite writes its journal beside it). An existing database is looked at read-only
+    first: it must be tricktable's, and pass SQLite's ``quick_check`` — so a damaged file is
+    refused before a single game is stored into it. quick_check reads every page once (about
+    a second for a gigabyte) but skips the costlier index checks of ``integrity_check``.
+    """
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"{where}: cannot create its folder: {exc.strerror}") from exc
+    try:
+        check_writable(path, "database")
+    except FileProblem as exc:
+        raise StoreError(str(exc)) from None
+    if not _sqlite_file_holds_data(path, where, follow=False):
+        return
+    engine = _sqlite_readonly_engine(path)
+    try:
+        with engine.connect() as connection:
+            migrate.check(connection)
+            problems = connection.exec_driver_sql(f"PRAGMA quick_check({_CHECK_PROBLEMS})")
+            found = [str(p) for p in problems.scalars()]
+    except migrate.SchemaProblem as problem:
+        raise StoreError(f"{where} {problem}") from None
+    except SQLAlchemyError as exc:
+        raise StoreError(
+            f"{where}: cannot open: {_reason(exc)}; nothing was written to it"
+        ) from exc
+    finally:
+        engine.dispose()
+    if found != ["ok"]:
+        said = found[0] if found else "nothing"
+        first = " ".join(said.removeprefix("*** in database main ***").split())[:_REASON]
+        raise StoreError(
+            f"{where} is damaged, and nothing was written to it (restore a copy, or give "
+            f"another file): SQLite's quick_check says {first}"
+        )
+
+
+def _sqlite_readonly_engine(path: Path) -> Engine:
+    """An engine that opens ``path`` in SQLite's read-only mode: it cannot write the file."""
+    uri = "file:" + urllib.parse.quote(str(path.absolute())) + "?mode=ro"
+
+    def connect() -> sqlite3.Connection:
+        return sqlite3.connect(uri, uri=True, timeout=30, check_same_thread=False)
+
+    engine = create_engine(URL.create("sqlite", database=str(path)), creator=connect)
+    event.listen(engine, "connect", _sqlite_connect)
+    event.listen(engine, "begin", _sqlite_begin)
+    return engine
+
+
+def _make_engine(url: URL, connect_timeout: int, *, readonly: bool = False) -> Engine:
     if url.get_backend_name() == "sqlite":
         # 30 s of waiting for another writer's lock before "database is locked".
         engine = create_engine(url, connect_args={"timeout": 30})
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
         return engine
-    return create_engine(
-        url,
-        # A connection the server dropped while idle is replaced before use.
-        pool_pre_ping=True,
-        connect_args={
-            "connect_timeout": max(1, int(connect_timeout)),
-            "application_name": "tricktable",
-            # A server that vanishes without closing the connection is noticed in ~25 s.
-            "keepalives": 1,
-            "keepalives_idle": 10,
-            "keepalives_interval": 5,
-            "keepalives_count": 3,
-        },
-    )
+    connect_args: dict[str, Any] = {
+        "connect_timeout": max(1, int(connect_timeout)),
+        "application_name": "tricktable",
+        # A server that vanishes without closing the connection is noticed in ~25 s.
+        "keepalives": 1,
+        "keepalives_idle": 10,
+        "keepalives_interval": 5,
+        "keepalives_count": 3,
+    }
+    if readonly:  # the server itself refuses any write in these sessions' transactions
+        connect_args["options"] = "-c default_transaction_read_only=on"
+    # A connection the server dropped while idle is replaced before use.
+    return create_engine(url, pool_pre_ping=True, connect_args=connect_args)
 
 
 def _sqlite_connect(dbapi_connection: Any, record: Any) -> None:
@@ -446,6 +621,8 @@ def _sqlite_connect(dbapi_connection: Any, record: Any) -> None:
     # one transaction.
     dbapi_connection.isolation_level = None
     dbapi_connection.execute("PRAGMA foreign_keys=ON")
+    # Checks that meet a damaged page say so rather than read past it.
+    dbapi_connection.execute("PRAGMA cell_size_check=ON")
     # In WAL mode, NORMAL syncs at checkpoints, not at every commit: a killed program still
     # loses no committed batch (only a power cut could lose the last ones, which a resumed
     # tournament plays again); FULL made the writer wait on the disk once a batch.
@@ -461,8 +638,8 @@ def _reason(exc: BaseException) -> str:
     """Why a database operation failed, on one line."""
     original = getattr(exc, "orig", None) or exc
     text = " ".join(str(original).split())
-    if len(text) > 240:
-        text = text[:237] + "..."
+    if len(text) > _REASON:
+        text = text[: _REASON - 3] + "..."
     low = text.lower()
     sqlstate = getattr(original, "sqlstate", None) or ""
     if "database or disk is full" in low or "no space left" in low or sqlstate.startswith("53"):
@@ -508,18 +685,9 @@ def _game_values(row: GameRow) -> dict[str, Any]:
         "record": record,
         "result": _json(row.result, f"{what}: its result"),
         "faults": _json(list(row.faults), f"{what}: its faults"),
-        "finished_at": _utc(row.finished_at) if row.finished_at else _now(),
+        "finished_at": utc(row.finished_at) if row.finished_at else _now(),
     }
-
-
-def _tournament_info(row: Tournament) -> TournamentInfo:
-    return TournamentInfo(row.id, row.name, _utc(row.created), json.loads(row.spec), row.status)
 
 
 def _now() -> datetime:
     return datetime.now(UTC)
-
-
-def _utc(moment: datetime) -> datetime:
-    # SQLite keeps no time zone: every time stored is UTC, so a naive one read back is UTC.
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
