@@ -403,7 +403,9 @@ def duel(
     help="self: A and A against B and B; mixed: every pair of entrants partners "
     "[default auto: mixed from four entrants]",
 )
-@click.option("--seed", type=SEED, default=None, help="the tournament's seed [default: 1]")
+@click.option(
+    "--seed", type=SEED, default=None, help="the tournament's seed [default: a fresh one, stored]"
+)
 @db_option
 @workers_option
 @click.option("--cluster", default=None, help="play on a Dask cluster: 'local' or tcp://HOST:8786")

@@ -1,7 +1,13 @@
 """Running a tournament into the database: start it, or resume it, and store every unit played.
 
-:func:`start` finds the tournament by name in the store — a new one is created with its
-entrants; an existing one must have the same spec (or none given: it resumes as stored).
+:func:`plan` decides what starting does, reading only, and holds every refusal: a new
+tournament is checked (its entrants made once) and given its seed; a stored one is read back
+as data — its spec checked field by field, its entrants matched to its spec — and must have the
+same settings as those given again (or none given: it resumes as stored). A stored tournament
+never starts a program, loads a plug-in or reaches a URL by itself: where its entrants would,
+the person must give them again. :func:`begin` then creates the tournament or takes it up, so
+that a refused start writes nothing (the command line plans on a read-only store).
+
 :func:`run` plays the units not stored yet and stores what the workers return, a batch per
 transaction: a kill at any moment loses at most the batches in flight, which a resumed run
 plays again, and the unit keys keep any unit from being counted twice.
@@ -13,11 +19,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from tricktable.db.store import GameRow, Store
-from tricktable.errors import OptionError, TricktableError
+from tricktable.errors import OptionError, TricktableError, quote
 from tricktable.runner import HUMAN, check_players
 from tricktable.tournament.play import BATCH, Played, batches, play_units, run_local
 from tricktable.tournament.schedule import Unit, count, units
-from tricktable.tournament.spec import TournamentSpec
+from tricktable.tournament.spec import TournamentSpec, outside_players
 
 #: a tournament's statuses in the database
 RUNNING, FINISHED = "running", "finished"
@@ -26,6 +32,15 @@ RUNNING, FINISHED = "running", "finished"
 Executor = Callable[
     [Iterator[list[Unit]], Callable[[Sequence[Unit]], list[Played]]], Iterator[list[Played]]
 ]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What starting a tournament does: create ``spec`` (``tid`` None) or resume tournament
+    ``tid``, whose stored spec ``spec`` is."""
+
+    spec: TournamentSpec
+    tid: int | None
 
 
 @dataclass(frozen=True)
@@ -51,31 +66,95 @@ def check_entrants(spec: TournamentSpec) -> None:
             raise OptionError(f"entrant {name!r}: {str(exc).removeprefix('seat 0: ')}") from None
 
 
-def start(store: Store, spec: TournamentSpec | None, name: str | None = None) -> Started:
-    """The tournament ``spec`` names, created or found; ``spec`` None resumes ``name`` as stored."""
+def plan(
+    store: Store | None,
+    spec: TournamentSpec | None,
+    name: str | None = None,
+    *,
+    where: str | None = None,
+    seed_given: bool = True,
+) -> Plan:
+    """What starting ``spec`` (or, ``spec`` None, resuming ``name`` as stored) does, decided
+    reading ``store`` only (None: a database with nothing in it yet, ``where``).
+
+    ``seed_given`` False: ``spec``'s seed was drawn, not chosen; a stored tournament of that
+    name resumes with its own.
+
+    Raises an :class:`OptionError` (one line) for every reason not to start: a tournament to
+    resume that is not there, is damaged, was started with other settings, or has entrants
+    that would run a program, a plug-in or a URL and were not given again.
+    """
     wanted = spec.name if spec is not None else name
     if wanted is None:
         raise OptionError("name the tournament to resume (--name), or give its entrants")
-    found = store.find_tournament(wanted)
-    if found is None:
+    where = store.where if store is not None else where or "the database"
+    found = None if store is None else store.find_tournament(wanted)
+    if found is None or store is None:
         if spec is None:
-            raise OptionError(f"no tournament {wanted!r} in {store.where}")
-        check_entrants(spec)  # before anything is stored
-        tid = store.create_tournament(spec.name, spec.to_dict(), list(spec.entrants))
-        resumed = False
-    else:
+            raise OptionError(f"no tournament {quote(wanted)} in {where}")
+        check_entrants(spec)
+        return Plan(spec, None)
+    what = f"tournament {quote(wanted)} in {where}"
+    try:
         stored = TournamentSpec.from_dict(found.spec)
-        check_entrants(spec or stored)
-        if spec is not None and spec.to_dict() != stored.to_dict():
+    except OptionError as exc:
+        raise OptionError(f"{what}: {exc}") from None
+    listed = [(e.name, e.spec) for e in store.entrants(found.id)]
+    if stored.name != found.name or listed != list(stored.entrants):
+        raise OptionError(
+            f"{what} is damaged: its name or entrants differ from its stored spec's; "
+            "nothing was written to it"
+        )
+    if spec is None:
+        outside = outside_players(stored)
+        if outside:
+            named = ", ".join(quote(n, 24) for n in outside[:3]) + (", ..." * (len(outside) > 3))
+            # The database is named by the person: the line leaves it out, to say it all.
             raise OptionError(
-                f"tournament {wanted!r} in {store.where} was started with other settings: "
-                "run it again with the same ones (or none, to resume it as stored), or pick "
-                "another --name"
+                f"tournament {quote(wanted)}: {named} would run a program, a plug-in or a URL, "
+                "which a stored tournament never starts by itself: give its entrants again"
             )
-        spec, tid, resumed = stored, found.id, True
+    elif _settings(spec, seed_given) != _settings(stored, seed_given):
+        raise OptionError(
+            f"{what} was started with other settings: run it again with the same ones (or "
+            "none, to resume it as stored), or pick another --name"
+        )
+    check_entrants(stored)
+    return Plan(stored, found.id)
+
+
+def _settings(spec: TournamentSpec, with_seed: bool) -> dict[str, object]:
+    """What must match for a tournament to resume: everything, the seed if one was given."""
+    out = spec.to_dict()
+    if not with_seed:
+        out.pop("seed")
+    return out
+
+
+def begin(store: Store, planned: Plan) -> Started:
+    """Create or take up the tournament ``planned`` says, in ``store`` (open for writing)."""
+    spec = planned.spec
+    if planned.tid is None:
+        tid = store.create_tournament(spec.name, spec.to_dict(), list(spec.entrants))
+    else:
+        found = store.find_tournament(spec.name)
+        if found is None or found.id != planned.tid:
+            raise OptionError(
+                f"tournament {quote(spec.name)} in {store.where} changed while starting: "
+                "run the command again"
+            )
+        tid = found.id
     ids = {e.name: e.id for e in store.entrants(tid)}
+    if any(n not in ids for n, _ in spec.entrants):
+        raise OptionError(f"tournament {quote(spec.name)} in {store.where}: entrants changed")
     entrant_ids = tuple(ids[n] for n, _ in spec.entrants)
-    return Started(tid, spec, entrant_ids, count(spec), frozenset(store.done_units(tid)), resumed)
+    done = frozenset(store.done_units(tid)) if planned.tid is not None else frozenset()
+    return Started(tid, spec, entrant_ids, count(spec), done, planned.tid is not None)
+
+
+def start(store: Store, spec: TournamentSpec | None, name: str | None = None) -> Started:
+    """The tournament ``spec`` names, created or found; ``spec`` None resumes ``name`` as stored."""
+    return begin(store, plan(store, spec, name))
 
 
 def run(
@@ -100,11 +179,18 @@ def run(
         progress(finished, started.total)
     # Whole matches are few a batch: one may last hundreds of hands.
     size = BATCH if started.spec.deals is not None else 2
-    for played in run_batches(batches(todo, size), play_units):
-        stored += store.add_games(_row(started, p) for p in played)
-        finished += len(played)
-        if progress is not None:
-            progress(finished, started.total)
+    results = run_batches(batches(todo, size), play_units)
+    try:
+        for played in results:
+            stored += store.add_games(_row(started, p) for p in played)
+            finished += len(played)
+            if progress is not None:
+                progress(finished, started.total)
+    finally:
+        # Stopped while storing: the executor ends its workers now, not when collected.
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
     if store.game_count(started.tid) >= started.total:
         store.set_status(started.tid, FINISHED)
     return stored

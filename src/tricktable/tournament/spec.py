@@ -1,7 +1,12 @@
 """What a tournament is: its entrants, game, format and seed — stored with it, so it resumes.
 
 A :class:`TournamentSpec` is plain data and round-trips through JSON (the database keeps it
-beside the games); :func:`load_spec_file` reads one from a small TOML file. Formats:
+beside the games); :func:`load_spec_file` reads one from a small TOML file. A spec read back
+from a database is data from outside: :meth:`TournamentSpec.from_dict` checks every field's
+type, and :func:`outside_players` names the players in it that would start a program, load a
+plug-in or reach a URL — which a stored tournament never does by itself (see
+:func:`tricktable.tournament.run.plan`). A spec given no seed draws a fresh one of 64 bits,
+which the tournament stores and keeps. Formats:
 
 - ``duplicate`` — every deal (or whole match, by its seed) is played at several tables with the
   same cards: in partnership games at two tables with the partnerships swapped, in games where
@@ -22,9 +27,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from tricktable.errors import OptionError
+from tricktable.bots import BUILTIN
+from tricktable.errors import OptionError, TricktableError, quote
+from tricktable.files import read_text, shown
 from tricktable.games import load_game
 from tricktable.limits import RunnerOptions
+from tricktable.seeds import fresh_seed
 
 FORMATS: Final = ("duplicate", "round-robin")
 PARTNERSHIPS: Final = ("auto", "self", "mixed")
@@ -33,6 +41,10 @@ DEFAULT_DEALS: Final = 100
 #: the most hands a whole match of a tournament lasts: some never end (in Setback a side that
 #: keeps being set never reaches the target), and a tournament must
 MAX_HANDS: Final = 300
+#: a tournament's seed: any integer of 64 bits (fresh ones are drawn in [0, 2**64))
+SEED_RANGE: Final = range(-(2**63), 2**64)
+#: the largest TOML file of a tournament read
+MAX_SPEC_FILE: Final = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -41,7 +53,8 @@ class TournamentSpec:
 
     ``entrants`` are (name, player spec) pairs; ``deals`` fixes the deals each table plays
     (each a fresh one-hand match), ``matches`` plays whole matches instead (one of the two),
-    each stopped after ``max_hands`` hands if it has not ended (status ``stopped``).
+    each stopped after ``max_hands`` hands if it has not ended (status ``stopped``). Without
+    a ``seed``, a fresh one is drawn (so no two tournaments deal the same cards unless asked).
     """
 
     name: str
@@ -50,13 +63,14 @@ class TournamentSpec:
     format: str = "duplicate"
     deals: int | None = None
     matches: int | None = None
-    seed: int = 1
+    seed: int = field(default_factory=fresh_seed)
     partnerships: str = "auto"
     limits: RunnerOptions = field(default_factory=RunnerOptions)
     substitute: str = "heuristic"
     max_hands: int = MAX_HANDS
 
     def __post_init__(self) -> None:
+        self._check_types()
         entrants = tuple((str(n), str(s)) for n, s in self.entrants)
         object.__setattr__(self, "entrants", entrants)
         if self.format not in FORMATS:
@@ -88,6 +102,28 @@ class TournamentSpec:
             )
         if self.partnerships == "mixed" and game.num_scores == 2 and len(entrants) < 4:
             raise OptionError("mixed partnerships need at least four entrants")
+
+    def _check_types(self) -> None:
+        """Each field of the type it should be: a spec may come from a file or a database."""
+        for what in ("name", "game", "format", "partnerships", "substitute"):
+            value = getattr(self, what)
+            if not isinstance(value, str):
+                raise OptionError(f"{what} should be text, not {quote(value)}")
+        for what in ("deals", "matches", "max_hands"):
+            value = getattr(self, what)
+            if value is not None and type(value) is not int:
+                raise OptionError(f"{what} should be a whole number, not {quote(value)}")
+        if type(self.seed) is not int:
+            raise OptionError(f"seed should be a whole number, not {quote(self.seed)}")
+        if self.seed not in SEED_RANGE:
+            raise OptionError(f"seed {quote(self.seed)} does not fit in 64 bits")
+        if not isinstance(self.limits, RunnerOptions):
+            raise OptionError(f"limits should be time limits, not {quote(self.limits)}")
+        if not isinstance(self.entrants, tuple | list) or not all(
+            isinstance(e, tuple | list) and len(e) == 2 and all(isinstance(x, str) for x in e)
+            for e in self.entrants
+        ):
+            raise OptionError("entrants should be (name, player spec) pairs of text")
 
     @property
     def unit_hands(self) -> int:
@@ -123,25 +159,77 @@ class TournamentSpec:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TournamentSpec:
-        """The spec a stored tournament holds (see :meth:`to_dict`)."""
+        """The spec a stored tournament holds (see :meth:`to_dict`), every field checked.
+
+        Raises :class:`OptionError` (one line, saying what is wrong) for anything that is not
+        such a spec: a database is data from outside.
+        """
+        bad = "the stored tournament's spec is damaged"
+        if not isinstance(data, Mapping):
+            raise OptionError(f"{bad}: it should be a JSON object, not {quote(data)}")
+        missing = [key for key in ("name", "game", "entrants", "seed") if key not in data]
+        if missing:
+            raise OptionError(f"{bad}: it has no {missing[0]!r}")
+        entrants, limits = data["entrants"], data.get("limits", {})
+        if not isinstance(entrants, list) or not all(
+            isinstance(e, list) and len(e) == 2 and all(isinstance(x, str) for x in e)
+            for e in entrants
+        ):
+            raise OptionError(f"{bad}: its entrants should be [name, player] pairs of text")
+        if not isinstance(limits, Mapping) or not all(isinstance(k, str) for k in limits):
+            raise OptionError(f"{bad}: its limits should be a JSON object")
+        partnerships = data.get("partnerships", "auto")
         try:
-            limits = RunnerOptions(**data.get("limits", {}))
-            partnerships = data.get("partnerships", "auto")
             return cls(
-                name=str(data["name"]),
-                game=str(data["game"]),
-                entrants=tuple((str(n), str(s)) for n, s in data["entrants"]),
-                format=str(data.get("format", "duplicate")),
+                name=data["name"],
+                game=data["game"],
+                entrants=tuple((n, s) for n, s in entrants),
+                format=data.get("format", "duplicate"),
                 deals=data.get("deals"),
                 matches=data.get("matches"),
-                seed=int(data.get("seed", 1)),
+                seed=data["seed"],
                 partnerships="auto" if partnerships == "none" else partnerships,
-                limits=limits,
-                substitute=str(data.get("substitute", "heuristic")),
-                max_hands=int(data.get("max_hands", MAX_HANDS)),
+                limits=RunnerOptions(**limits),
+                substitute=data.get("substitute", "heuristic"),
+                max_hands=data.get("max_hands", MAX_HANDS),
             )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise OptionError(f"the stored tournament's spec is not one: {exc}") from None
+        except TricktableError as exc:
+            raise OptionError(f"{bad}: {_short(exc)}") from None
+        except (TypeError, ValueError, RecursionError) as exc:  # RunnerOptions' fields
+            raise OptionError(f"{bad}: {_short(exc)}") from None
+
+
+def builtin_player(player: str) -> bool:
+    """Whether ``player`` names a bot of tricktable's own: a built-in bot, a character or a
+    level, with or without options (``pimc(worlds=9)``, ``expert``) — read as
+    :func:`tricktable.bots.make_bot` reads it, which tries these first.
+
+    Anything else starts a program (``cmd:``), reaches a URL (``http://``), loads a plug-in
+    (``path/bot.py:Class``, ``package.module:Class``, an installed entry point) or is unknown.
+    """
+    from tricktable.characters import player_names
+
+    base = player.strip().partition("(")[0].strip().lower()
+    return base in BUILTIN or base in player_names()
+
+
+def outside_players(spec: TournamentSpec) -> list[str]:
+    """The names of ``spec``'s entrants that are not tricktable's own bots
+    (:func:`builtin_player`), and ``substitute`` if its substitute is not one either."""
+    # A person ("human") reaches nothing either: the runner refuses one with its own words.
+    found = [
+        name
+        for name, player in spec.entrants
+        if not builtin_player(player) and player.strip().lower() != "human"
+    ]
+    if not builtin_player(spec.substitute):
+        found.append("substitute")
+    return found
+
+
+def _short(error: BaseException) -> str:
+    text = " ".join(str(error).split())
+    return text if len(text) <= 120 else text[:119] + "…"
 
 
 def parse_entrants(items: Sequence[str]) -> tuple[tuple[str, str], ...]:
@@ -160,34 +248,48 @@ def parse_entrants(items: Sequence[str]) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def load_spec_file(path: str, **given: Any) -> TournamentSpec:
-    """A spec from a TOML file (keys as :class:`TournamentSpec`'s; ``[entrants]`` maps names to
-    player specs; ``[limits]`` the time limits); ``given`` (the command line's) win."""
+def read_spec_file(path: str) -> dict[str, Any]:
+    """The fields of a tournament's TOML file, as :class:`TournamentSpec` takes them (keys as
+    its own; ``[entrants]`` maps names to player specs; ``[limits]`` the time limits), and
+    ``name`` the file's stem where it gives none. Checked when the spec is made."""
+    text = read_text(path, "tournament file", MAX_SPEC_FILE)
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise OptionError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise OptionError(f"{path} is not valid TOML: {exc}") from None
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:
+        raise OptionError(f"{shown(path)} is not valid TOML: {_short(exc)}") from None
     known = {"name", "game", "entrants", "format", "deals", "matches", "seed", "partnerships"}
     known |= {"limits", "substitute", "max_hands"}
     unknown = sorted(set(data) - known)
     if unknown:
-        raise OptionError(f"{path}: unknown key {unknown[0]!r}; valid: {', '.join(sorted(known))}")
+        raise OptionError(
+            f"{shown(path)}: unknown key {quote(unknown[0])}; valid: {', '.join(sorted(known))}"
+        )
     entrants = data.get("entrants", {})
     if not isinstance(entrants, dict) or not all(isinstance(v, str) for v in entrants.values()):
-        raise OptionError(f"{path}: [entrants] must map names to player specs")
+        raise OptionError(f"{shown(path)}: [entrants] must map names to player specs")
     fields: dict[str, Any] = {k: v for k, v in data.items() if k not in ("entrants", "limits")}
     fields["entrants"] = tuple(entrants.items())
     if "limits" in data:
         try:
             fields["limits"] = RunnerOptions(**data["limits"])
-        except TypeError as exc:
-            raise OptionError(f"{path}: bad [limits]: {exc}") from None
+        except (TypeError, OptionError) as exc:
+            raise OptionError(f"{shown(path)}: bad [limits]: {_short(exc)}") from None
     fields.setdefault("name", Path(path).stem)
-    fields.setdefault("game", "setback")
-    fields.update({k: v for k, v in given.items() if v is not None})
+    return fields
+
+
+def spec_of_file(path: str, fields: dict[str, Any]) -> TournamentSpec:
+    """The spec of ``fields`` read from the file ``path`` (errors name the file)."""
+    fields = {"game": "setback", **fields}
     try:
         return TournamentSpec(**fields)
-    except TypeError as exc:
-        raise OptionError(f"{path}: {exc}") from None
+    except (TypeError, OptionError) as exc:
+        raise OptionError(f"{shown(path)}: {_short(exc)}") from None
+
+
+def load_spec_file(path: str, **given: Any) -> TournamentSpec:
+    """A spec from a TOML file (see :func:`read_spec_file`); ``given`` (the command line's)
+    win where not None."""
+    fields = read_spec_file(path)
+    fields.update({k: v for k, v in given.items() if v is not None})
+    return spec_of_file(path, fields)
