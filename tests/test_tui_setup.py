@@ -12,6 +12,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
+from textual import events
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Select, Static
@@ -21,6 +22,7 @@ from tricktable.records import save_record
 from tricktable.runner import MatchSpec, run_match
 from tricktable.tui.model import Chosen, MatchSetup, Settings
 from tricktable.tui.setup import SetupScreen, four_seat_games, player_spec, split_player
+from tui_helpers import until
 
 SMALL = (100, 30)
 LARGE = (150, 48)
@@ -61,6 +63,14 @@ def drive(
 
 def error(screen: SetupScreen) -> str:
     return str(screen.query_one("#setup-error", Static).render())
+
+
+async def click(pilot: Pilot[None], selector: str) -> None:
+    """Click a button once its last click's flash is over: a Textual button ignores clicks
+    while it flashes (0.2 s), and a test is quicker than a person."""
+    button = pilot.app.screen.query_one(selector)
+    await until(pilot, lambda: not button.has_class("-active"), seconds=5)
+    await pilot.click(selector)
 
 
 async def choose_game(screen: SetupScreen, pilot: Pilot[None], name: str) -> None:
@@ -159,9 +169,10 @@ def test_each_game_says_who_partners_and_offers_the_bots_that_play_it(tmp_path: 
 def test_bad_entries_are_one_line_each_and_do_not_start(tmp_path: Path) -> None:
     async def test(screen: SetupScreen, pilot: Pilot[None]) -> None:
         async def refused(part: str) -> None:
-            await pilot.click("#start")
-            await pilot.pause()
-            assert part in error(screen) and "\n" not in error(screen)
+            await click(pilot, "#start")
+            # A click reaches the button's handler some messages later: wait for its answer.
+            await until(pilot, lambda: part in error(screen), seconds=10)
+            assert "\n" not in error(screen)
             assert screen.is_current
 
         seed = screen.query_one("#seed", Input)
@@ -183,7 +194,7 @@ def test_bad_entries_are_one_line_each_and_do_not_start(tmp_path: Path) -> None:
         screen.query_one("#player-1", Select).value = "cfr"
         await refused("West: the cfr bot's strategy was trained on Setback's rules")
         screen.query_one("#player-1", Select).value = "moe"
-        await pilot.click("#start")
+        await click(pilot, "#start")
 
     chosen = drive(test, tmp_path, size=SMALL)
     assert len(chosen) == 1 and chosen[0] is not None
@@ -222,13 +233,15 @@ def test_a_record_is_replayed_and_a_bad_one_refused(tmp_path: Path) -> None:
     async def test(screen: SetupScreen, pilot: Pilot[None]) -> None:
         assert not screen.query_one("#resume").disabled
         where = screen.query_one("#replay-path", Input)
-        await pilot.click("#replay")
-        assert "write the path of a record" in error(screen)
+        await click(pilot, "#replay")
+        await until(pilot, lambda: "write the path of a record" in error(screen), seconds=10)
         where.value = str(tmp_path / "notes.json")
-        await pilot.click("#replay")
-        assert "malformed JSON" in error(screen) and screen.is_current
+        await click(pilot, "#replay")
+        await until(pilot, lambda: "malformed JSON" in error(screen), seconds=10)
+        assert screen.is_current
         where.value = str(path)
-        await pilot.click("#replay")
+        await click(pilot, "#replay")
+        await until(pilot, lambda: not screen.is_current, seconds=10)
 
     chosen = drive(test, tmp_path)
     assert len(chosen) == 1 and chosen[0] is not None
@@ -285,3 +298,26 @@ def test_player_specs_read_back() -> None:
         assert split_player(player_spec(name, level)) == (name, level)
     assert player_spec("heuristic", "expert") == "heuristic"
     assert split_player("edna(base=random)") == ("edna(base=random)", "")
+
+
+def test_keys_typed_in_one_burst_after_tab_reach_the_field_tabbed_to(tmp_path: Path) -> None:
+    """A terminal hands the app what was typed quickly in one read: "Tab 2 5 Tab 3" as five
+    key events at once, with no pause for the app between them (as a pilot's ``press``
+    makes). The keys after each Tab go to the field it moved to, not the one it left."""
+
+    async def test(screen: SetupScreen, pilot: Pilot[None]) -> None:
+        screen.query_one("#seed", Input).focus()
+        await pilot.pause()
+        app = screen.app
+        for key in ("tab", "2", "5", "tab", "3", "tab", "5"):
+            app.post_message(events.Key(key, key if len(key) == 1 else None))
+        await pilot.pause(0.3)
+        assert screen.query_one("#seed", Input).value == ""
+        assert screen.query_one("#opt-target", Input).value == "25"
+        assert screen.query_one("#opt-min_bid", Input).value == "3"
+        assert screen.query_one("#opt-max_bid", Input).value == "5"
+        await pilot.press("ctrl+s")
+
+    chosen = drive(test, tmp_path, size=SMALL)
+    assert chosen and chosen[0] is not None
+    assert chosen[0].setup.spec() == "setback(target=25,min_bid=3,max_bid=5)"

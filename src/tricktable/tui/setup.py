@@ -168,6 +168,11 @@ class SetupScreen(FittedScreen["Chosen | None"]):
     BINDINGS: ClassVar[list[BindingType]] = [
         # not escape: one pressed to leave a field would end the program
         Binding("ctrl+s", "start", "Start", priority=True),
+        # Tab moves the focus at once, as the app reads the key. Screen's own Tab binding
+        # runs only once the key has gone through the focused field and back up, and keys
+        # typed meanwhile (a quick "Tab 2 5") went to the field being left.
+        Binding("tab", "app.focus_next", show=False, priority=True),
+        Binding("shift+tab", "app.focus_previous", show=False, priority=True),
     ]
 
     def __init__(self, initial: MatchSetup, settings: Settings, records: Path | None = None):
