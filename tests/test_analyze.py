@@ -339,3 +339,38 @@ def test_a_solve_out_of_time_is_given_up_with_the_rest_of_its_trick() -> None:
         later = [e for e in found.decisions if e.trick == d.trick and e.index > d.index]
         assert all(e.double_dummy is None for e in later)
     assert sum(row.dd_unsolved for row in found.summary()) == len(unsolved)
+
+
+#: a quick sampled analysis of the first hand
+QUICK = ("--hands", "1", "--budget", "0.05", "--seed", "1")
+
+
+@pytest.mark.parametrize("columns", [None, "50"])
+def test_a_report_piped_to_a_file_cuts_no_name(
+    made: tuple[Path, dict[str, Any]], tmp_path: Path, columns: str | None
+) -> None:
+    """Standard output is a file here: Rich would draw the tables 80 columns wide (or
+    ``COLUMNS``) and cut each player to ``bot:h…``; a report that is not on a terminal is
+    drawn wide enough for every cell (sampling adds three columns to the summary)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (SRC, env.get("PYTHONPATH")) if p)
+    env.pop("COLUMNS", None)
+    env.update({"PYTHONIOENCODING": "utf-8"} | ({"COLUMNS": columns} if columns else {}))
+    out = tmp_path / "report.txt"
+    with out.open("w", encoding="utf-8") as file:
+        run = subprocess.run(
+            [sys.executable, "-m", "tricktable", "analyze", str(made[0]), *QUICK],
+            stdout=file,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=300,
+            env=env,
+        )
+    assert run.returncode == 0, run.stderr
+    text = out.read_text(encoding="utf-8")
+    assert "…" not in text
+    summary = text.split("Summary")[1]
+    for seat, label in zip(("South", "West", "North", "East"), made[1]["players"], strict=True):
+        row = next(line for line in summary.splitlines() if line.startswith(seat + " "))
+        assert row.split()[1] == label  # "bot:heuristic", whole
+    assert "est. mistakes" in summary and "dd mistakes" in summary

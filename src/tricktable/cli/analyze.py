@@ -32,6 +32,9 @@ from tricktable.ui.terminal import seat_names
 
 #: shown where a figure has no data
 NONE = "—"
+#: the report's width where standard output is not a terminal (a file, a pipe): wide enough
+#: that no name or cell is cut, since a saved report is read whole, not at a terminal's 80
+PIPE_WIDTH = 1000
 
 
 def run_analyze(
@@ -66,8 +69,15 @@ def run_analyze(
     if as_json:
         print(json.dumps(analysis.to_dict()))
     else:
-        render(analysis, Console(highlight=False))
+        render(analysis, report_console())
     return 0
+
+
+def report_console() -> Console:
+    """Standard output's console: a terminal's own width, or :data:`PIPE_WIDTH` elsewhere
+    (Rich would otherwise take 80 columns, or ``COLUMNS``, and cut names short)."""
+    console = Console(highlight=False)
+    return console if console.is_terminal else Console(highlight=False, width=PIPE_WIDTH)
 
 
 def parse_hands(text: str) -> list[int]:
