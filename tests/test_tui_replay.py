@@ -27,8 +27,10 @@ from tricktable.errors import RecordError, TricktableError
 from tricktable.records import replay, save_record
 from tricktable.runner import MatchSpec, run_match
 from tricktable.tui.model import Settings
-from tricktable.tui.replay import ReplayApp, ReplayScreen, replay_app
+from tricktable.tui.replay import BUTTONS, ReplayApp, ReplayScreen, replay_app
+from tricktable.tui.skins import card_label
 from tricktable.ui.terminal import COMPASS
+from tui_helpers import shown_in
 
 SIZE = (150, 48)
 ASCII = Settings(ascii=True)
@@ -122,13 +124,15 @@ def is_trick_stop(record: dict[str, Any], hand: int, at: int) -> bool:
 
 
 def run(
-    screen: ReplayScreen, test: Callable[[ReplayScreen, Pilot[None]], Coroutine[Any, Any, None]]
+    screen: ReplayScreen,
+    test: Callable[[ReplayScreen, Pilot[None]], Coroutine[Any, Any, None]],
+    size: tuple[int, int] = SIZE,
 ) -> ReplayApp:
-    """Run ``test`` against ``screen``, headless."""
+    """Run ``test`` against ``screen``, headless, in a window of ``size``."""
     app = ReplayApp(screen)
 
     async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=size) as pilot:
             await pilot.pause()
             await test(screen, pilot)
 
@@ -355,3 +359,29 @@ def test_replay_app_opens_a_file_and_q_closes_it(tmp_path: Path) -> None:
     asyncio.run(main())
     assert "match.json" in seen["head"] and seen["closed"]
     assert app.return_code == 0
+
+
+@pytest.mark.parametrize("size", [(100, 30), (120, 40)])
+def test_the_trick_and_the_buttons_show_in_a_small_window(size: tuple[int, int]) -> None:
+    record = load(setback_record())
+
+    async def test(screen: ReplayScreen, pilot: Pilot[None]) -> None:
+        await pilot.press("down", "down", "right", "right", "right")  # three cards of a trick
+        await pilot.pause()
+        assert len(screen.state.trick) == 3
+        trick = screen.query_one("#rp-trick", Static)
+        assert trick.region.width >= 21  # three cards abreast and the frame
+        shown = shown_in(screen.app, trick)
+        for card in screen.state.trick:
+            assert card_label(card).plain in shown, (card, shown)
+        assert f"trick {len(screen.state.tricks) + 1}" in shown  # its title, on the frame
+        felt = screen.query_one("#rp-felt").region
+        for key, label, _ in BUTTONS:
+            button = screen.query_one(f"#rp-{key}")
+            assert felt.contains_region(button.region), key
+            assert label in shown_in(screen.app, button)
+        for seat in "NWES":  # every seat's name and cards on the felt
+            box = screen.query_one(f"#rp-seat-{seat}").region
+            assert felt.contains_region(box), seat
+
+    run(ReplayScreen(record, Settings(), analysis=False), test, size)

@@ -26,7 +26,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Grid, Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.widgets import Button, DataTable, Footer, Static
 
@@ -53,17 +53,18 @@ ReplayScreen #rp-head { height: 1; background: $boost; padding: 0 1; }
 ReplayScreen #rp-facts { height: auto; padding: 0 1; }
 ReplayScreen #rp-main { height: 1fr; }
 ReplayScreen #rp-felt { width: 1fr; background: #0b4d2c; color: #e8f5e9; align-vertical: middle; }
-ReplayScreen #rp-side { width: 66; border-left: solid $primary; }
+ReplayScreen #rp-side { width: 45%; max-width: 66; border-left: solid $primary; }
 ReplayScreen .rp-seat { height: auto; min-height: 4; padding: 0 1; text-align: center; }
 ReplayScreen #rp-seat-N, ReplayScreen #rp-seat-S { width: 100%; }
 ReplayScreen #rp-middle { height: auto; min-height: 9; }
-ReplayScreen #rp-seat-W, ReplayScreen #rp-seat-E { width: 26; }
+ReplayScreen #rp-seat-W, ReplayScreen #rp-seat-E { width: 1fr; max-width: 26; padding: 0; }
 ReplayScreen .rp-seat.to-act { color: #ffd54f; text-style: bold; }
-ReplayScreen #rp-trick { width: 1fr; height: 9; content-align: center middle;
+ReplayScreen #rp-trick { width: 1fr; min-width: 21; height: 9; content-align: center middle;
                          border: round #2e8b57; }
 ReplayScreen #rp-result { height: auto; padding: 0 1; }
-ReplayScreen #rp-buttons { height: 3; align-horizontal: center; }
-ReplayScreen .rp-step { min-width: 9; height: 3; margin: 0 0; }
+ReplayScreen #rp-buttons { height: auto; grid-size: 4; grid-rows: 1; grid-gutter: 1 1;
+                           padding: 0 1; }
+ReplayScreen .rp-step { width: 100%; }
 ReplayScreen #rp-analysis { height: auto; padding: 0 1; color: $text-muted; }
 ReplayScreen #rp-log { height: 1fr; }
 ReplayScreen #rp-log-note { height: auto; padding: 0 1; }
@@ -224,9 +225,10 @@ class ReplayScreen(FittedScreen[None]):
                     yield SeatBox(3, id="rp-seat-E", classes="rp-seat")
                 yield SeatBox(0, id="rp-seat-S", classes="rp-seat")
                 yield Static(id="rp-result")
-                with Horizontal(id="rp-buttons"):
+                with Grid(id="rp-buttons"):
                     for key, label, _ in BUTTONS:
-                        button = Button(label, id=f"rp-{key}", classes="rp-step")
+                        # one row each, four a row: the eight fit a felt of 50 columns
+                        button = Button(label, id=f"rp-{key}", classes="rp-step", compact=True)
                         button.can_focus = False  # the arrow keys step, never move a focus
                         # Every click steps: the flash would swallow clicks within 0.2 s.
                         button.active_effect_duration = 0
