@@ -75,7 +75,7 @@ def mutable(obj: object) -> bool:
     ``object.__setattr__``)."""
     if isinstance(obj, list | dict | set | bytearray):
         return True
-    if isinstance(obj, _IMMUTABLE | types.MappingProxyType):
+    if isinstance(obj, (*_IMMUTABLE, types.MappingProxyType)):
         return False
     for name in field_names(obj):
         try:

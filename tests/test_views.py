@@ -27,7 +27,8 @@ def check_views(state: TrickState) -> None:
         assert view.won == state.won
         assert view.tricks_won == state.tricks_won
         assert view.dealer == state.dealer
-        assert view.info() == {**state._view_extra(seat), **state._trick_facts()}
+        facts = {**state._view_extra(seat), **state._trick_facts()}
+        assert view.info() == {k: list(v) if isinstance(v, tuple) else v for k, v in facts.items()}
         pairs = zip(state.actors, state.actions, strict=True)
         seen = [(a, x) for a, x in pairs if a == seat or state._public(seat, a, x)]
         assert view.actions == seen

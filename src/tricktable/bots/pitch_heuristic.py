@@ -170,7 +170,7 @@ def best_suit(hand: int, rules: Rules) -> tuple[int, float]:
 _STRONGER_AT: dict[tuple[int, ...], list[int]] = {}
 
 
-def _stronger_list(strengths: list[int]) -> list[int]:
+def _stronger_list(strengths: tuple[int, ...]) -> list[int]:
     """The cards stronger than each strength ``p`` (at index ``p + 1``), from -1 to the top."""
     key = tuple(strengths)
     out = _STRONGER_AT.get(key)

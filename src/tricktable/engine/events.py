@@ -10,13 +10,17 @@ Who may see an event is one bit mask, ``audience``: bit ``s`` for seat ``s`` and
 stream of every viewer in its audience once, so a stream never holds what its viewer may not
 know; ``EventLog.since(viewer, n)`` is the reconnecting client's "what came after n".
 
-Events are small plain classes, built only while a state's log is on: the path bots and
-search take pays nothing for them.
+Events are small read-only classes, built only while a state's log is on: the path bots
+and search take pays nothing for them. Every stream holds the same objects (a public event
+is filed once in each), so none can be changed: a field is set once, in ``__init__``, and
+sequences are tuples; what one consumer (a plug-in bot, say) does to an event it was given
+cannot change what another seat is told.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import FrozenInstanceError
 from typing import Any, ClassVar, Final, overload
 
 from tricktable.cards import SUITS, card_name, format_cards
@@ -25,6 +29,10 @@ from tricktable.cards import SUITS, card_name, format_cards
 SPECTATOR: Final = 8
 #: the audience of a public event: every seat and every spectator
 EVERYONE: Final = 0x1FF
+
+
+#: sets a field of a read-only event, past its own ``__setattr__``
+_set: Final = object.__setattr__
 
 
 class Event:
@@ -36,8 +44,16 @@ class Event:
 
     __slots__ = ("audience",)
 
+    audience: int
+
     def __init__(self, audience: int = EVERYONE) -> None:
-        self.audience = audience
+        _set(self, "audience", audience)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}: events are read-only")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}: events are read-only")
 
     def visible_to(self, viewer: int) -> bool:
         """Whether seat ``viewer`` (or :data:`SPECTATOR`) may see this event."""
@@ -78,10 +94,13 @@ class HandStarted(Event):
     __slots__ = ("dealer", "hand")
     fields = ("hand", "dealer")
 
+    hand: int
+    dealer: int
+
     def __init__(self, hand: int, dealer: int) -> None:
         super().__init__()
-        self.hand = hand
-        self.dealer = dealer
+        _set(self, "hand", hand)
+        _set(self, "dealer", dealer)
 
 
 class _OwnCards(Event):
@@ -90,10 +109,13 @@ class _OwnCards(Event):
     __slots__ = ("cards", "seat")
     fields = ("seat", "cards")
 
+    seat: int
+    cards: int
+
     def __init__(self, seat: int, cards: int) -> None:
         super().__init__(1 << seat)
-        self.seat = seat
-        self.cards = cards
+        _set(self, "seat", seat)
+        _set(self, "cards", cards)
 
 
 class Dealt(_OwnCards):
@@ -123,12 +145,17 @@ class PassReceived(Event):
     __slots__ = ("cards", "giver", "order", "receiver")
     fields = ("giver", "receiver", "cards", "order")
 
+    giver: int
+    receiver: int
+    cards: int
+    order: tuple[int, ...]
+
     def __init__(self, giver: int, receiver: int, cards: int, order: tuple[int, ...]) -> None:
         super().__init__(1 << receiver)
-        self.giver = giver
-        self.receiver = receiver
-        self.cards = cards
-        self.order = order
+        _set(self, "giver", giver)
+        _set(self, "receiver", receiver)
+        _set(self, "cards", cards)
+        _set(self, "order", order)
 
 
 class Acted(Event):
@@ -137,11 +164,15 @@ class Acted(Event):
     kind = "acted"
     __slots__ = ("action", "seat", "text")
 
+    seat: int
+    action: int
+    text: str
+
     def __init__(self, seat: int, action: int, text: str, audience: int = EVERYONE) -> None:
         super().__init__(audience)
-        self.seat = seat
-        self.action = action
-        self.text = text
+        _set(self, "seat", seat)
+        _set(self, "action", action)
+        _set(self, "text", text)
 
     def to_dict(self) -> dict[str, Any]:
         return {"type": self.kind, "seat": self.seat, "action": self.text}
@@ -154,10 +185,13 @@ class CardPlayed(Event):
     __slots__ = ("card", "seat")
     fields = ("seat", "card")
 
+    seat: int
+    card: int
+
     def __init__(self, seat: int, card: int) -> None:
         super().__init__()
-        self.seat = seat
-        self.card = card
+        _set(self, "seat", seat)
+        _set(self, "card", card)
 
 
 class TrumpNamed(Event):
@@ -167,10 +201,13 @@ class TrumpNamed(Event):
     __slots__ = ("seat", "suit")
     fields = ("seat", "suit")
 
+    seat: int
+    suit: int
+
     def __init__(self, seat: int, suit: int) -> None:
         super().__init__()
-        self.seat = seat
-        self.suit = suit
+        _set(self, "seat", seat)
+        _set(self, "suit", suit)
 
 
 class TrickWon(Event):
@@ -180,15 +217,21 @@ class TrickWon(Event):
     __slots__ = ("cards", "leader", "number", "points", "winner")
     fields = ("number", "leader", "cards", "winner", "points")
 
+    number: int
+    leader: int
+    cards: tuple[int, ...]
+    winner: int
+    points: int
+
     def __init__(
         self, number: int, leader: int, cards: tuple[int, ...], winner: int, points: int
     ) -> None:
         super().__init__()
-        self.number = number
-        self.leader = leader
-        self.cards = cards
-        self.winner = winner
-        self.points = points
+        _set(self, "number", number)
+        _set(self, "leader", leader)
+        _set(self, "cards", cards)
+        _set(self, "winner", winner)
+        _set(self, "points", points)
 
 
 class HandScored(Event):
@@ -197,11 +240,15 @@ class HandScored(Event):
     kind = "hand_scored"
     __slots__ = ("hand", "result", "scores")
 
+    hand: int
+    result: Any
+    scores: tuple[int, ...]
+
     def __init__(self, hand: int, result: Any, scores: tuple[int, ...]) -> None:
         super().__init__()
-        self.hand = hand
-        self.result = result
-        self.scores = scores
+        _set(self, "hand", hand)
+        _set(self, "result", result)
+        _set(self, "scores", scores)
 
     def to_dict(self) -> dict[str, Any]:
         result = self.result
@@ -216,10 +263,13 @@ class MatchOver(Event):
     __slots__ = ("scores", "winner")
     fields = ("winner", "scores")
 
+    winner: int | None
+    scores: tuple[int, ...]
+
     def __init__(self, winner: int | None, scores: tuple[int, ...]) -> None:
         super().__init__()
-        self.winner = winner
-        self.scores = scores
+        _set(self, "winner", winner)
+        _set(self, "scores", scores)
 
 
 class Chat(Event):
@@ -229,10 +279,13 @@ class Chat(Event):
     __slots__ = ("seat", "text")
     fields = ("seat", "text")
 
+    seat: int
+    text: str
+
     def __init__(self, seat: int, text: str) -> None:
         super().__init__()
-        self.seat = seat
-        self.text = text
+        _set(self, "seat", seat)
+        _set(self, "text", text)
 
 
 class Fault(Event):
@@ -243,12 +296,17 @@ class Fault(Event):
     kind = "fault"
     __slots__ = ("detail", "fault", "penalty", "seat")
 
+    seat: int
+    fault: str
+    penalty: str
+    detail: str
+
     def __init__(self, seat: int, fault: str, penalty: str, detail: str, audience: int) -> None:
         super().__init__(audience)
-        self.seat = seat
-        self.fault = fault
-        self.penalty = penalty
-        self.detail = detail
+        _set(self, "seat", seat)
+        _set(self, "fault", fault)
+        _set(self, "penalty", penalty)
+        _set(self, "detail", detail)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.kind, "seat": self.seat, "fault": self.fault}
@@ -265,10 +323,13 @@ class Substituted(Event):
     __slots__ = ("player", "seat")
     fields = ("seat", "player")
 
+    seat: int
+    player: str
+
     def __init__(self, seat: int, player: str) -> None:
         super().__init__()
-        self.seat = seat
-        self.player = player
+        _set(self, "seat", seat)
+        _set(self, "player", player)
 
 
 class Forfeited(Event):
@@ -278,42 +339,48 @@ class Forfeited(Event):
     __slots__ = ("seat",)
     fields = ("seat",)
 
+    seat: int
+
     def __init__(self, seat: int) -> None:
         super().__init__()
-        self.seat = seat
+        _set(self, "seat", seat)
 
 
 class EventLog:
     """Every event of a match in order, and each viewer's stream of the events it may see.
 
     ``streams[v]`` is viewer ``v``'s stream (seats 0..n-1, then :data:`SPECTATOR`'s at
-    index ``n``); positions in a stream are what :meth:`since` counts.
+    index ``n``); positions in a stream are what :meth:`since` counts. Beside each stream,
+    ``heads[v]`` is the same stream as an immutable chain of ``(before, event)`` nodes: what
+    a view carries (:meth:`window`), so that a bot holds no list of the log's.
     """
 
-    __slots__ = ("all", "n", "streams")
+    __slots__ = ("all", "heads", "n", "streams")
 
     def __init__(self, n: int) -> None:
         self.n = n
         self.all: list[Event] = []
         self.streams: list[list[Event]] = [[] for _ in range(n + 1)]
+        self.heads: list[tuple[Any, Event] | None] = [None] * (n + 1)
 
     def emit(self, event: Event) -> None:
         """Add ``event`` to the log and to the stream of every viewer in its audience."""
         self.all.append(event)
         audience = event.audience
-        streams = self.streams
+        streams, heads = self.streams, self.heads
         n = self.n
-        for v in range(n):
-            if audience >> v & 1:
+        for v in range(n + 1):
+            if audience >> (v if v < n else SPECTATOR) & 1:
                 streams[v].append(event)
-        if audience >> SPECTATOR & 1:
-            streams[n].append(event)
+                heads[v] = (heads[v], event)
+
+    def _index(self, viewer: int) -> int:
+        """The index in ``streams`` of seat ``viewer``, or of spectators (SPECTATOR or -1)."""
+        return self.n if viewer < 0 or viewer == SPECTATOR else viewer
 
     def stream(self, viewer: int) -> list[Event]:
         """The stream of seat ``viewer``, or of spectators for :data:`SPECTATOR` (or -1)."""
-        if viewer < 0 or viewer == SPECTATOR:
-            return self.streams[self.n]
-        return self.streams[viewer]
+        return self.streams[self._index(viewer)]
 
     def since(self, viewer: int, start: int) -> list[Event]:
         """The events ``viewer`` may see from position ``start`` of its stream on."""
@@ -321,24 +388,37 @@ class EventLog:
 
     def window(self, viewer: int) -> Window:
         """``viewer``'s stream as it is now, read-only: what a view carries (no copy)."""
-        stream = self.stream(viewer)
-        return Window(stream, len(stream))
+        i = self._index(viewer)
+        return Window(self.heads[i], len(self.streams[i]))
 
 
 class Window(Sequence[Event]):
-    """A read-only window on the first ``size`` events of a stream.
+    """A read-only snapshot of a stream's first ``size`` events, made without copying: the
+    last node of the stream's immutable chain (see :class:`EventLog`).
 
-    Streams only grow, so the window never changes: a snapshot made without copying.
+    Reading the last k events walks k nodes back: what a bot reads at each decision (the
+    events since it last looked) costs what it reads, not the length of the match.
     """
 
-    __slots__ = ("_events", "_size")
+    __slots__ = ("_head", "_size")
 
-    def __init__(self, events: list[Event], size: int) -> None:
-        self._events = events
+    def __init__(self, head: tuple[Any, Event] | None, size: int) -> None:
+        self._head = head
         self._size = size
 
     def __len__(self) -> int:
         return self._size
+
+    def _last(self, count: int) -> list[Event]:
+        """The last ``count`` events, in order."""
+        out: list[Event] = []
+        node = self._head
+        for _ in range(count):
+            assert node is not None
+            out.append(node[1])
+            node = node[0]
+        out.reverse()
+        return out
 
     @overload
     def __getitem__(self, index: int) -> Event: ...
@@ -347,17 +427,25 @@ class Window(Sequence[Event]):
     def __getitem__(self, index: slice) -> list[Event]: ...
 
     def __getitem__(self, index: int | slice) -> Event | list[Event]:
+        size = self._size
         if isinstance(index, slice):
-            start, stop, step = index.indices(self._size)
-            return self._events[start:stop:step]
-        if not -self._size <= index < self._size:
+            wanted = range(*index.indices(size))
+            if not wanted:
+                return []
+            first = min(wanted[0], wanted[-1])
+            tail = self._last(size - first)
+            return [tail[i - first] for i in wanted]
+        if not -size <= index < size:
             raise IndexError("event index out of range")
-        return self._events[index % self._size]
+        node = self._head
+        for _ in range(size - 1 - index % size):
+            assert node is not None
+            node = node[0]
+        assert node is not None
+        return node[1]
 
     def __iter__(self) -> Iterator[Event]:
-        events = self._events
-        for i in range(self._size):
-            yield events[i]
+        return iter(self._last(self._size))
 
 
 def audience_of(seats: int) -> int:

@@ -6,11 +6,12 @@ and the bots read. ``to_dict()`` is the result as records, ``tricktable replay -
 stdio and HTTP protocols and the events carry it: the JSON shape written before the results
 were typed, key for key and in the same order, so that no record or transcript changes.
 
-Results are dataclasses with slots, made once per hand and then only read: treat them as
-immutable (their sequences are tuples). They are not ``frozen``: a frozen dataclass's
-``__init__`` sets each field through ``object.__setattr__``, which cost about 2% of a whole
-hand of Setback's compiled play (a plain slotted one costs under 1%). They are plain Python
-on purpose: the compiled game modules only build one per hand.
+Results are frozen dataclasses with slots, made once per hand and then only read, their
+sequences tuples and their maps read-only: the state keeps them, and bots get the same
+objects (``view.results``, ``end_hand``, the ``hand_scored`` event), so that nothing a bot
+does to one changes the match or what another seat is told. Frozen costs a few hundred
+nanoseconds a hand (``__init__`` sets each field through ``object.__setattr__``). They are
+plain Python on purpose: the compiled game modules only build one per hand.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True, frozen=True)
 class HandResult:
     """The result of one finished hand; this base holds what every game's result has.
 

@@ -88,7 +88,9 @@ class TrickState:
         self.actors: list[int] = []
         # This hand's log as an immutable chain of (before, actor, action) nodes, for views:
         # a view keeps the node, not a copy of the lists. Extended only when a view is made
-        # (see _log_chain), so the path of bots and search pays nothing for it.
+        # (see _log_chain), so the path of bots and search pays nothing for it. In a game
+        # with private actions it starts after the last of them: every view shares it, and
+        # no node of it, however far back, is another seat's secret.
         self._chain: tuple[Any, ...] | None = None
         self._chain_n = 0
         self._legal = -1
@@ -106,11 +108,9 @@ class TrickState:
         #: (private actions, phase): every view after Hearts' passes would ask again
         self._hidden_of: list[tuple[int, ...] | None] | None = None
         self._hidden_key = -1
-        #: the log of each seat that may not see some action: its own chain of the actions
-        #: it may see (see _seen_log), and how many of the hand's actions that chain covers;
-        #: made again whenever ``_hidden_of`` is
-        self._seen_chains: list[tuple[Any, ...] | None] = []
-        self._seen_done: list[int] = []
+        #: each seat's part of the log before the chain (see _seen_before), made again
+        #: whenever ``_hidden_of`` is
+        self._befores: list[tuple[tuple[int, int], ...] | None] = []
         # The game's class flags as fields: compiled, a field is read at C speed.
         self.private_actions: bool = type(game).private_actions
         #: what :meth:`undo` restores, one frame per :meth:`push`
@@ -275,12 +275,17 @@ class TrickState:
         return snap
 
     def _log_chain(self) -> tuple[Any, ...] | None:
-        """This hand's log as a chain of ``(before, actor, action)`` nodes, up to now."""
+        """This hand's log as a chain of ``(before, actor, action)`` nodes, up to now, from
+        the action after the last private one (see :meth:`_seen_before`)."""
         actions = self.actions
         n = len(actions)
         chain = self._chain
         i = self._chain_n
         if i != n:
+            private = self._private_at
+            if private and i <= private[-1]:
+                chain = None  # a private action was taken: the chain starts after it
+                i = private[-1] + 1
             actors = self.actors
             while i < n:
                 chain = (chain, actors[i], actions[i])
@@ -299,9 +304,8 @@ class TrickState:
             cache = self._hidden_of = [None] * self.n
             self._hidden_key = key
             # What a seat may see of earlier actions may have changed (a pass is seen by its
-            # receiver once the passing is over): its own chain is made again.
-            self._seen_chains = [None] * self.n
-            self._seen_done = [0] * self.n
+            # receiver once the passing is over).
+            self._befores = [None] * self.n
         hidden = cache[seat]
         if hidden is None:
             actions, actors = self.actions, self.actors
@@ -312,31 +316,27 @@ class TrickState:
             )
         return hidden
 
-    def _seen_log(self, seat: int) -> tuple[tuple[Any, ...] | None, int]:
-        """This hand's log as ``seat`` may see it: a chain of ``(before, actor, action)``
-        nodes of the actions it may see, and how many there are.
+    def _seen_before(self, seat: int) -> tuple[tuple[int, int], ...]:
+        """The actions of this hand up to the last private one that ``seat`` may see, as
+        ``(actor, action)`` pairs: the part of its log before the chain every view shares.
 
-        A seat that may see every action shares the hand's chain; one that may not has a
-        chain of its own without the hidden ones, so that no part of its view holds another
-        seat's secret. It is extended, not copied, as the hand goes on: until the key of
-        :meth:`_hidden_for` changes, every new action is a card, seen by all.
+        Made once per seat for each change of :meth:`_hidden_for`'s key: private actions
+        come before the cards (a pass, a discard), so a hand of Hearts makes a few short
+        ones for each seat, and none in card play.
         """
-        hidden = self._hidden_for(seat)
-        n = len(self.actions)
-        if not hidden:
-            chain = self._chain if self._chain_n == n else self._log_chain()
-            return chain, n
-        chain = self._seen_chains[seat]
-        i = self._seen_done[seat]
-        if i != n:
+        hidden = self._hidden_for(seat)  # first: it makes _befores again on a new key
+        before = self._befores[seat]
+        if before is None:
             actions, actors = self.actions, self.actors
-            while i < n:
-                if i not in hidden:
-                    chain = (chain, actors[i], actions[i])
-                i += 1
-            self._seen_chains[seat] = chain
-            self._seen_done[seat] = n
-        return chain, n - len(hidden)
+            before = tuple(
+                [
+                    (actors[i], actions[i])
+                    for i in range(self._private_at[-1] + 1)
+                    if i not in hidden
+                ]
+            )
+            self._befores[seat] = before
+        return before
 
     def _info_of(self, seat: int) -> dict[str, Any]:
         """``seat``'s game-specific facts, made once and shared until they change."""
@@ -406,7 +406,6 @@ class TrickState:
         seat, card = frame[0], frame[1]
         self.actions.pop()
         self.actors.pop()
-        self._hidden_of = None  # the seats' own chains went past the action taken back
         if self._chain_n > len(self.actions):
             chain = self._chain
             assert chain is not None
@@ -807,13 +806,16 @@ class TrickState:
         """Game-specific facts ``seat`` may know (bids, declarer...), for its view's ``info``.
 
         Made again after each action other than a card, not during card play: facts that
-        change as tricks are won belong in :meth:`_trick_facts`.
+        change as tricks are won belong in :meth:`_trick_facts`. Every view until then
+        shares the dict, so its values are immutable: tuples, not lists (``info()`` gives a
+        bot lists of its own).
         """
         return {}
 
     def _trick_facts(self) -> dict[str, Any]:
         """Public game-specific facts that change as tricks are won (Hearts' penalties), made
-        once per trick for every view; they follow ``_view_extra``'s in ``info``."""
+        once per trick for every view (so, as ``_view_extra``'s, immutable values); they
+        follow ``_view_extra``'s in ``info``."""
         return _NO_FACTS
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import FrozenInstanceError
 from typing import Final
 
 from tricktable.cards import SUIT_MASKS, mask_of
@@ -14,15 +15,33 @@ class TrumpTables:
     ``mask`` holds every trump card; ``power[c]`` ranks a card in a trick (trumps 100 and up,
     other cards by rank, beaten by any trump and only counting in the suit led);
     ``suit_mask[c]`` is the mask of the suit card ``c`` belongs to for following suit.
+
+    Read-only: a game makes its tables once and every match of it shares them, and bots reach
+    them through their views (``view.tables``), so a field is set once, in ``__init__``, and
+    the tables are tuples.
     """
 
     __slots__ = ("mask", "power", "suit", "suit_mask")
 
-    def __init__(self, suit: int, mask: int, power: list[int], suit_mask: list[int]) -> None:
-        self.suit = suit
-        self.mask = mask
-        self.power = power
-        self.suit_mask = suit_mask
+    suit: int
+    mask: int
+    power: tuple[int, ...]
+    suit_mask: tuple[int, ...]
+
+    def __init__(
+        self, suit: int, mask: int, power: Sequence[int], suit_mask: Sequence[int]
+    ) -> None:
+        # object.__setattr__ past our own refusal; compiled, each is a plain store.
+        object.__setattr__(self, "suit", suit)
+        object.__setattr__(self, "mask", mask)
+        object.__setattr__(self, "power", tuple(power))
+        object.__setattr__(self, "suit_mask", tuple(suit_mask))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}: trump tables are read-only")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}: trump tables are read-only")
 
 
 def trump_tables(trump: int, trump_order: Sequence[int]) -> TrumpTables:

@@ -60,6 +60,7 @@ class View:
     """
 
     __slots__ = (
+        "_before",
         "_info",
         "_legal",
         "_legal_mask",
@@ -102,16 +103,20 @@ class View:
         self._shared: Shared = snap
         # The hand's log is an immutable chain (see TrickState._log_chain): a view keeps its
         # last node and how many it covers, and lists them only when asked. The cards of the
-        # trick in play are its last nodes (only cards are played in a trick). A private
-        # action is not in the chain of a seat that may not see it, under no name: such a
-        # seat has a chain of its own (TrickState._seen_log).
-        if state._private_at:
-            log, n = state._seen_log(seat)
-            self._log: tuple[Any, ...] | None = log
-            self._n: int = n
+        # trick in play are its last nodes (only cards are played in a trick). In a game
+        # with private actions the chain starts after the last of them, and what comes
+        # before is the seat's own tuple of the actions it may see: a hidden action is in
+        # no part of the view, under no name.
+        n = len(state.actions)
+        self._log: tuple[Any, ...] | None = (
+            state._chain if state._chain_n == n else state._log_chain()
+        )
+        private = state._private_at
+        if private:
+            self._before: tuple[tuple[int, int], ...] = state._seen_before(seat)
+            self._n: int = n - private[-1] - 1
         else:
-            n = len(state.actions)
-            self._log = state._chain if state._chain_n == n else state._log_chain()
+            self._before = ()
             self._n = n
         self._ntrick: int = len(state.trick)
         infos = state._infos
@@ -198,21 +203,27 @@ class View:
         """This hand's actions that this seat may see, as (seat, action) pairs."""
         out: list[tuple[int, int]] = []
         node = self._log
-        while node is not None:
+        for _ in range(self._n):
+            assert node is not None
             out.append((node[1], node[2]))
             node = node[0]
         out.reverse()
-        return out
+        return [*self._before, *out]
 
     @property
     def step(self) -> int:
         """How many of this hand's actions this seat has seen (with ``hand_number``, it
         names a decision: a bot that draws from both is the same after a resume)."""
-        return self._n
+        return len(self._before) + self._n
 
     def info(self) -> dict[str, Any]:
-        """Game-specific public facts (declarer, bids, ...)."""
-        return {**self._info, **self._shared.facts}
+        """Game-specific public facts (declarer, bids, ...): a dict of this call's own, its
+        sequences lists (the state's are tuples, shared by every view)."""
+        out = {**self._info, **self._shared.facts}
+        for key, value in out.items():
+            if isinstance(value, tuple):
+                out[key] = list(value)
+        return out
 
     def legal_actions(self) -> list[int]:
         """This seat's legal actions: empty unless it is this seat's turn (the view's own
@@ -268,8 +279,7 @@ class View:
             ],
             "scores": list(self._shared.scores),
             "legal": [game.action_name(a) for a in self.legal_actions()],
-            **self._info,
-            **self._shared.facts,
+            **self.info(),
         }
 
 

@@ -82,9 +82,9 @@ class EuchreState(TrickState):
     def __init__(self, game: Game, seed: int | None = None) -> None:
         super().__init__(game, seed)
         assert isinstance(game, Euchre)
-        self.trumps: list[TrumpTables] = game.trumps
+        self.trumps: tuple[TrumpTables, ...] = game.trumps
         self.round1_mask: int = game.round1_mask
-        self.round2_masks: list[int] = game.round2_masks
+        self.round2_masks: tuple[int, ...] = game.round2_masks
         self.stick: bool = game.options.stick_the_dealer
         self.up_card = -1
         self.maker = -1
@@ -297,16 +297,19 @@ class Euchre(Game):
         # the instance slot and would not see a class-level override.
         self.deck = EUCHRE_DECK
         opts = self.options
-        self.trumps = [euchre_trumps(s) for s in range(4)]
+        # The game's tables are tuples: every match of the game shares them, and bots reach
+        # them through ``view.game``.
+        self.trumps = tuple([euchre_trumps(s) for s in range(4)])
         alone = opts.alone
         self.round1_mask = PASS_BIT | 1 << ORDER_UP | (1 << ORDER_UP_ALONE if alone else 0)
-        self.round2_masks: list[int] = []
+        round2_masks: list[int] = []
         for up_suit in range(4):
             mask = PASS_BIT
             for s in range(4):
                 if s != up_suit:
                     mask |= 1 << (TRUMP + s) | (1 << (TRUMP_ALONE + s) if alone else 0)
-            self.round2_masks.append(mask)
+            round2_masks.append(mask)
+        self.round2_masks = tuple(round2_masks)
         # Codes pass 256 bits: serving lists spares decoding big ints on the hot path.
 
     def _hand_size(self) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EuchreOptions:
     """The rule options of Euchre; the defaults are standard North American Euchre."""
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from tricktable.games.hearts_options import pass_cycle
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FilippaOptions:
     """The rule options of Filippa; the defaults are the README's game."""
 

@@ -32,7 +32,7 @@ def pass_cycle(text: str) -> tuple[int, ...]:
     return tuple(DIRECTIONS[ch] for ch in letters)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HeartsOptions:
     """The rule options of Hearts; the defaults are the standard four-handed game."""
 

@@ -94,8 +94,8 @@ class OhHellState(TrickState):
         super().__init__(game, seed)
         assert isinstance(game, OhHell)
         self.sizes: tuple[int, ...] = game.sizes
-        self.trumps: list[TrumpTables] = game.trumps
-        self.bid_masks: list[list[int]] = game.bid_masks
+        self.trumps: tuple[TrumpTables, ...] = game.trumps
+        self.bid_masks: tuple[tuple[int, ...], ...] = game.bid_masks
         self.hook: bool = game.options.hook
         self.scoring: str = game.options.scoring
         #: each seat's bid this hand, -1 until it has bid
@@ -197,7 +197,7 @@ class OhHellState(TrickState):
         return {
             "hand_size": self.hand_size,
             "up_card": card_name(self.up_card) if self.up_card >= 0 else None,
-            "bids": [b if b >= 0 else None for b in self.bids],
+            "bids": tuple([b if b >= 0 else None for b in self.bids]),
         }
 
 
@@ -224,13 +224,16 @@ class OhHell(Game):
         # the instance slot and would not see a class-level override.
         self.num_scores = 4
         self.sizes = hand_sizes(opts.sequence, opts.max_cards)
-        self.trumps = [trump_tables(s, [s * 13 + r for r in range(13)]) for s in range(4)]
+        # The game's tables are tuples: every match of the game shares them, and bots reach
+        # them through ``view.game``.
+        self.trumps = tuple([trump_tables(s, [s * 13 + r for r in range(13)]) for s in range(4)])
         # The legal bids by hand size (0..13) and barred bid (index 0: none; b + 1: bid b).
-        self.bid_masks: list[list[int]] = []
+        bid_masks: list[tuple[int, ...]] = []
         for size in range(14):
             full = ((1 << (size + 1)) - 1) << BID
             masks = [full] + [full & ~(1 << (BID + barred)) for barred in range(size + 1)]
-            self.bid_masks.append(masks)
+            bid_masks.append(tuple(masks))
+        self.bid_masks = tuple(bid_masks)
 
     def _hand_size(self) -> int:
         # The largest hand: what a seat may hold at most (the size of each deal varies).

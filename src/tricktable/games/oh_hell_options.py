@@ -15,7 +15,7 @@ HandSequence = Literal["down-up", "up-down", "down", "up"]
 Scoring = Literal["standard", "basic", "minus"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OhHellOptions:
     """The rule options of Oh Hell."""
 

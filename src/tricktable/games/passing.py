@@ -193,6 +193,6 @@ class PassingState(TrickState):
         got = self.received[seat] if 0 <= seat < 4 else 0
         return {
             "pass_direction": DIRECTION_NAMES[self.pass_offset],
-            "passed": [card_name(c) for c in cards_in(mine)] if mine else None,
-            "received": [card_name(c) for c in cards_in(got)] if got else None,
+            "passed": tuple([card_name(c) for c in cards_in(mine)]) if mine else None,
+            "received": tuple([card_name(c) for c in cards_in(got)]) if got else None,
         }

@@ -6,7 +6,7 @@ cut-throat ones. ``dealt`` and ``won`` are card masks by seat.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from tricktable.cards import (
@@ -167,7 +167,7 @@ def score_hand(
     bid: int,
     declarer_scores: str = "bid",
     sides: int = 2,
-    weights: dict[str, int] | None = None,
+    weights: Mapping[str, int] | None = None,
 ) -> tuple[list[int], list[int]]:
     """(points taken by each side, change of each side's score) for a finished hand.
 

@@ -7,6 +7,8 @@ options in ``presets.toml`` — data, not code. Scoring is in :mod:`pitch_scorin
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, Final
 
 from tricktable.cards import JACK, JOKER, LITTLE_JOKER, TEN, mask_of
@@ -34,10 +36,10 @@ class SetbackState(TrickState):
     def __init__(self, game: Game, seed: int | None = None) -> None:
         super().__init__(game, seed)
         assert isinstance(game, Setback)
-        self.bid_masks: list[int] = game.bid_masks
-        self.dealer_masks: list[int] = game.dealer_masks
-        self.trumps: list[TrumpTables] = game.trumps
-        self.weights: dict[str, int] = game.weights
+        self.bid_masks: tuple[int, ...] = game.bid_masks
+        self.dealer_masks: tuple[int, ...] = game.dealer_masks
+        self.trumps: tuple[TrumpTables, ...] = game.trumps
+        self.weights: Mapping[str, int] = game.weights
         self.point_list: list[str] = list(game.weights)
         self.may_trump: bool = game.options.may_trump
         self.joker_forbid: int = game.joker_forbid
@@ -122,7 +124,7 @@ class SetbackState(TrickState):
                 declarer=None,
                 bid=None,
                 trump=None,
-                points={},
+                points=_NO_POINTS,
                 taken=(0,) * len(self.scores),
                 scores=tuple(self.scores),
                 thrown_in=True,
@@ -166,7 +168,7 @@ class SetbackState(TrickState):
             declarer=self.declarer,
             bid=self.bid,
             trump=trump,
-            points=points,
+            points=MappingProxyType(points),  # a result reaches bots: read-only
             taken=tuple(taken),
             scores=tuple(self.scores),
         )
@@ -198,7 +200,11 @@ class SetbackState(TrickState):
         }
 
 
-def _bid_masks(opts: SetbackOptions, dealer: bool) -> list[int]:
+#: the points of a thrown-in hand: none
+_NO_POINTS: Final[Mapping[str, int | None]] = MappingProxyType({})
+
+
+def _bid_masks(opts: SetbackOptions, dealer: bool) -> tuple[int, ...]:
     masks = []
     for high in range(opts.max_bid + 1):
         mask = PASS_BIT
@@ -207,10 +213,10 @@ def _bid_masks(opts: SetbackOptions, dealer: bool) -> list[int]:
         for n in range(max(opts.min_bid, lowest), opts.max_bid + 1):
             mask |= 1 << (BID + n)
         masks.append(mask)
-    return masks
+    return tuple(masks)
 
 
-def _trump_tables(opts: SetbackOptions) -> list[TrumpTables]:
+def _trump_tables(opts: SetbackOptions) -> tuple[TrumpTables, ...]:
     out = []
     for suit in range(4):
         other = 3 - suit
@@ -224,7 +230,7 @@ def _trump_tables(opts: SetbackOptions) -> list[TrumpTables]:
         if opts.off_jack_trump:
             order.insert(order.index(suit * 13 + JACK), other * 13 + JACK)
         out.append(trump_tables(suit, order))
-    return out
+    return tuple(out)
 
 
 class Setback(Game):
@@ -245,10 +251,12 @@ class Setback(Game):
         super().__init__(opts, preset)
         self.deck = tuple(range(52 + opts.jokers))
         self.num_scores = 2 if opts.partners else 4
+        # The game's tables are tuples and read-only maps: every match of the game shares
+        # them, and bots reach them through ``view.game``.
         self.bid_masks = _bid_masks(opts, dealer=False)
         self.dealer_masks = _bid_masks(opts, dealer=True)
         self.trumps = _trump_tables(opts)
-        self.weights = point_weights(opts.points)
+        self.weights: Mapping[str, int] = MappingProxyType(point_weights(opts.points))
         self.joker_forbid = 0 if opts.joker_lead == "any" else JOKERS
 
     def _hand_size(self) -> int:

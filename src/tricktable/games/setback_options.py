@@ -13,7 +13,7 @@ from tricktable.errors import OptionError
 from tricktable.games.pitch_scoring import POINT_NAMES, SETBACK_POINTS
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SetbackOptions:
     """The rule options of the Pitch family; the defaults are RULES.md's Setback."""
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SpadesOptions:
     """The rule options of Spades; the defaults are the common partnership game to 500."""
 

@@ -29,7 +29,7 @@ the cards already taken imply. :class:`Search` does the rest, the same for every
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Final
@@ -85,7 +85,7 @@ class Rules:
     summary: Summary
     #: by card: the order moves are tried in (highest first), after the table's best move;
     #: a game that tries them by power alone gives ``tables.power`` itself (no second sort)
-    order: list[int]
+    order: Sequence[int]
     #: ``legal(hands, seat, pos, lead_mask, tmask)``: the mask of ``seat``'s legal cards,
     #: ``pos`` cards into the trick (``tmask`` played in it, ``lead_mask`` the suit to
     #: follow), exactly as the engine's ``legal_mask``
@@ -484,7 +484,7 @@ def hand_cards(state: TrickState) -> int:
     return deck
 
 
-def _above(groups: list[tuple[int, list[int]]], power: list[int]) -> list[int]:
+def _above(groups: list[tuple[int, list[int]]], power: Sequence[int]) -> list[int]:
     """By card: the cards of its group (each listed highest power first) of greater power;
     cards of equal power are not above one another."""
     above = [0] * 64
