@@ -373,3 +373,14 @@ def test_tricktable_alone_prints_its_usage(tmp_path: Path) -> None:
     assert run.returncode == 2  # as click says it
     assert run.stderr.startswith("Usage:") and "error" not in run.stderr.lower()
     assert "Commands:" in run.stderr and "play" in run.stderr
+
+
+def test_a_record_resumed_from_standard_input_is_saved_under_records(
+    saved: dict[str, Any], tmp_path: Path
+) -> None:
+    cut = dict(saved, hands=saved["hands"][:1])
+    run = tt("play", "--resume", "-", "--players", "human,random,random,random",
+             cwd=tmp_path, stdin=json.dumps(cut))  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    (record,) = (tmp_path / "records").iterdir()
+    assert load_record(record)["hands"] == cut["hands"]

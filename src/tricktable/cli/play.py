@@ -146,16 +146,17 @@ def run_play(
             )
         # Where the record goes is checked now: a place it cannot go (a symlink, a FIFO, a
         # device, a folder, a missing folder) fails before the match, with nothing played.
+        default: Path | None = None
         if save_path:
             path: Path | None = check_writable(save_path, "record")
         elif resume is not None and resume != "-":
             path = check_writable(resume, "record")  # the match goes on in its own file
         else:
-            path = default_record_path(spec.seed or 0) if humans else None
+            path = default = default_record_path(spec.seed or 0) if humans else None
         # Where a restored substitute plays, its spec is checked when the match starts.
         check_players(spec.players, limits)
-        if path is not None and not save_path and resume is None:
-            prepare_folder(path)  # records/ is made only for a match that will be played
+        if default is not None:
+            prepare_folder(default)  # records/ is made only for a match that will be played
     except TricktableError as exc:
         rebuilt = resume is not None and not players and isinstance(exc, MatchSpecError)
         hint = "; give the players with --players" if rebuilt else ""
