@@ -347,6 +347,57 @@ def test_a_bad_card_in_tricks() -> None:
     assert "Scores: South -100 · West 0" in text
 
 
+@pytest.mark.parametrize(
+    ("spec", "seed", "why"),
+    [
+        # Seed 1: West & East win 5 to 11, declaring; South & North's 11 came defending.
+        ("setback(target=5)", 1, "Only the declaring team can win, by reaching 5"),
+        # Seed 8: both sides reach 5 in one hand; the declarers, with 5 to 6, go out.
+        ("setback(target=5,win=first)", 8, "the declarers win: the bidder goes out first"),
+    ],
+)
+def test_a_win_with_fewer_points_says_the_rule_that_gave_it(spec: str, seed: int, why: str) -> None:
+    table = Table(spec)
+    state = table.play(seed=seed, hands=200, players=("heuristic",) * 4)
+    assert state.is_over and state.winner is not None
+    won, lost = state.scores[state.winner], state.scores[1 - state.winner]
+    assert won <= lost  # the surprising case this explains
+    line = next(x for x in table.text().splitlines() if "the match" in x)
+    winners = table.display.side_name(state.winner)
+    assert line.startswith(f"{winners} win the match, {won} to {lost}, after ")
+    assert why in line
+
+
+def test_a_win_with_the_top_score_needs_no_reason() -> None:
+    table = Table("setback(target=5)")
+    state = table.play(seed=2, hands=200, players=("heuristic",) * 4)
+    assert state.is_over and state.winner is not None
+    assert state.scores[state.winner] > state.scores[1 - state.winner]
+    line = next(x for x in table.text().splitlines() if "the match" in x)
+    assert line.endswith(" hands.") and "declaring" not in line
+
+
+def test_following_a_match_mid_hand_shows_that_hand_so_far() -> None:
+    """What a resumed match shows (``play --resume``, the TUI's log): the hand in play from
+    its deal, its bidding and its tricks; the hands before it not again."""
+    game = load_game("setback")
+    state = game.new_state(8)
+    state.listen()
+    played = Table("setback")
+    played.follow(state)
+    while len(state.history) < 2 or state.needs_deal or len(state.tricks) < 2:  # hand 2
+        if state.needs_deal:
+            state.deal()
+        played.act(state, state.legal_actions()[0])
+    resumed = Table("setback")
+    resumed.follow(state)  # the same state, followed from now on
+    text, live = resumed.text(), played.text()
+    banner = live.rindex("\n", 0, live.index("Hand 2 · "))  # the start of hand 2's rule
+    assert text.strip() == live[banner:].strip()
+    assert "Hand 2 · " in text and "Hand 1 · " not in text
+    assert "Auction: " in text and "  1. " in text and "  2. " in text
+
+
 def test_hearts_is_won_low() -> None:
     table = Table("hearts(target=40)", compact=True)
     state = table.play(seed=2, hands=50)
@@ -409,7 +460,8 @@ def test_a_new_game_is_shown_without_code(plain_game: str) -> None:
     assert "Trick 1 of 13 · no trump" in text and "leader East · target 30" in text
 
 
-@dataclass(slots=True, kw_only=True)
+# Frozen as HandResult is (a dataclass must match its base's frozenness).
+@dataclass(slots=True, kw_only=True, frozen=HandResult.__dataclass_params__.frozen)  # type: ignore[attr-defined]
 class OddResult(HandResult):
     """A result of another class than the game's own."""
 

@@ -281,15 +281,19 @@ class TableDisplay(Seating):
         table.watch(lambda _: self.catch_up())
 
     def _follow(self, read: Reader, look: Callable[[], View | None]) -> None:
-        self._read, self._look, self._seen = read, look, 0
+        """Take in what came before (a resumed match's hands) silently, then show the hand
+        in play from its deal, as it would have been shown live: its bidding and its tricks
+        so far are what a person resuming needs to see."""
+        self._read, self._look = read, look
+        events, self._seen = read(0)
+        start = _hand_in_play(events)
         self._quiet = True
         try:
-            self.catch_up()
+            self.show(events[:start], look())
         finally:
             self._quiet = False
-        hand = self.hand
-        if hand is not None and hand.result is None and self.over is None:
-            self._banner_due = not self.compact  # the hand in play: say which it is
+        if start < len(events):
+            self.show(events[start:], look())
 
     def catch_up(self) -> None:
         """Show the events that came since the last call (and what a change without any new
@@ -563,6 +567,11 @@ class TableDisplay(Seating):
             names = " and ".join(self.side_name(s) for s in sides)
             message = f"{names} share the win{how}, {final}, {after}."
         text.append(message, style="bold green")
+        if len(sides) == 1:  # a side with fewer points may win by the game's rule: why
+            reason = safely(lambda: [Text(self.presenter.win_reason(self, sides[0], scores))], list)
+            if reason and reason[0].plain:
+                text.append(" ")
+                text.append_text(reason[0])
         self.console.print()
         self.console.print(text)
         return True
@@ -721,6 +730,18 @@ def second_person(reason: str) -> str:
 def _symbol(letter: str) -> str:
     """A suit letter's symbol: ``H`` -> ``♥``."""
     return SUIT_SYMBOLS[SUITS.index(letter)]
+
+
+def _hand_in_play(events: Sequence[Event]) -> int:
+    """Where the hand in play starts in ``events`` (its ``HandStarted``); their length when
+    no hand is in play (none dealt yet, the last one scored, the match over)."""
+    for i in range(len(events) - 1, -1, -1):
+        event = events[i]
+        if isinstance(event, HandScored | MatchOver):
+            return len(events)
+        if isinstance(event, HandStarted):
+            return i
+    return len(events)
 
 
 def _seat_reader(table: Table, seat: int) -> Reader:

@@ -379,6 +379,11 @@ class Presenter:
         """How the winner won, said after the winner's name (" with the lowest score")."""
         return ""
 
+    def win_reason(self, seating: Seating, winner: int, scores: Sequence[int]) -> str:
+        """A sentence saying why side ``winner`` won where the final ``scores`` alone do not
+        (a side with fewer points won by the game's rule); "" where they do."""
+        return ""
+
     # ----------------------------------------------------------------- a human's turn
 
     def tricks_in_hand(self, view: View) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.text import Text
 
 from tricktable.cards import (
@@ -47,6 +49,30 @@ class SetbackPresenter(Presenter):
         if rule == "top":
             return f"the top score once someone reaches {target} wins"
         return f"first declaring {'team' if seating.partners else 'player'} to {target} wins"
+
+    def win_reason(self, seating: Seating, winner: int, scores: Sequence[int]) -> str:
+        """Why a side without the top score won: the match's rule (``win``) counts only the
+        declarers' reaching the target (``declarers``), or lets the declarers go out first
+        when both reach it in one hand (``first``)."""
+        others = [score for side, score in enumerate(scores) if side != winner]
+        if not others or scores[winner] > max(others):
+            return ""  # the top score won: nothing to explain
+        opts = self.game.options
+        target = opts.target
+        rule = getattr(opts, "win", "declarers")
+        side = "team" if seating.partners else "player"
+        if rule == "declarers":
+            name = seating.side_name(winner)
+            return (
+                f"Only the declaring {side} can win, by reaching {target} ({name} did, bidding);"
+                " points taken while defending never win the match."
+            )
+        if rule == "first":
+            return (
+                f"When the declaring {side} and another reach {target} in the same hand,"
+                " the declarers win: the bidder goes out first."
+            )
+        return ""
 
     def rules_summary(self) -> str:
         """RULES.md's Setback in full; other variants by their summary."""
