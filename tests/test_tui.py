@@ -24,11 +24,12 @@ from tricktable.errors import TricktableError
 from tricktable.records import load_record, replay
 from tricktable.tui.app import TricktableApp
 from tricktable.tui.command import parse_tui_players
-from tricktable.tui.dialogs import HandSummary, MatchEnd
+from tricktable.tui.dialogs import HandSummary, KeysHelp, MatchEnd
 from tricktable.tui.model import MatchSetup, Settings
 from tricktable.tui.skins import card_label
 from tricktable.tui.table import ME, TableScreen, winning
-from tui_helpers import SIZE, quiet, until
+from tricktable.ui.terminal import TableDisplay
+from tui_helpers import SIZE, quiet, screen_rows, shown_in, until
 
 
 def play(
@@ -417,3 +418,151 @@ def test_a_small_window_says_so() -> None:
         await until(pilot, lambda: not app.has_class("-too-small"))
 
     play(test, size=(80, 24))
+
+
+# ------------------------------------------------------- the table at the sizes it must fit
+
+#: the sizes a newcomer's terminal has: the smallest the screens take, and a common one
+SIZES = [(100, 30), (120, 40)]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_status_line_shows_your_turn_with_house_rules(size: tuple[int, int]) -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: my_turn(app))
+        await pilot.pause()
+        status = app.query_one("#status", Static)
+        shown = shown_in(app.app, status)
+        assert "your turn" in shown  # on the screen, not only in the text
+        assert len(app.title_text) > 40  # the house rules make the game's title long
+        assert "Setback" in shown  # the game is named, as far as the line goes
+
+    play(test, game="setback(target=25,min_bid=3,win=first,dealer_takes=true)", size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_thirteen_cards_of_hearts_are_all_on_the_screen(size: tuple[int, int]) -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: my_turn(app))
+        await pilot.pause()
+        assert len(app.hand) == 13
+        felt = app.query_one("#felt").region
+        for i, card in enumerate(app.hand):
+            chip = app.query_one(f"#card-{i}")
+            assert felt.contains_region(chip.region), (i, chip.region, felt)
+            assert card_label(card).plain in shown_in(app.app, chip)
+
+    play(test, game="hearts", seed=2, size=size)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_bid_panel_and_the_lines_under_it_fit(size: tuple[int, int]) -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: my_turn(app) and bool(app.choices))
+        await pilot.pause()
+        screen = app.region
+        for selector in ("#seat-N", "#hand", "#bids", "#message", "#hint"):
+            assert screen.contains_region(app.query_one(selector).region), selector
+        shown = shown_in(app.app, app.query_one("#bids"))
+        assert all(app.game.action_name(a).capitalize() in shown for a in app.choices)
+
+    play(test, size=size)
+
+
+def test_a_hint_lasts_as_long_as_its_decision() -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
+        while True:  # to a card to play (a hint for a bid is cleared the same way)
+            await until(pilot, lambda: my_turn(app))
+            if app.view().phase == PLAY:
+                break
+            await act_first(app, pilot)
+        hand = app.view().hand_number
+        await pilot.press("h")
+        await until(pilot, lambda: text_of(app, "#hint").startswith("Hint: "))
+        await pilot.press("enter")  # the card is played: its hint goes with it
+        assert text_of(app, "#hint") == ""
+        while app.view().hand_number == hand or not my_turn(app):  # into the next hand
+            await until(pilot, lambda: my_turn(app) or isinstance(app.app.screen, HandSummary))
+            if isinstance(app.app.screen, HandSummary):
+                await pilot.press("enter")
+            elif app.view().hand_number == hand:
+                await act_first(app, pilot)
+            assert text_of(app, "#hint") == ""
+
+    play(test)
+
+
+async def on_lead(app: TableScreen, pilot: Pilot[None]) -> None:
+    """Play on (first legal choices) until the person leads a trick after the first."""
+    for _ in range(200):
+        await until(pilot, lambda: my_turn(app) or isinstance(app.app.screen, HandSummary))
+        if isinstance(app.app.screen, HandSummary):
+            await pilot.press("enter")
+            continue
+        view = app.view()
+        if view.phase == PLAY and view.tricks and not view.trick:
+            return
+        await act_first(app, pilot)
+    raise AssertionError("the person never led a trick after the first")
+
+
+def test_a_collected_trick_leaves_the_felt_clear_and_l_toggles_on_lead() -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
+        await on_lead(app, pilot)
+        await until(pilot, lambda: app.collected)  # the trick is seen, then collected
+        await pilot.pause()
+        last = app.view().tricks[-1][1]
+        shown = trick_text(app)
+        # Collected (animations on): no card on the felt, and no "last trick" over it.
+        assert app.collected and "last trick" not in shown and "taken by" not in shown
+        assert not any(card_label(c).plain in shown for c in last)
+        await pilot.press("l")
+        shown = trick_text(app)
+        assert "last trick" in shown and "(l: back)" in shown
+        assert all(card_label(c).plain in shown for c in last)
+        await pilot.press("l")  # back: the felt clear again
+        shown = trick_text(app)
+        assert "last trick" not in shown and not any(card_label(c).plain in shown for c in last)
+        assert my_turn(app)
+
+    play(test, animate=True)
+
+
+def test_without_animations_the_trick_taken_stays_and_l_toggles_back() -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
+        await on_lead(app, pilot)
+        _leader, last, winner = app.view().tricks[-1]
+        shown = trick_text(app)
+        assert f"taken by\n{app.names[winner]}" in shown and "last trick" not in shown
+        assert all(card_label(c).plain in shown for c in last)
+        await pilot.press("l")
+        assert "last trick" in trick_text(app) and "(l: back)" in trick_text(app)
+        await pilot.press("l")
+        assert trick_text(app) == shown
+
+    play(test)
+
+
+def test_question_mark_shows_the_keys_and_the_rules_in_brief() -> None:
+    async def test(app: TableScreen, pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: my_turn(app))
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.app.screen, KeysHelp))
+        helped = app.app.screen
+        rules = app.presenter.rules_summary()
+        assert "Six cards each" in rules  # Setback's own summary, not a fallback
+        assert str(helped.query_one("#rules", Static).content) == rules
+        # The line terminal's ? says the same words.
+        out = io.StringIO()
+        assert app.display_log is not None
+        line = TableDisplay(Console(file=out, width=200), app.game, app.names)
+        line.show_help(app.view())
+        assert " ".join(rules.split()) in " ".join(out.getvalue().split())
+        # At 100x30 the dialog scrolls: its end (the rules' last words) can be reached.
+        await pilot.press("end")
+        await pilot.pause()
+        assert rules.split()[-1] in "\n".join(screen_rows(app.app))
+        await pilot.press("escape")
+        await until(pilot, lambda: app.app.screen is app)
+
+    play(test, size=(100, 30))

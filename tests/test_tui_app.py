@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.widgets import Input, OptionList, Static
@@ -19,11 +20,12 @@ from tricktable.records import load_record, replay, save_record
 from tricktable.runner import MatchSpec, run_match
 from tricktable.tui.app import TricktableApp
 from tricktable.tui.command import TuiOptions, make_app
+from tricktable.tui.dialogs import HandSummary, MatchEnd
 from tricktable.tui.model import Chosen, MatchSetup, Settings
 from tricktable.tui.replay import ReplayScreen
 from tricktable.tui.setup import SetupScreen
 from tricktable.tui.table import ME, TableScreen
-from tui_helpers import SIZE, quiet, until
+from tui_helpers import SIZE, quiet, screen_rows, until
 
 
 def settings(folder: Path) -> Settings:
@@ -211,3 +213,128 @@ def test_every_screen_says_when_the_window_is_too_small(tmp_path: Path) -> None:
                 app.exit()
 
         asyncio.run(main())
+
+
+# ------------------------------------------------- resuming, and the end of a match, explained
+
+
+def cut_before_last(record: dict[str, Any], person: str = "alice") -> dict[str, Any]:
+    """``record`` with its last action taken back (the hand unfinished), seat 0 a person."""
+    cut = {k: v for k, v in record.items() if k != "unfinished_hand"}
+    *done, last = record["hands"]
+    cut["hands"] = done
+    cut["unfinished_hand"] = {**last, "actions": last["actions"][:-1]}
+    cut["players"] = [person, *record["players"][1:]]
+    return cut
+
+
+def test_a_resumed_match_shows_its_hand_so_far_in_the_log(tmp_path: Path) -> None:
+    record = run_match(MatchSpec("setback", ("heuristic",) * 4, 8, max_hands=2)).record
+    second = record["hands"][1]
+    cut = {**record, "hands": record["hands"][:1], "players": ["alice", *record["players"][1:]]}
+    cut["unfinished_hand"] = {**second, "actions": second["actions"][:9]}  # the bids, a trick
+    path = tmp_path / "cut.json"
+    save_record(cut, path)
+    state = replay(cut)
+    assert len(state.history) == 2 and state.tricks  # in hand 2, a trick taken
+    app = TricktableApp(MatchSetup(), settings(tmp_path), start="resume", path=path)
+
+    async def main() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = app.table_screen
+            assert screen is not None
+            await until(pilot, lambda: screen.table.moves > 0 or screen.table.whose_turn == ME)
+            log = " ".join(" ".join(line.text for line in screen.query_one("#log").lines).split())
+            assert "Hand 2 · " in log and "Hand 1 · " not in log  # the hand in play, only
+            assert "Auction: " in log
+            leader, _cards, winner = state.tricks[0]
+            assert f"1. {screen.names[leader]} " in log
+            assert f"{screen.names[winner]} take" in log.split("1. ")[1]
+            await pilot.press("q")
+        assert app.table_screen is not None
+        app.table_screen.table.close()
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("size", [(100, 30), (120, 40)])
+def test_a_match_won_by_the_declarers_rule_with_fewer_points_says_why(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    # Seed 73: South & North, declaring, reach the target of 5 with 5 points while West & East
+    # have 9, taken defending; South plays the match's last card.
+    finished = run_match(MatchSpec("setback(target=5)", ("heuristic",) * 4, 73, talk=False))
+    final = replay(finished.record)
+    assert final.winner == 0 and final.scores[0] < final.scores[1]
+    assert finished.record["hands"][-1]["actions"] and final.history[-1].actors[-1] == ME
+    path = tmp_path / "last-card.json"
+    save_record(cut_before_last(finished.record), path)
+    app = TricktableApp(MatchSetup(), settings(tmp_path), start="resume", path=path)
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            screen = app.table_screen
+            assert screen is not None
+            await until(pilot, lambda: screen.table.whose_turn == ME)
+            await pilot.press("enter")  # the last card
+            await until(pilot, lambda: isinstance(app.screen, HandSummary | MatchEnd))
+            if isinstance(app.screen, HandSummary):
+                await pilot.press("enter")  # the last hand's summary, then the match's end
+            await until(pilot, lambda: isinstance(app.screen, MatchEnd))
+            await pilot.pause()
+            end = app.screen
+            said = " ".join(" ".join(str(s.content) for s in end.query(Static)).split())
+            assert f"win the match, {final.scores[0]} to {final.scores[1]}" in said
+            assert "Only the declaring team can win, by reaching 5" in said
+            shown = " ".join(" ".join(screen_rows(app)).split())
+            assert "Only the declaring team can win" in shown  # on the screen, whole
+            assert "never win the match." in shown
+            await pilot.press("q")
+        assert app.table_screen is not None
+        app.table_screen.table.close()
+
+    asyncio.run(main())
+
+
+def test_a_record_naming_a_program_is_not_resumed_unless_the_players_are_given_again(
+    tmp_path: Path,
+) -> None:
+    record = run_match(MatchSpec("setback", ("heuristic",) * 4, 6, max_hands=2)).record
+    made = tmp_path / "PWNED"
+    cut = cut_before_last(record)
+    cut["players"][2] = f"bot:cmd:touch {made}"
+    path = tmp_path / "shared.json"
+    save_record(cut, path)
+    with pytest.raises(TricktableError, match="never starts a program"):
+        make_app(TuiOptions(resume=str(path)))
+    # On the start screen: one line, and nothing started.
+    app = TricktableApp(MatchSetup(), settings(tmp_path))
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            app._chosen(Chosen("resume", MatchSetup(), settings(tmp_path), path))
+            await until(pilot, lambda: isinstance(app.screen, SetupScreen))
+            await pilot.pause(0.1)
+            error = str(app.screen.query_one("#setup-error", Static).content)
+            assert "never starts a program" in error and "\n" not in error
+            await pilot.click("#quit")
+
+    asyncio.run(main())
+    assert not made.exists()
+    # Given again by the person, the players play on.
+    again = make_app(TuiOptions(resume=str(path), players="you,heuristic,random,heuristic"))
+    assert again.start == "resume" and again.resume_bots == ("heuristic", "random", "heuristic")
+
+    async def resumed() -> None:
+        async with again.run_test(size=SIZE) as pilot:
+            screen = again.table_screen
+            assert screen is not None
+            assert list(screen.table.labels[1:]) == ["bot:heuristic", "bot:random", "bot:heuristic"]
+            await pilot.press("q")
+        assert again.table_screen is not None
+        again.table_screen.table.close()
+
+    asyncio.run(resumed())
+    assert not made.exists()
+    assert load_record(path)["players"][2] == "bot:random"

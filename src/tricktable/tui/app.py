@@ -29,7 +29,8 @@ STARTS = ("setup", "play", "resume", "replay")
 class TricktableApp(App[None]):
     """The full-screen table. ``setup`` fills the start screen (and is the match played
     with ``start="play"``); ``path`` is the record to resume or replay; ``label`` names the
-    person in the records."""
+    person in the records; ``bots``, given with ``start="resume"``, play on in place of the
+    record's (a record never starts a program: such players are given again)."""
 
     TITLE = "tricktable"
 
@@ -41,6 +42,7 @@ class TricktableApp(App[None]):
         path: Path | None = None,
         label: str = "you",
         save: Path | None = None,
+        bots: tuple[str, ...] | None = None,
     ) -> None:
         super().__init__()
         if start not in STARTS:
@@ -53,6 +55,7 @@ class TricktableApp(App[None]):
         self.start_path = path
         self.label = label
         self.save_path = save
+        self.resume_bots = bots
         #: the table screen last opened (tests and the command read its table)
         self.table_screen: TableScreen | None = None
         #: a failure that ended the app (reported by the command after it closes)
@@ -68,7 +71,9 @@ class TricktableApp(App[None]):
                 self.open_table(self.setup, save=self.save_path)
             elif self.start == "resume":
                 assert path is not None
-                self.open_table(self.setup, record=load_record(path), save=self.save_path or path)
+                record = load_record(path)
+                save = self.save_path or path
+                self.open_table(self.setup, record=record, save=save, bots=self.resume_bots)
             else:
                 assert path is not None
                 self.open_replay(load_record(path), path.name)
@@ -109,9 +114,13 @@ class TricktableApp(App[None]):
         setup: MatchSetup,
         record: dict[str, Any] | None = None,
         save: Path | None = None,
+        bots: tuple[str, ...] | None = None,
     ) -> None:
-        """Sit at a new table (or a resumed one); raises TricktableError for a bad choice."""
-        screen = TableScreen(setup, self.settings, record=record, path=save, label=self.label)
+        """Sit at a new table (or a resumed one, with ``bots`` in place of the record's if
+        given); raises TricktableError for a bad choice."""
+        screen = TableScreen(
+            setup, self.settings, record=record, path=save, label=self.label, bots=bots
+        )
         self.table_screen = screen
         self.push_screen(screen, lambda result: self._table_done(screen, result))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from tricktable.bots import split_players
+from tricktable.bots import PEOPLE, split_players
 from tricktable.cli import fail
 from tricktable.cli.play import prepare_folder, user_name
 from tricktable.errors import TricktableError
@@ -18,11 +18,10 @@ from tricktable.runner import check_players
 from tricktable.tui.app import TricktableApp
 from tricktable.tui.model import DEFAULT_BOTS, MatchSetup, Settings
 from tricktable.tui.skins import wants_ascii
+from tricktable.tui.table import record_seats
 
 #: the players without ``--players``: you against three characters
 DEFAULT_PLAYERS = "you," + ",".join(DEFAULT_BOTS)
-#: what ``--players`` may call the person at seat 0
-PERSON_WORDS = ("you", "human", "me")
 
 
 def parse_tui_players(text: str) -> list[str]:
@@ -31,9 +30,10 @@ def parse_tui_players(text: str) -> list[str]:
     names = [n.lower() if ":" not in n else n for n in split_players(text)]
     if len(names) != 4 or not all(names):
         raise TricktableError(f"--players needs four comma-separated players, got {text!r}")
-    if names[0] not in PERSON_WORDS:
+    # The person's words are play's (``tricktable.bots.PEOPLE``): one spelling list for both.
+    if names[0] not in PEOPLE:
         raise TricktableError(f"--players names you first (you,edna,...), not {names[0]!r}")
-    if any(n in PERSON_WORDS for n in names[1:]):
+    if any(n in PEOPLE for n in names[1:]):
         raise TricktableError("the table screen seats one person: the other three are bots")
     return names[1:]
 
@@ -68,9 +68,16 @@ def make_app(options: TuiOptions) -> TricktableApp:
         prepare_folder(save)
     path = options.resume or options.replay
     if path is not None:
-        replay(load_record(path))  # a record that does not replay fails here, in one line
-        start = "resume" if options.resume else "replay"
-        return TricktableApp(setup, settings, start, Path(path), user_name(), save)
+        record = load_record(path)
+        replay(record)  # a record that does not replay fails here, in one line
+        if options.replay:
+            return TricktableApp(setup, settings, "replay", Path(path), user_name(), save)
+        # The record's players, or those given again: never a program the record names.
+        again = bots if options.players else None
+        record_seats(record, again)
+        if again is not None:
+            check_players(list(again))
+        return TricktableApp(setup, settings, "resume", Path(path), user_name(), save, again)
     setup.load()  # the game and its options checked before the screen opens
     check_players(list(bots))
     start = "play" if options.play else "setup"

@@ -1,4 +1,4 @@
-"""The table screen's dialogs: a hand's summary, the match's end, the keys.
+"""The table screen's dialogs: a hand's summary, the match's end, the keys and rules.
 
 Each is a modal screen over the table, drawn from lines the table screen hands it (the
 presenters' own words, as ``tricktable play`` prints them): it reads nothing of the match.
@@ -13,7 +13,7 @@ from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
@@ -23,6 +23,8 @@ HandSummary, MatchEnd, KeysHelp { align: center middle; }
           background: $surface; padding: 1 2; }
 .dialog .title { text-style: bold; margin-bottom: 1; }
 #match-end { width: 100; }
+#keys { width: 84; max-width: 100%; }
+.dialog .heading { text-style: bold; margin: 1 0; }
 .dialog .buttons { height: 3; margin-top: 1; align-horizontal: center; }
 .dialog Button { margin: 0 1; }
 """
@@ -98,7 +100,9 @@ class MatchEnd(ModalScreen[str]):
 
 
 class KeysHelp(ModalScreen[None]):
-    """The keys of the table screen, and the settings they switch."""
+    """The keys of the table screen, the settings they switch, and the game's rules in
+    brief (the line terminal's ``?`` says the same: the presenter's ``rules_summary``). It
+    scrolls where the window is short (the arrow keys, PageUp/PageDown)."""
 
     DEFAULT_CSS = DIALOG_CSS
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -107,18 +111,23 @@ class KeysHelp(ModalScreen[None]):
         Binding("enter", "close", show=False),
     ]
 
-    def __init__(self, rows: Sequence[tuple[str, str]]) -> None:
+    def __init__(self, rows: Sequence[tuple[str, str]], rules: str = "") -> None:
         super().__init__()
         self.rows = list(rows)
+        self.rules = rules
 
     def compose(self) -> ComposeResult:
         text = Text()
         for key, does in self.rows:
             text.append(f"{key:>10}  ", style="bold")
             text.append(does + "\n")
-        with Vertical(classes="dialog", id="keys"):
+        text.rstrip()
+        with VerticalScroll(classes="dialog", id="keys"):
             yield Static(Text("Keys", style="bold"), classes="title")
-            yield Static(text)
+            yield Static(text, id="keys-list")
+            if self.rules:
+                yield Static(Text("The rules in brief", style="bold"), classes="heading")
+                yield Static(self.rules, id="rules")
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -86,18 +86,19 @@ def plain(text: Text, ascii: bool) -> Text:
 #: the table screen's layout, then the skins
 TABLE_CSS = (
     """
-#status { height: 1; background: $boost; padding: 0 1; }
+#status { height: 1; background: $boost; padding: 0 1; text-wrap: nowrap;
+          text-overflow: ellipsis; }
 #main { height: 1fr; }
 #felt { width: 2fr; align-vertical: middle; }
-#side { width: 1fr; min-width: 36; border-left: solid $primary; }
+#side { width: 1fr; min-width: 32; border-left: solid $primary; }
 #tally { height: auto; max-height: 9; padding: 0 1; border-bottom: solid $primary; }
 #log { height: 1fr; }
 #chat { height: 7; border-top: solid $primary; }
 #say { height: 3; }
 .seat { height: 7; width: 1fr; content-align: center middle; text-align: center; }
-#seat-N, #seat-S { width: 100%; }
+#seat-N, #seat-S { width: 100%; height: 6; }
 #middle { height: 9; }
-#seat-W, #seat-E { width: 24; }
+#seat-W, #seat-E { width: 22; }
 #trick { width: 1fr; height: 9; grid-size: 3 3; grid-rows: 1fr 1fr 1fr; }
 #trick Static { width: 100%; height: 100%; content-align: center middle; }
 #hand { height: 3; align-horizontal: center; }
@@ -109,7 +110,7 @@ TABLE_CSS = (
 #hand.many .card { width: 5; }
 #bids { height: auto; max-height: 6; layout: grid; grid-size: 8; grid-gutter: 0 1;
         padding: 0 1; }
-.bid { width: 100%; min-width: 6; height: 3; }
+.bid { width: 100%; min-width: 6; }
 .bid.selected { background: $warning; color: black; }
 #message { height: 1; padding: 0 1; }
 #message.error { color: $error; text-style: bold; }

@@ -34,9 +34,9 @@ from tricktable.cards import SUIT_SYMBOLS, cards_in, mask_of
 from tricktable.engine import actions as act
 from tricktable.engine.events import Chat
 from tricktable.engine.trick import PLAY, Game, View
-from tricktable.errors import IllegalAction, TricktableError
+from tricktable.errors import IllegalAction, RecordError, TricktableError
 from tricktable.records import replay, save_record
-from tricktable.runner import players_of
+from tricktable.runner import HUMAN, players_of, spec_of
 from tricktable.table import Person, Table, run
 from tricktable.tui.dialogs import HandSummary, KeysHelp, MatchEnd
 from tricktable.tui.model import SKINS, MatchSetup, Settings
@@ -84,6 +84,7 @@ KEYS = (
     ("s", "switch the skin"),
     ("a", "animations and pauses on or off"),
     ("f", "forced cards played for you, on or off"),
+    ("?", "these keys and the game's rules in brief"),
     ("Escape", "save and go back to the setup"),
     ("q", "save and quit (resume it from the start screen)"),
 )
@@ -94,9 +95,9 @@ class TableScreen(FittedScreen[str]):
     the others. Dismissed with what comes next: ``again`` (the same setup, a fresh seed),
     ``setup``, ``replay`` (this match's record) or ``quit``.
 
-    ``record``: a saved match to play on (its game, seed and players are the record's);
-    ``path``: where the record is saved (default: a new file in ``settings.records``);
-    ``label``: the person's name in the record.
+    ``record``: a saved match to play on (its game, seed and players are the record's, or
+    ``bots`` given again: see :func:`record_seats`); ``path``: where the record is saved
+    (default: a new file in ``settings.records``); ``label``: the person's name in the record.
     """
 
     CSS = TABLE_CSS
@@ -129,19 +130,16 @@ class TableScreen(FittedScreen[str]):
         path: Path | None = None,
         label: str = "you",
         max_hands: int | None = 1000,
+        bots: tuple[str, ...] | None = None,
     ) -> None:
         super().__init__()
         self.setup = setup
         self.settings = settings
         if record is not None:
+            person, specs = record_seats(record, bots)
             state = replay(record, listen=True)
             game: Game = state.game
-            specs = list(players_of(record))
-            if specs[0] != "human" or "human" in specs[1:]:
-                raise TricktableError(
-                    "the table screen plays on a match with one person, at seat 0"
-                )
-            players: list[Any] = [Person(str(record["players"][0])), *specs[1:]]
+            players: list[Any] = [Person(person), *specs]
             faults = record.get("faults") or []
             self.table = Table(game, players, state.seed, state=state, faults=faults)
         else:
@@ -182,6 +180,9 @@ class TableScreen(FittedScreen[str]):
         self.failure: BaseException | None = None
         self.finished = False
         self.showing_last = False
+        #: whether the finished trick has been collected off the felt (animations on: it
+        #: slides to its winner; off: it stays until the next lead)
+        self.collected = False
         #: whether the person left the table (the match stops; no end dialog)
         self.left = False
         self.save_error: str | None = None
@@ -277,6 +278,8 @@ class TableScreen(FittedScreen[str]):
                 await asyncio.sleep(TRICK_PAUSE)
                 self._collect(view)
                 await asyncio.sleep(COLLECT_TIME)
+                self.collected = True  # the felt is clear (and stays so after ``l``)
+                self.redraw()
         if len(view.results) > self._seen_hands:
             self._seen_hands = len(view.results)
             self._seen_tricks = 0
@@ -363,6 +366,7 @@ class TableScreen(FittedScreen[str]):
         if decision != self._decision:  # a new decision: the cursor on its first choice
             self._decision = decision
             self.marked = set()
+            self.query_one("#hint", Static).update("")  # a hint is for its decision only
             first = next((i for i, c in enumerate(self.hand) if c in legal), 0)
             self.cursor = first if playing or passing else 0
         self._draw_status(view)
@@ -393,11 +397,19 @@ class TableScreen(FittedScreen[str]):
         return bool(str(self.query_one("#message", Static).content))
 
     def _draw_status(self, view: View) -> None:
+        """One line, the most needed first: whose turn, the hand, trump, the contract, the
+        score, then the game (its title and house rules can be long: at 100 columns the
+        line's end is cut, never the turn)."""
         display = self.display_log
         assert display is not None
         text = Text()
-        text.append(self.title_text, style="bold")
-        text.append(f"  hand {view.hand_number + 1}  ·  trump ")
+        if 0 <= view.to_act < 4 and not self.finished:
+            if view.to_act == ME:
+                text.append("▶ your turn", style="bold yellow")
+            else:
+                text.append(f"{self.names[view.to_act]}'s turn")
+            text.append(" · ")
+        text.append(f"hand {view.hand_number + 1} · trump ")
         if view.trump >= 0:
             symbol = plain(Text(SUIT_SYMBOLS[view.trump]), self.settings.ascii).plain
             text.append(symbol, style="bold red" if view.trump in (1, 2) else "bold")
@@ -406,11 +418,9 @@ class TableScreen(FittedScreen[str]):
         info = view.info()
         declarer, bid = info.get("declarer"), info.get("bid")
         if isinstance(declarer, int) and declarer >= 0:
-            text.append(f"  ·  contract: {self.names[declarer]} bid {bid}")
-        text.append(f"  ·  score: {display.scores_text(view.scores)}")
-        if 0 <= view.to_act < 4 and not self.finished:
-            whose = "your" if view.to_act == ME else f"{self.names[view.to_act]}'s"
-            text.append(f"  ·  {whose} turn", style="bold yellow" if view.to_act == ME else "")
+            text.append(f" · contract: {self.names[declarer]} bid {bid}")
+        text.append(f" · score: {display.scores_text(view.scores)} · ")
+        text.append(self.title_text, style="bold")
         self.query_one("#status", Static).update(plain(text, self.settings.ascii))
 
     def _draw_seats(self, view: View) -> None:
@@ -447,11 +457,16 @@ class TableScreen(FittedScreen[str]):
         return self._avatars[seat]
 
     def _draw_trick(self, view: View, trumps: int) -> None:
+        """The felt's centre: the last trick (``l``), else the trick in play, else the trick
+        just taken until it is collected, else nothing (a fresh hand, a collected trick)."""
         ascii = self.settings.ascii
         cards: dict[str, tuple[int, Text]] = {}
         centre = Text("")
         trick = view.trick  # read once: the view builds it from the hand's log
-        if trick and not self.showing_last:
+        if trick:
+            self.collected = False  # a new trick is under way
+        showing_last = self.showing_last and bool(view.tricks)
+        if trick and not showing_last:
             best = winning(view)
             for seat, card in trick:
                 shown = card_label(card, trumps, ascii)
@@ -459,20 +474,22 @@ class TableScreen(FittedScreen[str]):
                     shown.append(" <=" if ascii else " ★", style="bold green")
                 cards[COMPASS[seat]] = (card, shown)
             centre = Text(f"trick {len(view.tricks) + 1}", style="dim")
-        elif view.tricks:
+        elif showing_last or (view.tricks and not self.collected):
             leader, played, winner = view.tricks[-1]
             for i, card in enumerate(played):
                 shown = card_label(card, trumps, ascii)
-                if self.showing_last:
+                if showing_last:
                     shown.stylize("dim")
                 cards[COMPASS[(leader + i) % 4]] = (card, shown)
-            centre = Text(f"last trick:\n{self.names[winner]}", style="bold" if trick else "")
-            if self.showing_last:
+            if showing_last:
+                centre = Text(f"last trick:\n{self.names[winner]}", style="bold")
                 centre.append("\n(l: back)", style="dim")
+            else:
+                centre = Text(f"taken by\n{self.names[winner]}")
         for where in "NWES":
             spot = self.query_one(f"#spot-{where}", TrickSpot)
             card, shown = cards.get(where, (-1, Text("")))
-            spot.show(card if card >= 0 else None, shown, self.animating and not self.showing_last)
+            spot.show(card if card >= 0 else None, shown, self.animating and not showing_last)
         self.query_one("#trick-centre", Static).update(centre)
 
     def _collect(self, view: View) -> None:
@@ -629,6 +646,9 @@ class TableScreen(FittedScreen[str]):
                 self.query_one("#hint", Static).update(f"no hint: {exc}")
                 return
             self._hints[key] = given
+        now = self.view()
+        if (now.hand_number, now.step) != key or now.to_act != ME:
+            return  # played meanwhile: the hint was for a decision that is gone
         if self.display_log is not None:
             self.display_log.show_hint(view, given)
         self.query_one("#hint", Static).update(
@@ -686,7 +706,10 @@ class TableScreen(FittedScreen[str]):
             self._play_forced(view)
 
     def action_keys(self) -> None:
-        self.app.push_screen(KeysHelp(KEYS))
+        """``?``: the keys, and the game's rules in brief."""
+        rules = safely(lambda: [Text(self.presenter.rules_summary())], list)
+        shown = plain(rules[0], self.settings.ascii).plain if rules else ""
+        self.app.push_screen(KeysHelp(KEYS, shown))
 
     def action_leave(self, where: str) -> None:
         """Escape or ``q``: stop the match (saved: it can be resumed) and leave."""
@@ -694,6 +717,26 @@ class TableScreen(FittedScreen[str]):
         self.table.stop()
         self.save()
         self.dismiss(where)
+
+
+def record_seats(
+    record: dict[str, Any], bots: tuple[str, ...] | None = None
+) -> tuple[str, tuple[str, ...]]:
+    """The person's label (seat 0) and the three bots' specs of a saved match to play on.
+
+    The bots are the record's own, which are never a program, URL or plug-in (a record is
+    data: :func:`~tricktable.runner.players_of` refuses those in one line, which says to give
+    them again), or ``bots``, given again by the person in their place. Raises
+    :class:`~tricktable.errors.TricktableError` for a record that is not one person's at
+    seat 0 with bots at the others.
+    """
+    labels = record.get("players")
+    if not isinstance(labels, list) or not labels or not isinstance(labels[0], str):
+        raise RecordError("the record names no players: give them")
+    specs = players_of(record) if bots is None else (spec_of(labels[0]), *bots)
+    if specs[0] != HUMAN or HUMAN in specs[1:]:
+        raise TricktableError("the table screen plays on a match with one person, at seat 0")
+    return labels[0], tuple(specs[1:])
 
 
 def hint_text(screen: TableScreen, view: View, given: Hint) -> Text:

@@ -129,7 +129,8 @@ class BidButton(Button):
     can_focus = False
 
     def __init__(self, index: int, **kwargs: Any) -> None:
-        super().__init__(" ", **kwargs)
+        # One row each (compact): at 100x30 the hand, the panel and the lines under it fit.
+        super().__init__(" ", compact=True, **kwargs)
         self.index = index
         self.choice: int | None = None
 
