@@ -726,6 +726,15 @@ def main() -> None:
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(1)
+    except UnicodeEncodeError as exc:
+        if exc.reason != "surrogates not allowed":
+            _say(f"internal error: UnicodeEncodeError: {exc}")
+            sys.exit(3)
+        # Bytes of argv that are not UTF-8 reach Python as surrogates: fine in a path, but a
+        # name, a spec or a text cannot be stored, sent or printed with them.
+        bad = exc.object[exc.start : exc.end]
+        _say(f"an argument is not UTF-8 text ({bad!a}); write it in UTF-8")
+        sys.exit(2)
     except RecursionError:
         _say("internal error: RecursionError: an input nested too deeply reached unguarded code")
         sys.exit(3)
