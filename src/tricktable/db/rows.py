@@ -100,11 +100,15 @@ def _no_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not JSON")
 
 
+#: made once: json.loads with an option builds a decoder at every call, and games are many
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+
+
 def _json(value: object, what: str) -> object:
     if not isinstance(value, str):
         _bad(what, value, "JSON text")
     try:
-        return json.loads(value, parse_constant=_no_constant)
+        return _DECODER.decode(value)
     except RecursionError:
         raise Damaged(f"its {what} is JSON nested too deeply") from None
     except ValueError as exc:  # JSONDecodeError, NaN, an integer of thousands of digits
