@@ -73,6 +73,13 @@ TROUBLE: list[Any] = [
     '"text"',
     '{"scores": [1, 2, 3], "winner": 7, "forfeited_by": -1}',
     '{"game": "setback", "hands": [{"deal": 5}]}',
+    # records that are almost records: what the report's strategy reader replays
+    '{"game": "setback", "seed": 1, "hands": [{"deal": [["AS"]], "dealer": 9, "actions": []}]}',
+    '{"game": "setback", "hands": [{"deal": [[], [], [], []], "dealer": -1, "actions": ["x"]}]}',
+    '{"game": "setback", "options": {"target": ' + "[" * 500 + "]" * 500 + '}, "hands": []}',
+    '{"game": "' + "setback(" * 1000 + '", "hands": []}',
+    '{"game": "hearts", "seed": 1e400, "hands": [{"deal": null}]}',
+    '{"game": "setback", "options": {"target": -5, "hand_size": 99}, "hands": [{}]}',
     '{"name": "cup", "game": "nosuchgame", "entrants": [["a", "random"]], "seed": 1}',
     '{"name": "cup", "game": "setback", "entrants": [["a", "cmd:touch x"]], "seed": 1.5}',
     "[[1, 2]]",
@@ -251,3 +258,18 @@ def test_two_damaged_databases_in_real_children(template: Path, tmp_path: Path) 
         ).stdout
     )  # fmt: skip
     assert resumed["stored_now"] == 0  # resumed before: nothing twice
+
+
+@pytest.mark.parametrize("record", [t for t in TROUBLE if isinstance(t, str) and '"hands"' in t])
+def test_records_that_are_almost_records_leave_the_report_standing(
+    template: Path, tmp_path: Path, record: str
+) -> None:
+    """A stored record the strategy reader cannot replay is counted unreadable, not a crash."""
+    db = tmp_path / "cup.db"
+    shutil.copyfile(template, db)
+    with closing(sqlite3.connect(db, isolation_level=None)) as connection:
+        connection.execute("UPDATE game SET record = ?", (record,))
+    args = ["report", "--db", str(db), "--out", str(tmp_path / "out")]
+    code, out, err = run_main(*args)
+    check(args, code, err)
+    assert code == 0 and (tmp_path / "out/index.html").is_file(), err
