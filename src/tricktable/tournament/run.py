@@ -94,7 +94,8 @@ def plan(
             raise OptionError(f"no tournament {quote(wanted)} in {where}")
         check_entrants(spec)
         return Plan(spec, None)
-    what = f"tournament {quote(wanted)} in {where}"
+    # The lines below leave the database out (the person named it) so that they say it all.
+    what = f"tournament {quote(wanted)}"
     try:
         stored = TournamentSpec.from_dict(found.spec)
     except OptionError as exc:
@@ -109,10 +110,9 @@ def plan(
         outside = outside_players(stored)
         if outside:
             named = ", ".join(quote(n, 24) for n in outside[:3]) + (", ..." * (len(outside) > 3))
-            # The database is named by the person: the line leaves it out, to say it all.
             raise OptionError(
-                f"tournament {quote(wanted)}: {named} would run a program, a plug-in or a URL, "
-                "which a stored tournament never starts by itself: give its entrants again"
+                f"{what}: {named} would run a program, a plug-in or a URL, which a stored "
+                "tournament never starts by itself: give its entrants again"
             )
     elif _settings(spec, seed_given) != _settings(stored, seed_given):
         raise OptionError(
