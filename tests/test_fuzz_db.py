@@ -270,6 +270,6 @@ def test_records_that_are_almost_records_leave_the_report_standing(
     with closing(sqlite3.connect(db, isolation_level=None)) as connection:
         connection.execute("UPDATE game SET record = ?", (record,))
     args = ["report", "--db", str(db), "--out", str(tmp_path / "out")]
-    code, out, err = run_main(*args)
+    code, _, err = run_main(*args)
     check(args, code, err)
     assert code == 0 and (tmp_path / "out/index.html").is_file(), err
