@@ -13,26 +13,19 @@ tournament comes out the same whatever the number of workers or machines.
 from __future__ import annotations
 
 import json
-import multiprocessing
-import os
-import signal
-import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from types import FrameType
 from typing import Any
 
 from tricktable.runner import BotPool, MatchSpec, MatchStopped, run_match
 from tricktable.tournament.schedule import Unit
-from tricktable.workers import ignore_interrupts
+from tricktable.workers import ignore_interrupts, stop_executor
 
 #: units a worker plays per task, and the database stores per transaction: large enough
 #: that a task's and a commit's overhead are small, small enough that a kill loses little
 #: and the progress bar moves
 BATCH = 100
-#: seconds the workers of a stopped run have to end on SIGTERM before they are killed
-END_WORKERS = 3.0
 
 
 @dataclass(frozen=True)
@@ -50,34 +43,12 @@ class Played:
     faults: tuple[dict[str, Any], ...]
 
 
-class WorkerEnded(KeyboardInterrupt):
-    """A local worker told to end (SIGTERM from :func:`run_local`'s parent) mid-batch: an
-    interrupt, which no referee takes for a bot's fault (the runner may pass it on as its
-    own ``MatchInterrupted``)."""
-
-
-#: whether this process is playing a batch (a local worker's SIGTERM then unwinds it)
-_playing = False
-#: whether this process is a local worker told to end
-_ending = False
-
-
 def play_units(batch: Sequence[Unit]) -> list[Played]:
     """Play ``batch`` in order, in this process (what a worker runs)."""
-    global _playing
     pool = BotPool()
-    _playing = True
     try:
         return [_play(unit, pool) for unit in batch]
-    except KeyboardInterrupt:
-        if not _ending:
-            raise
-        # The pool's worker loop would catch this and wait for more work: with the bots
-        # closed, the worker ends here, at once.
-        pool.close()
-        os._exit(128 + signal.SIGTERM)
     finally:
-        _playing = False
         pool.close()
 
 
@@ -141,14 +112,13 @@ def run_local(
     At most two batches a worker are in flight, so a kill loses little and memory stays flat.
     Stopped (Ctrl-C, SIGTERM made an interrupt, the consumer closing the generator), it ends
     its workers at once rather than wait for their batches — those are played again on resume
-    — so that none outlives the run.
+    — so that none outlives the run (:func:`tricktable.workers.stop_executor`).
     """
     if workers <= 1:
         for batch in work:
             yield play(batch)
         return
-    before = set(multiprocessing.active_children())
-    executor = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start)
+    executor = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts)
     pending: set[Future[list[Played]]] = set()
     try:
         source = iter(work)
@@ -166,45 +136,6 @@ def run_local(
             for future in done:
                 yield future.result()
     except BaseException:
-        _end_workers(executor, pending, before)
+        stop_executor(executor)
         raise
     executor.shutdown(wait=True)
-
-
-def _worker_start() -> None:
-    """A worker's initializer: Ctrl-C is the parent's (:func:`ignore_interrupts`); SIGTERM, the
-    parent ending it, unwinds the batch so that its bots (programs among them) are closed."""
-    ignore_interrupts()
-    signal.signal(signal.SIGTERM, _worker_terminated)
-
-
-def _worker_terminated(signum: int, frame: FrameType | None) -> None:
-    global _ending
-    if not _playing:  # waiting for work: no bot to close
-        os._exit(128 + signum)
-    _ending = True
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # a second one ends it outright
-    raise WorkerEnded
-
-
-def _end_workers(
-    executor: ProcessPoolExecutor,
-    pending: set[Future[list[Played]]],
-    before: set[multiprocessing.process.BaseProcess],
-) -> None:
-    """End the pool's workers now: SIGTERM (each closes its bots), then SIGKILL for any still
-    there after :data:`END_WORKERS` seconds. The pool's own shutdown would wait for every
-    batch in flight, and ``multiprocessing`` names its workers only through
-    ``active_children`` (those started since ``before``)."""
-    for future in pending:
-        future.cancel()
-    ours = [p for p in multiprocessing.active_children() if p not in before]
-    for process in ours:
-        process.terminate()
-    deadline = time.monotonic() + END_WORKERS
-    for process in ours:
-        process.join(max(0.0, deadline - time.monotonic()))
-        if process.is_alive():
-            process.kill()
-            process.join(1.0)
-    executor.shutdown(wait=False, cancel_futures=True)
