@@ -133,6 +133,11 @@ def test_a_stored_url_entrant_is_never_contacted(small: Path) -> None:
     assert calls == []
 
 
+def test_a_stored_bot_option_naming_a_file_is_refused(small: Path, tmp_path: Path) -> None:
+    set_entrant(small, "b", f"cfr(db={tmp_path / 'strategy.db'})")  # a file the bot would open
+    refused(tournament(small, "--name", "cup"), "'b'", "give its entrants again")
+
+
 def test_a_stored_substitute_that_runs_a_program_is_refused(small: Path, tmp_path: Path) -> None:
     set_entrant(small, "b", "heuristic", substitute=f"cmd:touch {tmp_path / 'X'}")
     refused(tournament(small, "--name", "cup"), "substitute")

@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from tricktable.bots import BUILTIN
+from tricktable.bots import is_builtin_player
 from tricktable.errors import OptionError, TricktableError, quote
 from tricktable.files import read_text, shown
 from tricktable.games import load_game
@@ -199,30 +199,12 @@ class TournamentSpec:
             raise OptionError(f"{bad}: {_short(exc)}") from None
 
 
-def builtin_player(player: str) -> bool:
-    """Whether ``player`` names a bot of tricktable's own: a built-in bot, a character or a
-    level, with or without options (``pimc(worlds=9)``, ``expert``) — read as
-    :func:`tricktable.bots.make_bot` reads it, which tries these first.
-
-    Anything else starts a program (``cmd:``), reaches a URL (``http://``), loads a plug-in
-    (``path/bot.py:Class``, ``package.module:Class``, an installed entry point) or is unknown.
-    """
-    from tricktable.characters import player_names
-
-    base = player.strip().partition("(")[0].strip().lower()
-    return base in BUILTIN or base in player_names()
-
-
 def outside_players(spec: TournamentSpec) -> list[str]:
-    """The names of ``spec``'s entrants that are not tricktable's own bots
-    (:func:`builtin_player`), and ``substitute`` if its substitute is not one either."""
-    # A person ("human") reaches nothing either: the runner refuses one with its own words.
-    found = [
-        name
-        for name, player in spec.entrants
-        if not builtin_player(player) and player.strip().lower() != "human"
-    ]
-    if not builtin_player(spec.substitute):
+    """The names of ``spec``'s entrants that are not tricktable's own players
+    (:func:`tricktable.bots.is_builtin_player`: a program, a URL, a plug-in, a bot option
+    naming a file), and ``substitute`` if its substitute is not one either."""
+    found = [name for name, player in spec.entrants if not is_builtin_player(player)]
+    if not is_builtin_player(spec.substitute):
         found.append("substitute")
     return found
 
