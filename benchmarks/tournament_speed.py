@@ -32,7 +32,7 @@ def once(deals: int, workers: int) -> float:
     """Deals per second of one whole tournament (the process included)."""
     with tempfile.TemporaryDirectory() as folder:
         db = str(Path(folder) / "bench.db")
-        args = ["tournament", "h1=heuristic", "h2=heuristic", "--deals", str(deals)]
+        args = ["tournament", "h1=heuristic", "h2=heuristic", "--deals", str(deals), "--seed", "1"]
         args += ["--db", db, "--workers", str(workers), "--json", "--name", "bench"]
         began = time.perf_counter()
         done = subprocess.run([*command(), *args], capture_output=True, text=True, check=False)
