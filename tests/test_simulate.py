@@ -468,3 +468,15 @@ def cli_env() -> dict[str, str]:
 
 
 EXAMPLE_BOT = Path(__file__).parents[1] / "examples/bots/python/bot.py"
+
+
+def test_a_player_spec_is_printed_as_text_not_rich_markup(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A program's command line may hold '[/]': the report prints it, not parse it as markup."""
+    bot = Path(__file__).parents[1] / "examples/bots/python/bot.py"
+    spec = f"cmd:{sys.executable} {bot} [/] [bold]"
+    status = run_simulate("setback", f"{spec},random,random,random", 2, None, 1, 1, False)
+    assert status in (0, 1)
+    out = capsys.readouterr().out
+    assert "[/]" in out.replace("\n", "")

@@ -92,12 +92,14 @@ def _num(value: float | None, digits: int = 3) -> str:
 def render_report(report: dict[str, Any]) -> None:
     """Print a simulation report as readable tables."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console()
     timing = report["timing"]
     console.print(
-        f"[bold]{report['game']}[/]  players {','.join(report['players'])}  seed {report['seed']}"
+        f"[bold]{escape(report['game'])}[/]  players {escape(','.join(report['players']))}  "
+        f"seed {report['seed']}"
     )
     console.print(
         f"{report['hands']} hands; {report['matches']} matches completed, "
@@ -120,7 +122,7 @@ def render_report(report: dict[str, Any]) -> None:
         seats = ", ".join(f"{s} {p}" for s, p in zip(team["seats"], team["players"], strict=True))
         teams.add_row(
             str(t),
-            seats,
+            escape(seats),
             str(report["match_wins"][t]),
             str(taken["total"][t]) if taken else "—",
             _num(taken["per_hand"][t]) if taken else "—",
