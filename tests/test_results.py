@@ -19,7 +19,7 @@ import pytest
 from tricktable.bots import make_bot
 from tricktable.bots.base import Bot
 from tricktable.cards import parse_card
-from tricktable.engine.results import HandResult
+from tricktable.engine.results import HandResult, sealed_class
 from tricktable.engine.trick import Game, TrickState, View
 from tricktable.games import GAMES, load_game, names
 from tricktable.games.euchre_results import EuchreResult
@@ -75,7 +75,7 @@ def test_every_result_is_typed_and_its_dict_round_trips(name: str) -> None:
         assert state.results, name
         before: tuple[int, ...] = (0,) * game.num_scores
         for result in state.results:
-            assert type(result) is cls, name
+            assert type(result) is sealed_class(cls), name  # sealed: read-only
             assert isinstance(result.scores, tuple) and len(result.scores) == game.num_scores
             assert all(type(s) is int for s in result.scores)
             data = result.to_dict()

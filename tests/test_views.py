@@ -29,6 +29,8 @@ def check_views(state: TrickState) -> None:
         assert view.dealer == state.dealer
         facts = {**state._view_extra(seat), **state._trick_facts()}
         assert view.info() == {k: list(v) if isinstance(v, tuple) else v for k, v in facts.items()}
+        for value in view.info().values():  # the bot's own lists
+            assert not isinstance(value, list) or all(value is not v for v in facts.values())
         pairs = zip(state.actors, state.actions, strict=True)
         seen = [(a, x) for a, x in pairs if a == seat or state._public(seat, a, x)]
         assert view.actions == seen

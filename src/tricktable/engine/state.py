@@ -36,7 +36,7 @@ from tricktable.engine.game import Game, _action_text, _refused_now
 from tricktable.engine.log import HandLog, Note
 from tricktable.engine.mixing import M31, mix31
 from tricktable.engine.phases import DEAL, OVER, PLAY
-from tricktable.engine.results import HandResult
+from tricktable.engine.results import SEALED, HandResult, sealed_class
 from tricktable.engine.tables import NO_TRUMP
 from tricktable.engine.view import Shared, View
 from tricktable.errors import IllegalAction, RecordError, TricktableError
@@ -102,15 +102,13 @@ class TrickState:
         #: the seats that have been shown their cards this hand (events)
         self._told = 0
         #: where this hand's actions that some seat may not see are (games with private
-        #: actions: only actions other than cards can be private)
+        #: actions: only actions other than cards can be private, and only those the game's
+        #: ``_private`` names are noted)
         self._private_at: list[int] = []
-        #: each seat's hidden indices of ``_private_at`` for views, made once per change of
-        #: (private actions, phase): every view after Hearts' passes would ask again
-        self._hidden_of: list[tuple[int, ...] | None] | None = None
-        self._hidden_key = -1
-        #: each seat's part of the log before the chain (see _seen_before), made again
-        #: whenever ``_hidden_of`` is
+        #: each seat's part of the log before the chain (see _seen_before), made at most
+        #: once per change of (private actions, phase), whose key ``_seen_key`` is (-1: none)
         self._befores: list[tuple[tuple[int, int], ...] | None] = []
+        self._seen_key = -1
         # The game's class flags as fields: compiled, a field is read at C speed.
         self.private_actions: bool = type(game).private_actions
         #: what :meth:`undo` restores, one frame per :meth:`push`
@@ -188,8 +186,8 @@ class TrickState:
             self._play(action)
         else:
             self._infos = None  # a bid changes the game's facts, not the shared lists
-            if self.private_actions:
-                self._private_at.append(len(self.actions) - 1)
+            if self.private_actions and self._private(action):
+                self._note_private()
             self._apply_other(action)
 
     def _apply_told(self, action: int) -> None:
@@ -206,8 +204,8 @@ class TrickState:
         else:
             before = self.hands[:]
             self._infos = None
-            if self.private_actions:
-                self._private_at.append(len(self.actions) - 1)
+            if self.private_actions and self._private(action):
+                self._note_private()
             self._apply_other(action)
             text = self.game.action_name(action)
             events.emit(Acted(seat, action, text, self._audience(seat, action)))
@@ -276,16 +274,12 @@ class TrickState:
 
     def _log_chain(self) -> tuple[Any, ...] | None:
         """This hand's log as a chain of ``(before, actor, action)`` nodes, up to now, from
-        the action after the last private one (see :meth:`_seen_before`)."""
+        the action after the last private one (:meth:`_note_private` starts it again)."""
         actions = self.actions
         n = len(actions)
         chain = self._chain
         i = self._chain_n
         if i != n:
-            private = self._private_at
-            if private and i <= private[-1]:
-                chain = None  # a private action was taken: the chain starts after it
-                i = private[-1] + 1
             actors = self.actors
             while i < n:
                 chain = (chain, actors[i], actions[i])
@@ -294,48 +288,41 @@ class TrickState:
             self._chain_n = n
         return chain
 
-    def _hidden_for(self, seat: int) -> tuple[int, ...]:
-        """Where this hand's actions ``seat`` may not see are: asked of the game once per
-        change (a private action taken, or a phase ended: a pass is seen after the passing)."""
-        private = self._private_at
-        key = len(private) * 64 + self.phase
-        cache = self._hidden_of
-        if cache is None or self._hidden_key != key:
-            cache = self._hidden_of = [None] * self.n
-            self._hidden_key = key
-            # What a seat may see of earlier actions may have changed (a pass is seen by its
-            # receiver once the passing is over).
-            self._befores = [None] * self.n
-        hidden = cache[seat]
-        if hidden is None:
-            actions, actors = self.actions, self.actors
-            hidden = cache[seat] = tuple(
-                i
-                for i in private
-                if actors[i] != seat and not self._public(seat, actors[i], actions[i])
-            )
-        return hidden
+    def _note_private(self) -> None:
+        """Note that the last action is private: the chain every view shares starts after it
+        (what comes before is each seat's own, :meth:`_seen_before`)."""
+        n = len(self.actions)
+        self._private_at.append(n - 1)
+        self._chain = None
+        self._chain_n = n
 
     def _seen_before(self, seat: int) -> tuple[tuple[int, int], ...]:
         """The actions of this hand up to the last private one that ``seat`` may see, as
         ``(actor, action)`` pairs: the part of its log before the chain every view shares.
 
-        Made once per seat for each change of :meth:`_hidden_for`'s key: private actions
-        come before the cards (a pass, a discard), so a hand of Hearts makes a few short
-        ones for each seat, and none in card play.
+        Made once per seat for each change of the key ``len(_private_at) * 64 + phase`` (a
+        private action taken, or a phase ended: a pass is seen by its receiver once the
+        passing is over); views read ``_befores`` first. Private actions come before the
+        cards (a pass, a discard), so a hand makes a few short ones for each seat.
         """
-        hidden = self._hidden_for(seat)  # first: it makes _befores again on a new key
+        private = self._private_at
+        key = len(private) * 64 + self.phase
+        if self._seen_key != key:
+            self._befores = [None] * self.n
+            self._seen_key = key
         before = self._befores[seat]
         if before is None:
             actions, actors = self.actions, self.actors
-            before = tuple(
-                [
-                    (actors[i], actions[i])
-                    for i in range(self._private_at[-1] + 1)
-                    if i not in hidden
-                ]
-            )
-            self._befores[seat] = before
+            seen: list[tuple[int, int]] = []
+            p = 0  # private holds indices in order
+            for i in range(private[-1] + 1):
+                actor, action = actors[i], actions[i]
+                if private[p] == i:
+                    p += 1
+                    if actor != seat and not self._public(seat, actor, action):
+                        continue
+                seen.append((actor, action))
+            before = self._befores[seat] = tuple(seen)
         return before
 
     def _info_of(self, seat: int) -> dict[str, Any]:
@@ -521,7 +508,7 @@ class TrickState:
         self._chain = None
         self._chain_n = 0
         self._private_at = []
-        self._hidden_of = None
+        self._seen_key = -1
         log = HandLog(self.dealer, list(masks), self.actions, self.actors, list(self.stock))
         self.history.append(log)
         self._legal = -1
@@ -567,7 +554,7 @@ class TrickState:
         other._chain = self._chain  # immutable: shared
         other._chain_n = self._chain_n
         other._private_at = self._private_at[:]
-        other._hidden_of = None
+        other._seen_key = -1
         other.history = self.history[:]
         if other.history:
             last = self.history[-1]
@@ -685,8 +672,19 @@ class TrickState:
     def _end_hand(self) -> None:
         self._stale()
         self.to_act = -1
-        self.results.append(self._score_hand())
+        self._add_result(self._score_hand())
         self.phase = OVER if self.winner is not None else DEAL
+
+    def _add_result(self, result: HandResult) -> None:
+        """Record a finished hand's result, sealed: bots are given this very object (see
+        :mod:`tricktable.engine.results`)."""
+        twin = SEALED.get(type(result))
+        if twin is None:
+            twin = sealed_class(type(result))
+        # The class changes to its read-only twin (a subclass with no fields of its own):
+        # what a frozen dataclass would give, for a fifth of its cost a hand.
+        object.__setattr__(result, "__class__", twin)
+        self.results.append(result)
 
     def _shuffle(self) -> tuple[list[int], list[int]]:
         # A partial Fisher-Yates: only the cards used are drawn, each straight into its seat's
@@ -798,6 +796,12 @@ class TrickState:
         """Whether ``viewer`` may see ``actor``'s ``action`` (all public unless a game says)."""
         return True
 
+    def _private(self, action: int) -> bool:
+        """Whether ``action`` (not a card) may be hidden from a seat, ever (``_public``): only
+        those are noted, so that views of a game whose bids are all public (Euchre's) share
+        one log until its discard."""
+        return True
+
     def _phase_name(self) -> str:
         """The name of a game-specific phase code."""
         return str(self.phase)
@@ -807,15 +811,14 @@ class TrickState:
 
         Made again after each action other than a card, not during card play: facts that
         change as tricks are won belong in :meth:`_trick_facts`. Every view until then
-        shares the dict, so its values are immutable: tuples, not lists (``info()`` gives a
-        bot lists of its own).
+        shares the dict: it is never changed after (``info()`` copies its lists for the bot).
         """
         return {}
 
     def _trick_facts(self) -> dict[str, Any]:
         """Public game-specific facts that change as tricks are won (Hearts' penalties), made
-        once per trick for every view (so, as ``_view_extra``'s, immutable values); they
-        follow ``_view_extra``'s in ``info``."""
+        once per trick for every view, never changed after (``info()`` copies its lists for
+        the bot); they follow ``_view_extra``'s in ``info``."""
         return _NO_FACTS
 
 

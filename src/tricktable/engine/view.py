@@ -113,7 +113,12 @@ class View:
         )
         private = state._private_at
         if private:
-            self._before: tuple[tuple[int, int], ...] = state._seen_before(seat)
+            before = None
+            if state._seen_key == len(private) * 64 + phase:  # see _seen_before
+                before = state._befores[seat]
+            self._before: tuple[tuple[int, int], ...] = (
+                before if before is not None else state._seen_before(seat)
+            )
             self._n: int = n - private[-1] - 1
         else:
             self._before = ()
@@ -218,10 +223,10 @@ class View:
 
     def info(self) -> dict[str, Any]:
         """Game-specific public facts (declarer, bids, ...): a dict of this call's own, its
-        sequences lists (the state's are tuples, shared by every view)."""
+        sequences new lists (every view of the state shares the facts it is made from)."""
         out = {**self._info, **self._shared.facts}
         for key, value in out.items():
-            if isinstance(value, tuple):
+            if isinstance(value, list | tuple):
                 out[key] = list(value)
         return out
 

@@ -177,7 +177,7 @@ class EuchreState(TrickState):
 
     def _throw_in(self) -> None:
         self.to_act = -1
-        self.results.append(
+        self._add_result(
             EuchreResult(
                 maker=None,
                 trump=None,
@@ -222,6 +222,9 @@ class EuchreState(TrickState):
 
     def _public(self, viewer: int, actor: int, action: int) -> bool:
         return action < DISCARD
+
+    def _private(self, action: int) -> bool:
+        return action >= DISCARD
 
     def _clone_extra(self, other: TrickState) -> None:
         # Compiled, a state has no __dict__ for clone() to copy: every field a game adds and

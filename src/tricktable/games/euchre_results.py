@@ -9,7 +9,7 @@ from tricktable.cards import SUITS, card_name
 from tricktable.engine.results import HandResult
 
 
-@dataclass(slots=True, kw_only=True, frozen=True)
+@dataclass(slots=True, kw_only=True)
 class EuchreResult(HandResult):
     """A hand of Euchre: who made trump and how, the tricks and the points by partnership.
 

@@ -147,11 +147,11 @@ class FilippaState(PassingState):
     def _view_extra(self, seat: int) -> dict[str, Any]:
         facts = self._passing_facts(seat)
         facts["pool"] = POOL + self.carry
-        facts["negative"] = tuple(self.negative)
+        facts["negative"] = list(self.negative)
         return facts
 
     def _trick_facts(self) -> dict[str, Any]:
-        return {"penalties": tuple(card_penalties(self.won))}
+        return {"penalties": card_penalties(self.won)}
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -192,7 +192,7 @@ class HeartsState(PassingState):
         return self._passing_facts(seat)
 
     def _trick_facts(self) -> dict[str, Any]:
-        return {"hearts_broken": self.broken, "penalties": tuple(hearts_points(self.won))}
+        return {"hearts_broken": self.broken, "penalties": hearts_points(self.won)}
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -9,7 +9,7 @@ from tricktable.engine.results import HandResult
 from tricktable.games.hearts_options import DIRECTION_NAMES
 
 
-@dataclass(slots=True, kw_only=True, frozen=True)
+@dataclass(slots=True, kw_only=True)
 class HeartsResult(HandResult):
     """A hand of Hearts: the pass, each seat's penalty points, the moon, the queen of spades.
 
@@ -35,7 +35,7 @@ class HeartsResult(HandResult):
         }
 
 
-@dataclass(slots=True, kw_only=True, frozen=True)
+@dataclass(slots=True, kw_only=True)
 class FilippaResult(HandResult):
     """A hand of Filippa: penalties, the pool and who shared it, the pool carried over.
 

@@ -197,7 +197,7 @@ class OhHellState(TrickState):
         return {
             "hand_size": self.hand_size,
             "up_card": card_name(self.up_card) if self.up_card >= 0 else None,
-            "bids": tuple([b if b >= 0 else None for b in self.bids]),
+            "bids": [b if b >= 0 else None for b in self.bids],
         }
 
 

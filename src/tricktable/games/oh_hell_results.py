@@ -9,7 +9,7 @@ from tricktable.cards import SUITS, card_name
 from tricktable.engine.results import HandResult
 
 
-@dataclass(slots=True, kw_only=True, frozen=True)
+@dataclass(slots=True, kw_only=True)
 class OhHellResult(HandResult):
     """A hand of Oh Hell: its size and trump, each seat's bid, tricks and points.
 

@@ -158,6 +158,9 @@ class PassingState(TrickState):
                 events.emit(PassReceived(s, (s + offset) % 4, passed[s], order))
         self._start_play()
 
+    def _private(self, action: int) -> bool:
+        return action >= PASS_CARDS
+
     def _public(self, viewer: int, actor: int, action: int) -> bool:
         if action < PASS_CARDS:
             return True
@@ -193,6 +196,6 @@ class PassingState(TrickState):
         got = self.received[seat] if 0 <= seat < 4 else 0
         return {
             "pass_direction": DIRECTION_NAMES[self.pass_offset],
-            "passed": tuple([card_name(c) for c in cards_in(mine)]) if mine else None,
-            "received": tuple([card_name(c) for c in cards_in(got)]) if got else None,
+            "passed": [card_name(c) for c in cards_in(mine)] if mine else None,
+            "received": [card_name(c) for c in cards_in(got)] if got else None,
         }

@@ -177,7 +177,9 @@ def score_hand(
     taken = [0] * sides
     for name, side in points.items():
         if side is not None:
-            taken[side] += weights.get(name, 1) if weights else 1
+            # `in` and `[]`, not .get: on a read-only map (a game's) compiled code calls .get
+            # as a method, and the map's .get calls its dict's, each by name.
+            taken[side] += weights[name] if weights is not None and name in weights else 1
     delta = list(taken)
     if taken[declarer_side] < bid:
         delta[declarer_side] = -bid

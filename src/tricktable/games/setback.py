@@ -39,7 +39,8 @@ class SetbackState(TrickState):
         self.bid_masks: tuple[int, ...] = game.bid_masks
         self.dealer_masks: tuple[int, ...] = game.dealer_masks
         self.trumps: tuple[TrumpTables, ...] = game.trumps
-        self.weights: Mapping[str, int] = game.weights
+        # None where every point counts 1 (most variants): scoring then looks none up.
+        self.weights: Mapping[str, int] | None = game.weights if game.weighted else None
         self.point_list: list[str] = list(game.weights)
         self.may_trump: bool = game.options.may_trump
         self.joker_forbid: int = game.joker_forbid
@@ -119,7 +120,7 @@ class SetbackState(TrickState):
 
     def _throw_in(self) -> None:
         self.to_act = -1
-        self.results.append(
+        self._add_result(
             SetbackResult(
                 declarer=None,
                 bid=None,
@@ -257,6 +258,7 @@ class Setback(Game):
         self.dealer_masks = _bid_masks(opts, dealer=True)
         self.trumps = _trump_tables(opts)
         self.weights: Mapping[str, int] = MappingProxyType(point_weights(opts.points))
+        self.weighted = any(w != 1 for w in self.weights.values())
         self.joker_forbid = 0 if opts.joker_lead == "any" else JOKERS
 
     def _hand_size(self) -> int:

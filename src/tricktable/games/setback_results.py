@@ -10,7 +10,7 @@ from tricktable.cards import SUITS
 from tricktable.engine.results import HandResult
 
 
-@dataclass(slots=True, kw_only=True, frozen=True)
+@dataclass(slots=True, kw_only=True)
 class SetbackResult(HandResult):
     """A hand of Setback or a Pitch variant: the contract, who earned each point, what it scored.
 

@@ -250,14 +250,12 @@ class SpadesState(TrickState):
     def _view_extra(self, seat: int) -> dict[str, Any]:
         bids = self.bids
         return {
-            "bids": tuple(
-                [
-                    None if bids[s] < 0 else bid_text(bids[s], bool(self.blind >> s & 1))
-                    for s in range(4)
-                ]
-            ),
-            "blind_nil_offered": tuple([bool(self.offered >> s & 1) for s in range(4)]),
-            "bags": tuple(self.bags),
+            "bids": [
+                None if bids[s] < 0 else bid_text(bids[s], bool(self.blind >> s & 1))
+                for s in range(4)
+            ],
+            "blind_nil_offered": [bool(self.offered >> s & 1) for s in range(4)],
+            "bags": list(self.bags),
         }
 
     def _trick_facts(self) -> dict[str, Any]:

@@ -28,7 +28,7 @@ class Nil:
         return {"seat": self.seat, "blind": self.blind, "made": self.made}
 
 
-@dataclass(slots=True, kw_only=True, frozen=True)
+@dataclass(slots=True, kw_only=True)
 class SpadesResult(HandResult):
     """A hand of Spades: bids and tricks by seat; contracts, points and bags by partnership.
 

@@ -118,7 +118,7 @@ class TricksState(TrickState):
         self.bad_card = seat
         self.trick = []
         self.to_act = -1
-        self.results.append(self._score_hand())
+        self._add_result(self._score_hand())
         # Thrown in: the same dealer deals again, so the same seat leads.
         self.next_dealer = self.dealer
         self.phase = DEAL

@@ -8,7 +8,7 @@ from typing import Any
 from tricktable.engine.results import HandResult
 
 
-@dataclass(slots=True, kw_only=True, frozen=True)
+@dataclass(slots=True, kw_only=True)
 class TricksResult(HandResult):
     """A hand of Tricks: who led, tricks and points by seat, or the bad card that threw it in.
 
