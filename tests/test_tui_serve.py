@@ -3,6 +3,8 @@
 The real server runs in a subprocess; the test is the browser: it fetches the page, then speaks
 textual-serve's websocket protocol as its textual.js does (``["resize", {...}]`` in, the app's
 terminal output back as binary frames), so a real ``tricktable tui`` process plays behind it.
+And the test is a hostile page too: without the token printed at start, from another page's
+origin, or through another host name, the server answers 403 and starts no app.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import re
 import shlex
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -24,7 +27,7 @@ import psutil
 import pytest
 
 from tricktable.errors import TricktableError
-from tricktable.tui.serve import serve, serve_command, tab_argv, url_host
+from tricktable.tui.serve import serve, serve_command, served_hosts, tab_argv, url_host
 
 SRC = Path(__file__).parents[1] / "src"
 #: the terminal a tab asks for, as textual.js does from the page's size
@@ -46,8 +49,8 @@ class Served:
 
     def __init__(self, folder: Path) -> None:
         self.port = free_port()
-        self.record = folder / "served.json"
-        self.argv = ["--save", str(self.record), "--seed", "3", "--serve", "--port", "1"]
+        self.folder = folder
+        self.argv = ["--seed", "3", "--serve", "--port", "1"]
         self.log = folder / "server.log"
         env = dict(
             os.environ, PYTHONPATH=os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])
@@ -72,6 +75,25 @@ class Served:
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
+
+    @property
+    def token(self) -> str:
+        """The token the server printed in its address."""
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            found = re.search(r"/\?token=([A-Za-z0-9_-]+) ", self.output())
+            if found:
+                return found[1]
+            time.sleep(0.05)
+        pytest.fail(f"no token in what the server printed: {self.output()}")
+
+    @property
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def tabs(self) -> list[Path]:
+        """The tabs' folders."""
+        return list((self.folder / "records" / "tabs").iterdir())
 
     def apps(self) -> list[psutil.Process]:
         """The live processes under the server (one app per open tab)."""
@@ -118,9 +140,13 @@ def served(tmp_path: Path) -> Iterator[Served]:
         assert not leftovers, f"processes left behind: {leftovers}"
 
 
-async def open_tab(session: aiohttp.ClientSession, port: int) -> aiohttp.ClientWebSocketResponse:
-    """Connect as textual.js does: the size in the query, then a resize message."""
-    ws = await session.ws_connect(f"ws://127.0.0.1:{port}/ws?width={WIDTH}&height={HEIGHT}")
+async def open_tab(
+    session: aiohttp.ClientSession, served: Served
+) -> aiohttp.ClientWebSocketResponse:
+    """Connect as textual.js does from the table's page: the token in the path, the size in
+    the query, the page's origin; then a resize message."""
+    url = f"ws://127.0.0.1:{served.port}/ws/{served.token}?width={WIDTH}&height={HEIGHT}"
+    ws = await session.ws_connect(url, origin=served.origin)
     await ws.send_json(["resize", {"width": WIDTH, "height": HEIGHT}])
     return ws
 
@@ -141,35 +167,40 @@ async def screen_text(ws: aiohttp.ClientWebSocketResponse, seconds: float = 45.0
 
 
 def test_the_page_serves_the_table_and_each_tab_gets_its_own_app(served: Served) -> None:
-    port = served.port
+    port, token = served.port, served.token
 
     async def browse() -> None:
         async with aiohttp.ClientSession() as session:
-            async with session.get(f"http://127.0.0.1:{port}/") as page:
+            async with session.get(f"http://127.0.0.1:{port}/?token={token}") as page:
                 assert page.status == 200
                 assert page.content_type == "text/html"
                 html = await page.text()
             assert 'class="textual-terminal"' in html
-            assert f'data-session-websocket-url="ws://127.0.0.1:{port}/ws"' in html
+            assert f'data-session-websocket-url="ws://127.0.0.1:{port}/ws/{token}"' in html
             assert f"http://127.0.0.1:{port}/static/js/textual.js" in html
             assert "<div>tricktable</div>" in html
             async with session.get(f"http://127.0.0.1:{port}/static/js/textual.js") as script:
                 assert script.status == 200
 
             # First tab: the app runs, draws its screen, and quits when the tab closes.
-            ws = await open_tab(session, port)
+            ws = await open_tab(session, served)
             await screen_text(ws)
             (app,) = served.apps()
-            # One process per tab (no shell between), with the options less the serving ones.
-            argv = ["--save", str(served.record), "--seed", "3"]
-            assert app.cmdline() == [sys.executable, "-m", "tricktable", "tui", *argv]
+            # One process per tab (no shell between), in a folder of its own, with the options
+            # less the serving ones.
+            (first,) = served.tabs()
+            assert stat.S_IMODE(first.stat().st_mode) == 0o700
+            tab = [sys.executable, "-m", "tricktable.tui.tab", "records/tabs/" + first.name]
+            assert app.cmdline() == [*tab, "--seed", "3"]
             await ws.close()
             await wait_gone(app)
 
             # Second tab, still open when the server is stopped by Ctrl+C: its app quits too.
-            ws = await open_tab(session, port)
+            ws = await open_tab(session, served)
             await screen_text(ws)
             (app,) = served.apps()
+            (second,) = set(served.tabs()) - {first}  # a new folder, the first one kept
+            assert app.cmdline()[3] == "records/tabs/" + second.name
             served.process.send_signal(signal.SIGINT)
             # A hang guard: without closing its tabs aiohttp's shutdown waits ~20 s for them.
             closed = await ws.receive(timeout=15)
@@ -181,7 +212,7 @@ def test_the_page_serves_the_table_and_each_tab_gets_its_own_app(served: Served)
 
     asyncio.run(browse())
     assert served.process.wait(timeout=20) == 0
-    assert f"tricktable: the table is at http://127.0.0.1:{port} " in served.output()
+    assert f"tricktable: the table is at http://127.0.0.1:{port}/?token={token} " in served.output()
     assert "Traceback" not in served.output()
 
 
@@ -195,11 +226,11 @@ def test_serve_command_drops_only_the_serving_options() -> None:
 
 
 def test_serve_command_quotes_every_argument_for_the_shell() -> None:
-    hostile = ["--save", "a b;rm -rf x $(id) `id` 'q' \"d\".json", "--players", "you,edna,*,rosa"]
-    command = serve_command(["--serve", *hostile])
+    hostile = ["--rules", "a b;rm -rf x $(id) `id` 'q' \"d\".toml", "--players", "you,edna,*,rosa"]
+    command = serve_command(["--serve", *hostile], Path("records/tabs/t 1;x"))
     assert command.startswith("exec ")
     words = shlex.split(command.removeprefix("exec "))
-    assert words == [sys.executable, "-m", "tricktable", "tui", *hostile]
+    assert words == [sys.executable, "-m", "tricktable.tui.tab", "records/tabs/t 1;x", *hostile]
 
 
 def test_the_shell_runs_the_command_as_one_process_with_the_arguments_intact(
@@ -207,12 +238,12 @@ def test_the_shell_runs_the_command_as_one_process_with_the_arguments_intact(
 ) -> None:
     # The real /bin/sh, as textual-serve's create_subprocess_shell uses it, with a stand-in for
     # "python -m tricktable" that prints its arguments: quoting survives, nothing else runs.
-    command = serve_command(["--save", "$HOME/a b;touch pwned", "--serve"])
-    command = command.replace("-m tricktable tui", "-c 'import sys; print(sys.argv[1:])' tui")
+    command = serve_command(["--rules", "$HOME/a b;touch pwned", "--serve"], Path("t"))
+    command = command.replace("-m tricktable.tui.tab", "-c 'import sys; print(sys.argv[1:])'")
     result = subprocess.run(
         ["/bin/sh", "-c", command], cwd=tmp_path, capture_output=True, text=True, check=True
     )
-    assert result.stdout.strip() == str(["tui", "--save", "$HOME/a b;touch pwned"])
+    assert result.stdout.strip() == str(["t", "--rules", "$HOME/a b;touch pwned"])
     assert not (tmp_path / "pwned").exists()
 
 
@@ -248,3 +279,123 @@ def test_urls_write_the_host_as_browsers_need_it() -> None:
     assert url_host("localhost") == "localhost"
     assert url_host("::1") == "[::1]"
     assert url_host("0.0.0.0") == socket.gethostname()
+
+
+# ------------------------------------------------------------------------------------ doors
+
+
+def test_without_the_token_nothing_is_served_but_the_scripts(served: Served) -> None:
+    port, token = served.port, served.token
+    assert len(token) >= 32  # secrets.token_urlsafe(24)
+
+    async def knock() -> None:
+        async with aiohttp.ClientSession() as session:
+            base = f"http://127.0.0.1:{port}"
+            for path in ("/", "/?token=", f"/?token={token[:-1]}", f"/?token={token}x"):
+                async with session.get(base + path) as page:
+                    assert page.status == 403, path
+                    assert token not in await page.text()
+            async with session.get(f"{base}/static/js/textual.js") as script:
+                assert script.status == 200
+            for path in ("/ws", "/ws/", f"/ws/{token[::-1]}", f"/ws?token={token}"):
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await session.ws_connect(base + path, origin=served.origin)
+                assert refused.value.status in (403, 404), path
+
+    asyncio.run(knock())
+    assert served.apps() == [] and served.tabs() == []  # no app started, no folder made
+
+
+def test_a_websocket_from_another_page_is_refused(served: Served) -> None:
+    # What a page of another site the person visits would do: its origin, the right path (a
+    # token leaked, say, or guessed) — refused before any app starts.
+    port, token = served.port, served.token
+    url = f"ws://127.0.0.1:{port}/ws/{token}?width={WIDTH}&height={HEIGHT}"
+
+    async def knock() -> None:
+        async with aiohttp.ClientSession() as session:
+            for origin in (
+                "http://evil.example",
+                f"http://evil.example:{port}",
+                f"http://127.0.0.1:{port + 1}",
+                f"https://127.0.0.1.evil.example:{port}",
+                "null",
+                None,
+            ):
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await session.ws_connect(url, origin=origin)
+                assert refused.value.status == 403, origin
+            assert served.apps() == [] and served.tabs() == []
+            # The same page reached as localhost is the table's own page: let in.
+            ws = await session.ws_connect(url, origin=f"http://localhost:{port}")
+            await ws.send_json(["resize", {"width": WIDTH, "height": HEIGHT}])
+            await screen_text(ws)
+            (app,) = served.apps()
+            await ws.close()
+            await wait_gone(app)
+
+    asyncio.run(knock())
+
+
+def test_another_host_name_is_refused_even_with_the_token(served: Served) -> None:
+    # DNS rebinding: a name of another site pointed at 127.0.0.1 makes the browser send that
+    # name as the Host, and its page as the origin.
+    port, token = served.port, served.token
+
+    async def knock() -> None:
+        async with aiohttp.ClientSession() as session:
+            for host in (f"evil.example:{port}", "evil.example", f"127.0.0.1:{port + 1}"):
+                headers = {"Host": host}
+                async with session.get(
+                    f"http://127.0.0.1:{port}/?token={token}", headers=headers
+                ) as page:
+                    assert page.status == 403, host
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                    await session.ws_connect(
+                        f"ws://127.0.0.1:{port}/ws/{token}",
+                        origin=f"http://{host}",
+                        headers=headers,
+                    )
+                assert refused.value.status == 403, host
+            async with session.get(
+                f"http://127.0.0.1:{port}/?token={token}", headers={"Host": f"localhost:{port}"}
+            ) as page:
+                assert page.status == 200
+
+    asyncio.run(knock())
+    assert served.apps() == []
+
+
+@pytest.mark.parametrize("option", ["--save", "--resume", "--save=x.json"])
+def test_a_served_table_never_shares_a_record_path(option: str, tmp_path: Path) -> None:
+    argv = ["--seed", "1", option] + ([] if "=" in option else [str(tmp_path / "x.json")])
+    with pytest.raises(TricktableError, match="each tab a match of its own") as error:
+        serve(argv, port=free_port(), tabs=tmp_path / "tabs")
+    assert "\n" not in str(error.value) and not (tmp_path / "tabs").exists()
+
+
+def test_the_hosts_a_browser_may_name() -> None:
+    loopback = served_hosts("127.0.0.1", 8000, "http://127.0.0.1:8000")
+    assert loopback == {"127.0.0.1:8000", "localhost:8000", "[::1]:8000"}
+    assert served_hosts("::1", 9, "http://[::1]:9") == {"[::1]:9", "localhost:9", "127.0.0.1:9"}
+    behind = served_hosts("127.0.0.1", 8000, "https://cards.example.org")
+    assert "cards.example.org" in behind and "127.0.0.1:8000" in behind
+    everywhere = served_hosts("0.0.0.0", 8000, f"http://{socket.gethostname()}:8000")
+    assert f"{socket.gethostname().lower()}:8000" in everywhere and "localhost:8000" in everywhere
+    assert not any(name.startswith("evil") for name in everywhere)
+
+
+def test_on_every_interface_any_address_of_the_machine_is_served_but_no_other_name() -> None:
+    from tricktable.tui.serve import TableServer
+
+    everywhere = TableServer(["--seed", "1"], "0.0.0.0", 8000, "http://x:8000", "t")
+    assert everywhere.serves("127.0.0.1:8000") and everywhere.serves("127.0.0.2:8000")
+    assert everywhere.serves("LOCALHOST:8000") and everywhere.serves("[::1]:8000")
+    assert not everywhere.serves("127.0.0.1:8001")  # another port
+    assert not everywhere.serves("192.0.2.1:8000")  # an address of another machine
+    assert not everywhere.serves("evil.example:8000")  # a name pointed here
+    assert everywhere.own_page("http://127.0.0.1:8000")
+    assert not everywhere.own_page("http://127.0.0.1:8000/x")
+    assert not everywhere.own_page("ftp://127.0.0.1:8000") and not everywhere.own_page("")
+    loopback = TableServer(["--seed", "1"], "127.0.0.1", 8000, "http://127.0.0.1:8000", "t")
+    assert loopback.serves("localhost:8000") and not loopback.serves("127.0.0.2:8000")
