@@ -408,7 +408,7 @@ def duel(
 )
 @db_option
 @workers_option
-@click.option("--cluster", default=None, help="play on a Dask cluster: 'local' or tcp://HOST:8786")
+@click.option("--cluster", default=None, help="play on a Dask cluster: 'local' or tls://HOST:8786")
 @json_option
 @runner_options
 def tournament(
