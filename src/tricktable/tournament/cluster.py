@@ -33,11 +33,8 @@ import functools
 import hashlib
 import logging
 import re
-import shutil
 import signal
 import socket
-import subprocess
-import tempfile
 import threading
 import time
 import weakref
@@ -202,42 +199,10 @@ def local_cluster(workers: int, security: Security | None = None) -> LocalCluste
 
 def temporary_security() -> Security:
     """Dask TLS settings with a new key and self-signed certificate for every role, held in
-    memory only: what ``Security.temporary()`` makes, from ``cryptography`` where it is
-    installed, else from the ``openssl`` program (the key's file is deleted at once)."""
+    memory only (``Security.temporary()``, made with ``cryptography``, a dependency)."""
     from distributed.security import Security
 
-    try:
-        return Security.temporary()
-    except ImportError:
-        pass
-    openssl = shutil.which("openssl")
-    if openssl is None:
-        raise ClusterError(
-            "--cluster local needs a temporary TLS key, made by the Python package "
-            "cryptography or the openssl program: install one of them"
-        )
-    with tempfile.TemporaryDirectory(prefix="tricktable-tls-") as folder:
-        key, cert = Path(folder, "key.pem"), Path(folder, "cert.pem")
-        made = subprocess.run(
-            [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30",
-             "-keyout", str(key), "-out", str(cert), "-subj", "/CN=dask-internal",
-             "-addext", "subjectAltName=DNS:dask-internal"],
-            capture_output=True, text=True, timeout=60, check=False,
-        )  # fmt: skip
-        if made.returncode != 0:
-            why = _reason(RuntimeError(made.stderr or f"exit status {made.returncode}"))
-            raise ClusterError(f"openssl could not make a temporary TLS key: {why}")
-        key_text, cert_text = key.read_text(), cert.read_text()
-    return Security(
-        require_encryption=True,
-        tls_ca_file=cert_text,
-        tls_client_key=key_text,
-        tls_client_cert=cert_text,
-        tls_scheduler_key=key_text,
-        tls_scheduler_cert=cert_text,
-        tls_worker_key=key_text,
-        tls_worker_cert=cert_text,
-    )
+    return Security.temporary()
 
 
 def remote_security() -> Security:
