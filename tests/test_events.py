@@ -112,3 +112,32 @@ def test_a_pass_reaches_its_receiver_alone_when_the_cards_move(spec: str) -> Non
                 state.apply(state.legal_actions()[0])
             if state.is_over:
                 break
+
+
+def test_a_window_is_its_stream_as_it_was_read_like_a_list() -> None:
+    state = load_game("hearts").new_state(3)
+    log = state.listen()
+    state.deal()
+    for _ in range(9):
+        state.apply(state.legal_actions()[0])
+    for viewer in (0, 2, SPECTATOR):
+        stream = list(log.stream(viewer))
+        window = log.window(viewer)
+        state.apply(state.legal_actions()[0])  # the stream grows; the window does not
+        assert len(window) == len(stream) and list(window) == stream
+        for i in (0, 1, len(stream) - 1, -1, -len(stream)):
+            assert window[i] is stream[i]
+        for cut in (slice(None), slice(2), slice(-3, None), slice(1, -1, 2), slice(5, 1, -1)):
+            assert window[cut] == stream[cut]
+        with pytest.raises(IndexError):
+            window[len(stream)]
+
+
+def test_an_event_refuses_every_change() -> None:
+    event = TrickWon(0, 1, (3, 4, 5, 6), 2, 0)
+    for name in ("number", "cards", "audience", "new"):
+        with pytest.raises(AttributeError):
+            setattr(event, name, 9)
+        with pytest.raises(AttributeError):
+            delattr(event, name)
+    assert event.to_dict()["cards"] == ["5C", "6C", "7C", "8C"]
