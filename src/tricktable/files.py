@@ -50,7 +50,8 @@ def shown(path: str | os.PathLike[str]) -> str:
     return text
 
 
-def _kind(mode: int) -> str:
+def kind_of(mode: int) -> str:
+    """What a file of ``st_mode`` ``mode`` is, as an error line says it ('a FIFO')."""
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
@@ -85,7 +86,7 @@ def check_writable(path: str | os.PathLike[str], what: str = "file") -> Path:
         raise FileProblem(f"cannot write {what} {shown(target)}: not a path") from None
     if mode is not None and not stat.S_ISREG(mode):
         raise FileProblem(
-            f"cannot write {what} {shown(target)}: it is {_kind(mode)}; give a regular file"
+            f"cannot write {what} {shown(target)}: it is {kind_of(mode)}; give a regular file"
         )
     folder = target.parent
     if not folder.is_dir():
@@ -152,7 +153,8 @@ def read_bytes(
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise FileProblem(
-                f"cannot read {what} {shown(path)}: it is {_kind(info.st_mode)}, not a regular file"
+                f"cannot read {what} {shown(path)}: it is {kind_of(info.st_mode)}, "
+                "not a regular file"
             )
         if info.st_size > limit:
             raise FileProblem(_too_big(what, path, limit))

@@ -65,7 +65,7 @@ from tricktable.db.rows import (
     utc,
 )
 from tricktable.errors import TricktableError, quote
-from tricktable.files import FileProblem, check_writable
+from tricktable.files import FileProblem, check_writable, kind_of
 
 #: tries of the switch to write-ahead logging while other openers hold the file (50 ms apart)
 _WAL_TRIES = 200
@@ -495,16 +495,6 @@ _TOURNAMENTS = select(
 )
 
 
-def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    return "not a regular file"
-
-
 def _sqlite_file_holds_data(path: Path, where: str, *, follow: bool) -> bool:
     """Whether ``path`` is a SQLite file with something in it (absent or empty: False).
 
@@ -518,7 +508,7 @@ def _sqlite_file_holds_data(path: Path, where: str, *, follow: bool) -> bool:
     except OSError as exc:
         raise StoreError(f"{where}: cannot open: {exc.strerror or exc}") from None
     if not stat.S_ISREG(info.st_mode):
-        raise StoreError(f"{where}: it is {_kind(info.st_mode)}; give a regular file")
+        raise StoreError(f"{where}: it is {kind_of(info.st_mode)}; give a regular file")
     if info.st_size == 0:
         return False
     try:

@@ -90,6 +90,11 @@ def run_tui(options: TuiOptions) -> int:
         app = make_app(options)
     except TricktableError as exc:
         return fail(exc)
+    return run_app(app, tell_saved=True)
+
+
+def run_app(app: TricktableApp, tell_saved: bool) -> int:
+    """Run ``app`` to its end, save the table it leaves, and give ``tricktable tui``'s status."""
     app.run()
     screen = app.table_screen
     if screen is not None:
@@ -98,7 +103,8 @@ def run_tui(options: TuiOptions) -> int:
         screen.save()
         if screen.save_error:
             return fail(screen.save_error)
-        print(f"record saved to {screen.path}")
+        if tell_saved:
+            print(f"record saved to {screen.path}")
     if app.failure is not None:
         status = 2 if isinstance(app.failure, TricktableError) and screen is None else 3
         return fail(f"{app.failure}", status)

@@ -21,7 +21,7 @@ import click
 from tricktable.cli import fail
 from tricktable.errors import TricktableError
 from tricktable.tui.app import TricktableApp
-from tricktable.tui.command import TuiOptions, make_app
+from tricktable.tui.command import TuiOptions, make_app, run_app
 from tricktable.tui.model import Chosen
 from tricktable.tui.setup import SetupScreen
 
@@ -126,18 +126,8 @@ def run_tab(argv: Sequence[str]) -> int:
         app = tab_app(tab_options(argv[1:]), folder)
     except TricktableError as exc:
         return fail(exc)
-    app.run()
-    screen = app.table_screen
-    if screen is not None:
-        screen.table.stop()
-        screen.table.close()
-        screen.save()
-        if screen.save_error:
-            return fail(screen.save_error)
-    if app.failure is not None:
-        status = 2 if isinstance(app.failure, TricktableError) and screen is None else 3
-        return fail(f"{app.failure}", status)
-    return 0
+    # Nothing printed after the app: a tab's output is its page's stream, not a terminal.
+    return run_app(app, tell_saved=False)
 
 
 if __name__ == "__main__":
