@@ -80,14 +80,14 @@ def runner_options(func: F) -> F:
         type=click.FloatRange(min=0, min_open=True),
         default=60.0,
         show_default=True,
-        help="seconds a program or URL bot may spend on all its decisions in a match",
+        help="seconds a program, URL or plug-in bot may spend on all its decisions in a match",
     )(func)
     return click.option(
         "--decision-time",
         type=click.FloatRange(min=0, min_open=True),
         default=2.0,
         show_default=True,
-        help="seconds a program or URL bot may take over one decision",
+        help="seconds a program, URL or plug-in bot may take over one decision",
     )(func)
 
 
