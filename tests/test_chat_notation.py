@@ -51,7 +51,14 @@ ORDINARY = (
     "As if! Ah, an ad for tea",
     "lead a spade, then a heart",
     "the ace is high and the jack is trump",
-    "ten hearts? no, ten tricks",
+    "ten tricks? no, nine",
+    "the king led, then clubs were out",
+    "I led the ace. Spades broke",
+    "안녕하세요, 잘 부탁합니다",  # Korean: hello, glad to play with you
+    "你好，我们赢了这一墩",  # Chinese: hello, we won this trick
+    "ᎣᏏᏲ! ᏙᎯᏧ? ᏩᏙ",  # Cherokee: hello! how are you? thanks
+    "ᏣᎳᎩ ᎦᏬᏂᎯᏍᏗ",  # Cherokee: the Cherokee language
+    "good game 🂠 🃠",  # a card's back, a tarot trump
     "the K's are all out",
     "don't cry, it's just a game",
     "Jack's back!",

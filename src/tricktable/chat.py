@@ -13,25 +13,32 @@ parser's own notation — every spelling :func:`tricktable.cards.parse_card` rea
 
 - in any case: ``jc``, ``Jc``, ``jC`` and ``JC`` are the jack of clubs;
 - after Unicode NFKC normalisation (fullwidth ``ＪＣ``, mathematical ``𝐉𝐂``, circled letters),
-  with format characters removed (category Cf: zero-width space, non-joiner and joiner, soft
-  hyphen, word joiner, byte-order mark...; variation selectors U+FE00–FE0F and
-  U+E0100–E01EF) and combining marks too (``Ḱc``, and ``K`` + U+0301 + ``c``, are ``Kc``),
-  and with the Cyrillic and Greek letters drawn like the Latin ones read as those (``Кс``
-  is ``Kc``);
+  with format characters (category Cf: zero-width space, joiners, soft hyphen, word joiner,
+  byte-order mark...) and every default-ignorable character removed (variation selectors,
+  the blank Hangul fillers U+3164, U+115F, U+1160, U+FFA0...), combining marks too (``Ḱc``,
+  and ``K`` + U+0301 + ``c``, are ``Kc``), and with the letters of other scripts drawn like
+  Latin ones read as those (Cyrillic ``Кс``, Lisu ``ꓗ``, Cherokee ``Ꮶ``), small capitals
+  (``ᴋᴄ``) and regional indicators (``🇰🇨``) too;
+- Unicode's playing cards: ``🃞`` is the king of clubs, ``🃏``, ``🂿`` and ``🃟`` jokers;
 - with anything but letters and digits tolerated between a rank and its suit (``J C``,
   ``J-C``, ``J.C``, ``J/C``, ``J_C``, ``J ♣``), and inside a joker's
   two letters (``J K``);
 - with words: a rank's word or its spelling, ``of``, then a suit's name (singular or plural),
   letter or symbol — ``jack of clubs``, ``ten of diamonds``, ``10 of d``, ``Queen of ♠`` —
-  or a rank's word right before a suit's symbol (``queen♠``); ``deuce``, ``trey`` and
+  or a rank's word right before a suit's symbol (``queen♠``), or a rank's word and a suit's
+  name with no more than a few marks between (``king clubs``, ``KING, CLUBS``,
+  ``king-clubs``); a rank's word may be plural (``kings of clubs``); ``deuce``, ``trey`` and
   ``knave`` are rank words too. The word ``joker`` names every joker of the deck (which one
   a bare "joker" means is not clear where there are two); ``little``, ``small`` or ``low``
   before it names the little joker, ``big`` or ``high`` the big one.
 
 **What names no card: ordinary talk.** A rank alone (``ace``, ``a``, ``the jack``) or a
-suit alone (``spades``) names no card, nor a rank and a suit's *name* without ``of`` (``lead a
-spade``, ``ten hearts``). A spelling must stand as a word of its own: not inside another
-(``has``, ``don't``), and ``K's``, ``10's`` are a rank's plural or possessive. Three English
+suit alone (``spades``) names no card, nor a rank's letter or digits and a suit's *name*
+(``lead a spade``, ``3 hearts``), nor a rank's word and a suit's name across a sentence's end
+(``the ace. Spades...``). A count said in words reads as a card (``ten hearts`` is the ten of
+hearts): the check leans to refusing. A spelling must stand as a word of its own: not inside
+another (``has``, ``don't``), and ``K's``, ``10's`` are a rank's plural or possessive — but a
+card's is the card (``KC's``). Three English
 words are also spellings — ``as``, ``ah`` and ``ad`` — and are read as words when written as
 words: in lower case or capitalised, nothing between their letters (once invisible characters
 are gone). Spelled any other way (``AS``, ``aS``, ``a s``, ``A-S``, ``A♠``, ``ace of spades``)
@@ -86,32 +93,77 @@ BIG_WORDS: Final = ("big", "high")
 
 # Bidirectional overrides and isolates reorder what others see: as bad as control characters.
 _BIDI: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-# Cyrillic and Greek letters drawn like Latin ones (the letters a spelling can use and a few
-# more): "Кс" reads as "Kc" to everyone at the table, so the check reads it so too.
-_LOOKALIKES: Final = str.maketrans(
-    "АВСЕНІЈКМОРЅТХаеосрхѕіјһԛԚкΑΒΕΗΙΚΜΝΟΡΤΧΖοκ",
-    "ABCEHIJKMOPSTXaeocpxsijhqQkABEHIKMNOPTXZok",
+# Letters of other scripts drawn like the Latin ones a spelling uses: "Кс" reads as "Kc" to
+# everyone at the table, so the check reads it so too. The pairs follow Unicode's confusables
+# (UTS #39, confusables.txt) for the letters of these scripts whose prototype is a Latin letter
+# or a digit: Cyrillic and Greek (those a spelling uses and a few more), Lisu (U+A4D0-A4FF; ꓲ
+# read as I, not l, as Cyrillic І is) and Cherokee capitals; a Cherokee small letter (U+AB70-ABBF,
+# U+13F8-13FD) is its capital's Latin letter in lower case. Small capitals (ᴋ, ʜ, ꜱ, and ǫ,
+# read before NFKD would make it o) are the lower-case letters. Mathematical alphanumerics (𝐊,
+# 𝙆, 𝕂...), fullwidth, circled (Ⓚ) and squared (🄺) letters need no entry: NFKC folds them (the
+# Greek ones to Greek, read here after).
+_SCRIPT_PAIRS: Final = (
+    ("АВСЕНІЈКМОРЅТХаеосрхѕіјһԛԚкΑΒΕΗΙΚΜΝΟΡΤΧΖοκ", "ABCEHIJKMOPSTXaeocpxsijhqQkABEHIKMNOPTXZok"),
+    ("ꓐꓑꓒꓓꓔꓖꓗꓙꓚꓜꓝꓟꓠꓡꓢꓣꓦꓧꓪꓫꓬꓮꓰꓲꓳꓴ", "BPdDTGKJCZFMNLSRVHWXYAEIOU"),
+    ("ᎠᎡᎢᎥᎩᎪᎫᎬᎳᎷᎻᎽᏀᏂᏃᏎᏏᏒᏔᏕᏙᏚᏞᏟᏢᏦᏧᏮᏳᏴ", "DRTiYAJEWMHYGhZ4bRWSVSLCPKd6GB"),
+    ("ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘǫʀꜱᴛᴜᴠᴡʏᴢ", "abcdefghijklmnopqrstuvwyz"),  # no small capital x,
 )
+# The playing cards of Unicode (U+1F0A0-1F0FF): each suit's row runs ace, two .. ten, jack,
+# knight (no card of ours), queen, king; the black joker 🃏 is a parser spelling already, the
+# red and white ones are read as "joker" (which one they are is not clear).
+_CARD_ROWS: Final = ((0x1F0A0, "S"), (0x1F0B0, "H"), (0x1F0C0, "D"), (0x1F0D0, "C"))
+_CARD_RANKS: Final = "A23456789TJ QK"
+
+
+def _lookalikes() -> dict[int, str]:
+    table: dict[int, str] = {}
+    for others, latin in _SCRIPT_PAIRS:
+        for other, letter in zip(others, latin, strict=True):
+            table[ord(other)] = letter
+            small = other.lower()
+            if 0x13A0 <= ord(other) <= 0x13F5 and small != other:
+                table[ord(small)] = letter.lower()  # a Cherokee small letter
+    for row, suit in _CARD_ROWS:
+        for i, rank in enumerate(_CARD_RANKS):
+            table[row + 1 + i] = f" {rank}{suit} " if rank != " " else " "
+    table[0x1F0BF] = table[0x1F0DF] = " joker "
+    # Regional indicators (🇰🇨, drawn as boxed letters apart) and the negative circled and
+    # squared letters (🅚, 🅺), which NFKC leaves alone: capital letters.
+    for first in (0x1F1E6, 0x1F150, 0x1F170):
+        for i in range(26):
+            table[first + i] = chr(ord("A") + i)
+    return table
+
+
+_LOOKALIKES: Final = _lookalikes()
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt): drawn as nothing, so a
+# spelling with one inside reads as the spelling. Most are Cf or Mn; the Hangul fillers (U+115F,
+# U+1160, U+3164, U+FFA0) are letters (Lo) that show as blanks, which is why the list is kept.
+_IGNORABLE: Final = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
 
 
 def normalised(text: str) -> str:
-    """``text`` as the chat check reads it: format characters, variation selectors and
-    combining marks removed (``Ḱ`` is ``K``), NFKC-normalised, lookalike letters read as
-    Latin ones (case kept)."""
+    """``text`` as the chat check reads it: lookalike letters and playing-card characters read
+    as Latin letters and cards, invisible characters and combining marks removed (``Ḱ`` is
+    ``K``), NFKC-normalised (case kept)."""
     if text.isascii():
         return text  # the usual line: nothing to change
-    text = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not _invisible(ch))
+    text = unicodedata.normalize("NFKD", text.translate(_LOOKALIKES))
+    text = "".join(ch for ch in text if not _invisible(ch))
     return unicodedata.normalize("NFKC", text).translate(_LOOKALIKES)
 
 
 def _invisible(ch: str) -> bool:
-    """A format character (Cf), a variation selector or a combining mark (Mn, Me)."""
+    """A format character (Cf), a combining mark (Mn, Me) or a default-ignorable one."""
+    if unicodedata.category(ch) in ("Cf", "Mn", "Me"):
+        return True
     code = ord(ch)
-    return (
-        unicodedata.category(ch) in ("Cf", "Mn", "Me")
-        or 0xFE00 <= code <= 0xFE0F
-        or 0xE0100 <= code <= 0xE01EF
-    )
+    return any(low <= code <= high for low, high in _IGNORABLE)
 
 
 class _Notation:
@@ -141,7 +193,12 @@ class _Notation:
         )
         sep = rf"(?:[^\w{symbols}]|_)*"  # anything but a letter, a digit or a card symbol
         start = r"(?<![^\W_])(?<![^\W_]['’])"  # not inside a word, nor after "don'"
-        end = r"(?![^\W_])(?!['’][^\W_])"  # nor before more of one, nor "'s", "'ll"
+        # Nor before more of one, nor "'ll" ("JC'll"? a word of its own): but "'s" may follow,
+        # "KC's" is the king of clubs' (a bare rank's "'s", "K's", is let pass below).
+        end = r"(?![^\W_])(?!['’](?![sS](?![^\W_]))[^\W_])"
+        # Between a rank's word and a suit's name without "of" (king clubs, KING, CLUBS,
+        # king-clubs): a few marks, but no sentence's end ("the ace. Spades are trump").
+        tight = rf"(?:(?:[^\w\s{symbols}]|_){{0,3}}|(?:[^\w.!?;:…{symbols}]|_){{1,3}})"
 
         def one_of(items: object) -> str:
             words = sorted(items, key=len, reverse=True)  # type: ignore[call-overload]
@@ -150,18 +207,19 @@ class _Notation:
         ranks = one_of(self.ranks)
         letters = one_of(self.suit_letters)
         syms = one_of(self.suit_symbols)
-        rank_words = one_of(self.rank_words)
+        rank_words = rf"(?:{one_of(self.rank_words)})(?:e?s)?"  # king, kings, sixes
         suit_words = one_of(self.suit_words)
         # A rank, then its suit: J C, 10-d, q♠ (not K's, a rank's plural).
         short = (
             rf"{start}(?P<r>{ranks})(?!['’]s(?![^\W_])){sep}"
             rf"(?:(?P<s>{letters}){end}|(?P<y>{syms}))"
         )
-        # Words: jack of clubs, 10 of d, queen of ♠; queen♠.
+        # Words: jack of clubs, kings of clubs, 10 of d, queen of ♠; queen♠; king clubs.
         words = (
             rf"{start}(?P<wr>{rank_words}|{ranks}){sep}of{sep}"
             rf"(?:(?P<ws>{suit_words})s?{end}|(?P<wl>{letters}){end}|(?P<wy>{syms}))"
             rf"|{start}(?P<xr>{rank_words}){sep}(?P<xy>{syms})"
+            rf"|{start}(?P<nr>{rank_words}){tight}(?P<ns>{suit_words})s?{end}"
         )
         # The jokers: a word (joker, with its size before it), two letters (JK, J K), a symbol.
         lettered = [t for t in self.jokers if t.isalpha()]
@@ -192,6 +250,14 @@ class _Notation:
             out.extend(self._cards_of(m))
         return out
 
+    def _rank(self, word: str) -> int:
+        """The rank of a rank's word, or of its plural (kings, sixes)."""
+        word = word.upper()
+        for stem in (word, word[:-1], word[:-2]):
+            if stem in self.rank_words:
+                return self.rank_words[stem]
+        raise AssertionError(word)  # the pattern matched only these
+
     def _cards_of(self, m: re.Match[str]) -> list[int]:
         if m["r"] is not None:
             suit = self.suit_letters.get(m["s"].upper()) if m["s"] else self.suit_symbols[m["y"]]
@@ -199,7 +265,7 @@ class _Notation:
             return [suit * 13 + self.ranks[m["r"].upper()]]
         if m["wr"] is not None:
             word = m["wr"].upper()
-            rank = self.rank_words[word] if word in self.rank_words else self.ranks[word]
+            rank = self._rank(word) if word not in self.ranks else self.ranks[word]
             if m["ws"] is not None:
                 suit = self.suit_words[m["ws"].upper()]
             elif m["wl"] is not None:
@@ -208,7 +274,9 @@ class _Notation:
                 suit = self.suit_symbols[m["wy"]]
             return [suit * 13 + rank]
         if m["xr"] is not None:
-            return [self.suit_symbols[m["xy"]] * 13 + self.rank_words[m["xr"].upper()]]
+            return [self.suit_symbols[m["xy"]] * 13 + self._rank(m["xr"])]
+        if m["nr"] is not None:
+            return [self.suit_words[m["ns"].upper()] * 13 + self._rank(m["nr"])]
         if m["jw"] is not None:
             size = (m["size"] or "").lower()
             if size in LITTLE_WORDS:
