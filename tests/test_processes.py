@@ -214,3 +214,33 @@ def test_sigterm_to_play_saves_the_record(tmp_path: Path) -> None:
     assert status == 130, err
     record = json.loads(saved.read_text(encoding="utf-8"))
     assert record["hands"], "the hands played before SIGTERM are in the record"
+
+
+def test_a_plugins_daemon_dies_with_the_command(tmp_path: Path) -> None:
+    """A plug-in runs in the command's own process: a daemon it double-forks from there (a
+    copy of ``play`` in a session of its own) is adopted and ended when ``play`` ends."""
+    pids = tmp_path / "daemon.pids"
+    env = {**cli_env(), "TRICKTABLE_TEST_PIDS": str(pids)}
+    plugin = f"{BOTS / 'forking_plugin.py'}:Forker"
+    args = ["play", "--players", f"{plugin},random,random,random", "--seed", "1"]
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tricktable",
+            *args,
+            "--max-hands",
+            "1",
+            "--save",
+            str(tmp_path / "r.json"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    started = pids_in(pids)
+    assert len(started) == 1
+    assert gone(started) == []

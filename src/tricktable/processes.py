@@ -137,6 +137,52 @@ def end_all() -> None:
         _LIVE.pop(leader, None)
 
 
+def is_subreaper() -> bool:
+    """Whether this process has made itself a subreaper (:func:`become_subreaper`)."""
+    return _subreaper_pid == os.getpid()
+
+
+def end_descendants() -> None:
+    """Kill every process this one started that is still alive, and reap them.
+
+    For a command's end: whatever it leaves then is a leak — a plug-in, which runs in this
+    very process, that forked a daemon. A subreaper's orphaned descendants are its children by
+    then (:func:`become_subreaper`, asked before a plug-in is loaded), so walking down from
+    here finds them all; each is stopped first, so that none forks meanwhile.
+    """
+    if not os.path.isdir("/proc"):
+        return
+    me = os.getpid()
+    found: set[int] = set()
+    for _ in range(_ROUNDS):
+        fresh = _descendants(me) - found
+        if not fresh:
+            break
+        for pid in fresh:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGSTOP)
+        found |= fresh
+    for pid in found:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    _reap(found)
+
+
+def _descendants(root: int) -> set[int]:
+    """The live processes below ``root``."""
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, _, _) in _processes().items():
+        children.setdefault(ppid, []).append(pid)
+    out: set[int] = set()
+    todo = list(children.get(root, ()))
+    while todo:
+        pid = todo.pop()
+        if pid not in out:
+            out.add(pid)
+            todo.extend(children.get(pid, ()))
+    return out
+
+
 def tree_of(leader: int, mark: str) -> frozenset[int]:
     """The processes of the bot whose process is ``leader`` now (see :func:`end_tree`).
 

@@ -708,6 +708,17 @@ def main() -> None:
     """
     _terminate_as_interrupt()
     try:
+        _run()
+    finally:
+        from tricktable.processes import end_descendants, is_subreaper
+
+        if is_subreaper():  # a plug-in was loaded: nothing it started outlives the command
+            end_descendants()
+
+
+def _run() -> None:
+    """Run the command line, turning every error into one line (see :func:`main`)."""
+    try:
         cli.main(standalone_mode=False)
     except click.exceptions.NoArgsIsHelpError as exc:
         exc.show()  # ``tricktable`` alone: its help, as click prints it, not "error: Usage"

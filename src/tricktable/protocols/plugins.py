@@ -31,6 +31,7 @@ from tricktable.bots.base import Bot
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import Game, View
 from tricktable.errors import BotError
+from tricktable.processes import become_subreaper
 
 #: the entry-point group where installed packages offer bots
 GROUP = "tricktable.bots"
@@ -136,6 +137,9 @@ def _classes_in(module: ModuleType) -> list[str]:
 def bot_class(spec: str) -> type:
     """The class a ``path/to/bot.py:Class`` or ``package.module:Class`` spec names."""
     source, cls = split_spec(spec)
+    # A plug-in runs in this process, and may fork: made a subreaper first, this process
+    # adopts what it leaves, and the command ends it (processes.end_descendants).
+    become_subreaper()
     module = _load_file(spec, source) if is_file_spec(source) else _load_module(spec, source)
     found = getattr(module, cls, None)
     if found is None:
