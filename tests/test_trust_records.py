@@ -384,3 +384,30 @@ def test_a_record_resumed_from_standard_input_is_saved_under_records(
     assert run.returncode == 0, run.stderr
     (record,) = (tmp_path / "records").iterdir()
     assert load_record(record)["hands"] == cut["hands"]
+
+
+ESCAPES = ["\x1b]0;pwn\x07\x1b[2J\x1b[31mred", "a\r\nforged line", "\u202eright to left", "\x9b2J"]
+
+
+@pytest.mark.parametrize("escape", ESCAPES)
+@pytest.mark.parametrize("place", ["label", "note"])
+def test_a_record_that_would_print_an_escape_is_refused(
+    saved: dict[str, Any], tmp_path: Path, place: str, escape: str
+) -> None:
+    """Labels and notes are printed (replay, analyze, the tables): a control character in one
+    is refused where the record is read, by every command, never sent to the terminal."""
+    record = json.loads(json.dumps(saved))
+    if place == "label":
+        record["players"][0] = "bot:" + escape
+    else:
+        record["format"] = "tricktable-record/2"
+        note = {"at": 0, "kind": "chat", "seat": 1, "text": escape}
+        record["hands"][0].setdefault("notes", []).append(note)
+    path = write(tmp_path / "esc.json", record)
+    for args in (["replay", str(path)], ["analyze", str(path)], ["play", "--resume", str(path)]):
+        run = tt(*args, cwd=tmp_path)
+        one_error_line(run, "control character")
+        assert escape not in run.stdout + run.stderr
+        assert "\x1b" not in run.stdout + run.stderr
+    with pytest.raises(RecordError, match="control character"):
+        replay(record)

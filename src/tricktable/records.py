@@ -23,6 +23,7 @@ from tricktable.engine.trick import NOTE_KINDS, HandLog, Note, TrickState, deal_
 from tricktable.errors import NotationError, RecordError, TricktableError, quote
 from tricktable.files import MAX_TEXT_BYTES, FileProblem, read_text, write_atomic
 from tricktable.games import load_game, shared_game
+from tricktable.text import codepoint, unshowable
 
 FORMAT = "tricktable-record/1"
 #: the format of records whose log holds notes (chat, substitutions, forfeits)
@@ -179,6 +180,7 @@ def replay(
     hands = record.get("hands")
     if not isinstance(hands, list):
         raise RecordError("missing or bad 'hands': expected a list")
+    read_labels(record, game.num_players)
     state = game.new_state(read_seed(record))
     if listen:
         state.listen()
@@ -194,6 +196,35 @@ def replay(
         if seat is not None and not state.is_over:
             state.forfeit(seat)  # the match ended there: the forfeiting side lost
     return state
+
+
+#: the longest label a record's ``players`` may give a seat (characters)
+MAX_LABEL: Final = 500
+
+
+def read_labels(record: Mapping[str, Any], players: int) -> list[str] | None:
+    """A record's ``players`` (one label a seat), checked; None where it names none.
+
+    Labels are printed (replay, analyze, the tables' seats), so each is text of at most
+    :data:`MAX_LABEL` characters with no control character (:mod:`tricktable.text`): a record
+    that would print an escape sequence on a terminal is refused, not shown.
+    """
+    labels = record.get("players")
+    if labels is None:
+        return None
+    if not isinstance(labels, list) or len(labels) != players:
+        raise RecordError(f"bad 'players': expected a list of {players} labels")
+    for seat, label in enumerate(labels):
+        if not isinstance(label, str) or len(label) > MAX_LABEL:
+            raise RecordError(
+                f"bad label of seat {seat}: expected text of at most {MAX_LABEL} characters"
+            )
+        bad = unshowable(label)
+        if bad is not None:
+            raise RecordError(
+                f"the label of seat {seat} holds a control character ({codepoint(bad)})"
+            )
+    return labels
 
 
 def _forfeit_seat(record: dict[str, Any], players: int) -> int | None:
@@ -250,6 +281,9 @@ def _check_note(note: Any, players: int, h: int) -> Note:
         raise RecordError(f"bad note seat {quote(seat, 40)}: expected -1..{players - 1}", where)
     if text is not None and not isinstance(text, str):
         raise RecordError("bad note 'text': expected a string", where)
+    bad = unshowable(text) if text else None
+    if bad is not None:
+        raise RecordError(f"a note's text holds a control character ({codepoint(bad)})", where)
     return Note(h, at, kind, seat, text or "")
 
 
