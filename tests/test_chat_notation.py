@@ -40,9 +40,24 @@ from tricktable.games import load_game, names
 #: what may stand between a rank and its suit (and between the words of "jack of clubs")
 SEPARATORS = ("", " ", "-", ".", "/", "_", " - ", ". ", "\\", "|", ":", "·", "  ", "*", "~",
               "+", "\u00a0", "\u3000", "\u2003", "\u0301")  # fmt: skip
-#: format characters (category Cf) and variation selectors, each put inside a spelling
-INVISIBLE = ("\u200b", "\u200c", "\u200d", "\u00ad", "\u2060", "\ufeff", "\u180e",
-             "\ufe0f", "\ufe00", "\U000e0100", "\U000e01ef")  # fmt: skip
+#: format characters (Cf), variation selectors and blank fillers, each put inside a spelling
+INVISIBLE = (
+    "\u200b",
+    "\u200c",
+    "\u200d",
+    "\u00ad",
+    "\u2060",
+    "\ufeff",
+    "\u180e",
+    "\ufe0f",
+    "\ufe00",
+    "\U000e0100",
+    "\U000e01ef",
+    "\u3164",
+    "\u115f",
+    "\u1160",
+    "\uffa0",
+)  # fmt: skip (and the Hangul fillers)
 #: sentences around a spelling
 SENTENCES = ("{}", "I hold {}!", "I hold {}", "({})", "{}?", "my {}, yours", "'{}'", "¿{}?")
 #: ordinary table talk: none of it names a card
