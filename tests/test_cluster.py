@@ -372,7 +372,7 @@ def test_the_command_with_a_bad_address_exits_2_with_one_line(
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1
     assert done.stderr.startswith(
-        f"tricktable tournament: cannot reach a Dask scheduler at {address}"
+        f"error: cannot reach a Dask scheduler at {address}"
     )
 
 

@@ -411,3 +411,10 @@ def test_a_record_that_would_print_an_escape_is_refused(
         assert "\x1b" not in run.stdout + run.stderr
     with pytest.raises(RecordError, match="control character"):
         replay(record)
+
+
+def test_an_empty_save_path_is_refused_before_the_match(tmp_path: Path) -> None:
+    run = tt("play", "--players", FOUR_BOTS, "--seed", "1", "--max-hands", "2", "--save", "",
+             cwd=tmp_path)  # fmt: skip
+    one_error_line(run, "no record path given")
+    assert run.stdout == "" and list(tmp_path.iterdir()) == []

@@ -147,7 +147,7 @@ def run_play(
         # Where the record goes is checked now: a place it cannot go (a symlink, a FIFO, a
         # device, a folder, a missing folder) fails before the match, with nothing played.
         default: Path | None = None
-        if save_path:
+        if save_path is not None:  # --save "" is a path not given: check_writable says so
             path: Path | None = check_writable(save_path, "record")
         elif resume is not None and resume != "-":
             path = check_writable(resume, "record")  # the match goes on in its own file

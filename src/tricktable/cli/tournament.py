@@ -79,7 +79,7 @@ def run_tournament_command(
             print(STOPPED, file=sys.stderr)
             return INTERRUPTED
         except TricktableError as exc:
-            print(one_line(f"tricktable tournament: {exc}"), file=sys.stderr)
+            print(one_line(f"error: {exc}"), file=sys.stderr)
             return 2
     if as_json:
         print(json.dumps(summary))
