@@ -72,6 +72,7 @@ from tricktable.cards import (
     suit_of,
 )
 from tricktable.errors import TricktableError
+from tricktable.text import codepoint, unshowable
 
 if TYPE_CHECKING:
     from tricktable.engine.trick import TrickState
@@ -91,8 +92,6 @@ _WORD_FORMS: Final = WORDS | {w.capitalize() for w in WORDS}
 LITTLE_WORDS: Final = ("little", "small", "low")
 BIG_WORDS: Final = ("big", "high")
 
-# Bidirectional overrides and isolates reorder what others see: as bad as control characters.
-_BIDI: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 # Letters of other scripts drawn like the Latin ones a spelling uses: "Кс" reads as "Kc" to
 # everyone at the table, so the check reads it so too. The pairs follow Unicode's confusables
 # (UTS #39, confusables.txt) for the letters of these scripts whose prototype is a Latin letter
@@ -323,11 +322,11 @@ def checked_line(state: TrickState, text: object) -> str:
     use it."""
     if not isinstance(text, str):
         raise TricktableError("a chat line must be text")
-    for ch in text:
-        if ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp"):
-            raise TricktableError(
-                f"a chat line may not hold control characters (found U+{ord(ch):04X})"
-            )
+    bad = unshowable(text)
+    if bad is not None:
+        raise TricktableError(
+            f"a chat line may not hold control characters (found {codepoint(bad)})"
+        )
     line = " ".join(text.split())
     if not line:
         raise TricktableError("empty chat line: there is nothing to say")
