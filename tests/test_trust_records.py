@@ -203,7 +203,8 @@ def test_what_a_record_may_name(spec: str, builtin: bool) -> None:
 
 
 @pytest.mark.parametrize(
-    "seed", ['"abc"', "NaN", "Infinity", "1.5", "true", "-1", str(MAX_SEED + 1), "[1]", "9" * 5000]
+    "seed",
+    ['"abc"', "NaN", "Infinity", "1.5", "true", "null", "-1", str(MAX_SEED + 1), "[1]", "9" * 5000],
 )
 def test_a_bad_seed_is_one_line_in_replay(saved: dict[str, Any], tmp_path: Path, seed: str) -> None:
     text = json.dumps(dict(saved, seed=0)).replace('"seed": 0', f'"seed": {seed}')

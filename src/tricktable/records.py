@@ -133,15 +133,15 @@ def load_record(source: str | Path | IO[str]) -> dict[str, Any]:
 
 
 def read_seed(record: Mapping[str, Any]) -> int | None:
-    """A record's ``seed``, checked: a whole number 0..2**64-1, or None where it names none.
+    """A record's ``seed``, checked: a whole number 0..2**64-1, or None where it has none.
 
     The seed decides the deals a resumed match plays next; anything else in its place (text,
     a fraction, ``NaN``, ``true``, a negative or longer number) is a damaged record, not a
     seed to be guessed at.
     """
-    seed = record.get("seed")
-    if seed is None:
+    if "seed" not in record:  # optional (RECORD-FORMAT.md); null is no seed but damage
         return None
+    seed = record["seed"]
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
         raise RecordError(f"bad 'seed' {quote(seed, 40)}: expected a whole number 0..2**64-1")
     return seed
