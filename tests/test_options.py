@@ -187,3 +187,10 @@ def test_option_rows_describe_each_option() -> None:
 
 def test_setback_is_registered() -> None:
     assert "setback" in names()
+
+
+@pytest.mark.parametrize("text", ["٥", "1_0", "+5", "５", "0x5", "5.0", "1e1"])
+def test_an_integer_option_is_ascii_digits(text: str) -> None:
+    """int() reads each of these; an option value is written in digits, or refused."""
+    with pytest.raises(OptionError, match="bad value"):
+        load_game(f"setback(target={text})")

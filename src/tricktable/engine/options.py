@@ -20,6 +20,8 @@ _TRUE = {"true", "yes", "on", "1"}
 _FALSE = {"false", "no", "off", "0"}
 
 
+#: an integer option's text: ASCII digits, perhaps a minus sign, at most 18 of them
+_INTEGER = re.compile(r"-?[0-9]{1,18}")
 _ITEM = re.compile(r"""\s*([^=,\s]+)\s*=\s*("[^"]*"|'[^']*'|[^,]*?)\s*(?:,|$)""")
 
 
@@ -106,6 +108,10 @@ def _convert(cls: type, field: dataclasses.Field[Any], raw: object, game: str) -
         raise bad
     if kind is int:
         if isinstance(text, bool):
+            raise bad
+        # ASCII digits only: int() also reads "1_0", "+5" and other scripts' digits ("٥"),
+        # which no one writes as a number of points on purpose.
+        if isinstance(text, str) and not _INTEGER.fullmatch(text):
             raise bad
         try:
             value = int(text)
