@@ -371,9 +371,7 @@ def test_the_command_with_a_bad_address_exits_2_with_one_line(
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1
-    assert done.stderr.startswith(
-        f"error: cannot reach a Dask scheduler at {address}"
-    )
+    assert done.stderr.startswith(f"error: cannot reach a Dask scheduler at {address}")
 
 
 def test_the_documented_remote_setup_works_and_keeps_strangers_out(tmp_path: Path) -> None:
