@@ -707,8 +707,18 @@ def main() -> None:
     then saves what it has, ends its workers and exits 130, as it does for Ctrl-C.
     """
     _terminate_as_interrupt()
+    _run()
+
+
+def entry() -> None:
+    """The ``tricktable`` program (and ``python -m tricktable``): :func:`main`, then, where a
+    plug-in was loaded, the end of every process left below this one.
+
+    Only the program's own process does this: :func:`main` called in another (a test, a
+    notebook) must not end that process's other children.
+    """
     try:
-        _run()
+        main()
     finally:
         from tricktable.processes import end_descendants, is_subreaper
 
