@@ -153,9 +153,15 @@ def end_descendants() -> None:
     if not os.path.isdir("/proc"):
         return
     me = os.getpid()
+    _reap(_stop_and_kill(lambda: _descendants(me)))
+
+
+def _stop_and_kill(look: Callable[[], set[int]]) -> set[int]:
+    """Stop every process ``look`` finds, looking again until nothing new appears (a stopped
+    process cannot fork), then kill them all; the processes killed."""
     found: set[int] = set()
     for _ in range(_ROUNDS):
-        fresh = _descendants(me) - found
+        fresh = look() - found
         if not fresh:
             break
         for pid in fresh:
@@ -165,7 +171,7 @@ def end_descendants() -> None:
     for pid in found:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
-    _reap(found)
+    return found
 
 
 def _descendants(root: int) -> set[int]:
@@ -206,18 +212,7 @@ def end_tree(leader: int, mark: str, seen: frozenset[int] = frozenset()) -> None
         _kill_group(leader)
         return
     me = os.getpid()
-    found: set[int] = set()
-    for _ in range(_ROUNDS):
-        fresh = _members(leader, mark, me, seen) - found
-        if not fresh:
-            break
-        for pid in fresh:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGSTOP)
-        found |= fresh
-    for pid in found:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
+    found = _stop_and_kill(lambda: _members(leader, mark, me, seen))
     _kill_group(leader)
     _reap(found - {leader})
 
