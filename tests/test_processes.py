@@ -244,3 +244,23 @@ def test_a_plugins_daemon_dies_with_the_command(tmp_path: Path) -> None:
     started = pids_in(pids)
     assert len(started) == 1
     assert gone(started) == []
+
+
+def test_a_plugins_daemons_in_pool_workers_die_with_the_command(tmp_path: Path) -> None:
+    """The same plug-in in a duel's worker processes: every daemon gone when duel ends."""
+    pids = tmp_path / "daemon.pids"
+    env = {**cli_env(), "TRICKTABLE_TEST_PIDS": str(pids)}
+    plugin = f"{BOTS / 'forking_plugin.py'}:Forker"
+    args = ["duel", plugin, "random", "--deals", "4", "--no-sprt", "--workers", "2", "--json"]
+    done = subprocess.run(
+        [sys.executable, "-m", "tricktable", *args, "--seed", "1"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    started = pids_in(pids)
+    assert len(started) >= 2  # one a match, in both workers
+    assert gone(started) == []
