@@ -102,6 +102,8 @@ def test_replay_command_prints_the_account() -> None:
     assert "Hand 1 · " in run.stdout and "Scores: " in run.stdout
     assert re.search(r"trump is \w+ [♣♦♥♠]", run.stdout)
     assert run.stderr == ""
+    # The vectors name no seed: the one replay drew to rebuild it is not shown as the match's.
+    assert "seed" not in run.stdout.splitlines()[0]
 
 
 @needs_vectors

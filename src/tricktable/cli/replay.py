@@ -24,5 +24,5 @@ def run_replay(path: str, as_json: bool, game_spec: str | None = None) -> int:
         return 0
     from tricktable.ui.account import render_account
 
-    render_account(state, record.get("players"))
+    render_account(state, record.get("players"), seeded="seed" in record)
     return 0

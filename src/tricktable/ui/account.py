@@ -19,18 +19,22 @@ from tricktable.ui.terminal import TableDisplay, make_console, seat_names
 
 
 def render_account(
-    state: TrickState, players: Sequence[str] | object = None, console: Console | None = None
+    state: TrickState,
+    players: Sequence[str] | object = None,
+    console: Console | None = None,
+    seeded: bool = True,
 ) -> None:
     """Print the account of ``state``'s match so far (a replayed record, a finished match).
 
-    ``players`` (a record's ``players``) are named beside the seats when given.
+    ``players`` (a record's ``players``) are named beside the seats when given. ``seeded``
+    False: the record names no seed, so the one its replay drew is not shown as the match's.
     """
     console = console or make_console()
     game = state.game
     n = game.num_players
     display = TableDisplay(console, game, seat_names((), n), reveal=range(n))
     title = Text(display.title(), style="bold")
-    if state.seed is not None:
+    if seeded and state.seed is not None:
         title.append(f" · seed {state.seed}")
     console.print(title)
     # A record's players are optional and unchecked by replay: use them only when well formed.
