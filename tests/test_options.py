@@ -194,17 +194,3 @@ def test_an_integer_option_is_ascii_digits(text: str) -> None:
     """int() reads each of these; an option value is written in digits, or refused."""
     with pytest.raises(OptionError, match="bad value"):
         load_game(f"setback(target={text})")
-
-
-def test_an_option_marked_omit_default_is_left_out_at_its_default() -> None:
-    """An option added later leaves the records of the versions that do not use it unchanged."""
-    from dataclasses import dataclass, field
-
-    @dataclass(frozen=True)
-    class Later:
-        target: int = field(default=21, metadata={"range": (1, 100)})
-        kitty: int = field(default=0, metadata={"range": (0, 12), "omit_default": True})
-
-    assert options_dict(Later()) == {"target": 21}
-    assert options_dict(Later(kitty=3)) == {"target": 21, "kitty": 3}
-    assert options_dict(build_options(Later, {"kitty": "4"}, "later")) == {"target": 21, "kitty": 4}

@@ -153,19 +153,8 @@ def build_options(cls: type, values: Mapping[str, object], game: str, base: Any 
 
 
 def options_dict(options: Any) -> dict[str, object]:
-    """The options as a JSON-ready dict, in field order.
-
-    A field whose metadata says ``omit_default`` is left out while it holds its default: an
-    option added to a game later (issue 19's mechanics) then leaves every record, spec and
-    protocol message of the game's existing versions exactly as they were written.
-    """
-    out: dict[str, object] = {}
-    for f in dataclasses.fields(options):
-        value = getattr(options, f.name)
-        if f.metadata.get("omit_default") and value == f.default:
-            continue
-        out[f.name] = value
-    return out
+    """The options as a JSON-ready dict, in field order."""
+    return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
 
 
 def option_rows(options: Any) -> list[tuple[str, str, str, str]]:
