@@ -3,10 +3,13 @@ planted engine bug."""
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import socket
 from collections.abc import Iterator
+
+from hypothesis import HealthCheck, settings
 
 from tricktable.cards import mask_of, parse_cards
 from tricktable.engine.events import SPECTATOR, Event, EventLog
@@ -25,6 +28,20 @@ VARIANTS = [
     "oh-hell(max_cards=5)",
     "setback(jokers=2,hand_size=13,joker_lead=any)",
 ]
+#: TRICKTABLE_FUZZ=N runs the fuzz tests' examples N times over, freshly drawn (a deep local
+#: run); the suite's own run is derandomized, so that it is the same on every machine
+FUZZ_DEPTH = int(os.environ.get("TRICKTABLE_FUZZ", "0") or 0)
+
+
+def fuzz_settings(examples: int) -> settings:
+    """The fuzz tests' Hypothesis settings: ``examples`` examples a run (times TRICKTABLE_FUZZ)."""
+    return settings(
+        max_examples=examples * max(FUZZ_DEPTH, 1),
+        deadline=None,
+        database=None,
+        derandomize=not FUZZ_DEPTH,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+    )
 
 
 def run(state: TrickState, actions: str) -> TrickState:

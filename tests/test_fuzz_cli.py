@@ -24,9 +24,10 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given
 from hypothesis import strategies as st
 
+from helpers import fuzz_settings
 from tricktable.cli import ERROR_LINE
 from tricktable.cli.main import main
 from tricktable.errors import TricktableError
@@ -34,16 +35,7 @@ from tricktable.games import load_game, rules_file_spec
 from tricktable.records import load_record, replay, to_record
 from tricktable.runner import MatchSpec, run_match
 
-#: TRICKTABLE_FUZZ=N runs N times the examples, freshly drawn (a deep local run); the suite's
-#: own run is derandomized, so that it is the same on every machine, as test_properties' is
-DEPTH = int(os.environ.get("TRICKTABLE_FUZZ", "0") or 0)
-FUZZ = settings(
-    max_examples=12 * max(DEPTH, 1),
-    deadline=None,
-    database=None,
-    derandomize=not DEPTH,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
+FUZZ = fuzz_settings(12)
 #: how long one command may take before the fuzz calls it a hang (seconds)
 HANG = 20
 #: the exit statuses a command may end with: done, a bot faulted, bad input
@@ -441,7 +433,7 @@ def records() -> list[dict[str, Any]]:
     return made
 
 
-@settings(FUZZ, max_examples=60 * max(DEPTH, 1))
+@fuzz_settings(60)
 @given(data=st.data())
 def test_mutated_records_replay_or_fail_in_one_line(
     data: st.DataObject, records: list[dict[str, Any]]
@@ -464,7 +456,7 @@ def _text_io(text: str) -> Any:
     return io.StringIO(text)
 
 
-@settings(FUZZ, max_examples=15 * max(DEPTH, 1))
+@fuzz_settings(15)
 @given(data=st.data())
 def test_mutated_records_through_replay_and_resume(
     data: st.DataObject, records: list[dict[str, Any]], cwd: Path
@@ -523,7 +515,7 @@ def _toml(value: Any) -> str:
     return json.dumps(value, ensure_ascii=True) if isinstance(value, str) else str(value)
 
 
-@settings(FUZZ, max_examples=60 * max(DEPTH, 1))
+@fuzz_settings(60)
 @given(text=rules_files(), game=st.none() | st.sampled_from(["setback", "hearts"]))
 def test_rules_files_load_or_fail_in_one_line(
     text: str, game: str | None, tmp_path_factory: pytest.TempPathFactory
@@ -537,7 +529,7 @@ def test_rules_files_load_or_fail_in_one_line(
         assert "\n" not in message and len(message) <= 300, message[:400]
 
 
-@settings(FUZZ, max_examples=8 * max(DEPTH, 1))
+@fuzz_settings(8)
 @given(text=rules_files())
 def test_rules_files_through_the_command_line(text: str, cwd: Path) -> None:
     (cwd / "house.toml").write_text(text, encoding="utf-8")

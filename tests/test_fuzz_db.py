@@ -23,20 +23,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given
 from hypothesis import strategies as st
 
 from conftest import cli_env
 from db_helpers import PAGE, digest, run_main
+from helpers import fuzz_settings
 
-DEPTH = int(os.environ.get("TRICKTABLE_FUZZ", "0") or 0)
-FUZZ = settings(
-    max_examples=150 * max(DEPTH, 1),
-    deadline=None,
-    database=None,
-    derandomize=not DEPTH,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
-)
+FUZZ = fuzz_settings(150)
 #: the longest line a command may say (characters)
 LINE = 200
 #: the columns of each table, and garbage to put in them
