@@ -179,13 +179,14 @@ def table(
     table_id: str, headers: Sequence[str], rows: Iterable[Sequence[object]], note: str
 ) -> str:
     """A table with an id, its headers, rows and a note under it (sample sizes, intervals)."""
-    out = [f'<table id="{esc(table_id)}"><thead><tr>']
+    # In a box of its own that scrolls sideways: a phone's narrow page never does.
+    out = [f'<div class="wide"><table id="{esc(table_id)}"><thead><tr>']
     out += [f"<th>{esc(h)}</th>" for h in headers]
     out.append("</tr></thead><tbody>")
     for row in rows:
         cells = [c if isinstance(c, Cell) else Cell(c) for c in row]
         out.append("<tr>" + cells[0].html("th") + "".join(c.html() for c in cells[1:]) + "</tr>")
-    out.append(f'</tbody></table><p class="note">{esc(note)}</p>')
+    out.append(f'</tbody></table></div><p class="note">{esc(note)}</p>')
     return "".join(out)
 
 
@@ -209,7 +210,7 @@ body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"DejaVu Sans",sans
 margin:0 auto;max-width:1150px;padding:0 18px 40px;color:#222;background:#fff}
 h1{font-size:26px;margin:22px 0 4px}h2{margin-top:34px;border-bottom:2px solid #ddd}
 h3{margin-top:24px}nav a{margin-right:14px}
-table{border-collapse:collapse;margin:8px 0 2px;font-size:13px}
+table{border-collapse:collapse;margin:8px 0 2px;font-size:13px}.wide{overflow-x:auto}
 th,td{border:1px solid #ddd;padding:3px 7px;text-align:right;vertical-align:top}
 thead th{background:#f3f3f3;text-align:center}tbody th{text-align:left;font-weight:600}
 td.thin{color:#999}td.advice{text-align:left;font-weight:600}td.best{background:#e6f4ea;font-weight:600}td.na{color:#aaa}
