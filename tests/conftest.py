@@ -62,7 +62,9 @@ def cli_env() -> dict[str, str]:
     return env
 
 
-def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    *args: str, stdin: str | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
     """Run ``python -m tricktable ARGS`` and capture its output as text."""
     return subprocess.run(
         [sys.executable, "-m", "tricktable", *args],
@@ -70,7 +72,7 @@ def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess
         capture_output=True,
         text=True,
         env=cli_env(),
-        timeout=60,
+        timeout=timeout,
         check=False,
     )
 

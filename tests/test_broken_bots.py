@@ -14,7 +14,6 @@ import importlib
 import inspect
 import json
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -22,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import run_cli
 from tricktable.bots import make_bot
 from tricktable.bots.base import Bot
 from tricktable.engine.trick import Game, TrickState, View
@@ -52,13 +52,6 @@ def load(spec: str) -> Game:
         return load_game(spec)
     except TricktableError as exc:
         pytest.skip(f"{spec} does not load: {exc}")
-
-
-def cli_env() -> dict[str, str]:
-    """Our environment, with the source tree first on the child's Python path."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT / "src"), env.get("PYTHONPATH")) if p)
-    return env
 
 
 def live_in_group(pgid: int) -> list[str]:
@@ -334,26 +327,16 @@ def test_the_command_line_saves_the_fault_in_the_record(tmp_path: Path) -> None:
     saved = tmp_path / "match.json"
     players = f"cmd:{sys.executable} {BOTS / 'hang.py'},heuristic,heuristic,heuristic"
     began = time.monotonic()
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "tricktable",
-            "play",
-            "--players",
-            players,
-            "--seed",
-            "3",
-            "--decision-time",
-            str(LIMIT),
-            "--save",
-            str(saved),
-        ],
-        capture_output=True,
-        text=True,
-        env=cli_env(),
-        timeout=60,
-        check=False,
+    done = run_cli(
+        "play",
+        "--players",
+        players,
+        "--seed",
+        "3",
+        "--decision-time",
+        str(LIMIT),
+        "--save",
+        str(saved),
     )
     assert done.returncode == 0, done.stderr
     assert LIMIT <= time.monotonic() - began < LIMIT + 10

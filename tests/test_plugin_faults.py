@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -21,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from conftest import cli_env
+from conftest import run_cli
 from tricktable.botcalls import untrusted
 from tricktable.bots import make_bot
 from tricktable.bots.base import Bot
@@ -255,30 +254,21 @@ def test_a_plug_in_within_its_limits_plays_in_its_thread(plugin: Path) -> None:
 
 
 def play_cli(tmp_path: Path, players: str) -> tuple[subprocess.CompletedProcess[str], float]:
-    saved = tmp_path / "match.json"
+    """``tricktable play`` of three hands saved to match.json in ``tmp_path``, and its time."""
     began = time.monotonic()
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "tricktable",
-            "play",
-            "--players",
-            players,
-            "--seed",
-            "3",
-            "--max-hands",
-            "3",
-            "--decision-time",
-            str(LIMIT),
-            "--save",
-            str(saved),
-        ],
-        capture_output=True,
-        text=True,
-        env=cli_env(),
+    done = run_cli(
+        "play",
+        "--players",
+        players,
+        "--seed",
+        "3",
+        "--max-hands",
+        "3",
+        "--decision-time",
+        str(LIMIT),
+        "--save",
+        str(tmp_path / "match.json"),
         timeout=120,
-        check=False,
     )
     return done, time.monotonic() - began
 
