@@ -170,15 +170,12 @@ class Store:
         except (SQLAlchemyError, ImportError) as exc:
             raise StoreError(f"{where}: cannot open: {_reason(exc)}") from exc
         store = cls(engine, where)
-        try:
-            with store._guard("cannot open"), store._writer.begin() as connection:
-                migrate.upgrade(connection)
-        except migrate.SchemaProblem as problem:
-            engine.dispose()
-            raise StoreError(f"{where} {problem}") from None
-        except BaseException:
-            engine.dispose()
-            raise
+        with (
+            _disposed_on_failure(engine, where),
+            store._guard("cannot open"),
+            store._writer.begin() as connection,
+        ):
+            migrate.upgrade(connection)
         if url.get_backend_name() == "sqlite":
             store._use_wal()
         return store
@@ -206,19 +203,16 @@ class Store:
             except (SQLAlchemyError, ImportError) as exc:
                 raise StoreError(f"{where}: cannot open: {_reason(exc)}") from exc
         store = cls(engine, where, readonly=True)
-        try:
-            with store._guard("cannot open"), engine.connect() as connection:
-                empty = migrate.is_empty(connection)
-                if not empty:
-                    # An older revision is read as it is (this one cannot upgrade it); the
-                    # readers' queries name the columns they need.
-                    migrate.check(connection)
-        except migrate.SchemaProblem as problem:
-            engine.dispose()
-            raise StoreError(f"{where} {problem}") from None
-        except BaseException:
-            engine.dispose()
-            raise
+        with (
+            _disposed_on_failure(engine, where),
+            store._guard("cannot open"),
+            engine.connect() as connection,
+        ):
+            empty = migrate.is_empty(connection)
+            if not empty:
+                # An older revision is read as it is (this one cannot upgrade it); the
+                # readers' queries name the columns they need.
+                migrate.check(connection)
         if empty:
             engine.dispose()
             return None
@@ -493,6 +487,19 @@ _TOURNAMENTS = select(
     Tournament.spec,
     Tournament.status,
 )
+
+
+@contextmanager
+def _disposed_on_failure(engine: Engine, where: str) -> Iterator[None]:
+    """Dispose of ``engine`` if opening fails; a schema problem said as a StoreError."""
+    try:
+        yield
+    except migrate.SchemaProblem as problem:
+        engine.dispose()
+        raise StoreError(f"{where} {problem}") from None
+    except BaseException:
+        engine.dispose()
+        raise
 
 
 def _sqlite_file_holds_data(path: Path, where: str, *, follow: bool) -> bool:
