@@ -8,6 +8,7 @@ the screen, before the file is read. Its options are read by ``tricktable tui``'
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +23,7 @@ from tricktable.tui.command import TuiOptions
 from tricktable.tui.model import MatchSetup, Settings
 from tricktable.tui.replay import ReplayScreen
 from tricktable.tui.tab import TabApp, TabSetupScreen, owned, tab_app, tab_options
-from tui_helpers import until
+from tui_helpers import shown_in, until
 
 SIZE = (150, 48)
 
@@ -133,3 +134,35 @@ def test_the_tab_command_says_what_is_wrong_in_one_line(tmp_path: Path) -> None:
         )  # fmt: skip
         assert done.returncode == 2, done.stderr
         assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1
+
+
+def test_a_tab_reads_no_rules_file_outside_its_folder_and_no_label_as_markup(
+    tmp_path: Path,
+) -> None:
+    """The rules box would read any file the server can (its error tells what the file
+    holds); a record's label is text, even one written as a link to an app action."""
+    mine = tmp_path / "tabs" / "a"
+    path = saved_match(mine)
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record["players"][1] = "bot:[@click=app.quit]x[/]"  # listed as an opponent, by label
+    save_record(record, path)
+    secret = tmp_path / "secret.toml"
+    secret.write_text('game = "s3cr3t"\n', encoding="utf-8")
+    app = TabApp(MatchSetup(), Settings(paced=False, animate=False, records=mine))
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            saved = screen.query_one("#saved", OptionList)
+            listed = [str(saved.get_option_at_index(i).prompt) for i in range(saved.option_count)]
+            assert any("[@click=app.quit]x[/]" in line for line in listed), listed
+            assert "[@click=app.quit]x[/]" in shown_in(app, saved)  # drawn as written
+            screen.query_one("#rules-file", Input).value = str(secret)
+            assert isinstance(screen, TabSetupScreen)
+            screen.action_start()
+            await pilot.pause()
+            assert "this tab opens only its own records" in error(app)
+            assert "s3cr3t" not in error(app) and app.screen is screen
+
+    asyncio.run(main())

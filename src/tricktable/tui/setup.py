@@ -226,7 +226,8 @@ class SetupScreen(FittedScreen["Chosen | None"]):
                     yield Tick("ASCII cards", self.settings.ascii, id="ascii", compact=True)
                     yield Tick("animations", self.settings.animate, id="animate", compact=True)
                 yield Label(f"Unfinished matches in {self.records}", classes="heading")
-                lines = [Option(s.line(), id=str(i)) for i, s in enumerate(self.saved)]
+                # A record's labels are text, not markup (a "[@click=...]" would be a link).
+                lines = [Option(Content(s.line()), id=str(i)) for i, s in enumerate(self.saved)]
                 yield OptionList(
                     *lines or [Option("none", disabled=True)], id="saved", compact=True
                 )
@@ -237,7 +238,8 @@ class SetupScreen(FittedScreen["Chosen | None"]):
                     placeholder="path of a record", id="replay-path", suggester=known, compact=True
                 )
                 yield self._row("replay record", path)
-        yield Static(id="setup-error")
+        # Plain text: an error quotes what a record or a person gave, never read as markup.
+        yield Static(id="setup-error", markup=False)
         with Horizontal(id="buttons"):
             yield Button("Start", id="start", variant="primary", compact=True)
             yield Button("Resume", id="resume", disabled=not self.saved, compact=True)

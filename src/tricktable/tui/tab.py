@@ -20,9 +20,10 @@ import click
 
 from tricktable.cli import fail
 from tricktable.errors import TricktableError
+from tricktable.runner import MatchSpecError
 from tricktable.tui.app import TricktableApp
 from tricktable.tui.command import TuiOptions, make_app, run_app
-from tricktable.tui.model import Chosen
+from tricktable.tui.model import Chosen, MatchSetup
 from tricktable.tui.setup import SetupScreen
 
 
@@ -44,6 +45,14 @@ def not_owned(folder: Path, text: str | Path) -> str:
 class TabSetupScreen(SetupScreen):
     """The start screen of a served tab: it replays only records of the tab's folder (its
     records folder, which is also where the unfinished matches it lists come from)."""
+
+    def setup(self) -> MatchSetup:
+        """The match as the screen holds it; a rules file only from the tab's folder, or the
+        box would read any file the server can (its errors tell what the file holds)."""
+        chosen = super().setup()
+        if chosen.rules is not None and not owned(self.records, chosen.rules):
+            raise MatchSpecError(not_owned(self.records, chosen.rules))
+        return chosen
 
     def action_replay(self) -> None:
         from textual.widgets import Input
