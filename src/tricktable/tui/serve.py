@@ -170,7 +170,8 @@ def _is_wildcard(host: str) -> bool:
         return False
 
 
-@functools.cache
+# Bounded: the Host text is a stranger's, asked before the token is checked.
+@functools.lru_cache(maxsize=64)
 def is_own_address(host: str) -> bool:
     """Whether ``host`` is an IP address of this machine (a name is not: the table checks
     names against its own list, so that a name pointed at this machine is no way in)."""
