@@ -105,7 +105,7 @@ from tricktable.limits import RunnerOptions
 from tricktable.runner import BotPool, MatchOutcome, MatchSpec, MatchStopped, run_match
 from tricktable.seeds import derive_seed
 from tricktable.stats import UNREAD, game_report, stats_for
-from tricktable.workers import default_workers, ignore_interrupts
+from tricktable.workers import default_workers, ignore_interrupts, working
 
 #: hands per chunk of a ``--hands`` run (a fixed size, so results ignore the worker count)
 HANDS_PER_CHUNK = 1000
@@ -553,7 +553,7 @@ def _run_pool(
 
 
 def _play_numbered(chunk: Chunk) -> tuple[int, Tally]:
-    return chunk.index, play_chunk(chunk)
+    return chunk.index, working(play_chunk, chunk)
 
 
 def _worker_init() -> None:

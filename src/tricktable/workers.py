@@ -2,10 +2,18 @@
 workers by default, and how a worker stops.
 
 Ctrl-C reaches the whole process group: the parent alone handles it (stops, keeps what is
-done, says one line), so a worker ignores it and prints no traceback. A worker ends — its bot
-programs, and every process they started, with it — when it is sent SIGTERM: by its parent's
-pool when it is terminated, or by the kernel when its parent dies (``PR_SET_PDEATHSIG``), so
-that a parent killed or stopped by SIGTERM leaves no worker waiting for work for ever.
+done, says one line), so a worker ignores it and prints no traceback. A worker ends when it is
+sent SIGTERM: by its parent's pool when it is terminated, or by the kernel when its parent dies
+(``PR_SET_PDEATHSIG``), so that a parent killed or stopped by SIGTERM leaves no worker waiting
+for work for ever.
+
+While it runs a task (:func:`working`) a worker may have bot programs, so SIGTERM runs a
+handler that ends them, and every process they started, before the worker exits. Between tasks
+it has none, and SIGTERM keeps its default action: the kernel ends the worker at once. A Python
+handler cannot be trusted there: it runs between two bytecodes, and a signal that comes just
+before the worker blocks on the task queue's lock (``sem_wait``, which that signal already
+delivered does not wake) is never acted on — the pool's ``terminate`` then waits for that
+worker for ever (about one run in 300 hung so, before).
 """
 
 from __future__ import annotations
@@ -13,9 +21,12 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from tricktable.processes import die_with_parent, end_all
+
+T = TypeVar("T")
 
 
 def default_workers() -> int:
@@ -28,10 +39,20 @@ def default_workers() -> int:
 
 def ignore_interrupts() -> None:
     """A worker's initializer: Ctrl-C left to the parent; SIGTERM, or its parent's death, ends
-    the worker and its bots' processes (see the module)."""
+    the worker (see the module)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent(signal.SIGTERM)
+
+
+def working(task: Callable[..., T], *args: Any) -> T:
+    """Run ``task(*args)`` as a worker's task: meanwhile SIGTERM ends the bots' processes
+    before the worker exits; after it, the worker dies at once again (see the module)."""
+    previous = signal.signal(signal.SIGTERM, _stop)
+    try:
+        return task(*args)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _stop(signum: int, frame: Any) -> None:

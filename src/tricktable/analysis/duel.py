@@ -45,7 +45,7 @@ from tricktable.games import load_game
 from tricktable.limits import RunnerOptions
 from tricktable.runner import BotPool, Deal, MatchOutcome, MatchSpec, MatchStopped, run_match
 from tricktable.seeds import derive_seed
-from tricktable.workers import default_workers, ignore_interrupts, stop_executor
+from tricktable.workers import default_workers, ignore_interrupts, stop_executor, working
 
 #: deals a worker plays per task: big enough that sending a task costs little beside playing
 #: it, small enough that a test stopped by the SPRT wastes little of what is in flight
@@ -274,7 +274,7 @@ def play_chunk(duel: Duel, start: int, count: int) -> Generator[DealResult, None
 
 def _play_chunk_now(duel: Duel, start: int, count: int) -> list[DealResult]:
     """A worker's task: one whole chunk."""
-    return list(play_chunk(duel, start, count))
+    return working(lambda: list(play_chunk(duel, start, count)))
 
 
 def _chunks(duel: Duel) -> list[tuple[int, int]]:
