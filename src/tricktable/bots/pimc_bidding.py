@@ -85,8 +85,7 @@ class PitchBidder:
         self.models = models
         self.suits = suits
         self.rules = Rules(game)
-        opts = game.options
-        self._side = [s & 1 if opts.partners else s for s in range(4)]
+        self._side = [s % game.num_scores for s in range(game.num_players)]
         # This world's playouts: (declarer, suit) -> which side took each point.
         self._playouts: dict[tuple[int, int], dict[str, int | None]] = {}
 

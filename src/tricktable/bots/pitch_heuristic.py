@@ -59,7 +59,12 @@ class Rules:
         opts = game.options
         self.weights: dict[str, int] = dict(getattr(game, "weights", SETBACK_WEIGHTS))
         self.low_to: str = getattr(opts, "low_to", "captured")
-        self.partners: bool = getattr(opts, "partners", True)
+        #: seats, sides that score, and the turn's step (1: to the left)
+        self.n: int = game.num_players
+        self.sides: int = game.num_scores
+        self.step: int = game.step % game.num_players
+        #: whether some seats play together (a side of two or more)
+        self.partners: bool = self.sides < self.n
         self.may_trump: bool = getattr(opts, "may_trump", False)
         self.deck = mask_of(game.deck)
         size = game.hand_size
@@ -67,8 +72,9 @@ class Rules:
         self.hand_size: int = size
         unseen = len(game.deck) - size
         #: chance a given unseen card sits with the opponents / was dealt to another seat
-        self.opp_share = min((2 if self.partners else 3) * size / unseen, 1.0)
-        self.dealt_share = min(3 * size / unseen, 1.0)
+        opponents = self.n - self.n // self.sides
+        self.opp_share = min(opponents * size / unseen, 1.0)
+        self.dealt_share = min((self.n - 1) * size / unseen, 1.0)
         w = self.weights.get
         self.high_weight: int = w("high", 0)
         self.low_weight: int = w("low", 0)
@@ -243,11 +249,15 @@ class Reading:
         self.rules = rules
         self.seat = 0
         self.partner = -1
+        #: this seat's partners, a bit each (none each for itself)
+        self.mates = 0
+        #: the first partner still to play to this trick (-1: none)
+        self.later_mate = -1
         #: the finished tricks read so far
         self.seen: list[Any] = []
         self.seen_played = 0
         #: what is known of each seat's hand
-        self.seats = [SeatReading() for _ in range(4)]
+        self.seats = [SeatReading() for _ in range(rules.n)]
         # This decision's facts.
         self.hand = 0
         self.played = 0
@@ -280,7 +290,14 @@ class Reading:
         rules = self.rules
         seat = view.seat
         self.seat = seat
-        partner = self.partner = (seat + 2) % 4 if rules.partners else -1
+        nseats, step, sides = rules.n, rules.step, rules.sides
+        mates = 0
+        if rules.partners:
+            for other in range(seat % sides, nseats, sides):
+                if other != seat:
+                    mates |= 1 << other
+        self.mates = mates
+        self.partner = (seat + sides) % nseats if rules.partners else -1
         tables = view.tables
         suit_mask = tables.suit_mask
         free = tables.mask if rules.may_trump else 0
@@ -311,7 +328,7 @@ class Reading:
             follow = suit_mask[cards[0]]
             for j in range(len(cards)):
                 card = cards[j]
-                who = seats[(leader + j) % 4]
+                who = seats[(leader + j * step) % nseats]
                 played |= 1 << card
                 who.seen_count += 1
                 if j and not follow >> card & 1 and not free >> card & 1:
@@ -348,14 +365,17 @@ class Reading:
                 share = one.left / n
                 one.miss = 1 - (share if share <= 1.0 else 1.0)
         # The seats still to play to this trick after this one.
-        later = 3 - len(trick)
+        later = nseats - 1 - len(trick)
         self.later_count = later
         opponents = self.later_opponents
         opponents.clear()
         self.partner_later = False
+        self.later_mate = -1
         for i in range(1, later + 1):
-            other = (seat + i) % 4
-            if other == partner:
+            other = (seat + i * step) % nseats
+            if mates >> other & 1:
+                if not self.partner_later:
+                    self.later_mate = other
                 self.partner_later = True
             else:
                 opponents.append(seats[other])
@@ -369,7 +389,7 @@ class Reading:
 
     def is_opponent(self, seat: int) -> bool:
         """Whether ``seat`` plays against this seat."""
-        return seat != self.seat and seat != self.partner
+        return seat != self.seat and not self.mates >> seat & 1
 
     # ------------------------------------------------------------------- who may hold what
 
@@ -419,7 +439,9 @@ class Reading:
         base = self.low_base
         if base < 0:
             seats = self.seats
-            others = seats[0].left + seats[1].left + seats[2].left + seats[3].left
+            others = 0
+            for one in seats:
+                others += one.left
             share = (others - seats[self.seat].left) / unseen
             base = self.low_base = 1 - (share if share <= 1.0 else 1.0)
         return power(base, popcount(below & self.unseen))
@@ -448,12 +470,11 @@ class Reading:
         for _seat, card in self.trick:
             worth += self.point_value(card)
         later_value = LATER_CARD_VALUE * self.later_count
-        partner = self.partner
         # What the trick is worth to the side when this seat's card does not win it.
-        if winner == partner:
+        if self.mates >> winner & 1:
             behind = self.p_holds_trick(strength, led)
         elif self.partner_later:
-            behind = 0.7 * self.beats(self.seats[partner], strength, led)
+            behind = 0.7 * self.beats(self.seats[self.later_mate], strength, led)
         else:
             behind = 0.0
         best, best_value = candidates[0], float("-inf")
@@ -473,7 +494,7 @@ class Reading:
         tables = self.tables
         trumps = tables.mask
         later_value = LATER_CARD_VALUE * self.later_count
-        partner = self.seats[self.partner] if self.partner_later else None
+        partner = self.seats[self.later_mate] if self.partner_later else None
         best, best_value = candidates[0], float("-inf")
         for card in candidates:
             led = tables.suit_mask[card]
@@ -495,7 +516,7 @@ class Reading:
         """What a trump lead of strength ``strength`` may pull from the opponents' hands."""
         lower = self.unseen & self.tables.mask & ~self.stronger[strength + 1]
         total = 0.0
-        for s in range(4):
+        for s in range(self.rules.n):
             if self.is_opponent(s):
                 total += 0.3 * self.seats[s].p_holds_any(lower)
         return total
@@ -603,7 +624,7 @@ class PitchHeuristic(Bot):
 
     @staticmethod
     def _against(view: View, seat: int, rules: Rules) -> bool:
-        return seat != view.seat and (not rules.partners or (seat - view.seat) % 2 == 1)
+        return (seat - view.seat) % rules.sides != 0
 
     # ---------------------------------------------------------------------------- the play
 

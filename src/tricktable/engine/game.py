@@ -31,9 +31,18 @@ class Game:
     summary: ClassVar[str] = ""
     Options: ClassVar[type]
     State: ClassVar[type[TrickState]]
-    num_players: ClassVar[int] = 4
-    #: sides that score: 2 partnerships, or one per seat (may depend on the options)
+    #: seats at the table (a game whose options have ``players`` takes it from them)
+    num_players: int = 4
+    #: the table sizes the game allows (``tricktable games`` lists them)
+    seat_counts: ClassVar[tuple[int, ...]] = (4,)
+    #: the family ``tricktable games`` lists the game and its variants under
+    family: ClassVar[str] = ""
+    #: sides that score: partnerships, or one per seat (may depend on the options); seat s
+    #: plays for side ``s % num_scores``: partners sit evenly round the table
     num_scores: int = 2
+    #: the turn passes from seat s to seat ``(s + step) % num_players``: 1 is to the left
+    #: (clockwise), ``num_players - 1`` to the right
+    step: int = 1
     #: the cards in play (may depend on the options)
     deck: tuple[int, ...] = tuple(range(52))
     #: whether records list the undealt cards (the stock) after the hands
@@ -81,6 +90,11 @@ class Game:
                 self.num_scores = own["num_scores"]
             if isinstance(own.get("deck"), tuple) and self.deck == tuple(range(52)):
                 self.deck = own["deck"]
+            if isinstance(own.get("num_players"), int) and self.num_players == 4:
+                self.num_players = own["num_players"]
+        players = getattr(self.options, "players", None)
+        if isinstance(players, int) and not isinstance(players, bool):
+            self.num_players = players
         # The options the preset name alone gives, so that spec() writes only the differences.
         self.baseline = baseline if baseline is not None else self.Options()
         self.hand_size = self._hand_size()
@@ -94,7 +108,7 @@ class Game:
 
     def options_dict(self) -> dict[str, object]:
         """The options as a JSON-ready dict (the ``options`` of a record)."""
-        return options_dict(self.options)
+        return options_dict(self.options, self.baseline)
 
     def spec(self) -> str:
         """The text that loads this game again, e.g. ``setback(target=11)``."""
@@ -114,8 +128,9 @@ class Game:
         return act.parse_action(text)
 
     def team_of(self, seat: int) -> int:
-        """The index in ``scores`` that a seat plays for."""
-        return seat & 1 if self.num_scores == 2 else seat
+        """The index in ``scores`` that a seat plays for (partners sit evenly round the table:
+        with three sides of two at six seats, 0 and 3 are partners)."""
+        return seat % self.num_scores
 
     def explain(self, view: View, action: int) -> str:
         """Why the rules refuse ``action`` by the seat of ``view``, on its turn.

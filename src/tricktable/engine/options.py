@@ -1,7 +1,13 @@
 """Rule options: one frozen dataclass per game, read from text such as ``setback(target=11)``.
 
 A field's type says how its value is read (``int``, ``bool``, ``str`` or a ``Literal`` of
-choices); ``metadata={"doc": ..., "range": (lo, hi)}`` documents it and bounds ints.
+choices); ``metadata={"doc": ..., "range": (lo, hi)}`` documents it and bounds ints. A field
+with a spelling of its own gives ``"read"`` (text or a JSON value to the value, raising
+ValueError) and ``"values"`` (how help shows what it takes).
+
+A field marked ``"recorded": "if changed"`` came after records existed: a record names it
+only where it differs from the variant's own value (:meth:`Game.options_dict`), so that
+every record written before it still reads, and writes, the same.
 """
 
 from __future__ import annotations
@@ -77,6 +83,8 @@ def _kind(cls: type, field: dataclasses.Field[Any]) -> Any:
 
 def describe_value(cls: type, field: dataclasses.Field[Any]) -> str:
     """What values a field takes, for help and error messages."""
+    if "values" in field.metadata:
+        return str(field.metadata["values"])
     kind = _kind(cls, field)
     if get_origin(kind) is Literal:
         return " | ".join(str(a) for a in get_args(kind))
@@ -97,6 +105,12 @@ def _convert(cls: type, field: dataclasses.Field[Any], raw: object, game: str) -
     )
     if not isinstance(raw, str | int | float):
         raise bad  # a list or a table from a record or a rules file: no option takes one
+    reader = field.metadata.get("read")
+    if reader is not None:
+        try:
+            return reader(text)
+        except (TypeError, ValueError):
+            raise bad from None
     if kind is bool:
         if isinstance(text, bool):
             return text
@@ -152,9 +166,20 @@ def build_options(cls: type, values: Mapping[str, object], game: str, base: Any 
         raise OptionError(f"{game}: {exc}") from None
 
 
-def options_dict(options: Any) -> dict[str, object]:
-    """The options as a JSON-ready dict, in field order."""
-    return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+def options_dict(options: Any, baseline: Any = None) -> dict[str, object]:
+    """The options as a JSON-ready dict, in field order; given the variant's own options
+    (``baseline``), a field recorded "if changed" is left out where it equals them."""
+    out: dict[str, object] = {}
+    for f in dataclasses.fields(options):
+        value = getattr(options, f.name)
+        if (
+            baseline is not None
+            and f.metadata.get("recorded") == "if changed"
+            and getattr(baseline, f.name) == value
+        ):
+            continue
+        out[f.name] = value
+    return out
 
 
 def option_rows(options: Any) -> list[tuple[str, str, str, str]]:

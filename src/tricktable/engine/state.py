@@ -59,6 +59,8 @@ class TrickState:
         key = _match_key(self.seed)
         self.deal_key = key
         self.n = n
+        #: the turn passes from seat s to (s + step) % n: 1 clockwise, n - 1 the other way
+        self.step = game.step % n
         self.phase = DEAL
         self.dealer = key % n
         self.next_dealer = self.dealer
@@ -487,7 +489,7 @@ class TrickState:
             self.dealer = self.next_dealer
         if dealer is not None:
             self.dealer = dealer
-        self.next_dealer = (self.dealer + 1) % n
+        self.next_dealer = (self.dealer + self.step) % n
         self.hand_size = self._deal_size()
         if hands is None:
             hands, stock = self._shuffle()
@@ -649,9 +651,9 @@ class TrickState:
                 self.best_seat = seat
         trick.append(card)
         if len(trick) < self.trick_size:
-            nxt = (seat + 1) % self.n
+            nxt = (seat + self.step) % self.n
             if nxt == self.skip:
-                nxt = (nxt + 1) % self.n
+                nxt = (nxt + self.step) % self.n
             self.to_act = nxt
             return
         winner = self.best_seat

@@ -1,7 +1,8 @@
 """Scoring of the Pitch family as pure functions: which side earns each point, and the score.
 
-A *side* is a team (0 = seats 0+2, 1 = seats 1+3) in partnership games, or a seat in
-cut-throat ones. ``dealt`` and ``won`` are card masks by seat.
+A *side* is a team in partnership games — seat s plays for side ``s % sides`` (0 = seats
+0+2, 1 = seats 1+3 at four seats) — or a seat in cut-throat ones. ``dealt`` and ``won`` are
+card masks by seat.
 """
 
 from __future__ import annotations
@@ -59,11 +60,17 @@ def game_count(mask: int) -> int:
     )
 
 
-def sides_of(masks: Sequence[int], partners: bool = True) -> list[int]:
-    """Masks by side: the two partnerships' unions, or each seat's own."""
-    if partners:
+def sides_of(masks: Sequence[int], sides: int = 2) -> list[int]:
+    """Masks by side: each side's seats' union (each seat's own where every seat is a side)."""
+    n = len(masks)
+    if sides >= n:
+        return list(masks)
+    if sides == 2 and n == 4:
         return [masks[0] | masks[2], masks[1] | masks[3]]
-    return list(masks)
+    out = [0] * sides
+    for seat in range(n):
+        out[seat % sides] |= masks[seat]
+    return out
 
 
 def high_low(
@@ -131,12 +138,12 @@ def hand_points(
     won: Sequence[int],
     low_to: str = "captured",
     points: Sequence[str] = SETBACK_POINTS,
-    partners: bool = True,
+    sides: int = 2,
     trump_mask: int = 0,
     power: Sequence[int] = (),
 ) -> dict[str, int | None]:
     """Which side earned each point of ``points``; None when its card was not dealt or tied."""
-    side_won = sides_of(won, partners)
+    side_won = sides_of(won, sides)
     everything = 0
     for mask in dealt:
         everything |= mask
@@ -150,7 +157,7 @@ def hand_points(
             if name == "high":
                 out[name] = _owner(everything, high, side_won)
             else:
-                masks = sides_of(dealt, partners) if low_to == "dealt" else side_won
+                masks = sides_of(dealt, sides) if low_to == "dealt" else side_won
                 out[name] = _owner(everything, low, masks)
         elif name == "game":
             counts = [game_count(m) for m in side_won]

@@ -21,7 +21,7 @@ from tricktable.games.pitch_scoring import (
     match_winner,
     score_hand,
 )
-from tricktable.games.setback_options import SetbackOptions, point_weights
+from tricktable.games.setback_options import SetbackOptions, point_weights, sides_of_options
 from tricktable.games.setback_results import SetbackResult
 
 __all__ = ["SETBACK_POINTS", "Setback", "SetbackOptions", "game_count", "hand_points", "score_hand"]
@@ -52,7 +52,7 @@ class SetbackState(TrickState):
 
     def _start_hand(self) -> None:
         self.phase = AUCTION
-        self.to_act = (self.dealer + 1) % 4
+        self.to_act = (self.dealer + self.step) % self.n
         self.high_bid = 0
         self.high_bidder = -1
         self.declarer = -1
@@ -100,7 +100,7 @@ class SetbackState(TrickState):
         if seat == self.dealer:
             self._end_auction()
         else:
-            self.to_act = (seat + 1) % 4
+            self.to_act = (seat + self.step) % self.n
 
     def _end_auction(self) -> None:
         if self.high_bidder < 0:
@@ -139,7 +139,7 @@ class SetbackState(TrickState):
             self.lead_forbid = self.joker_forbid
 
     def _side(self, seat: int) -> int:
-        return seat & 1 if self.options.partners else seat
+        return seat % len(self.scores)
 
     def _trick_points(self, cards: tuple[int, ...]) -> int:
         return game_count(mask_of(cards))  # toward the Game point
@@ -154,7 +154,7 @@ class SetbackState(TrickState):
             self.won,
             opts.low_to,
             self.point_list,
-            opts.partners,
+            len(self.scores),
             tables.mask,
             tables.power,
         )
@@ -245,13 +245,16 @@ class Setback(Game):
     heuristic_bot = "tricktable.bots.pitch_heuristic:PitchHeuristic"
     trump_named_by_lead = True  # the declarer's first card names trump
     presenter = "tricktable.ui.games.pitch:SetbackPresenter"
+    family = "All Fours"
+    seat_counts = (2, 3, 4, 5, 6, 7)
     statistics = "tricktable.stats.pitch:SetbackStats"
 
     def __init__(self, options: Any = None, preset: str | None = None) -> None:
         opts = options if options is not None else SetbackOptions()
         super().__init__(opts, preset)
         self.deck = tuple(range(52 + opts.jokers))
-        self.num_scores = 2 if opts.partners else 4
+        self.num_scores = sides_of_options(opts)
+        self.step = 1 if opts.direction == "left" else opts.players - 1
         # The game's tables are tuples and read-only maps: every match of the game shares
         # them, and bots reach them through ``view.game``.
         self.bid_masks = _bid_masks(opts, dealer=False)

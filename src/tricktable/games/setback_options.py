@@ -13,6 +13,48 @@ from tricktable.errors import OptionError
 from tricktable.games.pitch_scoring import POINT_NAMES, SETBACK_POINTS
 
 
+def read_partners(value: object) -> bool | str:
+    """The ``partners`` option as written: a yes or no, or ``SIDESxSIZE``."""
+    if isinstance(value, bool):
+        return value
+    word = str(value).strip().lower()
+    if word in ("true", "yes", "on", "1"):
+        return True
+    if word in ("false", "no", "off", "0", "none"):
+        return False
+    sides, x, size = word.partition("x")
+    if x and sides.isdigit() and size.isdigit() and len(sides) == len(size) == 1:
+        return f"{int(sides)}x{int(size)}"
+    raise ValueError(word)
+
+
+def _check_partners(partners: bool | str, players: int) -> bool | str:
+    """``partners`` for ``players`` seats, in its one spelling (two sides sitting alternately
+    are ``true``, however written); raises OptionError for a seating that cannot be."""
+    if partners is False:
+        return False
+    if partners is True:
+        sides, size = 2, players // 2
+    else:
+        sides, size = (int(part) for part in str(partners).split("x"))
+    if sides < 2 or size < 2:
+        raise OptionError(
+            f"partners={partners}: a partnership needs at least two sides of two; "
+            "write partners=false for each for itself"
+        )
+    if sides * size != players:
+        if partners is True:
+            raise OptionError(
+                f"{players} players cannot sit as two sides: write partners=false, or "
+                "partners=SIDESxSIZE (e.g. 3x2: three sides of two at six seats)"
+            )
+        raise OptionError(
+            f"{players} players cannot sit as {sides} sides of {size}: write "
+            f"players={sides * size}, or partners=false"
+        )
+    return True if sides == 2 else f"{sides}x{size}"
+
+
 @dataclass(frozen=True, slots=True)
 class SetbackOptions:
     """The rule options of the Pitch family; the defaults are RULES.md's Setback."""
@@ -75,16 +117,36 @@ class SetbackOptions:
             "(declarers first); top: a unique top score at or above target"
         },
     )
-    partners: bool = field(
-        default=True, metadata={"doc": "partnerships (0+2 v 1+3), or each for itself"}
+    partners: bool | str = field(
+        default=True,
+        metadata={
+            "doc": "true: two sides sitting alternately (0+2 v 1+3; at six seats 0+2+4 v "
+            "1+3+5); false: each for itself; SIDESxSIZE, e.g. 3x2: three sides of two, "
+            "partners sitting evenly round the table",
+            "values": "true | false | SIDESxSIZE (3x2, 2x3, 2x2)",
+            "read": read_partners,
+        },
+    )
+    players: int = field(
+        default=4,
+        metadata={"doc": "seats at the table", "range": (2, 7), "recorded": "if changed"},
+    )
+    direction: Literal["left", "right"] = field(
+        default="left",
+        metadata={
+            "doc": "the turn and the deal pass to the left (clockwise) or to the right",
+            "recorded": "if changed",
+        },
     )
 
     def __post_init__(self) -> None:
         if self.min_bid > self.max_bid:
             raise OptionError(f"min_bid {self.min_bid} is above max_bid {self.max_bid}")
-        if 4 * self.hand_size > 52 + self.jokers:
+        object.__setattr__(self, "partners", _check_partners(self.partners, self.players))
+        if self.players * self.hand_size > 52 + self.jokers:
             raise OptionError(
-                f"hand_size {self.hand_size} needs more than the {52 + self.jokers} cards"
+                f"{self.players} hands of {self.hand_size} need "
+                f"{self.players * self.hand_size} cards; the deck has {52 + self.jokers}"
             )
         weights = point_weights(self.points)
         needs = 2 if "little_joker" in weights else 1 if "joker" in weights else 0
@@ -94,6 +156,15 @@ class SetbackOptions:
             raise OptionError(
                 f"max_bid {self.max_bid} is more than the {sum(weights.values())} points"
             )
+
+
+def sides_of_options(opts: SetbackOptions) -> int:
+    """How many sides score: one per seat, or the partnerships."""
+    if opts.partners is False:
+        return opts.players
+    if opts.partners is True:
+        return 2
+    return int(str(opts.partners).partition("x")[0])
 
 
 def point_weights(text: str) -> dict[str, int]:

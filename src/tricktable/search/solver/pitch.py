@@ -61,11 +61,12 @@ class PitchRules(Rules):
 
     def __init__(self, state: SetbackState, seat: int, tables: TrumpTables, forbid: int) -> None:
         opts: Any = state.options
-        partners: bool = opts.partners
-        side_of = [s & 1 if partners else s for s in range(4)]
+        n = len(state.hands)
+        nsides = len(state.scores)
+        side_of = [s % nsides for s in range(n)]
         me = side_of[seat]
         self.tables = tables
-        self.maximise = [side_of[s] == me for s in range(4)]
+        self.maximise = [side_of[s] == me for s in range(n)]
         self.order = tables.power
         point_list: list[str] = list(state.point_list)
         counts_game = "game" in point_list
@@ -84,7 +85,7 @@ class PitchRules(Rules):
         self.special = pmask | forbid | JOKER_BIT | LITTLE_JOKER_BIT
         self.worth = [game_count(1 << c) if counts_game else 0 for c in range(64)]
         start: list[int] = []
-        for taken in sides_of(state.won, partners):
+        for taken in sides_of(state.won, nsides):
             start += [taken & pmask, game_count(taken) if counts_game else 0]
         self.summary = tuple(start)
         declarer = side_of[state.declarer]
@@ -118,9 +119,7 @@ class PitchRules(Rules):
             return tuple(out)
 
         def leaf(summary: Summary, won: list[int]) -> int:
-            points = hand_points(
-                trump, dealt, won, low_to, point_names, partners, trump_mask, power
-            )
+            points = hand_points(trump, dealt, won, low_to, point_names, nsides, trump_mask, power)
             _, delta = score_hand(points, declarer, bid, declarer_scores, nscores, weights)
             return 2 * delta[me] - sum(delta)
 

@@ -181,7 +181,7 @@ class SetbackPresenter(Presenter):
             from tricktable.games.setback import game_count
 
             won = hand.won
-            masks = [won[0] | won[2], won[1] | won[3]] if seating.partners else list(won)
+            masks = sides_of(won, seating.game.num_scores)
             counts = [game_count(m) for m in masks]
             how = "card points" if side is not None else "card points, a tie: not awarded"
             return Text(" to ".join(map(str, counts))), how
@@ -283,7 +283,7 @@ class SetbackPresenter(Presenter):
             if weight != 1:
                 label += f" ({weight})"
             if key == "game":
-                masks = sides_of(view.won, seating.partners)
+                masks = sides_of(view.won, seating.game.num_scores)
                 counts = [game_count(m) for m in masks]
                 out.append(Text(f"{label}: {per_side_words(seating, view.seat, counts)}"))
             elif key in ("high", "low"):
