@@ -21,13 +21,17 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_games_lists_every_game_and_preset_on_one_line_each() -> None:
+def test_games_lists_every_game_and_preset_on_one_line_each_by_family() -> None:
     out = run("games")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
-    names = [line.split()[0] for line in lines]
+    names = [line.split()[0] for line in lines if line.startswith("  ")]
     assert sorted(names) == sorted([*GAMES, *PRESETS])
     assert len(PRESETS) >= 8
+    headings = [line for line in lines if not line.startswith("  ")]
+    assert "All Fours (" in out.stdout and len(headings) == len({g.family for g in GAMES.values()})
+    setback = next(line for line in lines if line.split()[0] == "setback")
+    assert "seats 2-7" in setback
 
 
 @pytest.mark.parametrize("name", ["setback", "smear", "setback-classic", "ten-point-pitch"])

@@ -19,14 +19,36 @@ from tricktable.games import GAMES, PRESETS, load_game
 RULES_DIR = Path(__file__).resolve().parent.parent / "games" / "rules"
 
 
+def seats_text(counts: tuple[int, ...]) -> str:
+    """Table sizes as a reader writes them: "4", "3-7", "2-4, 6"."""
+    runs: list[list[int]] = []
+    for n in sorted(counts):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
+
+
 def list_games() -> int:
-    """Print every game and variant, one line each."""
+    """Print every game and variant, one line each, grouped by family: a base game first
+    with the table sizes it allows, then its variants with the seats each sets."""
     width = max(len(n) for n in [*GAMES, *PRESETS])
-    for name in sorted(GAMES):
-        click.echo(f"{name:<{width}}  game     {GAMES[name].summary}")
-    for name in sorted(PRESETS):
-        preset = PRESETS[name]
-        click.echo(f"{name:<{width}}  {preset.game:<8} {preset.summary}")
+    families: dict[str, list[str]] = {}
+    for name, cls in GAMES.items():
+        families.setdefault(cls.family or cls.title, []).append(name)
+    for family in sorted(families):
+        members = sorted(families[family])
+        variants = sorted(p for p in PRESETS if PRESETS[p].game in members)
+        click.echo(f"{family} ({len(members) + len(variants)})")
+        for name in members:
+            cls = GAMES[name]
+            seats = f"seats {seats_text(cls.seat_counts)}"
+            click.echo(f"  {name:<{width}}  {'game':<10} {seats:<11} {cls.summary}")
+        for name in variants:
+            preset = PRESETS[name]
+            seats = f"seats {load_game(name).num_players}"
+            click.echo(f"  {name:<{width}}  {preset.game:<10} {seats:<11} {preset.summary}")
     return 0
 
 

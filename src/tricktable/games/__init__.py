@@ -78,10 +78,22 @@ def _load_games() -> None:
 _load_games()
 
 
+def _preset_files() -> list[Path]:
+    """presets.toml beside this module, then presets/*.toml (one file a family), by name."""
+    here = Path(__file__).parent
+    return [here / "presets.toml", *sorted((here / "presets").glob("*.toml"))]
+
+
 def _load_presets() -> None:
-    # Variants are data: presets.toml beside this module (see its header).
-    text = (Path(__file__).parent / "presets.toml").read_text(encoding="utf-8")
-    for name, table in tomllib.loads(text).items():
+    # Variants are data: the preset files (see presets.toml's header).
+    for path in _preset_files():
+        _load_preset_file(path)
+
+
+def _load_preset_file(path: Path) -> None:
+    for name, table in tomllib.loads(path.read_text(encoding="utf-8")).items():
+        if name in PRESETS or name in GAMES:
+            raise OptionError(f"preset {name!r} of {path.name} is named twice")
         register_preset(
             Preset(
                 name=name,

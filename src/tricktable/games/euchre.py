@@ -282,6 +282,7 @@ class Euchre(Game):
     """Standard North American Euchre, with stick-the-dealer and lone hands as options."""
 
     name = "euchre"
+    family = "Euchre"
     title = "Euchre"
     summary = "24 cards, five each, order up or name trump, bowers, lone hands, to 10"
     Options = EuchreOptions

@@ -159,6 +159,7 @@ class Filippa(Game):
     """Filippa: take no penalty card and share the pool; the first to 100 positive wins."""
 
     name = "filippa"
+    family = "Hearts"
     title = "Filippa"
     summary = "52 cards, 13 each, pass three left; seats taking no penalty share 36 points"
     Options = FilippaOptions

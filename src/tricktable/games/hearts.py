@@ -200,6 +200,7 @@ class Hearts(Game):
     """Hearts, four-handed, each for themselves: lowest score when someone reaches 100 wins."""
 
     name = "hearts"
+    family = "Hearts"
     title = "Hearts"
     summary = "52 cards, 13 each, pass three, avoid hearts (1) and Q♠ (13); lowest score wins"
     Options = HeartsOptions

@@ -206,6 +206,7 @@ class OhHell(Game):
     """Oh Hell: exact bids, changing hand sizes, trump turned up from the stock."""
 
     name = "oh-hell"
+    family = "Whist"
     title = "Oh Hell"
     summary = "52 cards, hands 13 down to 1 and up again, trump turned up, bid exactly, hook"
     Options = OhHellOptions

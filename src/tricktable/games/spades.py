@@ -295,6 +295,7 @@ class Spades(Game):
     """Partnership Spades: bids, nil and blind nil, bags, spades always trump."""
 
     name = "spades"
+    family = "Whist"
     title = "Spades"
     summary = "52 cards, 13 each, partners bid tricks (nil, blind nil), spades trump, to 500"
     Options = SpadesOptions

@@ -174,6 +174,7 @@ class Tricks(Game):
     """Tricks as the seed describes it: no trump, a point a trick, first to ``target``."""
 
     name = "tricks"
+    family = "Whist"
     title = "Tricks"
     summary = "52 cards, 13 each, each for itself, no trump, a point per trick, to 1000"
     Options = TricksOptions
