@@ -45,8 +45,9 @@ class Game:
     step: int = 1
     #: the cards in play (may depend on the options)
     deck: tuple[int, ...] = tuple(range(52))
-    #: whether records list the undealt cards (the stock) after the hands
-    records_stock: ClassVar[bool] = False
+    #: whether records list the undealt cards (the stock) after the hands (may depend on the
+    #: options)
+    records_stock: bool = False
     #: "module:Class" of the game's own heuristic bot (what the ``heuristic`` player plays)
     heuristic_bot: ClassVar[str] = ""
     #: "module:Class" of the adapter (:mod:`tricktable.protocols.http`) that speaks to HTTP
@@ -71,8 +72,8 @@ class Game:
     #: (``tricktable duel``) turns their sign, and names no game
     lower_wins: ClassVar[bool] = False
     #: whether some actions are seen by some seats only (``TrickState._public``): views then
-    #: copy only the visible ones
-    private_actions: ClassVar[bool] = False
+    #: copy only the visible ones (may depend on the options)
+    private_actions: bool = False
 
     def __init__(
         self, options: Any = None, preset: str | None = None, baseline: Any = None
@@ -92,6 +93,10 @@ class Game:
                 self.deck = own["deck"]
             if isinstance(own.get("num_players"), int) and self.num_players == 4:
                 self.num_players = own["num_players"]
+            # Flags a game sets by class, or by option after this __init__ (a kitty).
+            for flag in ("records_stock", "private_actions"):
+                if own.get(flag) is True:
+                    setattr(self, flag, True)
         players = getattr(self.options, "players", None)
         if isinstance(players, int) and not isinstance(players, bool):
             self.num_players = players

@@ -111,8 +111,8 @@ class TrickState:
         #: once per change of (private actions, phase), whose key ``_seen_key`` is (-1: none)
         self._befores: list[tuple[tuple[int, int], ...] | None] = []
         self._seen_key = -1
-        # The game's class flags as fields: compiled, a field is read at C speed.
-        self.private_actions: bool = type(game).private_actions
+        # The game's flags as fields: compiled, a field is read at C speed.
+        self.private_actions: bool = game.private_actions
         #: what :meth:`undo` restores, one frame per :meth:`push`
         self._frames: list[TrickState | tuple[Any, ...]] = []
         # What views share until it changes (at a trick's end, a hand's, a bid...): the
