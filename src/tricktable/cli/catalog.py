@@ -54,15 +54,22 @@ def list_games() -> int:
 
 def show_rules(spec: str) -> int:
     """Print the rules of a game or variant and every option with its value and default."""
+    click.echo(rules_page(spec).rstrip())
+    return 0
+
+
+def rules_page(spec: str) -> str:
+    """The rules of a game or variant, its source, and every option with its value and
+    default, as Markdown (what ``tricktable rules`` prints and docs/rules/ holds)."""
     game = load_game(spec)
     name, values = parse_spec(spec)
     preset = PRESETS.get(name)
     base = preset.game if preset else name
-    click.echo(f"# {name}" + (f" — a variant of {base}" if preset else "") + "\n")
+    lines = [f"# {name}" + (f" — a variant of {base}" if preset else "") + "\n"]
     if preset:
         # The summary speaks of the preset's own options; other values would contradict it.
         summary = f"{preset.summary}\n" if not values else ""
-        click.echo(f"{summary}Source: {preset.source}\n")
+        lines.append(f"{summary}Source: {preset.source}\n")
     text = rules_text(game, game.spec() if preset or values else game.title)
     if text is None:
         for file in (RULES_DIR / f"{name}.md", RULES_DIR / f"{base}.md"):
@@ -70,17 +77,17 @@ def show_rules(spec: str) -> int:
                 text = file.read_text(encoding="utf-8")
                 break
     if text:
-        click.echo(text.rstrip())
+        lines.append(text.rstrip())
     defaults = dict((n, d) for n, _, d, _ in option_rows(type(game.options)()))
-    click.echo(f"\n## Options of {name} (load as {game.spec()})\n")
+    lines.append(f"\n## Options of {name} (load as {game.spec()})\n")
     for option, valid, value, doc in option_rows(game.options):
         default = defaults[option]
         note = "" if value == default else f" (default {default.lower()})"
-        click.echo(
+        lines.append(
             f"- {option} = {value.lower() if value in ('True', 'False') else value}"
             f"{note} — {doc}; valid: {valid}"
         )
-    return 0
+    return "\n".join(lines) + "\n"
 
 
 def rules_text(game: Game, title: str) -> str | None:
