@@ -4,16 +4,20 @@ Not a test, and not part of ``make bench``: run it by hand, e.g.
 ``.venv/bin/python benchmarks/family_speed.py`` (the installed, compiled copy) or
 ``PYTHONPATH=src .venv/bin/python benchmarks/family_speed.py`` (the source tree).
 
-For every registered game and preset (``tricktable.games.GAMES`` and ``PRESETS``) it runs
+For every registered game and preset (``tricktable.games.GAMES`` and ``PRESETS``), and with
+``--sizes`` every base game at each other table size it allows, it runs
 
-    tricktable simulate --game NAME --players random,random,random,random
+    tricktable simulate --game NAME --players random,random,... (one a seat)
         --hands N --seed 1 --workers 1 --json
 
 as a subprocess and times the whole process (start-up, imports, play, report), best of
-``--runs``. N is picked per game from a short probe run so that one run plays for about
-``--seconds`` (default 1.5 s), rounded to 1, 2 or 5 times a power of ten, unless
-``--hands`` fixes it. A game that ``simulate`` cannot run
-gets its error in its row instead of a rate. It prints a Markdown table and, with
+``--runs``. Hands differ in length (six cards a seat in Setback, thirteen in Hearts, a stock
+drawn in California Jack), so the figure compared is *cards played per second*: the hands'
+rate times the cards a hand plays on average (counted in this process over 200 random hands),
+and its ratio to Setback's. N is picked per game from a short probe run so that one run plays
+for about ``--seconds`` (default 1.5 s), rounded to 1, 2 or 5 times a power of ten, unless
+``--hands`` fixes it. A game that ``simulate`` cannot run gets its error in its row instead
+of a rate. It prints a Markdown table and, with
 ``--json PATH``, writes the figures as JSON.
 
 The command is the ``tricktable`` script beside this Python when there is one, else
@@ -42,7 +46,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from setback_speed import cpu_model  # this folder is on the path now
 
-PLAYERS = "random,random,random,random"
+#: hands played in this process to count a game's cards a hand
+COUNT_HANDS = 200
 #: hands of the probe run that picks N (it also warms the caches)
 PROBE_HANDS = 200
 #: a run that takes longer than this is stopped and reported as an error
@@ -82,6 +87,39 @@ def base_command(modules: list[str]) -> list[str]:
     return [sys.executable, "-m", "tricktable"]
 
 
+def players_of(game: str) -> str:
+    """A random bot in every seat of ``game``."""
+    from tricktable.games import load_game
+
+    return ",".join(["random"] * load_game(game).num_players)
+
+
+def cards_per_hand(game: str, hands: int = COUNT_HANDS) -> float:
+    """Cards played to tricks per hand of random play, on average."""
+    import random
+
+    from tricktable.engine.trick import DEAL, OVER, PLAY
+    from tricktable.games import load_game
+
+    rules = load_game(game)
+    rng = random.Random(1)
+    state = rules.new_state(1)
+    cards = done = 0
+    while done < hands:
+        if state.phase == OVER:
+            state = rules.new_state(rng.randrange(1 << 30))
+        if state.phase == DEAL:
+            state.deal()
+            continue
+        action = rng.choice(state.legal_actions())
+        if state.phase == PLAY and action < 64:
+            cards += 1
+        before = len(state.results)
+        state.apply(action)
+        done += len(state.results) - before
+    return cards / hands
+
+
 def simulate_command(base: list[str], game: str, hands: int) -> list[str]:
     """The full ``simulate`` command for one game."""
     return [
@@ -90,7 +128,7 @@ def simulate_command(base: list[str], game: str, hands: int) -> list[str]:
         "--game",
         game,
         "--players",
-        PLAYERS,
+        players_of(game),
         "--hands",
         str(hands),
         "--seed",
@@ -196,6 +234,10 @@ class Row:
     best_seconds: float | None = None
     hands_per_second: float | None = None
     play_hands_per_second: float | None = None
+    cards_per_hand: float | None = None
+    cards_per_second: float | None = None
+    #: cards per second over Setback's, in the same run
+    ratio: float | None = None
     command: str = ""
     error: str | None = None
 
@@ -226,8 +268,12 @@ def measure(
         row.best_seconds = round(row.best_seconds, 4)
         row.hands_per_second = round(hands / row.best_seconds, 1)
         row.play_hands_per_second = best_play
+        row.cards_per_hand = round(cards_per_hand(game), 2)
+        row.cards_per_second = round(row.hands_per_second * row.cards_per_hand, 1)
     except RunError as exc:
         row.error = str(exc)
+    except Exception as exc:  # a game the counting loop cannot play: its row says why
+        row.error = f"{type(exc).__name__}: {exc}"
     return row
 
 
@@ -241,22 +287,47 @@ def cell(text: str, limit: int = 0) -> str:
 def table(rows: list[Row]) -> str:
     """The rows as a Markdown table."""
     lines = [
-        "| game | kind | hands | best s | hands/s (process) | hands/s (play) | command |",
-        "|---|---|---:|---:|---:|---:|---|",
+        "| game | kind | hands | best s | hands/s (process) | cards/hand | cards/s (process) "
+        "| × setback | hands/s (play) | command |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
         if r.error is not None:
             lines.append(
-                f"| {r.game} | {r.kind} | — | — | error: {cell(r.error, 90)} | — | "
+                f"| {r.game} | {r.kind} | — | — | error: {cell(r.error, 90)} | — | — | — | — | "
                 f"`{cell(r.command)}` |"
             )
             continue
         play = f"{r.play_hands_per_second:,.0f}" if r.play_hands_per_second else "—"
+        ratio = f"{r.ratio:.2f}" if r.ratio is not None else "—"
         lines.append(
             f"| {r.game} | {r.kind} | {r.hands:,} | {r.best_seconds:.3f} | "
-            f"{r.hands_per_second:,.0f} | {play} | `{cell(r.command)}` |"
+            f"{r.hands_per_second:,.0f} | {r.cards_per_hand:.1f} | {r.cards_per_second:,.0f} | "
+            f"{ratio} | {play} | `{cell(r.command)}` |"
         )
     return "\n".join(lines)
+
+
+def sized_games() -> list[tuple[str, str]]:
+    """Every base game at each table size it allows besides its default: ``players=N``, and
+    each for itself where the default partnerships cannot seat N."""
+    from tricktable.errors import TricktableError
+    from tricktable.games import GAMES, load_game
+
+    out = []
+    for name, cls in GAMES.items():
+        default = load_game(name).num_players
+        for n in cls.seat_counts:
+            if n == default:
+                continue
+            for spec in (f"{name}(players={n})", f"{name}(players={n},partners=false)"):
+                try:
+                    load_game(spec)
+                except TricktableError:
+                    continue
+                out.append((spec, f"{name} at {n} seats"))
+                break
+    return out
 
 
 def main() -> None:
@@ -268,6 +339,9 @@ def main() -> None:
         "--seconds", type=float, default=1.5, help="play time one run aims at (default 1.5)"
     )
     parser.add_argument("--games", help="only these games or presets, comma-separated")
+    parser.add_argument(
+        "--sizes", action="store_true", help="also every base game at each other table size"
+    )
     parser.add_argument(
         "--register", default="", help="game modules to register first, e.g. spades,oh_hell"
     )
@@ -283,6 +357,8 @@ def main() -> None:
     from tricktable.games import GAMES, PRESETS
 
     names = [(g, "game") for g in GAMES] + [(p, f"preset of {PRESETS[p].game}") for p in PRESETS]
+    if args.sizes:
+        names += sized_games()
     if args.games:
         wanted = [g.strip() for g in args.games.split(",") if g.strip()]
         known = dict(names)
@@ -307,6 +383,10 @@ def main() -> None:
         status = row.error or f"{row.hands_per_second:,.0f} hands/s"
         print(f"  {game}: {status}", file=sys.stderr, flush=True)
         rows.append(row)
+    setback = next((r for r in rows if r.game == "setback" and r.cards_per_second), None)
+    for row in rows:
+        if setback is not None and setback.cards_per_second and row.cards_per_second:
+            row.ratio = round(row.cards_per_second / setback.cards_per_second, 3)
     load_after = load_average()
     print(table(rows))
     print()
