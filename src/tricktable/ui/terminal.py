@@ -72,10 +72,36 @@ __all__ = [
     "cards_text",
     "make_console",
     "seat_names",
+    "seat_places",
     "suit_text",
 ]
 
 COMPASS = ("South", "West", "North", "East")
+
+#: where each seat sits round a table of 2 to 7, seen from seat 0 (or the one person), at
+#: the bottom (S): seat + 1 is on the left, and on round the table clockwise. Up to four
+#: sides are the four winds; five and six seats add the top corners (NW, NE), seven the
+#: bottom ones (SW, SE) too: the places of a 3x3 compass, which the full-screen table and
+#: its trick are drawn on, so a seat's name says where to look for it.
+PLACES: dict[int, tuple[str, ...]] = {
+    2: ("S", "N"),
+    3: ("S", "W", "E"),
+    4: ("S", "W", "N", "E"),
+    5: ("S", "W", "NW", "NE", "E"),
+    6: ("S", "W", "NW", "N", "NE", "E"),
+    7: ("S", "SW", "W", "NW", "NE", "E", "SE"),
+}
+#: each place's name
+PLACE_NAMES = {
+    "S": "South",
+    "SW": "Southwest",
+    "W": "West",
+    "NW": "Northwest",
+    "N": "North",
+    "NE": "Northeast",
+    "E": "East",
+    "SE": "Southeast",
+}
 
 #: where a display reads its events: ``read(position) -> (new events, next position)``
 Reader = Callable[[int], tuple[Sequence[Event], int]]
@@ -127,17 +153,29 @@ def _can_encode(encoding: str, text: str) -> bool:
     return True
 
 
-def seat_names(humans: Sequence[int], num_players: int = 4) -> list[str]:
-    """The name of each seat: with one human, "You" and the others by where they sit from you.
+def seat_places(num_players: int, bottom: int = 0) -> list[str]:
+    """Where each seat sits (a key of :data:`PLACE_NAMES`) with seat ``bottom`` at the
+    bottom (S); "" for each seat of a table larger than :data:`PLACES` knows."""
+    places = PLACES.get(num_players)
+    if places is None:
+        return [""] * num_players
+    return [places[(seat - bottom) % num_players] for seat in range(num_players)]
 
-    Seat + 1 is to the left, so a human at seat 0 (South) has West on the left, North opposite.
+
+def seat_names(humans: Sequence[int], num_players: int = 4) -> list[str]:
+    """The name of each seat: with one human, "You" and the others by where they sit from
+    you; else by where they sit from seat 0 (South). See :data:`PLACES`.
+
+    Seat + 1 is to the left, so a human at seat 0 (South) has West on the left, North opposite
+    (at six: West, Northwest, North, Northeast, East round the table). A table of more than
+    seven seats is numbered ("Seat 7").
     """
-    if num_players != 4:
-        return [f"Seat {s}" for s in range(num_players)]
+    bottom = humans[0] if len(humans) == 1 else 0
+    places = seat_places(num_players, bottom)
+    names = [PLACE_NAMES.get(p, f"Seat {s}") for s, p in enumerate(places)]
     if len(humans) == 1:
-        relative = ("You", "West", "North", "East")
-        return [relative[(seat - humans[0]) % 4] for seat in range(4)]
-    return list(COMPASS)
+        names[humans[0]] = "You"
+    return names
 
 
 # ----------------------------------------------------------------------------- the table
@@ -223,7 +261,7 @@ class TableDisplay(Seating):
         self.console.print(text)
         goal = self.goal_text()
         if self.partners:
-            teams = " vs ".join(self.side_name(t) for t in range(2))
+            teams = " vs ".join(self.side_name(t) for t in range(self.sides))
             self.console.print(f"Teams: {teams}" + (f" ({goal})" if goal else ""))
         elif goal:
             self.console.print(f"Each for themselves; {goal}.")
@@ -448,8 +486,10 @@ class TableDisplay(Seating):
         hand.trick = []
         if self._quiet or self.compact:
             return
-        n = len(self.names)
-        plays = [(played.get(c, (event.leader + i) % n), c) for i, c in enumerate(event.cards)]
+        n, step = len(self.names), self.game.step
+        plays = [
+            (played.get(c, (event.leader + i * step) % n), c) for i, c in enumerate(event.cards)
+        ]
         note = safely(lambda: [Text(self.presenter.trick_note(event.points))], list)
         self.show_trick(
             event.number + 1, plays, event.winner, hand.trumps, note[0].plain if note else ""

@@ -161,22 +161,36 @@ class Seating:
         self.humans: list[int] = []
 
     @property
+    def sides(self) -> int:
+        """How many sides score: partnerships, or one per seat."""
+        return self.game.num_scores
+
+    @property
     def partners(self) -> bool:
-        """Whether seats play in two partnerships (0+2 against 1+3)."""
-        return self.game.num_scores == 2 and len(self.names) == 4
+        """Whether seats play in partnerships (some side holds several seats): 0+2 against
+        1+3 at four, and at any size seat s plays for side ``s % sides``."""
+        sides = self.sides
+        return 0 < sides < len(self.names)
 
     @property
     def watchers(self) -> list[int]:
         """The seats whose events the table shows (none: what everyone may see)."""
         return sorted(set(self.reveal) | set(self.humans))
 
+    def seats_of(self, side: int) -> list[int]:
+        """The seats that play for ``side``, in seat order (one: each plays alone)."""
+        sides = self.sides
+        if not self.partners:
+            return [side] if 0 <= side < len(self.names) else []
+        return [s for s in range(len(self.names)) if s % sides == side]
+
     def side_name(self, side: int) -> str:
-        """A side by its seats: "You & North" (or a seat's name when each plays alone)."""
-        if self.partners:
-            return f"{self.names[side]} & {self.names[side + 2]}"
-        if 0 <= side < len(self.names):
-            return self.names[side]
-        return f"side {side}"
+        """A side by its seats: "You & North", "You & Ann & Bob" (or a seat's name when each
+        plays alone)."""
+        seats = self.seats_of(side)
+        if not seats:
+            return f"side {side}"
+        return " & ".join(self.names[s] for s in seats)
 
     def per_seat(self, values: Sequence[object], fmt: Callable[[Any], str] = str) -> str:
         """One value per seat with the seats' names: "You 3 · West 13 · ..."."""
@@ -338,7 +352,7 @@ class Presenter:
             items = [self.value_text(seating, "", v) for v in value]
             if len(value) == n and not (seating.partners and key in ("points", "scores")):
                 return join(line(f"{seating.names[s]} ", t) for s, t in enumerate(items))
-            if seating.partners and len(value) == 2:
+            if seating.partners and len(value) == seating.sides:
                 return join(line(f"{seating.side_name(t)} ", v) for t, v in enumerate(items))
             return join(items, " ")
         if isinstance(value, dict):
@@ -520,9 +534,12 @@ def side_of(seating: Seating, seat: int) -> int:
 
 
 def side_word(seating: Seating, viewer: int, side: int) -> str:
-    """A side as ``viewer`` says it: "us" or "them" with partners, else the seat's name."""
+    """A side as ``viewer`` says it: "us" or "them" with two partnerships ("us" and each
+    other side by its seats with more), else the seat's name."""
     if seating.partners:
-        return "us" if side == side_of(seating, viewer) else "them"
+        if side == side_of(seating, viewer):
+            return "us"
+        return "them" if seating.sides == 2 else seating.side_name(side)
     name = seating.side_name(side)
     return "you" if name == "You" else name
 
@@ -541,7 +558,7 @@ def side_tricks(seating: Seating, view: View) -> list[int]:
     """The tricks each side has won this hand (a side: see :func:`side_of`)."""
     won = view.tricks_won
     if seating.partners:
-        return [won[0] + won[2], won[1] + won[3]]
+        return [sum(won[s] for s in seating.seats_of(t)) for t in range(seating.sides)]
     return won
 
 

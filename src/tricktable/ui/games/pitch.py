@@ -364,9 +364,10 @@ class _Seen:
         self.unseen = 0 if self.over else deck & ~self.known
         #: who played each card played (it was dealt to that seat)
         self.player: dict[int, int] = {}
+        n, step = len(seating.names), view.game.step
         for leader, cards, _ in view.tricks:
             for i, c in enumerate(cards):
-                self.player[c] = (leader + i) % len(seating.names)
+                self.player[c] = (leader + i * step) % n
         for s, c in view.trick:
             self.player[c] = s
 
