@@ -1,5 +1,9 @@
 """The contract every registered game and variant keeps, run through seeded random matches.
 
+Every game and preset is played at every table it allows (:mod:`table_shapes`: its own size,
+then the other sizes and partnership shapes of its game that its options permit); its own
+table plays more and longer matches, the others a few hands each, so the suite stays fast.
+
 For each game: matches end or stop at a cap with every hand complete; ``legal_actions()`` is
 never empty while a seat is to act, and every legal action applies; no view shows a card of
 another seat's hand that the viewer has not seen; records replay to identical results; the
@@ -14,9 +18,12 @@ from collections.abc import Callable
 
 import pytest
 
+from table_shapes import all_shapes
 from tricktable.bots import make_bot
+from tricktable.bots.base import Bot
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import TrickState
+from tricktable.errors import BotError
 from tricktable.games import load_game, names
 from tricktable.games.euchre_results import EuchreResult
 from tricktable.games.hearts_results import FilippaResult, HeartsResult
@@ -29,6 +36,11 @@ from tricktable.records import replay, result_of, to_record
 
 MATCHES = 3
 MAX_HANDS = 6
+#: matches and hands a game plays at a table other than its own
+OTHER_MATCHES = 2
+OTHER_HANDS = 3
+#: every game and preset at every table it allows
+SHAPES = all_shapes()
 CARD = re.compile(r"\b(?:[2-9TJQKA][CDHS]|JK|JL)\b")
 
 
@@ -45,8 +57,10 @@ def _setback_family(state: TrickState, result: HandResult) -> None:
 def _hearts(state: TrickState, result: HandResult) -> None:
     assert isinstance(result, HeartsResult)
     # 26 penalty points a hand (13 hearts and the queen of spades), unless the moon is shot.
-    assert sum(result.penalties) == 26
-    before = state.results[-2].scores if len(state.results) > 1 else (0,) * 4
+    deck = set(state.game.deck)
+    queen = 13 if 3 * 13 + 10 in deck else 0  # the queen of spades
+    assert sum(result.penalties) == sum(1 for c in deck if 26 <= c < 39) + queen
+    before = state.results[-2].scores if len(state.results) > 1 else (0,) * len(result.scores)
     gained = tuple(a - b for a, b in zip(result.scores, before, strict=True))
     if result.moon is None:
         assert gained == result.penalties
@@ -68,13 +82,13 @@ def _filippa(state: TrickState, result: HandResult) -> None:
 
 def _spades(state: TrickState, result: HandResult) -> None:
     assert isinstance(result, SpadesResult)
-    assert sum(result.tricks) == 13
+    assert sum(result.tricks) == state.hand_size
 
 
 def _tricks(state: TrickState, result: HandResult) -> None:
     assert isinstance(result, TricksResult)
     if not result.thrown_in and not state.is_over:
-        assert sum(result.tricks) == 13
+        assert sum(result.tricks) == state.hand_size
         assert result.points == result.tricks
 
 
@@ -90,7 +104,7 @@ def _euchre(state: TrickState, result: HandResult) -> None:
     assert isinstance(result, EuchreResult)
     if result.thrown_in:
         return
-    assert sum(result.tricks) == 5
+    assert sum(result.tricks) == state.hand_size
     assert sum(1 for p in result.points if p) == 1  # exactly one side scores
 
 
@@ -154,31 +168,74 @@ def checking_listener(name: str) -> Callable[[TrickState, int, int], None]:
     return listen
 
 
-@pytest.mark.parametrize("name", names())
+def _size(name: str) -> tuple[int, int]:
+    """Matches and hands to play of ``name``: more at a preset's own table."""
+    return (MATCHES, MAX_HANDS) if name in names() else (OTHER_MATCHES, OTHER_HANDS)
+
+
+def test_every_table_shape_is_listed() -> None:
+    # Setback at each size it allows, with each partnership shape six seats can hold.
+    assert {load_game(s).num_players for s in SHAPES if s.startswith("setback(")} == set(
+        range(2, 8)
+    )
+    for shape in ("setback(players=6)", "setback(partners=3x2,players=6)"):
+        assert shape in SHAPES
+    assert set(names()) <= set(SHAPES)
+
+
+@pytest.mark.parametrize("name", SHAPES)
 def test_random_matches_keep_the_contract(name: str) -> None:
     game = load_game(name)
-    for seed in range(MATCHES):
+    matches, hands = _size(name)
+    for seed in range(matches):
         bots = [make_bot("random") for _ in range(game.num_players)]
-        state = play_match(game, bots, seed, listener=checking_listener(name), max_hands=MAX_HANDS)
+        state = play_match(game, bots, seed, listener=checking_listener(name), max_hands=hands)
         assert state.history, name
+        assert len(state.scores) == game.num_scores
         record = json.loads(json.dumps(to_record(state)))
         again = replay(record)
+        assert again.game.num_players == game.num_players
         assert result_of(again) == result_of(state)
         assert again.scores == state.scores
         # The same seed plays the same match.
         bots = [make_bot("random") for _ in range(game.num_players)]
-        assert to_record(play_match(game, bots, seed, max_hands=MAX_HANDS)) == to_record(state)
+        assert to_record(play_match(game, bots, seed, max_hands=hands)) == to_record(state)
 
 
-@pytest.mark.parametrize("name", names())
+@pytest.mark.parametrize("name", SHAPES)
 def test_every_bot_plays_every_game_legally(name: str) -> None:
     game = load_game(name)
-    bots = [make_bot(b) for b in ("heuristic", "random", "heuristic", "random")]
-    state = play_match(game, bots, 7, listener=checking_listener(name), max_hands=MAX_HANDS)
+    bots = [make_bot(("heuristic", "random")[s % 2]) for s in range(game.num_players)]
+    hands = _size(name)[1]
+    state = play_match(game, bots, 7, listener=checking_listener(name), max_hands=hands)
     assert result_of(replay(json.loads(json.dumps(to_record(state))))) == result_of(state)
 
 
-@pytest.mark.parametrize("name", names())
+@pytest.mark.parametrize("name", SHAPES)
+def test_search_bots_play_every_table_legally(name: str) -> None:
+    """ismcts and pimc (tiny budgets) play a hand without fault, or pimc refuses the game in
+    one line: their worlds are sampled from a view at any table size."""
+    from tricktable.bots.ismcts import IsmctsBot
+    from tricktable.bots.pimc import PimcBot
+    from tricktable.match import Referee
+    from tricktable.search.solver import supports
+
+    game = load_game(name)
+    search: list[Callable[[], Bot]] = [lambda: IsmctsBot(iterations=8, max_seconds=None)]
+    if supports(game):
+        search.append(lambda: PimcBot(worlds=2, max_seconds=0.01, bid_worlds=2))
+    else:
+        with pytest.raises(BotError, match=f"cannot play {game.name}") as refused:
+            PimcBot().start_match(game, 0, 1)
+        assert "\n" not in str(refused.value)
+    for make in search:
+        bots = [make() if s % 2 == 0 else make_bot("heuristic") for s in range(game.num_players)]
+        referee = Referee()
+        state = play_match(game, bots, 5, max_hands=1, referee=referee)
+        assert state.history and referee.faults == [], referee.faults
+
+
+@pytest.mark.parametrize("name", SHAPES)
 def test_clone_replays_the_same_future(name: str) -> None:
     game = load_game(name)
     state = game.new_state(3)
