@@ -47,6 +47,21 @@ def _points_table(game: Game) -> list[int]:
     return HEARTS_POINTS
 
 
+def _others(view: View) -> int:
+    """The cards of the deck neither in the seat's hand nor played yet: those another seat
+    holds (what :class:`Knowledge` says of a four-seat table, where nothing is dead)."""
+    out = 0
+    for c in view.game.deck:
+        out |= 1 << c
+    out &= ~view.hand
+    for _leader, cards, _winner in view.tricks:
+        for c in cards:
+            out &= ~(1 << c)
+    for _seat, c in view.trick:
+        out &= ~(1 << c)
+    return out
+
+
 class HeartsHeuristic(Bot):
     """Plays Hearts and Filippa by passing danger away, ducking tricks and dumping points."""
 
@@ -65,7 +80,7 @@ class HeartsHeuristic(Bot):
             return self._pass(view.hand, legal)
         hand = view.hand
         # Unseen: in other seats' hands (cards passed away included, wherever they are now).
-        unseen = Knowledge(view).others
+        unseen = Knowledge(view).others if view.game.num_players == 4 else _others(view)
         trick = view.trick
         if not trick:
             return self._lead(hand, unseen, legal)
@@ -138,7 +153,7 @@ class HeartsHeuristic(Bot):
         if under:
             return under[-1]
         points = self.points
-        last = len(trick) == 3
+        last = len(trick) == view.game.num_players - 1
         safe = [c for c in legal if not points[c]] or legal
         if last:
             return safe[-1]

@@ -1,6 +1,8 @@
-"""Hearts: four players each for themselves pass three cards, then avoid hearts and Q♠.
+"""Hearts: three to six players each for themselves pass three cards, then avoid hearts and Q♠.
 
-The rules as implemented are in ``rules/hearts.md``. Card passing, which Filippa shares, is
+The rules as implemented are in ``rules/hearts.md``. At a table other than four, a few low
+cards are taken out so that the deck deals evenly (``REMOVED``), and the lowest club left
+leads the first trick. Card passing, which Filippa shares, is
 :class:`~tricktable.games.passing.PassingState` (``passing.py``).
 """
 
@@ -18,9 +20,17 @@ from tricktable.cards import (
     card_name,
     card_of,
     mask_of,
+    parse_card,
 )
 from tricktable.engine.trick import PLAY, Game, TrickState
-from tricktable.games.hearts_options import DIRECTION_NAMES, DIRECTIONS, HeartsOptions, pass_cycle
+from tricktable.games.hearts_options import (
+    DIRECTION_NAMES,
+    DIRECTIONS,
+    REMOVED,
+    HeartsOptions,
+    direction_name,
+    pass_cycle,
+)
 from tricktable.games.hearts_results import HeartsResult
 from tricktable.games.passing import (
     PASSING,
@@ -36,10 +46,13 @@ __all__ = [
     "HAND_POINTS",
     "PASSING",
     "POINT_CARDS",
+    "REMOVED",
     "Hearts",
     "HeartsOptions",
     "HeartsState",
     "PassingState",
+    "direction_name",
+    "hearts_deck",
     "hearts_points",
     "hearts_score",
     "lowest_unique",
@@ -59,6 +72,14 @@ QS_BIT: Final = 1 << QUEEN_SPADES
 POINT_CARDS: Final = HEART_CARDS | QS_BIT
 #: the penalty points a hand of Hearts holds in all
 HAND_POINTS: Final = 26
+
+
+def hearts_deck(players: int) -> tuple[int, ...]:
+    """The cards dealt at a table of ``players``: the 52 less ``REMOVED[players]``."""
+    out = 0
+    for text in REMOVED[players]:
+        out |= 1 << parse_card(text)
+    return tuple([c for c in range(52) if not out >> c & 1])
 
 
 def hearts_points(won: list[int]) -> list[int]:
@@ -102,7 +123,9 @@ class HeartsState(PassingState):
         super().__init__(game, seed)
         assert isinstance(game, Hearts)
         opts = game.options
-        self.cycle: tuple[int, ...] = pass_cycle(opts.passing)
+        self.cycle: tuple[int, ...] = pass_cycle(opts.passing, self.n)
+        #: the card that leads the first trick: the lowest club dealt
+        self.first_card: int = game.first_card
         self.first_forbid: int = 0 if opts.first_trick_points else POINT_CARDS
         self.break_mask: int = POINT_CARDS if opts.queen_breaks else HEART_CARDS
         self.breaking: bool = opts.breaking
@@ -117,15 +140,16 @@ class HeartsState(PassingState):
     def _start_play(self) -> None:
         self.phase = PLAY
         hands = self.hands
-        for seat in range(4):
-            if hands[seat] >> TWO_CLUBS & 1:
+        first = self.first_card
+        for seat in range(self.n):
+            if hands[seat] >> first & 1:
                 self.to_act = seat
                 return
 
     def _play_mask(self, seat: int, hand: int) -> int:
         if not self.trick:
             if not self.tricks:
-                return 1 << TWO_CLUBS
+                return 1 << self.first_card
             allowed = hand & ~self.lead_forbid
             return allowed or hand
         follow = hand & self.lead_mask
@@ -160,7 +184,7 @@ class HeartsState(PassingState):
         points = hearts_points(self.won)
         delta, shooter = hearts_score(points, self.options.moon)
         scores = self.scores
-        for seat in range(4):
+        for seat in range(self.n):
             scores[seat] += delta[seat]
         if max(scores) >= self.options.target:
             self.winner = lowest_unique(scores)
@@ -170,6 +194,7 @@ class HeartsState(PassingState):
             moon=shooter,
             scores=tuple(scores),
             queen_of_spades=queen_taker(self.won),
+            seats=self.n,
         )
 
     def _explain(self, action: int) -> str:
@@ -181,7 +206,7 @@ class HeartsState(PassingState):
         if hand >> action & 1 and (not self.trick or not hand & self.lead_mask):
             bit = 1 << action
             if not self.tricks and not self.trick:
-                return f"must lead {card_name(TWO_CLUBS)} to the first trick"
+                return f"must lead {card_name(self.first_card)} to the first trick"
             if not self.tricks and bit & self.first_forbid:
                 return "may not play a heart or QS to the first trick while holding other cards"
             if not self.trick and bit & self.lead_forbid:
@@ -197,7 +222,7 @@ class HeartsState(PassingState):
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Hearts(Game):
-    """Hearts, four-handed, each for themselves: lowest score when someone reaches 100 wins."""
+    """Hearts, three to six each for themselves: lowest score when someone reaches 100 wins."""
 
     name = "hearts"
     family = "Hearts"
@@ -210,6 +235,7 @@ class Hearts(Game):
     statistics = "tricktable.stats.hearts:HeartsStats"
     private_actions = True  # a pass is seen by its receiver only
     lower_wins = True  # the lowest score wins the match (lowest_unique)
+    seat_counts = (3, 4, 5, 6)
 
     def __init__(
         self, options: Any = None, preset: str | None = None, baseline: Any = None
@@ -217,7 +243,11 @@ class Hearts(Game):
         super().__init__(options, preset, baseline)
         # Set on the instance, not as a class attribute: the compiled (mypyc) engine reads
         # the instance slot and would not see a class-level override.
-        self.num_scores = 4
+        self.num_scores = self.num_players
+        self.deck = hearts_deck(self.num_players)
+        self.hand_size = self._hand_size()
+        #: the lowest club dealt, which leads the first trick (2C at four seats)
+        self.first_card = min(c for c in self.deck if c < 13)
 
 
 GAME = Hearts

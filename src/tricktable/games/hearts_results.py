@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tricktable.engine.results import HandResult
-from tricktable.games.hearts_options import DIRECTION_NAMES
+from tricktable.games.hearts_options import direction_name
 
 
 @dataclass(slots=True, kw_only=True)
@@ -16,7 +16,8 @@ class HeartsResult(HandResult):
     ``scores`` are by seat, lowest best.
     """
 
-    #: where the cards went, as seats to the left: 1 left, 2 across, 3 right, 0 kept
+    #: where the cards went, as seats to the left: 1 left, 2 across, 3 right, 0 kept (at
+    #: four seats; right is ``seats - 1``)
     pass_offset: int
     #: penalty points each seat took (hearts 1, Q♠ 13), before any moon
     penalties: tuple[int, ...]
@@ -24,11 +25,13 @@ class HeartsResult(HandResult):
     moon: int | None
     #: the seat that took Q♠ (None if nobody did); not in :meth:`to_dict`
     queen_of_spades: int | None
+    #: seats at the table (names the pass); not in :meth:`to_dict`
+    seats: int = 4
 
     def to_dict(self) -> dict[str, Any]:
         """The record's result: pass (direction name), penalties, moon, scores."""
         return {
-            "pass": DIRECTION_NAMES[self.pass_offset],
+            "pass": direction_name(self.pass_offset, self.seats),
             "penalties": list(self.penalties),
             "moon": self.moon,
             "scores": list(self.scores),

@@ -115,7 +115,7 @@ class OhHellState(TrickState):
 
     def _start_hand(self) -> None:
         self.phase = AUCTION
-        self.to_act = (self.dealer + 1) % self.n
+        self.to_act = (self.dealer + self.step) % self.n
         self.bids = [-1] * self.n
         if self.stock:
             self.up_card = self.stock[0]
@@ -141,7 +141,7 @@ class OhHellState(TrickState):
         self.bids[seat] = action - BID
         if seat == self.dealer:
             self.phase = PLAY
-        self.to_act = (seat + 1) % self.n
+        self.to_act = (seat + self.step) % self.n
 
     def _score_hand(self) -> OhHellResult:
         points = [
@@ -215,6 +215,7 @@ class OhHell(Game):
     heuristic_bot = "tricktable.bots.tricks_heuristic:OhHellHeuristic"
     presenter = "tricktable.ui.games.oh_hell:OhHellPresenter"
     statistics = "tricktable.stats.oh_hell:OhHellStats"
+    seat_counts = (3, 4, 5, 6, 7)
 
     def __init__(
         self, options: Any = None, preset: str | None = None, baseline: Any = None
@@ -223,7 +224,7 @@ class OhHell(Game):
         super().__init__(opts, preset, baseline)
         # Set on the instance, not as a class attribute: the compiled (mypyc) engine reads
         # the instance slot and would not see a class-level override.
-        self.num_scores = 4
+        self.num_scores = self.num_players  # each for itself
         self.sizes = hand_sizes(opts.sequence, opts.max_cards)
         # The game's tables are tuples: every match of the game shares them, and bots reach
         # them through ``view.game``.

@@ -26,7 +26,12 @@ class OhHellOptions:
         },
     )
     max_cards: int = field(
-        default=13, metadata={"doc": "the largest hand of the sequence", "range": (1, 13)}
+        default=13,
+        metadata={
+            "doc": "the largest hand of the sequence (13, the default, means as many as the "
+            "deck allows: 52 // players from five seats up)",
+            "range": (1, 13),
+        },
     )
     hook: bool = field(
         default=True,
@@ -40,6 +45,26 @@ class OhHellOptions:
         },
     )
 
+    players: int = field(
+        default=4,
+        metadata={
+            "doc": "seats at the table, each for itself",
+            "range": (3, 7),
+            "recorded": "if changed",
+        },
+    )
+
     def __post_init__(self) -> None:
         if not 1 <= self.max_cards <= 13:
             raise OptionError(f"max_cards {self.max_cards} must be from 1 to 13")
+        if not 3 <= self.players <= 7:
+            raise OptionError(f"players {self.players} must be from 3 to 7")
+        most = 52 // self.players
+        if self.max_cards == 13 and most < 13:
+            # The default asks for the largest hand the deck allows at this table.
+            object.__setattr__(self, "max_cards", most)
+        elif self.max_cards > most:
+            raise OptionError(
+                f"max_cards {self.max_cards} at {self.players} seats needs "
+                f"{self.players * self.max_cards} cards; the deck has 52 (at most {most} each)"
+            )

@@ -2,7 +2,7 @@
 
 :class:`PassingState` is the trick state with a passing phase in front of the play, where each
 seat in turn (from the dealer's left) passes three cards at once as one action,
-``pass 2C 3D 4H``. The cards move only when all four have passed, and a pass stays hidden from
+``pass 2C 3D 4H``. The cards move only when every seat has passed, and a pass stays hidden from
 every other seat; its receiver sees it once the passing is over (in its view's actions, and as
 a ``PassReceived`` event).
 """
@@ -18,7 +18,7 @@ from tricktable.cards import card_name, cards_in
 from tricktable.engine.actions import PASS, PASS_CARDS
 from tricktable.engine.events import PassReceived
 from tricktable.engine.trick import SPECIAL, Game, TrickState
-from tricktable.games.hearts_options import DIRECTION_NAMES
+from tricktable.games.hearts_options import direction_name
 
 #: the phase of card passing, before the first trick
 PASSING: Final = 10
@@ -100,18 +100,18 @@ class PassingState(TrickState):
         super().__init__(game, seed)
         self.pass_offset = 0
         #: the cards each seat passed this hand (0 until it has passed)
-        self.passed = [0, 0, 0, 0]
+        self.passed = [0] * self.n
         #: the cards each seat received this hand (0 until all have passed)
-        self.received = [0, 0, 0, 0]
+        self.received = [0] * self.n
 
     def _start_passing(self) -> None:
-        self.passed = [0, 0, 0, 0]
-        self.received = [0, 0, 0, 0]
+        self.passed = [0] * self.n
+        self.received = [0] * self.n
         if self.pass_offset == 0:
             self._start_play()
             return
         self.phase = PASSING
-        self.to_act = (self.dealer + 1) % 4
+        self.to_act = (self.dealer + 1) % self.n
 
     def _start_play(self) -> None:
         raise NotImplementedError
@@ -136,26 +136,27 @@ class PassingState(TrickState):
     def _apply_other(self, action: int) -> None:
         seat = self.to_act
         self.passed[seat] = action ^ PASS_CARDS
-        nxt = (seat + 1) % 4
-        if nxt != (self.dealer + 1) % 4:
+        n = self.n
+        nxt = (seat + 1) % n
+        if nxt != (self.dealer + 1) % n:
             self.to_act = nxt
             return
-        # All four have passed: only now do the cards change hands.
+        # Every seat has passed: only now do the cards change hands.
         hands, passed, offset = self.hands, self.passed, self.pass_offset
-        for s in range(4):
+        for s in range(n):
             hands[s] &= ~passed[s]
-        for s in range(4):
-            to = (s + offset) % 4
+        for s in range(n):
+            to = (s + offset) % n
             hands[to] |= passed[s]
             self.received[to] = passed[s]
         events = self.events
         if events is not None:
             # Each receiver is told only now what it was given: until the cards moved, a pass
             # was its giver's secret (``_public``), and the giver knew it already.
-            first = (self.dealer + 1) % 4
-            order = (first, (first + 1) % 4, (first + 2) % 4, (first + 3) % 4)
+            first = (self.dealer + 1) % n
+            order = tuple([(first + i) % n for i in range(n)])
             for s in order:
-                events.emit(PassReceived(s, (s + offset) % 4, passed[s], order))
+                events.emit(PassReceived(s, (s + offset) % n, passed[s], order))
         self._start_play()
 
     def _private(self, action: int) -> bool:
@@ -166,7 +167,7 @@ class PassingState(TrickState):
             return True
         # A pass is seen by its receiver only once the passing is over, as at a real table
         # (cards received are picked up after one's own pass is made).
-        return self.phase != PASSING and viewer == (actor + self.pass_offset) % 4
+        return self.phase != PASSING and viewer == (actor + self.pass_offset) % self.n
 
     def _clone_extra(self, other: TrickState) -> None:
         # Compiled, a state has no __dict__ for clone() to copy: every field a game adds and
@@ -183,7 +184,7 @@ class PassingState(TrickState):
         if action == PASS:
             return "must name the three cards to pass, e.g. 'pass 2C 3D 4H'"
         if action < PASS_CARDS or action >> _PASS_SHIFT != 1:
-            return f"must pass three cards {DIRECTION_NAMES[self.pass_offset]} first"
+            return f"must pass three cards {direction_name(self.pass_offset, self.n)} first"
         mask = action ^ PASS_CARDS
         missing = mask & ~self.hands[self.to_act]
         if missing:
@@ -192,10 +193,10 @@ class PassingState(TrickState):
 
     def _passing_facts(self, seat: int) -> dict[str, Any]:
         """The passing facts a seat may know: the direction, its own pass, what it received."""
-        mine = self.passed[seat] if 0 <= seat < 4 else 0
-        got = self.received[seat] if 0 <= seat < 4 else 0
+        mine = self.passed[seat] if 0 <= seat < self.n else 0
+        got = self.received[seat] if 0 <= seat < self.n else 0
         return {
-            "pass_direction": DIRECTION_NAMES[self.pass_offset],
+            "pass_direction": direction_name(self.pass_offset, self.n),
             "passed": [card_name(c) for c in cards_in(mine)] if mine else None,
             "received": [card_name(c) for c in cards_in(got)] if got else None,
         }

@@ -184,14 +184,15 @@ class Tricks(Game):
     presenter = "tricktable.ui.games.tricks:TricksPresenter"
     statistics = "tricktable.stats.tricks:TricksStats"
     fault_penalty = "bad-card"  # seed 002: a fault is a bad card (TricksState.penalize_bad_card)
+    seat_counts = (3, 4, 5, 6, 7)
 
     def __init__(
         self, options: Any = None, preset: str | None = None, baseline: Any = None
     ) -> None:
         super().__init__(options, preset, baseline)
         # Set on the instance, not as a class attribute: the compiled (mypyc) engine reads
-        # the instance slot and would not see a class-level override.
-        self.num_scores = 4
+        # the instance slot and would not see a class-level override. Each for itself.
+        self.num_scores = self.num_players
 
     def action_name(self, action: int) -> str:
         """The text of an action: ``play TD``, or ``bad-card`` / ``bad-card QS``."""

@@ -27,3 +27,12 @@ class TricksOptions:
             "range": (0, 1000000),
         },
     )
+    players: int = field(
+        default=4,
+        metadata={
+            "doc": "seats at the table, each for itself (52 // players cards each; the rest "
+            "stay undealt)",
+            "range": (3, 7),
+            "recorded": "if changed",
+        },
+    )
