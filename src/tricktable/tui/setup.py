@@ -60,7 +60,8 @@ def four_seat_games() -> list[tuple[str, str]]:
     variants."""
     found: list[tuple[str, str]] = []
     for name, cls in GAMES.items():
-        if cls.num_players != 4:
+        # The table size is a game's field (its options may set it), not its class's.
+        if load_game(name).num_players != 4:
             continue
         found.append((name, f"{cls.title or name}: {cls.summary}"))
         for preset in sorted(PRESETS.values(), key=lambda p: p.name):
