@@ -20,6 +20,7 @@ from math import factorial
 import pytest
 
 from helpers import VARIANTS, positions
+from table_shapes import other_shapes
 from tricktable.cards import cards_in, mask_of
 from tricktable.engine.trick import PLAY, TrickState, View
 from tricktable.errors import TricktableError
@@ -122,7 +123,7 @@ def test_every_sample_agrees_with_the_view(spec: str) -> None:
     samples = 0
     for seed in range(2):
         for state in positions(spec, seed, 2):
-            for seat in range(4):
+            for seat in range(state.n):
                 view = state.view(seat)
                 det = Determinizer(view)
                 for _ in range(2 if seat == state.to_act else 1):
@@ -130,6 +131,21 @@ def test_every_sample_agrees_with_the_view(spec: str) -> None:
                     samples += 1
                 assert not det.rejected  # every holding drawn was consistent
     assert samples >= 150
+
+
+@pytest.mark.parametrize("spec", other_shapes())
+def test_samples_agree_with_the_view_at_every_table(spec: str) -> None:
+    """At every size and partnership shape a game allows (one hand, every seat's view)."""
+    rng = random.Random(5)
+    samples = 0
+    for state in positions(spec, 3, 1):
+        for seat in range(state.n):
+            view = state.view(seat)
+            det = Determinizer(view)
+            check_sample(det.sample(rng), view, det.knowledge)
+            samples += 1
+            assert not det.rejected
+    assert samples >= 10
 
 
 def test_a_declarer_holding_only_jokers_is_drawn_again() -> None:

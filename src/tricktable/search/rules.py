@@ -28,7 +28,7 @@ from tricktable.engine.trick import PLAY, Game, TrickState, View
 from tricktable.games.euchre import DISCARD, DISCARDING, ORDER_UP, ORDER_UP_ALONE, Euchre
 from tricktable.games.filippa import POOL, Filippa, FilippaState
 from tricktable.games.hearts import HEART_CARDS, PASSING, POINT_CARDS, TWO_CLUBS, Hearts
-from tricktable.games.hearts_options import DIRECTION_NAMES
+from tricktable.games.hearts_options import DIRECTION_NAMES, pass_cycle
 from tricktable.games.oh_hell import OhHell
 from tricktable.games.setback import JOKERS, Setback
 from tricktable.games.spades import Spades, SpadesState
@@ -39,8 +39,17 @@ if TYPE_CHECKING:
     from tricktable.search.knowledge import Knowledge
 
 SPADE_CARDS: Final = SUIT_MASKS[SPADES]
-#: pass offsets (seats to the left) by the direction's name in a view
+#: pass offsets (seats to the left) by the direction's name in a view, at four seats
 PASS_OFFSETS: Final = {name: offset for offset, name in DIRECTION_NAMES.items()}
+#: a direction's name as a ``passing`` letter
+_LETTERS: Final = {"left": "l", "right": "r", "across": "a", "hold": "h"}
+
+
+def pass_offset(view: View) -> int:
+    """The seats to the left this hand's passes go, from the view's direction and table size."""
+    name = view.info()["pass_direction"]
+    return pass_cycle(_LETTERS[name], view.game.num_players)[0]
+
 
 #: (the deal as a mask per seat, the stock top card first, every action of the hand in order)
 Rebuilt = tuple[list[int], list[int], list[int]]
@@ -72,8 +81,12 @@ class SearchRules:
         """Add what the game tells beyond the tricks: known places, dead cards, counts."""
 
     def piles(self, view: View, k: Knowledge) -> list[Place]:
-        """The places of hidden cards that are in no hand (undealt cards, a stock, a discard)."""
-        return []
+        """The places of hidden cards that are in no hand (undealt cards, a stock, a discard).
+
+        Here: the cards left over when the deck does not deal evenly (Tricks at three seats).
+        """
+        undealt = len(view.game.deck) - view.game.num_players * self.deal_size(view)
+        return [Place(undealt)] if undealt else []
 
     def rebuild(
         self, view: View, k: Knowledge, hands: list[int], piles: list[int], rng: random.Random
@@ -145,23 +158,28 @@ class SetbackRules(SearchRules):
 
 
 class PassingRules(SearchRules):
-    """Hearts and Filippa: three cards passed by every seat before the play."""
+    """Hearts and Filippa: three cards passed by every seat before the play.
+
+    Seats pass in turn from the dealer's left, each to the seat ``offset`` to its left, at any
+    table size.
+    """
 
     def note(self, view: View, k: Knowledge) -> None:
         if view.phase == PASSING:
-            return  # passed cards move only once all four have passed
+            return  # passed cards move only once every seat has passed
+        n = view.game.num_players
         for actor, action in view.actions:
             if actor == view.seat and action >= PASS_CARDS:
-                offset = PASS_OFFSETS[view.info()["pass_direction"]]
-                k.known[(actor + offset) % 4] |= (action ^ PASS_CARDS) & ~k.played
+                k.known[(actor + pass_offset(view)) % n] |= (action ^ PASS_CARDS) & ~k.played
                 return
 
     def rebuild(
         self, view: View, k: Knowledge, hands: list[int], piles: list[int], rng: random.Random
     ) -> Rebuilt:
-        offset = PASS_OFFSETS[view.info()["pass_direction"]]
-        first = (view.dealer + 1) % 4
-        passed = [-1] * 4
+        n = view.game.num_players
+        offset = pass_offset(view)
+        first = (view.dealer + 1) % n
+        passed = [-1] * n
         plays = []
         for actor, action in view.actions:
             if action >= PASS_CARDS:
@@ -169,23 +187,23 @@ class PassingRules(SearchRules):
             else:
                 plays.append(action)
         # ``hands`` are the hands of now: before the cards move, they are the deal.
-        done = 0 if not offset else (view.to_act - first) % 4 if view.phase == PASSING else 4
+        done = 0 if not offset else (view.to_act - first) % n if view.phase == PASSING else n
         held = [hand | played for hand, played in zip(hands, k.played_by, strict=True)]
-        moved = done == 4
-        for s in range(4):
-            if (s - first) % 4 < done and passed[s] < 0:
+        moved = done == n
+        for s in range(n):
+            if (s - first) % n < done and passed[s] < 0:
                 # A hidden pass: any three cards of the passer's deal, or (once the cards have
                 # moved) of the receiver's cards since then: every such three is as likely.
-                source = held[(s + offset) % 4] if moved else held[s]
+                source = held[(s + offset) % n] if moved else held[s]
                 cards = cards_in(source)
                 passed[s] = 0
                 for card in rng.sample(cards, 3):
                     passed[s] |= 1 << card
         dealt = held[:]
         if moved:
-            for s in range(4):
-                dealt[s] = held[s] & ~passed[(s - offset) % 4] | passed[s]
-        actions = [PASS_CARDS | passed[(first + i) % 4] for i in range(done)]
+            for s in range(n):
+                dealt[s] = held[s] & ~passed[(s - offset) % n] | passed[s]
+        actions = [PASS_CARDS | passed[(first + i) % n] for i in range(done)]
         return dealt, [], actions + plays
 
 
@@ -206,7 +224,9 @@ class HeartsRules(PassingRules):
     def note(self, view: View, k: Knowledge) -> None:
         super().note(view, k)
         if view.phase == PLAY and not k.played:
-            k.known[view.to_act] |= 1 << TWO_CLUBS & ~k.hand  # the first leader holds it
+            # The first leader holds the lowest club dealt (2C at four seats).
+            first = getattr(view.game, "first_card", TWO_CLUBS)
+            k.known[view.to_act] |= 1 << first & ~k.hand
 
 
 @register(Filippa)
@@ -255,7 +275,13 @@ def _euchre_picked_up(view: View) -> bool:
         return True
     if maker is None or info.get("bidding_round") != 1:
         return False
-    return not (info.get("alone") and (maker + 2) % 4 == view.dealer)
+    if not info.get("alone"):
+        return True
+    # A lone maker's partner sits out: where that is the dealer, the up-card stays down.
+    out = info.get("sitting_out")
+    if out is None:
+        out = (maker + view.game.num_players // 2) % view.game.num_players
+    return view.dealer not in (out if isinstance(out, list) else [out])
 
 
 @register(Euchre)
@@ -276,7 +302,7 @@ class EuchreRules(SearchRules):
             k.dead |= 1 << _own_discard(view)
             return
         # In the dealer's hand, or its discard: nobody else may hold it.
-        for s in range(4):
+        for s in range(view.game.num_players):
             if s != dealer:
                 k.cannot[s] |= 1 << up
 
@@ -331,7 +357,7 @@ class OhHellRules(SearchRules):
             k.dead |= 1 << up
 
     def piles(self, view: View, k: Knowledge) -> list[Place]:
-        stock = len(view.game.deck) - 4 * self.deal_size(view)
+        stock = len(view.game.deck) - view.game.num_players * self.deal_size(view)
         return [Place(stock - 1)] if stock else []
 
     def rebuild(
