@@ -38,6 +38,8 @@ CALL_AT = 5.6
 CALL_AT_ROUND2 = 5.4
 #: what a lone hand needs: sure tricks (top trumps in sequence) plus 0.75 per other good card
 ALONE_AT = 4.25
+#: cut-throat asks this much more of a hand to make trump: the maker is alone against two
+CUTTHROAT_EXTRA = 0.8
 
 _TABLES = [euchre_trumps(s) for s in range(4)]
 
@@ -121,10 +123,13 @@ class EuchreHeuristic(Bot):
         #: style, for characters: lowers (or raises) the counts that make trump and go alone
         #: (0.0: the plain heuristic)
         self.boldness = boldness
+        #: seats at the table (three: cut-throat)
+        self._seats = 4
 
     def start_match(self, game: Game, seat: int, seed: int) -> None:
         # No choice is random (ties go to the lowest card), so the seed is not needed.
         super().start_match(game, seat, seed)
+        self._seats = game.num_players
 
     def act(self, view: View) -> int:
         legal = view.legal_actions()
@@ -154,9 +159,10 @@ class EuchreHeuristic(Bot):
             else:
                 up_value = TRUMP_VALUE[_TABLES[suit].power[up] - 100]
                 # The up-card goes to the dealer: a help to our side, or to theirs.
-                sign = 0.5 if (dealer - seat) % 2 == 0 else -0.6
+                ours = view.game.num_players == 4 and (dealer - seat) % 2 == 0
+                sign = 0.5 if ours else -0.6
                 count = hand_strength(hand, suit) + sign * up_value
-            if count < CALL_AT - self.boldness:
+            if count < self._call_at(view, CALL_AT):
                 return PASS
             if ORDER_UP_ALONE in legal and lone_count(hand, suit) >= ALONE_AT - self.boldness:
                 return ORDER_UP_ALONE
@@ -166,11 +172,17 @@ class EuchreHeuristic(Bot):
             return PASS
         best = max(suits, key=lambda s: (hand_strength(hand, s), -s))
         count = hand_strength(hand, best)
-        if count < CALL_AT_ROUND2 - self.boldness and PASS in legal:
+        if count < self._call_at(view, CALL_AT_ROUND2) and PASS in legal:
             return PASS
         if TRUMP_ALONE + best in legal and lone_count(hand, best) >= ALONE_AT - self.boldness:
             return TRUMP_ALONE + best
         return TRUMP + best
+
+    def _call_at(self, view: View, base: float) -> float:
+        """The count that makes trump: cut-throat, the maker plays alone against two, and
+        a euchre pays both of them, so it asks for more."""
+        extra = CUTTHROAT_EXTRA if view.game.num_players == 3 else 0.0
+        return base + extra - self.boldness
 
     # ------------------------------------------------------------------------------ play
 
@@ -181,12 +193,18 @@ class EuchreHeuristic(Bot):
         skip = -1 if skip is None else skip
         maker = info.get("maker")
         seat = view.seat
-        partner = (seat + 2) % 4
+        n = view.game.num_players
         power = tables.power
-        # Cards another seat may hold: not an up-card left on the stock, nor our own discard.
-        unseen = Knowledge(view).others
+        if n == 4:
+            partner = (seat + 2) % 4
+            # Cards another seat may hold: not an up-card left on the stock, nor our discard.
+            unseen = Knowledge(view).others
+        else:
+            # Cut-throat: the other defender plays with us against the maker.
+            partner = 3 - seat - maker if isinstance(maker, int) and maker != seat else -1
+            unseen = _others(view)
         trick = view.trick  # (seat, card), stepping over a seat that sits out
-        to_come = 3 if skip >= 0 else 4
+        to_come = n - 1 if skip >= 0 else n
         later = to_come - len(trick) - 1  # seats still to play after this one
 
         def master(card: int) -> bool:
@@ -226,7 +244,10 @@ class EuchreHeuristic(Bot):
         power = tables.power
         trumps = [c for c in legal if power[c] >= 100]
         sides = [c for c in legal if power[c] < 100]
-        ours = isinstance(maker, int) and (maker - seat) % 2 == 0
+        if self._seats == 3:
+            ours = maker == seat
+        else:
+            ours = isinstance(maker, int) and (maker - seat) % 2 == 0
         theirs_trumps = unseen & tables.mask
         if trumps and ours and theirs_trumps:
             top = max(trumps, key=lambda c: power[c])
@@ -239,6 +260,29 @@ class EuchreHeuristic(Bot):
             # The lowest card of our shortest side suit: it may let us ruff later.
             return min(sides, key=lambda c: (sum(d // 13 == c // 13 for d in sides), c % 13))
         return max(trumps, key=lambda c: power[c]) if ours else min(trumps, key=lambda c: power[c])
+
+
+def _others(view: View) -> int:
+    """Cut-throat: the cards another seat may hold (the nine of the stock among them, but
+    not the up-card while it lies there, nor this seat's own discard)."""
+    out = 0
+    for c in view.game.deck:
+        out |= 1 << c
+    out &= ~view.hand
+    for _leader, cards, _winner in view.tricks:
+        for c in cards:
+            out &= ~(1 << c)
+    for _seat, c in view.trick:
+        out &= ~(1 << c)
+    info = view.info()
+    up = _card_of(info.get("up_card"))
+    picked = info.get("bidding_round") == 1 and info.get("maker") is not None
+    if up >= 0 and not picked:
+        out &= ~(1 << up)
+    for actor, action in view.actions:
+        if actor == view.seat and action >= DISCARD:
+            out &= ~(1 << (action - DISCARD))
+    return out
 
 
 def _card_of(name: object) -> int:

@@ -112,21 +112,24 @@ class SpadesKnowledge(Knowledge):
 
     def __init__(self, view: View) -> None:
         super().__init__(view)
-        self.partner = self.seat ^ 2
+        game = view.game
+        n = game.num_players
+        #: the partner's seat; -1 in cut-throat (each for itself)
+        self.partner = self.seat ^ 2 if n == 4 else -1
         info = view.info()
-        self.bids: list[Any] = info.get("bids") or [None] * 4
+        self.bids: list[Any] = info.get("bids") or [None] * n
         self.tricks_won = view.tricks_won
         self.tricks = view.tricks
         self.trick = view.trick
-        self.remaining = 13 - len(self.tricks)
+        self.remaining = game.hand_size - len(self.tricks)
 
     def void(self, seat: int, suit: int) -> bool:
         """Whether ``seat`` has shown it holds no card of ``suit``."""
         return self.shown_void(seat, SUIT_MASKS[suit])
 
     def is_nil(self, seat: int) -> bool:
-        """Whether ``seat`` bid nil or blind nil."""
-        return self.bids[seat] in ("nil", "blind-nil")
+        """Whether ``seat`` bid nil or blind nil (no seat, -1, never did)."""
+        return seat >= 0 and self.bids[seat] in ("nil", "blind-nil")
 
     def nil_alive(self, seat: int) -> bool:
         """Whether ``seat`` bid nil and has taken no trick yet."""
@@ -135,7 +138,8 @@ class SpadesKnowledge(Knowledge):
     def need(self, team_seat: int) -> int:
         """Tricks the side of ``team_seat`` still needs for its contract (<= 0: made)."""
         need = 0
-        for seat in (team_seat, team_seat ^ 2):
+        side = (team_seat, team_seat ^ 2) if self.partner >= 0 else (team_seat,)
+        for seat in side:
             bid = self.bids[seat]
             if isinstance(bid, int):
                 need += bid - self.tricks_won[seat]
@@ -178,11 +182,18 @@ class SpadesHeuristic(Bot):
     def _blind(self, view: View, legal: list[int]) -> int:
         seat = view.seat
         scores = view.scores
-        team = seat & 1
-        behind = scores[1 - team] - scores[team]
-        bids = view.info().get("bids") or [None] * 4
-        partner = bids[seat ^ 2]
-        late = scores[1 - team] >= self.options.target * 0.6
+        n = view.game.num_players
+        bids = view.info().get("bids") or [None] * n
+        if n == 4:
+            team = seat & 1
+            leader = scores[1 - team]
+            partner = bids[seat ^ 2]
+        else:  # cut-throat: behind the best of the others, with no partner
+            team = seat
+            leader = max(scores[s] for s in range(n) if s != seat)
+            partner = None
+        behind = leader - scores[team]
+        late = leader >= self.options.target * 0.6
         if (
             BLIND_NIL in legal
             and behind >= BLIND_NIL_BEHIND
@@ -194,17 +205,19 @@ class SpadesHeuristic(Bot):
 
     def _bid(self, view: View, legal: list[int]) -> int:
         hand = view.hand
-        bids = view.info().get("bids") or [None] * 4
-        partner = bids[view.seat ^ 2]
+        n = view.game.num_players
+        most = view.game.hand_size
+        bids = view.info().get("bids") or [None] * n
+        partner = bids[view.seat ^ 2] if n == 4 else None
         partner_nil = partner in ("nil", "blind-nil")
         est = estimate_tricks(hand)
         if BID in legal and not partner_nil and est < NIL_BELOW and nil_safe(hand):
             return BID
         bid = int(est + 0.3 + self.boldness) if self.boldness else int(est + 0.3)
         if isinstance(partner, int):
-            bid = min(bid, 13 - partner)
-        bid = max(1, min(13, bid))
-        while BID + bid not in legal and bid < 13:
+            bid = min(bid, most - partner)
+        bid = max(1, min(most, bid))
+        while BID + bid not in legal and bid < most:
             bid += 1
         return BID + bid if BID + bid in legal else legal[-1]
 
@@ -220,7 +233,8 @@ class SpadesHeuristic(Bot):
                 return cover
         # A nil is worth more than a trick: duck under an opponent's nil that is winning the
         # trick, and lead low into it, so that it must take a trick.
-        opp_nils = [s for s in (me ^ 1, me ^ 3) if k.nil_alive(s)]
+        opponents = self._opponents(k)
+        opp_nils = [s for s in opponents if k.nil_alive(s)]
         if opp_nils:
             if not k.trick:
                 return self._lead_low(k, legal, opp_nils)
@@ -228,8 +242,11 @@ class SpadesHeuristic(Bot):
             if seat in opp_nils:
                 return self._duck(k, legal)
         need = k.need(me)
-        opp_need = k.need(me ^ 1)
-        setting = opp_need > 0 and k.remaining - opp_need < 2
+        if k.partner >= 0:
+            opp_need = k.need(me ^ 1)
+            setting = opp_need > 0 and k.remaining - opp_need < 2
+        else:  # cut-throat: set any other seat that is close to its bid
+            setting = any(k.need(s) > 0 and k.remaining - k.need(s) < 2 for s in opponents)
         if need > 0 or setting:
             return self._win(k, legal)
         return self._duck(k, legal)
@@ -243,9 +260,17 @@ class SpadesHeuristic(Bot):
                 best_seat, best = seat, card
         return best_seat, best
 
+    def _opponents(self, k: SpadesKnowledge) -> tuple[int, ...]:
+        """The seats playing against this one: the other partnership, or every other seat."""
+        me = k.seat
+        if k.partner >= 0:
+            return (me ^ 1, me ^ 3)
+        return tuple(s for s in range(len(k.bids)) if s != me)
+
     def _later(self, k: SpadesKnowledge) -> list[int]:
         """The seats still to play to this trick after this one."""
-        return [(k.seat + i) % 4 for i in range(1, 4 - len(k.trick))]
+        n = len(k.bids)
+        return [(k.seat + i) % n for i in range(1, n - len(k.trick))]
 
     def _master(self, k: SpadesKnowledge, card: int, later: list[int]) -> bool:
         """Whether ``card`` (leading or following) beats anything the later seats can play."""

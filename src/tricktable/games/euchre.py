@@ -3,7 +3,10 @@
 Standard North American Euchre as rules/euchre.md describes it (after pagat.com/euchre/euchre.html):
 two rounds of making trump (order up the up-card's suit, then name another suit), the dealer's
 pick-up and discard, the right and left bowers, lone hands and the 1/2/4 and euchre-2 scoring,
-to 10 points.
+to 10 points. Three players play cut-throat (``players=3``, after pagat.com's three-hand
+Euchre): the same making of trump, the maker always alone against the other two, nine cards
+in the stock, and :func:`cutthroat_points` (3 or 4 tricks 1, all five 3, euchred: each of the
+other two scores 2).
 
 Action codes of this game (all from 256 up, so they never clash with cards, ``pass`` or bids):
 ``order-up`` and ``order-up alone`` (for the dealer they mean "pick up"), ``trump S`` and
@@ -36,6 +39,7 @@ __all__ = [
     "Euchre",
     "EuchreOptions",
     "EuchreState",
+    "cutthroat_points",
     "euchre_trumps",
     "hand_points",
 ]
@@ -76,6 +80,14 @@ def hand_points(maker_tricks: int, alone: bool) -> tuple[bool, int]:
     return True, 4 if alone else 2
 
 
+def cutthroat_points(maker_tricks: int) -> tuple[bool, int]:
+    """Cut-throat Euchre: (the maker scores?, points), the maker alone against two: 3 or 4
+    tricks score it 1, all five 3; euchred, each of the other two scores 2."""
+    if maker_tricks < 3:
+        return False, 2
+    return True, 3 if maker_tricks == 5 else 1
+
+
 class EuchreState(TrickState):
     """A Euchre match: two rounds of making trump, the dealer's discard, five tricks."""
 
@@ -102,15 +114,16 @@ class EuchreState(TrickState):
                 dealt |= mask
             self.stock = [c for c in EUCHRE_DECK if not dealt >> c & 1]
             self.history[-1].stock = list(self.stock)
-        if len(self.stock) != 4:
-            raise TricktableError(f"euchre needs a stock of 4 cards, got {len(self.stock)}")
+        want = len(EUCHRE_DECK) - 5 * self.n
+        if len(self.stock) != want:
+            raise TricktableError(f"euchre needs a stock of {want} cards, got {len(self.stock)}")
         self.up_card = self.stock[0]
         self.maker = -1
         self.alone = False
         self.round = 1
         self.discarded = -1
         self.phase = AUCTION
-        self.to_act = (self.dealer + 1) % 4
+        self.to_act = (self.dealer + 1) % self.n
 
     def _other_legal(self) -> int:
         phase = self.phase
@@ -135,11 +148,11 @@ class EuchreState(TrickState):
         seat = self.to_act
         if action == PASS:
             if seat != self.dealer:
-                self.to_act = (seat + 1) % 4
+                self.to_act = (seat + 1) % self.n
             elif self.phase == AUCTION:
                 self.phase = ROUND2
                 self.round = 2
-                self.to_act = (seat + 1) % 4
+                self.to_act = (seat + 1) % self.n
             else:
                 self._throw_in()
             return
@@ -172,8 +185,8 @@ class EuchreState(TrickState):
         if self.alone:
             self.skip = (self.maker + 2) % 4
             self.trick_size = 3
-        lead = (self.dealer + 1) % 4
-        self.to_act = (lead + 1) % 4 if lead == self.skip else lead
+        lead = (self.dealer + 1) % self.n
+        self.to_act = (lead + 1) % self.n if lead == self.skip else lead
 
     def _throw_in(self) -> None:
         self.to_act = -1
@@ -185,8 +198,8 @@ class EuchreState(TrickState):
                 bidding_round=None,
                 up_card=self.up_card,
                 euchred=False,
-                tricks=(0, 0),
-                points=(0, 0),
+                tricks=(0,) * self.game.num_scores,
+                points=(0,) * self.game.num_scores,
                 scores=tuple(self.scores),
                 thrown_in=True,
             )
@@ -196,6 +209,8 @@ class EuchreState(TrickState):
     # ----------------------------------------------------------------------------- scoring
 
     def _score_hand(self) -> EuchreResult:
+        if self.n == 3:
+            return self._score_cutthroat()
         won = self.tricks_won
         tricks = [won[0] + won[2], won[1] + won[3]]
         makers = self.maker & 1
@@ -216,6 +231,33 @@ class EuchreState(TrickState):
             tricks=(tricks[0], tricks[1]),
             points=(gained[0], gained[1]),
             scores=tuple(self.scores),
+        )
+
+    def _score_cutthroat(self) -> EuchreResult:
+        tricks = self.tricks_won
+        maker = self.maker
+        made, points = cutthroat_points(tricks[maker])
+        gained = [0] * self.n
+        for seat in range(self.n):
+            if (seat == maker) == made:
+                gained[seat] = points
+        scores = self.scores
+        for seat in range(self.n):
+            scores[seat] += gained[seat]
+        # The highest score at or past the target wins; two defenders tied there play on.
+        high = max(scores)
+        if high >= self.options.target and scores.count(high) == 1:
+            self.winner = scores.index(high)
+        return EuchreResult(
+            maker=maker,
+            trump=self.tables.suit,
+            alone=self.alone,
+            bidding_round=self.round,
+            up_card=self.up_card,
+            euchred=not made,
+            tricks=tuple(tricks),
+            points=tuple(gained),
+            scores=tuple(scores),
         )
 
     # ------------------------------------------------------------------ views and messages
@@ -262,6 +304,8 @@ class EuchreState(TrickState):
         if action >= DISCARD:
             return "may not discard: only the dealer discards, after picking up"
         goes_alone = action == ORDER_UP_ALONE or TRUMP_ALONE <= action < TRUMP_ALONE + 4
+        if goes_alone and self.n == 3:
+            return "the maker always plays alone at three seats: order up or name trump"
         if goes_alone and not self.options.alone:
             return "may not go alone in this game (alone=false)"
         if phase == AUCTION:
@@ -292,6 +336,7 @@ class Euchre(Game):
     presenter = "tricktable.ui.games.euchre:EuchrePresenter"
     statistics = "tricktable.stats.euchre:EuchreStats"
     private_actions = True  # the dealer's discard is its own
+    seat_counts = (3, 4)
 
     def __init__(
         self, options: Any = None, preset: str | None = None, baseline: Any = None
@@ -301,10 +346,13 @@ class Euchre(Game):
         # the instance slot and would not see a class-level override.
         self.deck = EUCHRE_DECK
         opts = self.options
+        if self.num_players == 3:
+            self.num_scores = 3  # cut-throat: each for itself
         # The game's tables are tuples: every match of the game shares them, and bots reach
         # them through ``view.game``.
         self.trumps = tuple([euchre_trumps(s) for s in range(4)])
-        alone = opts.alone
+        # Cut-throat, every maker is alone: no lone hand to choose.
+        alone = opts.alone and self.num_players == 4
         self.round1_mask = PASS_BIT | 1 << ORDER_UP | (1 << ORDER_UP_ALONE if alone else 0)
         round2_masks: list[int] = []
         for up_suit in range(4):

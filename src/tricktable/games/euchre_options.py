@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tricktable.errors import OptionError
+
 
 @dataclass(frozen=True, slots=True)
 class EuchreOptions:
@@ -27,3 +29,19 @@ class EuchreOptions:
         default=True,
         metadata={"doc": "the maker may go alone, the partner sitting out (a march scores 4)"},
     )
+    players: int = field(
+        default=4,
+        metadata={
+            "doc": "seats at the table: 4, two partnerships; 3, cut-throat: the maker plays "
+            "alone against the other two (3-4 tricks 1, all five 3, euchred: 2 to each of "
+            "the others)",
+            "range": (3, 4),
+            "recorded": "if changed",
+        },
+    )
+
+    def __post_init__(self) -> None:
+        if self.players not in (3, 4):
+            raise OptionError(
+                f"players {self.players}: Euchre is played by 4 (partners) or 3 (cut-throat)"
+            )

@@ -4,6 +4,9 @@ Bidding goes once round the table from the dealer's left. A seat that may bid bl
 decides, before seeing its cards, between ``bid blind-nil`` and ``look`` (the ``blind`` phase);
 a seat that looked, or that is not offered blind nil, then bids 0 (nil) to 13. Scoring is the
 pure function :func:`score_team`; the rules as implemented are in ``rules/spades.md``.
+
+Three players play cut-throat (``players=3``): the 2♣ is taken out, seventeen cards each, bids
+0 to 17, and each seat is a side of its own, scored by :func:`score_team` as a side of one.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from typing import Any, Final, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
-from tricktable.cards import SPADES, SUIT_MASKS
+from tricktable.cards import SPADES, SUIT_MASKS, card_name
 from tricktable.engine import actions as act
 from tricktable.engine.actions import BID
 from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState, TrumpTables, trump_tables
@@ -20,7 +23,17 @@ from tricktable.errors import NotationError
 from tricktable.games.spades_options import SpadesOptions
 from tricktable.games.spades_results import SpadesResult, bid_text
 
-__all__ = ["BLIND", "BLIND_NIL", "LOOK", "Spades", "SpadesOptions", "TeamScore", "score_team"]
+__all__ = [
+    "BLIND",
+    "BLIND_NIL",
+    "LOOK",
+    "Spades",
+    "SpadesOptions",
+    "TeamScore",
+    "match_winner",
+    "score_team",
+    "spades_deck",
+]
 
 #: the phase where a seat offered blind nil chooses it or looks at its cards
 BLIND: Final = 10
@@ -45,14 +58,20 @@ class TeamScore(NamedTuple):
     penalty: int
 
 
+def spades_deck(players: int) -> tuple[int, ...]:
+    """The cards dealt: all 52 at four seats, without the 2♣ at three (17 each)."""
+    return tuple(range(52)) if players == 4 else tuple(range(1, 52))
+
+
 def score_team(
-    bids: tuple[int, int],
-    blind: tuple[bool, bool],
-    tricks: tuple[int, int],
+    bids: tuple[int, ...],
+    blind: tuple[bool, ...],
+    tricks: tuple[int, ...],
     bags: int,
     opts: SpadesOptions,
 ) -> TeamScore:
-    """Score one partnership's hand: the two seats' bids (0 = nil), blind flags and tricks.
+    """Score one side's hand: its seats' bids (0 = nil), blind flags and tricks (two seats
+    in partnership Spades, one in cut-throat).
 
     ``bags`` is the side's bag count before the hand; the result's ``bags`` is the count after,
     with every full ten paid for by ``bags_penalty`` (``penalty``, included in ``points``).
@@ -93,14 +112,16 @@ class SpadesState(TrickState):
         self.bid_mask: int = game.bid_mask
         self.spade_tables: TrumpTables = game.spade_tables
         self.first_2c: bool = game.options.first_lead == "2c"
-        self.bids = [-1] * 4
+        #: the card that leads the first trick with ``first_lead=2c``: the lowest club dealt
+        self.first_card: int = game.first_card
+        self.bids = [-1] * self.n
         #: seats that bid blind nil, as bits
         self.blind = 0
         #: seats that may not see their cards yet (offered blind nil, not looked), as bits
         self.hidden = 0
         #: seats offered blind nil this hand, as bits
         self.offered = 0
-        self.bags = [0, 0]
+        self.bags = [0] * game.num_scores
         self.broken = False
 
     # -------------------------------------------------------------------------- bidding
@@ -111,19 +132,26 @@ class SpadesState(TrickState):
         if not opts.blind_nil:
             return False
         behind = opts.blind_nil_behind
-        return not behind or self.scores[1 - team] - self.scores[team] >= behind
+        if not behind:
+            return True
+        # Behind the best other side (at four seats: the other partnership).
+        scores = self.scores
+        best = max([scores[t] for t in range(len(scores)) if t != team])
+        return best - scores[team] >= behind
 
     def _start_hand(self) -> None:
         self.tables = self.spade_tables
-        self.bids = [-1] * 4
+        n = self.n
+        self.bids = [-1] * n
         self.blind = 0
         self.broken = not self.options.break_spades
         offered = 0
-        for seat in range(4):
-            if self.blind_nil_allowed(seat & 1):
+        sides = self.game.num_scores
+        for seat in range(n):
+            if self.blind_nil_allowed(seat % sides):
                 offered |= 1 << seat
         self.offered = self.hidden = offered
-        self._turn((self.dealer + 1) % 4)
+        self._turn((self.dealer + 1) % n)
 
     def _turn(self, seat: int) -> None:
         self.to_act = seat
@@ -151,20 +179,22 @@ class SpadesState(TrickState):
         if seat == self.dealer:
             self._start_play()
         else:
-            self._turn((seat + 1) % 4)
+            self._turn((seat + 1) % self.n)
 
     def _start_play(self) -> None:
         self.hidden = 0  # a blind nil bidder picks its cards up once the bidding is over
         self.phase = PLAY
         if self.first_2c:
             hands = self.hands
-            for seat in range(4):
-                if hands[seat] & 1:
+            first = self.first_card
+            for seat in range(self.n):
+                if hands[seat] >> first & 1:
                     self.to_act = seat
                     break
-            self.lead_forbid = ~1  # the 2C, and nothing else, leads the first trick
+            # The 2C (3C at three seats), and nothing else, leads the first trick.
+            self.lead_forbid = ~(1 << first)
         else:
-            self.to_act = (self.dealer + 1) % 4
+            self.to_act = (self.dealer + 1) % self.n
             self.lead_forbid = 0 if self.broken else SPADE_MASK
 
     # ----------------------------------------------------------------------------- play
@@ -178,16 +208,17 @@ class SpadesState(TrickState):
     def _score_hand(self) -> SpadesResult:
         opts = self.options
         bids, tricks = self.bids, self.tricks_won
-        blind = [bool(self.blind >> s & 1) for s in range(4)]
+        n, sides = self.n, self.game.num_scores
+        blind = [bool(self.blind >> s & 1) for s in range(n)]
         teams = [
             score_team(
-                (bids[t], bids[t + 2]),
-                (blind[t], blind[t + 2]),
-                (tricks[t], tricks[t + 2]),
+                tuple([bids[s] for s in range(t, n, sides)]),
+                tuple([blind[s] for s in range(t, n, sides)]),
+                tuple([tricks[s] for s in range(t, n, sides)]),
                 self.bags[t],
                 opts,
             )
-            for t in range(2)
+            for t in range(sides)
         ]
         for t, team in enumerate(teams):
             self.scores[t] += team.points
@@ -226,13 +257,14 @@ class SpadesState(TrickState):
             if n == 0 and not self.options.nil:
                 return "may not bid nil (option nil=false)"
             low = 0 if self.options.nil else 1
-            return f"must bid from {low} to 13"
+            return f"must bid from {low} to {self.hand_size}"
         if not 0 <= action < 64:
             return "must play a card, the bidding is over"
         hand = self.hands[self.to_act]
         if not self.trick and hand >> action & 1 and self.lead_forbid >> action & 1:
-            if hand & 1 and self.lead_forbid == ~1:
-                return "must lead 2C to the first trick"
+            first = self.first_card
+            if hand >> first & 1 and self.lead_forbid == ~(1 << first):
+                return f"must lead {card_name(first)} to the first trick"
             return "may not lead a spade before spades are broken"
         return self._explain_play(action)
 
@@ -252,9 +284,9 @@ class SpadesState(TrickState):
         return {
             "bids": [
                 None if bids[s] < 0 else bid_text(bids[s], bool(self.blind >> s & 1))
-                for s in range(4)
+                for s in range(self.n)
             ],
-            "blind_nil_offered": [bool(self.offered >> s & 1) for s in range(4)],
+            "blind_nil_offered": [bool(self.offered >> s & 1) for s in range(self.n)],
             "bags": list(self.bags),
         }
 
@@ -282,17 +314,18 @@ class SpadesState(TrickState):
 def match_winner(scores: list[int], target: int, lose_at: int) -> int | None:
     """The winning side once a side reaches ``target`` or falls to ``lose_at`` (0: never).
 
-    The higher score wins; equal scores play on.
+    The highest score wins; a tie for it plays on.
     """
     high, low = max(scores), min(scores)
-    if (high >= target or (lose_at and low <= lose_at)) and scores[0] != scores[1]:
-        return 0 if scores[0] > scores[1] else 1
+    if (high >= target or (lose_at and low <= lose_at)) and scores.count(high) == 1:
+        return scores.index(high)
     return None
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Spades(Game):
-    """Partnership Spades: bids, nil and blind nil, bags, spades always trump."""
+    """Spades: bids, nil and blind nil, bags, spades always trump; partners at four seats,
+    cut-throat at three."""
 
     name = "spades"
     family = "Whist"
@@ -305,15 +338,23 @@ class Spades(Game):
     presenter = "tricktable.ui.games.spades:SpadesPresenter"
     statistics = "tricktable.stats.spades:SpadesStats"
     fault_penalty = "forfeit"  # seed 004: a fault forfeits the match
+    seat_counts = (3, 4)
 
     def __init__(
         self, options: Any = None, preset: str | None = None, baseline: Any = None
     ) -> None:
         super().__init__(options, preset, baseline)
         opts = self.options
+        if self.num_players != 4:
+            # Cut-throat: each for itself, the 2C out.
+            self.num_scores = self.num_players
+            self.deck = spades_deck(self.num_players)
+            self.hand_size = self._hand_size()
+        #: the lowest club dealt, which leads the first trick with first_lead=2c
+        self.first_card = min(c for c in self.deck if c < 13)
         low = 0 if opts.nil else 1
         mask = 0
-        for n in range(low, 14):
+        for n in range(low, self.hand_size + 1):
             mask |= 1 << (BID + n)
         self.bid_mask = mask
         self.spade_tables = trump_tables(SPADES, [SPADES * 13 + r for r in range(13)])

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from tricktable.errors import OptionError
+
 
 @dataclass(frozen=True, slots=True)
 class SpadesOptions:
@@ -58,3 +60,18 @@ class SpadesOptions:
         default="left_of_dealer",
         metadata={"doc": "who leads the first trick: left_of_dealer, or 2c (the 2C must lead)"},
     )
+    players: int = field(
+        default=4,
+        metadata={
+            "doc": "seats at the table: 4, two partnerships; 3, cut-throat, each for itself "
+            "with 17 cards each (2C taken out)",
+            "range": (3, 4),
+            "recorded": "if changed",
+        },
+    )
+
+    def __post_init__(self) -> None:
+        if self.players not in (3, 4):
+            raise OptionError(
+                f"players {self.players}: Spades is played by 4 (partners) or 3 (cut-throat)"
+            )
