@@ -210,3 +210,56 @@ def match_winner(scores: Sequence[int], declarer_side: int, target: int, rule: s
     if rule == "first" and scores[declarer_side] >= target:
         return declarer_side
     return scores.index(best) if list(scores).count(best) == 1 else None
+
+
+def took_every_point(points: Mapping[str, int | None], side: int) -> bool:
+    """Whether ``side`` earned every point the hand awarded (and it awarded at least one).
+
+    A point no side earned (its card not dealt, Game tied) does not spoil a sweep.
+    """
+    awarded = False
+    for owner in points.values():
+        if owner is None:
+            continue
+        if owner != side:
+            return False
+        awarded = True
+    return awarded
+
+
+def score_contract(
+    points: dict[str, int | None],
+    declarer_side: int,
+    bid: int,
+    declarer_scores: str = "bid",
+    sides: int = 2,
+    weights: Mapping[str, int] | None = None,
+    *,
+    moon: bool = False,
+    moon_value: int = 0,
+    total: int = 0,
+    smudge: bool = False,
+    in_hole: bool = False,
+) -> tuple[list[int], list[int], bool]:
+    """:func:`score_hand` with the bids that take every point: (taken, change, outright).
+
+    ``moon``: the contract is a moon. Made (every point the hand awarded, to the declarers), it
+    wins the match outright (``outright`` true, the side scoring what it took) or, with a
+    ``moon_value`` N, scores N; failed, the side loses ``moon_value`` or else ``total`` (the
+    hand's points). ``smudge``: the contract is the top bid of a game that plays smudge: made
+    by taking every point, it wins the match outright unless the side was ``in_hole`` (below
+    zero before the hand); otherwise it scores as any bid.
+    """
+    taken, delta = score_hand(points, declarer_side, bid, declarer_scores, sides, weights)
+    swept = took_every_point(points, declarer_side)
+    if moon:
+        if not swept:
+            delta[declarer_side] = -(moon_value or total)
+            return taken, delta, False
+        if moon_value:
+            delta[declarer_side] = moon_value
+            return taken, delta, False
+        delta[declarer_side] = taken[declarer_side]
+        return taken, delta, True
+    outright = smudge and swept and taken[declarer_side] >= bid and not in_hole
+    return taken, delta, outright

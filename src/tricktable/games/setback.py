@@ -2,7 +2,21 @@
 
 The defaults of :class:`SetbackOptions` are exactly RULES.md; every other member of the family
 (``setback-classic``, ``auction-pitch``, ``smear``, ``ten-point-pitch``...) is a preset of these
-options in ``presets.toml`` — data, not code. Scoring is in :mod:`pitch_scoring`.
+options in ``presets.toml`` and ``presets/pitch.toml`` — data, not code. Scoring is in
+:mod:`pitch_scoring`.
+
+Options that add to the hand:
+
+- ``kitty`` N: N cards dealt face down (the first N of the recorded stock). The auction's
+  winner takes them into its hand (its ``dealt`` then holds them) and discards N cards, one
+  ``discard CARD`` at a time, before its first lead; only it sees the kitty and the discards
+  (the discards are private actions). The discard counts as a trick the declarer's side won:
+  its small points count toward Game, and a point card in it (a trump's jack, say) is earned
+  by that side. Sources differ on this; counting the discard for the side that made it is
+  how Pinochle and Sheepshead treat buried cards, and it leaves no card of the hand unowned.
+  The declarer may not discard its last card other than a joker (its first lead names trump).
+- ``moon``: a bid of ``moon`` above every number; ``smudge``: the top bid made by taking every
+  point wins the match (scored by :func:`pitch_scoring.score_contract`).
 """
 
 from __future__ import annotations
@@ -11,7 +25,16 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
-from tricktable.cards import JACK, JOKER, LITTLE_JOKER, TEN, mask_of
+from tricktable.cards import (
+    JACK,
+    JOKER,
+    LITTLE_JOKER,
+    TEN,
+    card_name,
+    cards_in,
+    mask_of,
+    parse_card,
+)
 from tricktable.engine.actions import BID, PASS, PASS_BIT
 from tricktable.engine.trick import AUCTION, DEAL, PLAY, Game, TrickState, TrumpTables, trump_tables
 from tricktable.games.pitch_scoring import (
@@ -19,15 +42,32 @@ from tricktable.games.pitch_scoring import (
     game_count,
     hand_points,
     match_winner,
+    score_contract,
     score_hand,
 )
 from tricktable.games.setback_options import SetbackOptions, point_weights, sides_of_options
 from tricktable.games.setback_results import SetbackResult
 
-__all__ = ["SETBACK_POINTS", "Setback", "SetbackOptions", "game_count", "hand_points", "score_hand"]
+__all__ = [
+    "DISCARD",
+    "DISCARDING",
+    "MOON",
+    "SETBACK_POINTS",
+    "Setback",
+    "SetbackOptions",
+    "game_count",
+    "hand_points",
+    "score_hand",
+]
 
 
 JOKERS: Final = (1 << JOKER) | (1 << LITTLE_JOKER)
+#: the bid ``moon`` (option ``moon``): above every number
+MOON: Final = 300
+#: the declarer's discard after taking the kitty: DISCARD + card (as Euchre's)
+DISCARD: Final = 320
+#: the phase of the declarer's discard, after it took the kitty
+DISCARDING: Final = 11
 
 
 class SetbackState(TrickState):
@@ -44,11 +84,20 @@ class SetbackState(TrickState):
         self.point_list: list[str] = list(game.weights)
         self.may_trump: bool = game.options.may_trump
         self.joker_forbid: int = game.joker_forbid
-        self._facts_public = True  # _view_extra: the auction and contract, for all
+        self.kitty_size: int = game.options.kitty
+        #: the level of a moon bid (max_bid + 1), 0 where the game has none
+        self.moon_level: int = game.moon_level
+        # _view_extra: the auction and contract, for all; with a kitty, the declarer alone
+        # sees it
+        self._facts_public = not self.kitty_size
         self.high_bid = 0
         self.high_bidder = -1
         self.declarer = -1
         self.bid = 0
+        #: the kitty the declarer took, and the cards it discarded so far (masks)
+        self.kitty = 0
+        self.discards = 0
+        self.kitty_taken = False
 
     def _start_hand(self) -> None:
         self.phase = AUCTION
@@ -57,6 +106,19 @@ class SetbackState(TrickState):
         self.high_bidder = -1
         self.declarer = -1
         self.bid = 0
+        self.kitty = 0
+        self.discards = 0
+        self.kitty_taken = False
+        size = self.kitty_size
+        if size and len(self.stock) < size:
+            # A deal given without its stock (tests, tools): the rest of the deck, lowest first.
+            dealt = 0
+            for mask in self.hands:
+                dealt |= mask
+            self.stock = [c for c in self.game.deck if not dealt >> c & 1]
+            self.history[-1].stock = list(self.stock)
+        for card in self.stock[:size]:
+            self.kitty |= 1 << card
         # The first lead names trump, so a joker may never make it (a declarer holding only
         # jokers throws the deal in: _end_auction); later, RULES.md forbids opening with it
         # while other cards remain.
@@ -68,6 +130,9 @@ class SetbackState(TrickState):
         other.high_bidder = self.high_bidder
         other.declarer = self.declarer
         other.bid = self.bid
+        other.kitty = self.kitty
+        other.discards = self.discards
+        other.kitty_taken = self.kitty_taken
 
     def _play_mask(self, seat: int, hand: int) -> int:
         if not self.trick:
@@ -81,17 +146,40 @@ class SetbackState(TrickState):
         return follow
 
     def _other_legal(self) -> int:
+        if self.phase == DISCARDING:
+            return self._discard_mask() << DISCARD
         if self.to_act == self.dealer:
             return self.dealer_masks[self.high_bid]
         return self.bid_masks[self.high_bid]
 
+    def _discard_mask(self) -> int:
+        """The cards the declarer may discard: any but its last one other than a joker."""
+        hand = self.hands[self.declarer]
+        plain = hand & ~JOKERS
+        return hand & ~plain if (plain & (plain - 1)) == 0 else hand
+
+    def _other_list(self) -> list[int]:
+        # The discard's mask is new every hand: not one for the engine's table of lists.
+        if self.phase == DISCARDING:
+            return [DISCARD + c for c in cards_in(self._discard_mask())]
+        return super()._other_list()
+
     def _apply_other(self, action: int) -> None:
         seat = self.to_act
         opts = self.options
+        if action >= DISCARD:
+            bit = 1 << (action - DISCARD)
+            hands = self.hands
+            hands[seat] = hands[seat] ^ bit
+            self.discards |= bit
+            if self.discards.bit_count() == self.kitty_size:
+                self.phase = PLAY
+            return
         if action != PASS:
-            self.high_bid = action - BID
+            self.high_bid = self.moon_level if action == MOON else action - BID
             self.high_bidder = seat
-            if self.high_bid >= opts.max_bid:
+            # With a moon bid, a number never ends the auction: a later seat may shoot.
+            if self.high_bid >= (self.moon_level or opts.max_bid):
                 if opts.dealer_takes and seat != self.dealer:
                     self.to_act = self.dealer  # only the dealer may still act: take it or not
                 else:
@@ -110,6 +198,16 @@ class SetbackState(TrickState):
             self.declarer, self.bid = self.dealer, self.options.min_bid  # the dealer is stuck
         else:
             self.declarer, self.bid = self.high_bidder, self.high_bid
+        if self.kitty_size:
+            # The declarer takes the kitty into its hand (and so has been dealt it), then
+            # discards as many cards before leading.
+            declarer = self.declarer
+            self.hands[declarer] |= self.kitty
+            self.dealt[declarer] |= self.kitty
+            self.kitty_taken = True
+            self.phase = DISCARDING
+            self.to_act = declarer
+            return
         if not self.hands[self.declarer] & ~JOKERS:
             # Two jokers and two cards each: a declarer holding only jokers cannot name
             # trump with its first lead, so the deal is thrown in as when all pass.
@@ -148,10 +246,14 @@ class SetbackState(TrickState):
         opts = self.options
         tables = self.tables
         trump = tables.suit
+        won = self.won
+        if self.discards:
+            won = list(won)  # the discard counts as a trick the declarer won
+            won[self.declarer] |= self.discards
         points = hand_points(
             trump,
             self.dealt,
-            self.won,
+            won,
             opts.low_to,
             self.point_list,
             len(self.scores),
@@ -159,12 +261,34 @@ class SetbackState(TrickState):
             tables.power,
         )
         side = self._side(self.declarer)
-        taken, delta = score_hand(
-            points, side, self.bid, opts.declarer_scores, len(self.scores), self.weights
-        )
+        moon = self.moon_level > 0 and self.bid == self.moon_level
+        outright = False
+        if moon or opts.smudge:
+            game = self.game
+            assert isinstance(game, Setback)
+            taken, delta, outright = score_contract(
+                points,
+                side,
+                self.bid,
+                opts.declarer_scores,
+                len(self.scores),
+                self.weights,
+                moon=moon,
+                moon_value=opts.moon_value,
+                total=game.total_points,
+                smudge=opts.smudge and self.bid == opts.max_bid,
+                in_hole=self.scores[side] < 0,
+            )
+        else:
+            taken, delta = score_hand(
+                points, side, self.bid, opts.declarer_scores, len(self.scores), self.weights
+            )
         for i, change in enumerate(delta):
             self.scores[i] += change
-        self.winner = match_winner(self.scores, side, opts.target, opts.win)
+        if outright:
+            self.winner = side
+        else:
+            self.winner = match_winner(self.scores, side, opts.target, opts.win)
         return SetbackResult(
             declarer=self.declarer,
             bid=self.bid,
@@ -172,10 +296,27 @@ class SetbackState(TrickState):
             points=MappingProxyType(points),  # a result reaches bots: read-only
             taken=tuple(taken),
             scores=tuple(self.scores),
+            moon=moon,
+            outright=outright,
         )
 
     def _explain(self, action: int) -> str:
         opts = self.options
+        if self.phase == DISCARDING:
+            if action >= DISCARD:
+                card = action - DISCARD
+                if not self.hands[self.to_act] >> card & 1:
+                    return f"does not hold {card_name(card)} to discard"
+                return "must keep a card other than a joker, to lead and name trump"
+            return f"must discard {self.kitty_size - self.discards.bit_count()} more card(s)"
+        if action >= DISCARD:
+            return "may not discard: only the declarer discards, after taking the kitty"
+        if action == MOON:
+            if not self.moon_level:
+                return "may not bid moon in this game (moon=false)"
+            if self.phase == AUCTION:
+                return "may not bid moon now: the moon is already bid"
+            return "must play a card, the auction is over"
         if self.phase == AUCTION:
             if 0 <= action < 64:
                 return "must bid or pass during the auction"
@@ -193,12 +334,31 @@ class SetbackState(TrickState):
         return self._explain_play(action)
 
     def _view_extra(self, seat: int) -> dict[str, Any]:
-        return {
+        playing = self.phase == PLAY or self.phase == DISCARDING
+        facts: dict[str, Any] = {
             "high_bid": self.high_bid if self.phase == AUCTION else self.bid,
             "high_bidder": self.high_bidder,
-            "declarer": self.declarer if self.phase == PLAY else None,
-            "bid": self.bid if self.phase == PLAY else None,
+            "declarer": self.declarer if playing else None,
+            "bid": self.bid if playing else None,
         }
+        # Only games with these options have these facts: the others' views stay as they were.
+        if self.moon_level:
+            level = self.high_bid if self.phase == AUCTION else self.bid
+            facts["moon"] = level == self.moon_level
+        if self.kitty_size:
+            mine = self.kitty_taken and seat == self.declarer
+            facts["kitty"] = [card_name(c) for c in cards_in(self.kitty)] if mine else None
+            facts["discarded"] = self.discards.bit_count()  # how many: all see the cards go
+        return facts
+
+    def _private(self, action: int) -> bool:
+        return action >= DISCARD
+
+    def _public(self, viewer: int, actor: int, action: int) -> bool:
+        return action < DISCARD  # a discard is face down: its maker's alone
+
+    def _phase_name(self) -> str:
+        return "discard" if self.phase == DISCARDING else str(self.phase)
 
 
 #: the points of a thrown-in hand: none
@@ -207,12 +367,15 @@ _NO_POINTS: Final[Mapping[str, int | None]] = MappingProxyType({})
 
 def _bid_masks(opts: SetbackOptions, dealer: bool) -> tuple[int, ...]:
     masks = []
-    for high in range(opts.max_bid + 1):
+    moon = opts.max_bid + 1 if opts.moon else 0
+    for high in range(opts.max_bid + (2 if moon else 1)):
         mask = PASS_BIT
         # The dealer may take the high bid at the same level where the variant allows it.
         lowest = high if dealer and opts.dealer_takes and high >= opts.min_bid else high + 1
         for n in range(max(opts.min_bid, lowest), opts.max_bid + 1):
             mask |= 1 << (BID + n)
+        if moon and lowest <= moon:
+            mask |= 1 << MOON
         masks.append(mask)
     return tuple(masks)
 
@@ -263,9 +426,36 @@ class Setback(Game):
         self.weights: Mapping[str, int] = MappingProxyType(point_weights(opts.points))
         self.weighted = any(w != 1 for w in self.weights.values())
         self.joker_forbid = 0 if opts.joker_lead == "any" else JOKERS
+        #: the points of a hand, all told (what a failed moon loses)
+        self.total_points = sum(self.weights.values())
+        self.moon_level = opts.max_bid + 1 if opts.moon else 0
+        if opts.kitty:
+            # The kitty is the stock's first cards, so records list the stock; it and the
+            # discards are the declarer's alone.
+            self.records_stock = True
+            self.private_actions = True
+            # Search's sampling of a kitty hand (imported here: search imports this module).
+            import tricktable.search.pitch_kitty  # noqa: F401
 
     def _hand_size(self) -> int:
         return int(self.options.hand_size)
+
+    def action_name(self, action: int) -> str:
+        """The text of an action: ``bid N``, ``moon``, ``discard 9H``, ``play JD``, ``pass``."""
+        if action == MOON:
+            return "moon"
+        if DISCARD <= action < DISCARD + 64:
+            return "discard " + card_name(action - DISCARD)
+        return super().action_name(action)
+
+    def parse_action(self, text: str) -> int:
+        """Read an action; ``bid moon`` and ``shoot the moon`` are accepted for ``moon``."""
+        words = text.strip().lower().split()
+        if words in (["moon"], ["bid", "moon"], ["shoot", "the", "moon"]):
+            return MOON
+        if len(words) == 2 and words[0] == "discard":
+            return DISCARD + parse_card(words[1])
+        return super().parse_action(text)
 
 
 GAME = Setback

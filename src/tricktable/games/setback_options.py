@@ -139,15 +139,57 @@ class SetbackOptions:
         },
     )
 
+    kitty: int = field(
+        default=0,
+        metadata={
+            "doc": "cards dealt face down to a kitty (widow); the auction's winner takes them "
+            "and discards as many, face down, before leading; the discard counts as a trick "
+            "the declarer's side won",
+            "range": (0, 12),
+            "recorded": "if changed",
+        },
+    )
+    moon: bool = field(
+        default=False,
+        metadata={
+            "doc": "a bid of 'moon' (shoot the moon), above every number: the declarer's side "
+            "must take every point of the hand; made, it wins the match (see moon_value); "
+            "failed, it loses the hand's points",
+            "recorded": "if changed",
+        },
+    )
+    moon_value: int = field(
+        default=0,
+        metadata={
+            "doc": "what a moon scores: 0 wins the match outright when made (and a failed moon "
+            "loses the hand's points); N scores N made and loses N failed",
+            "range": (0, 1000),
+            "recorded": "if changed",
+        },
+    )
+    smudge: bool = field(
+        default=False,
+        metadata={
+            "doc": "smudge: the top bid (max_bid) made by taking every point of the hand wins "
+            "the match outright, unless the declarer's side began the hand in the hole "
+            "(below zero)",
+            "recorded": "if changed",
+        },
+    )
+
     def __post_init__(self) -> None:
         if self.min_bid > self.max_bid:
             raise OptionError(f"min_bid {self.min_bid} is above max_bid {self.max_bid}")
         object.__setattr__(self, "partners", _check_partners(self.partners, self.players))
-        if self.players * self.hand_size > 52 + self.jokers:
+        deck = 52 + self.jokers
+        if self.players * self.hand_size + self.kitty > deck:
+            kitty = f" and a kitty of {self.kitty}" if self.kitty else ""
             raise OptionError(
-                f"{self.players} hands of {self.hand_size} need "
-                f"{self.players * self.hand_size} cards; the deck has {52 + self.jokers}"
+                f"{self.players} hands of {self.hand_size}{kitty} need "
+                f"{self.players * self.hand_size + self.kitty} cards; the deck has {deck}"
             )
+        if self.moon_value and not self.moon:
+            raise OptionError(f"moon_value={self.moon_value} needs moon=true (a moon bid)")
         weights = point_weights(self.points)
         needs = 2 if "little_joker" in weights else 1 if "joker" in weights else 0
         if self.jokers < needs:

@@ -16,7 +16,8 @@ class SetbackResult(HandResult):
 
     A *side* is a partnership (0 = seats 0 and 2) or, cut-throat, a seat. A hand every seat
     passed, in a variant that then redeals, is *thrown in*: no declarer, bid, trump or points,
-    and nobody scores.
+    and nobody scores. A *moon* is a bid to take every point; a moon or a smudge made may win
+    the match *outright*.
     """
 
     #: the seat that won the auction (or was stuck), None when thrown in
@@ -31,6 +32,10 @@ class SetbackResult(HandResult):
     #: points of the hand each side took (weighted by the variant's point values)
     taken: tuple[int, ...]
     thrown_in: bool = False
+    #: whether the contract was a moon (``bid`` is then ``max_bid`` + 1)
+    moon: bool = False
+    #: whether the hand won the match outright (a moon or a smudge made)
+    outright: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """The record's result: declarer, bid, trump letter, (thrown_in,) points, taken, scores."""
@@ -41,6 +46,11 @@ class SetbackResult(HandResult):
         }
         if self.thrown_in:
             out["thrown_in"] = True
+        # Written only when true: the records of games without moons keep their shape.
+        if self.moon:
+            out["moon"] = True
+        if self.outright:
+            out["outright"] = True
         out["points"] = dict(self.points)
         out["taken"] = list(self.taken)
         out["scores"] = list(self.scores)
