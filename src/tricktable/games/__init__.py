@@ -67,6 +67,7 @@ GAME_MODULES: tuple[str, ...] = (
     "spades",
     "tricks",
     "oh_hell",
+    "california_jack",
 )
 
 
