@@ -26,12 +26,16 @@ class EuchreStats(GameStats):
         maker = hand.maker
         if hand.thrown_in or maker is None:
             return ("thrown_in",)
-        return (maker, hand.alone, hand.bidding_round, hand.euchred, hand.tricks[maker & 1])
+        # The makers' tricks: their side's (by seat in cut-throat, where each is a side).
+        side = maker % len(hand.tricks)
+        return (maker, hand.alone, hand.bidding_round, hand.euchred, hand.tricks[side])
 
     def report(self, game: Game, counts: Counts, hands: int) -> dict[str, Any]:
-        """Per makers' side: hands, made, marches, euchres; lone hands; rounds."""
-        made, marches, euchres, total = ([0, 0] for _ in range(4))
-        alone, alone_made, alone_marches = [0, 0], [0, 0], [0, 0]
+        """Per makers' side: hands, made, marches, euchres; lone hands; rounds (cut-throat,
+        every seat is a side)."""
+        sides = game.num_scores
+        made, marches, euchres, total = ([0] * sides for _ in range(4))
+        alone, alone_made, alone_marches = [0] * sides, [0] * sides, [0] * sides
         rounds = {"1": 0, "2": 0}
         thrown = 0
         for key, n in counts.items():
@@ -39,7 +43,7 @@ class EuchreStats(GameStats):
                 thrown += n
                 continue
             maker, lone, round_, euchred, took = key
-            side = maker & 1
+            side = maker % sides
             total[side] += n
             rounds[str(round_)] = rounds.get(str(round_), 0) + n
             if euchred:

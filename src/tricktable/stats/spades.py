@@ -35,13 +35,15 @@ class SpadesStats(GameStats):
         )
 
     def report(self, game: Game, counts: Counts, hands: int) -> dict[str, Any]:
-        """Per side: contracts and bags; per seat: bid accuracy and nils."""
-        contracts, made, exact, over, under = ([0, 0] for _ in range(5))
-        bags, bag_penalties = [0, 0], [0, 0]
-        bids_n, bids_exact, bid_sum, trick_sum = ([0] * 4 for _ in range(4))
-        nil_bid, nil_made, blind_bid, blind_made = ([0] * 4 for _ in range(4))
+        """Per side: contracts and bags; per seat: bid accuracy and nils (cut-throat, every
+        seat is a side)."""
+        seats, sides = game.num_players, game.num_scores
+        contracts, made, exact, over, under = ([0] * sides for _ in range(5))
+        bags, bag_penalties = [0] * sides, [0] * sides
+        bids_n, bids_exact, bid_sum, trick_sum = ([0] * seats for _ in range(4))
+        nil_bid, nil_made, blind_bid, blind_made = ([0] * seats for _ in range(4))
         for (bids, blind, tricks, side_made, paid), n in counts.items():
-            for s in range(4):
+            for s in range(seats):
                 bid = bids[s]
                 if bid > 0:
                     bids_n[s] += n
@@ -54,11 +56,11 @@ class SpadesStats(GameStats):
                 else:
                     nil_bid[s] += n
                     nil_made[s] += n if tricks[s] == 0 else 0
-            for t in range(2):
-                seats = (t, t + 2)
-                contract = sum(bids[s] for s in seats)
-                took = sum(tricks[s] for s in seats if bids[s] > 0)
-                new_bags = sum(tricks[s] for s in seats if not bids[s])
+            for t in range(sides):
+                side = range(t, seats, sides)
+                contract = sum(bids[s] for s in side)
+                took = sum(tricks[s] for s in side if bids[s] > 0)
+                new_bags = sum(tricks[s] for s in side if not bids[s])
                 if contract:
                     contracts[t] += n
                     if side_made[t]:

@@ -81,8 +81,20 @@ class EuchrePresenter(Presenter):
         maker, tricks, points = r.maker, r.tricks, r.points
         if maker is None:
             return self._generic_result(seating, r)
-        makers = maker & 1
+        sides = len(tricks)
+        makers = maker % sides
         took = tricks[makers]
+        if sides > 2:
+            # Cut-throat: the maker alone against the other two, who score alike if it fails.
+            text = Text(f"{seating.names[maker]} made it alone and took {took}: ")
+            if r.euchred:
+                others = [seating.names[s] for s in range(sides) if s != maker]
+                text.append("euchred", style="bold red")
+                text.append(f"; {' and '.join(others)} score {max(points)} each.")
+            else:
+                text.append("a march" if took == 5 else "made", style="bold green")
+                text.append(f", {signed(points[maker])}.")
+            return [text]
         who = f"{seating.side_name(makers)} ({seating.names[maker]} made it"
         who += " alone)" if r.alone else ")"
         text = Text(f"{who} took {took} trick{'s' * (took != 1)}: ")
@@ -111,7 +123,7 @@ class EuchrePresenter(Presenter):
         out.append_text(suit_text(trump, short=True) if trump is not None else Text("?"))
         out.append(" alone" if r.alone else "      ")
         out.append(": ")
-        took = tricks[maker & 1]
+        took = tricks[maker % len(tricks)]
         if r.euchred:
             out.append("euchred", style="red")
         else:

@@ -8,7 +8,7 @@ from tricktable.engine import actions as act
 from tricktable.engine.trick import View
 from tricktable.games.filippa import card_penalties
 from tricktable.games.hearts import HAND_POINTS, hearts_points, queen_taker
-from tricktable.games.hearts_options import DIRECTION_NAMES
+from tricktable.games.hearts_options import direction_name
 from tricktable.games.hearts_results import FilippaResult, HeartsResult
 from tricktable.ui.games.base import (
     QUEEN_OF_SPADES,
@@ -28,8 +28,13 @@ from tricktable.ui.games.base import (
     verb,
 )
 
-#: how far each passing direction sends the cards (seat + offset)
+#: how far each passing direction sends the cards (seat + offset), at four seats
 OFFSETS = {"left": 1, "across": 2, "right": 3}
+
+
+def pass_offset(direction: str, seats: int) -> int:
+    """How far a direction sends the cards at a table of ``seats`` (0: no passing)."""
+    return {"left": 1, "across": seats // 2, "right": seats - 1}.get(direction, 0)
 
 
 def _passing_direction(hand: HandSeen) -> str:
@@ -64,6 +69,7 @@ class HeartsPresenter(Presenter):
         if not passes and direction not in OFFSETS:
             return []  # a hand without passing
         said = [self.said(seating, s, a) for s, a in hand.acted]
+        n = self.game.num_players
         if hand.playing:
             # The passing is over: every seat passed, from the dealer's left. A watcher saw
             # its own pass and knows what it received; of the others it knows the count.
@@ -73,7 +79,7 @@ class HeartsPresenter(Presenter):
                 self.said(seating, s, passes[s])
                 if s in passes
                 else self.unseen(seating, s, "pass 3 cards")
-                for s in ((hand.dealer + 1 + i) % 4 for i in range(4))
+                for s in ((hand.dealer + 1 + i) % n for i in range(n))
             ]
         title = self.pass_title(direction)
         return [line(Text(f"{title}: ", style="bold"), join(said))]
@@ -112,7 +118,7 @@ class HeartsPresenter(Presenter):
         r = last_result(hand, HeartsResult)
         if r is None:
             return super().hand_line(seating, hand)
-        out = Text(f"pass {DIRECTION_NAMES[r.pass_offset]:<6}  penalties ")
+        out = Text(f"pass {direction_name(r.pass_offset, len(r.penalties)):<6}  penalties ")
         out.append(" ".join(f"{p:>2}" for p in r.penalties))
         moon = r.moon
         if moon is not None:
@@ -127,8 +133,9 @@ class HeartsPresenter(Presenter):
         """Which way the cards go."""
         info = view.info()
         direction = info.get("pass_direction", "")
-        offset = OFFSETS.get(str(direction), 0)
-        to = seating.names[(view.seat + offset) % 4]
+        n = self.game.num_players
+        offset = pass_offset(str(direction), n)
+        to = seating.names[(view.seat + offset) % n]
         return f"Pass three cards {direction}, to {to}"
 
     def bidding_facts(self, seating: Seating, view: View) -> list[Text]:
@@ -139,7 +146,7 @@ class HeartsPresenter(Presenter):
         """Penalties so far, hearts broken, what the seat received."""
         info = view.info()
         facts: list[Text] = []
-        penalties = _ints(info.get("penalties"), 4)
+        penalties = _ints(info.get("penalties"), self.game.num_players)
         if penalties is not None:
             facts.append(Text("penalties " + seating.per_seat(penalties)))
         if info.get("hearts_broken") is not None:

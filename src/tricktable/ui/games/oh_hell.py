@@ -55,9 +55,10 @@ class OhHellPresenter(Presenter):
         """The bids in order, and their total against the tricks."""
         bids = hand.facts.get("bids")
         size = hand.opening.get("hand_size")
-        if not isinstance(bids, list) or len(bids) != 4 or None in bids or type(size) is not int:
+        n = self.game.num_players
+        if not isinstance(bids, list) or len(bids) != n or None in bids or type(size) is not int:
             return super().auction_lines(seating, hand)
-        order = [(hand.dealer + 1 + i) % 4 for i in range(4)]
+        order = [(hand.dealer + 1 + i) % n for i in range(n)]
         said = " · ".join(f"{seating.names[s]} {bids[s]}" for s in order)
         total = sum(bids)
         how = "over" if total > size else "under"
@@ -71,14 +72,15 @@ class OhHellPresenter(Presenter):
             return super().result_lines(seating, hand)
         bids, tricks, points = r.bids, r.tricks, r.points
         row = Text("Bid/took: ", style="bold")
-        for s in range(4):
+        n = len(bids)
+        for s in range(n):
             if s:
                 row.append(" · ")
             hit = bids[s] == tricks[s]
             row.append(f"{seating.names[s]} {bids[s]}/{tricks[s]} ")
             row.append("✓" if hit else "✗", style="green" if hit else "red")
             row.append(f" {signed(points[s])}")
-        exact = [seating.names[s] for s in range(4) if bids[s] == tricks[s]]
+        exact = [seating.names[s] for s in range(n) if bids[s] == tricks[s]]
         return [row, Text("Exact: " + (", ".join(exact) if exact else "nobody"))]
 
     def hand_line(self, seating: Seating, hand: HandSeen) -> Text:

@@ -49,9 +49,10 @@ class SpadesPresenter(Presenter):
     def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """The bids, and each side's contract."""
         bids = hand.facts.get("bids")
-        if not isinstance(bids, list) or len(bids) != 4:
+        n = self.game.num_players
+        if not isinstance(bids, list) or len(bids) != n:
             return super().auction_lines(seating, hand)
-        order = [(hand.dealer + 1 + i) % 4 for i in range(4)]
+        order = [(hand.dealer + 1 + i) % n for i in range(n)]
         said = [f"{seating.names[s]} {_bid_word(bids[s])}" for s in order]
         out = [line(Text("Bids: ", style="bold"), " · ".join(said))]
         if seating.partners:
@@ -77,8 +78,10 @@ class SpadesPresenter(Presenter):
         bids, tricks, contracts, made = r.bid_texts(), r.tricks, r.contracts, r.made
         pairs = seating.per_seat([f"{_bid_word(b)}/{t}" for b, t in zip(bids, tricks, strict=True)])
         out = [line(Text("Bid/took: ", style="bold"), pairs)]
-        for t in range(2):
-            took = tricks[t] + tricks[t + 2]
+        n, sides = len(tricks), len(contracts)
+        for t in range(sides):
+            side = range(t, n, sides)  # partners, or (cut-throat) the seat alone
+            took = sum(tricks[s] for s in side)
             text = Text(f"{seating.side_name(t)}: ")
             if made[t] is None:
                 text.append("no contract")
@@ -87,7 +90,7 @@ class SpadesPresenter(Presenter):
                 ok = bool(made[t])
                 text.append("made" if ok else "set", style="bold green" if ok else "bold red")
             for nil in r.nils:
-                if nil.seat in (t, t + 2):
+                if nil.seat in side:
                     kind = "blind nil" if nil.blind else "nil"
                     state_word = "made" if nil.made else "failed"
                     text.append(f"; {seating.names[nil.seat]}'s {kind} {state_word}")
@@ -109,8 +112,8 @@ class SpadesPresenter(Presenter):
         pairs = " ".join(
             f"{short.get(str(b), str(b)):>2}/{t:<2}" for b, t in zip(bids, tricks, strict=True)
         )
-        out = Text(f"bid/took {pairs}  points {points[0]:+4d} {points[1]:+4d}")
-        out.append(f"  bags {r.bags[0]} {r.bags[1]}")
+        out = Text(f"bid/took {pairs}  points {' '.join(f'{p:+4d}' for p in points)}")
+        out.append(f"  bags {' '.join(str(b) for b in r.bags)}")
         return out
 
     def phase_title(self, seating: Seating, view: View) -> str:
