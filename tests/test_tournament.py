@@ -102,6 +102,63 @@ def test_mixed_partnerships_pair_every_entrant_with_every_other() -> None:
     ]
 
 
+THREE_TWOS = "setback(partners=3x2,players=6,target=11)"
+TWO_THREES = "setback(players=6,target=11)"
+
+
+def test_six_seat_partnerships_meet_in_every_sides_seats() -> None:
+    three = tuple((f"e{i}", "random") for i in range(3))
+    sides = spec(game=THREE_TWOS, entrants=three, deals=2)
+    assert sides.resolved_partnerships() == "self"
+    assert groups(sides) == [((0,), (1,), (2,))]
+    listed = list(units(sides))
+    assert len(listed) == count(sides) == 2 * 3  # three tables a deal: each side's seats once
+    for d in range(2):
+        seatings = [u.entrants for u in listed if u.deal == d]
+        assert len({u.seed for u in listed if u.deal == d}) == 1
+        for seating in seatings:  # partners sit opposite: seats s and s + 3
+            assert all(seating[s] == seating[s + 3] for s in range(3))
+        for side in range(3):
+            assert sorted(t[side] for t in seatings) == [0, 1, 2]
+    assert sides.to_dict()["side_of_seat"] == [0, 1, 2, 0, 1, 2]
+    assert sides.to_dict()["num_sides"] == 3
+    six = tuple((f"e{i}", "random") for i in range(6))
+    mixed = groups(spec(game=THREE_TWOS, entrants=six))
+    assert len(mixed) == 15  # six entrants in three pairs
+    assert all(sorted(e for side in g for e in side) == list(range(6)) for g in mixed)
+    alternate = groups(spec(game=TWO_THREES, entrants=six))
+    assert len(alternate) == 10 and alternate[0] == ((0, 1, 2), (3, 4, 5))
+    seatings = [u.entrants for u in units(spec(game=TWO_THREES, entrants=six, deals=1))][:2]
+    assert seatings == [(0, 3, 1, 4, 2, 5), (3, 0, 4, 1, 5, 2)]  # sides alternate round it
+    with pytest.raises(OptionError, match="give at least 3 entrants"):
+        spec(game=THREE_TWOS)
+    with pytest.raises(OptionError, match="at least 6 entrants"):
+        spec(game=TWO_THREES, entrants=three, partnerships="mixed")
+    lone = tuple((f"e{i}", "random") for i in range(3))
+    cutthroat = spec(game="setback(partners=false,players=3)", entrants=lone)
+    assert cutthroat.resolved_partnerships() == "none"
+    assert [u.entrants for u in units(cutthroat)][:3] == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+
+
+def test_a_six_seat_partnership_tournament_plays_and_stands(tmp_path: Path) -> None:
+    from tricktable.analysis.standings import read_standings
+
+    db = tmp_path / "t.db"
+    three = (("h", "heuristic"), ("r", "random"), ("s", "heuristic"))
+    assert play(db, spec(game=THREE_TWOS, entrants=three, deals=2)) == 6
+    games = stored(db)
+    assert games["g0/d0/t0"][0] == ("h", "r", "s", "h", "r", "s")
+    assert games["g0/d0/t1"][0] == ("r", "s", "h", "r", "s", "h")
+    first = [games[f"g0/d0/t{t}"][2]["hands"][0] for t in range(3)]
+    assert all(h["deal"] == first[0]["deal"] for h in first)  # the same cards at each table
+    assert all(len(g[1]["scores"]) == 3 for g in games.values())
+    with Store.open(str(db)) as store:
+        standings = read_standings(store, "t")
+    assert {row.name for row in standings.rows} == {"h", "r", "s"}
+    assert all(row.games == 6 for row in standings.rows)
+    assert standings.complete_deals == 2
+
+
 def test_a_spec_round_trips_and_refuses_what_cannot_be_played(tmp_path: Path) -> None:
     the_spec = spec(matches=2, deals=None, seed=9)
     assert TournamentSpec.from_dict(the_spec.to_dict()).to_dict() == the_spec.to_dict()

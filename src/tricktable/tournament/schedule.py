@@ -5,8 +5,10 @@ and a key unique in its tournament (``g3/d17/t1``: group 3, deal 17, table 1). T
 makes a tournament resumable: the database stores a unit once, so a unit played again after a
 kill is never counted twice, and a resumed run plays exactly the units not stored.
 
-Groups: in a partnership game a group is a pairing of two partnerships; where each plays
-alone, a group of as many entrants as seats. A unit's seed is derived from the tournament's
+Groups: in a partnership game a group is a meeting of as many partnerships as the game has
+sides (two at four seats; three of two at six with ``partners=3x2``), each partnership
+as many entrants as a side has seats (or one entrant in every seat of its side); where each
+plays alone, a group of as many entrants as seats. A unit's seed is derived from the tournament's
 seed, its group and its deal — not its table: the tables of a deal share the seed, so they
 get the same cards seat for seat (the engine deals hand ``h`` from the seed and ``h`` alone),
 and the players are moved, not the cards.
@@ -42,40 +44,65 @@ class Unit:
 
 
 def groups(spec: TournamentSpec) -> list[tuple[tuple[int, ...], ...]]:
-    """The sides of each group: a pairing of two partnerships, or a group of lone players.
+    """The sides of each group: a meeting of partnerships, or a group of lone players.
 
-    A partnership is a tuple of entrant indices (``(0,)``: entrant 0 partners itself).
+    A partnership is a tuple of entrant indices (``(0,)``: entrant 0 partners itself). With
+    ``mixed`` partnerships, every way of splitting each choice of entrants into sides is a
+    group, the first entrant's side first (four entrants and two sides of two: three groups).
     """
     game = load_game(spec.game)
     n = len(spec.entrants)
-    if game.num_scores != 2:
+    sides = game.num_scores
+    if sides >= game.num_players:
         return [tuple((e,) for e in group) for group in combinations(range(n), game.num_players)]
     if spec.resolved_partnerships() == "self":
-        return [((a,), (b,)) for a, b in combinations(range(n), 2)]
+        return [tuple((e,) for e in group) for group in combinations(range(n), sides)]
+    size = game.num_players // sides
     out: list[tuple[tuple[int, ...], ...]] = []
-    for four in combinations(range(n), 4):
-        first = four[0]
-        for partner in four[1:]:
-            us = (first, partner)
-            them = tuple(e for e in four if e not in us)
-            out.append((us, them))
+    for chosen in combinations(range(n), game.num_players):
+        out.extend(_splits(chosen, size))
+    return out
+
+
+def _splits(entrants: tuple[int, ...], size: int) -> list[tuple[tuple[int, ...], ...]]:
+    """Every way to split ``entrants`` into sides of ``size``: the first entrant's side first,
+    with each choice of partners in order, then the splits of the rest.
+
+    >>> _splits((0, 1, 2, 3), 2)
+    [((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))]
+    """
+    if not entrants:
+        return [()]
+    first, rest = entrants[0], entrants[1:]
+    out: list[tuple[tuple[int, ...], ...]] = []
+    for partners in combinations(rest, size - 1):
+        side = (first, *partners)
+        others = tuple(e for e in rest if e not in partners)
+        out.extend((side, *split) for split in _splits(others, size))
     return out
 
 
 def tables(sides: tuple[tuple[int, ...], ...], num_players: int) -> list[tuple[int, ...]]:
     """The seatings of a group: the entrant at each seat, for every table of a deal.
 
-    Two partnerships: table 0 seats the first at 0 and 2, table 1 swaps the sides. Lone
-    players: table ``r`` seats player ``(s + r) % n`` at seat ``s``, every rotation once.
+    Seat ``s`` plays for side ``s % k`` of the ``k`` sides (partners sit evenly round the
+    table), the ``s // k``-th member of its side. Table ``r`` seats the group's side
+    ``(i + r) % k`` at the table's side ``i``: every side sits in every side's seats once.
+    Two partnerships at four seats: table 0 seats the first at 0 and 2, table 1 swaps them;
+    lone players: table ``r`` seats player ``(s + r) % n`` at seat ``s``.
+
+    >>> tables(((0, 1), (2, 3), (4, 5)), 6)
+    [(0, 2, 4, 1, 3, 5), (2, 4, 0, 3, 5, 1), (4, 0, 2, 5, 1, 3)]
     """
-    if len(sides) == 2 and num_players == 4:
-        (a, b) = sides
-        first = (a[0], b[0], a[-1], b[-1])
-        second = (b[0], a[0], b[-1], a[-1])
-        return [first, second]
-    players = [side[0] for side in sides]
-    n = len(players)
-    return [tuple(players[(s + r) % n] for s in range(n)) for r in range(n)]
+    k = len(sides)
+    out = []
+    for r in range(k):
+        seating = []
+        for s in range(num_players):
+            side = sides[(s % k + r) % k]
+            seating.append(side[(s // k) % len(side)])
+        out.append(tuple(seating))
+    return out
 
 
 def units(spec: TournamentSpec, skip: Collection[str] = frozenset()) -> Iterator[Unit]:

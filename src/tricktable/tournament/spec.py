@@ -13,10 +13,12 @@ which the tournament stores and keeps. Formats:
   each plays alone at every rotation of the seats. The luck of the cards cancels.
 - ``round-robin`` — every pairing plays in both seatings, each table with deals of its own.
 
-Partnerships (four-seat partnership games): ``self`` — an entrant partners itself, so a
-pairing is two entrants (A and A against B and B); ``mixed`` — every entrant partners every
-other: a pairing is two disjoint pairs of entrants (needs four or more). ``auto`` is ``mixed``
-from four entrants up, else ``self``.
+Partnerships (games of sides of two or more seats: four seats as two sides of two, six as
+three of two or two of three...): ``self`` — an entrant partners itself, so a pairing is one
+entrant a side (A and A against B and B; at six seats as 3x2, A, B and C each in both seats of
+a side); ``mixed`` — every entrant partners every other: a group is a split of as many
+entrants as seats into the sides (needs as many entrants as seats). ``auto`` is ``mixed`` from
+as many entrants as seats up, else ``self``.
 """
 
 from __future__ import annotations
@@ -95,13 +97,19 @@ class TournamentSpec:
         if len(set(names)) != len(names):
             raise OptionError("entrant names must differ (name them: NAME=SPEC)")
         game = load_game(self.game)  # a bad game spec fails now, with the game's own message
-        if game.num_scores != 2 and len(entrants) < game.num_players:
+        seats, sides = game.num_players, game.num_scores
+        if sides >= seats and len(entrants) < seats:
             raise OptionError(
-                f"{game.preset} seats {game.num_players} players each for themselves: "
-                f"give at least {game.num_players} entrants"
+                f"{game.preset} seats {seats} players each for themselves: "
+                f"give at least {seats} entrants"
             )
-        if self.partnerships == "mixed" and game.num_scores == 2 and len(entrants) < 4:
-            raise OptionError("mixed partnerships need at least four entrants")
+        if sides < seats and len(entrants) < sides:
+            raise OptionError(
+                f"{game.spec()} seats {sides} sides of {seats // sides}: "
+                f"give at least {sides} entrants"
+            )
+        if self.partnerships == "mixed" and sides < seats and len(entrants) < seats:
+            raise OptionError(f"mixed partnerships need at least {seats} entrants")
 
     def _check_types(self) -> None:
         """Each field of the type it should be: a spec may come from a file or a database."""
@@ -151,11 +159,12 @@ class TournamentSpec:
 
     def resolved_partnerships(self) -> str:
         """``self``, ``mixed`` or ``none`` (a game where each plays alone)."""
-        if load_game(self.game).num_scores != 2:
+        game = load_game(self.game)
+        if game.num_scores >= game.num_players:
             return "none"
         if self.partnerships != "auto":
             return self.partnerships
-        return "mixed" if len(self.entrants) >= 4 else "self"
+        return "mixed" if len(self.entrants) >= game.num_players else "self"
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TournamentSpec:
