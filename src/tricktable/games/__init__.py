@@ -68,6 +68,7 @@ GAME_MODULES: tuple[str, ...] = (
     "tricks",
     "oh_hell",
     "california_jack",
+    "cinch",
 )
 
 
