@@ -237,8 +237,11 @@ def test_players_option() -> None:
     assert parse_tui_players("you,edna,vinnie,rosa") == ["edna", "vinnie", "rosa"]
     with pytest.raises(TricktableError, match="first"):
         parse_tui_players("edna,you,vinnie,rosa")
-    with pytest.raises(TricktableError, match="four"):
-        parse_tui_players("you,edna")
+    assert parse_tui_players("you,edna") == ["edna"]  # a game of two (the game checks)
+    with pytest.raises(TricktableError, match="2 to 7"):
+        parse_tui_players("you")
+    with pytest.raises(TricktableError, match="2 to 7"):
+        parse_tui_players("you," + ",".join(["edna"] * 7))
 
 
 async def act_first(app: TableScreen, pilot: Pilot[None]) -> None:

@@ -25,16 +25,20 @@ DEFAULT_PLAYERS = "you," + ",".join(DEFAULT_BOTS)
 
 
 def parse_tui_players(text: str) -> list[str]:
-    """The three bots of ``--players`` (``you,edna,vinnie,rosa``: you first, then three
-    bots or characters); a clear error for anything else."""
+    """The bots of ``--players`` (``you,edna,vinnie,rosa``: you first, then a bot or
+    character for each other seat, 2 to 7 players in all); a clear error for anything else
+    (the game checks the number: :func:`make_app`)."""
     names = [n.lower() if ":" not in n else n for n in split_players(text)]
-    if len(names) != 4 or not all(names):
-        raise TricktableError(f"--players needs four comma-separated players, got {text!r}")
+    if not 2 <= len(names) <= 7 or not all(names):
+        raise TricktableError(
+            f"--players needs 2 to 7 comma-separated players (four for a game of four), "
+            f"got {text!r}"
+        )
     # The person's words are play's (``tricktable.bots.PEOPLE``): one spelling list for both.
     if names[0] not in PEOPLE:
         raise TricktableError(f"--players names you first (you,edna,...), not {names[0]!r}")
     if any(n in PEOPLE for n in names[1:]):
-        raise TricktableError("the table screen seats one person: the other three are bots")
+        raise TricktableError("the table screen seats one person: the others are bots")
     return names[1:]
 
 
@@ -78,8 +82,14 @@ def make_app(options: TuiOptions) -> TricktableApp:
         if again is not None:
             check_players(list(again))
         return TricktableApp(setup, settings, "resume", Path(path), user_name(), save, again)
-    setup.load()  # the game and its options checked before the screen opens
-    check_players(list(bots))
+    # the game and its options checked before the screen opens
+    seats = setup.load().num_players
+    if options.players and len(bots) != seats - 1:
+        raise TricktableError(
+            f"--players names {len(bots) + 1} players; {options.game} seats {seats}"
+        )
+    setup = setup.fitted(seats)
+    check_players(list(setup.players))
     start = "play" if options.play else "setup"
     return TricktableApp(setup, settings, start, None, user_name(), save)
 

@@ -23,6 +23,18 @@ if TYPE_CHECKING:  # the command line reads SKINS from here: it must not load th
 
 #: the players beside you when none are chosen: three characters
 DEFAULT_BOTS = ("edna", "vinnie", "rosa")
+#: the characters that fill the seats of a larger table, in order (the roster's names: this
+#: module must not load the engine)
+MORE_BOTS = ("ada", "moe", "kit")
+
+
+def default_bots(count: int) -> tuple[str, ...]:
+    """The players beside you when none are chosen, for ``count`` seats beside yours: the
+    characters in order (the heuristic for a seat beyond them)."""
+    known = DEFAULT_BOTS + MORE_BOTS
+    return tuple(known[i] if i < len(known) else "heuristic" for i in range(count))
+
+
 #: the skins of the table screen, by name (``tui/skins.py`` draws them)
 SKINS = ("felt", "paper")
 #: where matches are saved when no path is given
@@ -31,12 +43,14 @@ RECORDS = Path("records")
 
 @dataclass(frozen=True)
 class MatchSetup:
-    """A match to play at the table screen: you at seat 0 and three bots.
+    """A match to play at the table screen: you at seat 0 and a bot at each other seat.
 
     ``game`` is a game spec (a game or variant, options in parentheses allowed: see
     :func:`tricktable.games.load_game`); ``rules`` a house-rules TOML file applied to it;
     ``options`` further house rules (the target among them), applied last. ``players`` are
-    the bots' specs for seats 1..3 (a character, ``heuristic``, ``expert``, ``edna(base=ismcts)``…).
+    the bots' specs for seats 1, 2... (a character, ``heuristic``, ``expert``,
+    ``edna(base=ismcts)``…); the defaults, given for another table size, are fitted to the
+    game's (:meth:`fitted`).
     ``seed`` None: a fresh one when the match starts.
     """
 
@@ -58,6 +72,13 @@ class MatchSetup:
         from tricktable.games import load_game
 
         return load_game(self.spec())
+
+    def fitted(self, seats: int) -> MatchSetup:
+        """This setup for a game of ``seats`` seats: the default players (left as they
+        were, for four) become the defaults for that size; players chosen stay as chosen."""
+        if self.players == DEFAULT_BOTS and seats - 1 != len(self.players):
+            return replace(self, players=default_bots(seats - 1))
+        return self
 
     def with_seed(self, seed: int | None) -> MatchSetup:
         return replace(self, seed=seed)

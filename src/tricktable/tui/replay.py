@@ -40,10 +40,18 @@ from tricktable.search.explain import value_text
 from tricktable.search.solver import supports
 from tricktable.tui.model import Settings
 from tricktable.tui.skins import card_label, plain
-from tricktable.tui.widgets import COMPASS, FittedScreen, SeatBox, hand_order, trick_grid
+from tricktable.tui.widgets import (
+    LEFT,
+    RIGHT,
+    TOP,
+    FittedScreen,
+    SeatBox,
+    hand_order,
+    trick_grid,
+)
 from tricktable.ui.games import Presenter, Seating, join, presenter_for, safely, suit_text
 from tricktable.ui.games.base import HandSeen
-from tricktable.ui.terminal import seat_names
+from tricktable.ui.terminal import PLACES, seat_names, seat_places
 
 #: shown where a figure has no data (as ``tricktable analyze``)
 NONE = "—"
@@ -55,9 +63,13 @@ ReplayScreen #rp-main { height: 1fr; }
 ReplayScreen #rp-felt { width: 1fr; background: #0b4d2c; color: #e8f5e9; align-vertical: middle; }
 ReplayScreen #rp-side { width: 45%; max-width: 66; border-left: solid $primary; }
 ReplayScreen .rp-seat { height: auto; min-height: 4; padding: 0 1; text-align: center; }
-ReplayScreen #rp-seat-N, ReplayScreen #rp-seat-S { width: 100%; }
+ReplayScreen #rp-top { height: auto; }
+ReplayScreen #rp-top .rp-seat, ReplayScreen #rp-seat-S { width: 100%; }
+ReplayScreen #rp-top.crowded .rp-seat { width: 1fr; padding: 0; }
+ReplayScreen #rp-top.empty { display: none; }
 ReplayScreen #rp-middle { height: auto; min-height: 9; }
-ReplayScreen #rp-seat-W, ReplayScreen #rp-seat-E { width: 1fr; max-width: 26; padding: 0; }
+ReplayScreen #rp-left, ReplayScreen #rp-right { width: 1fr; max-width: 26; height: auto; }
+ReplayScreen #rp-left .rp-seat, ReplayScreen #rp-right .rp-seat { width: 100%; padding: 0; }
 ReplayScreen .rp-seat.to-act { color: #ffd54f; text-style: bold; }
 ReplayScreen #rp-trick { width: 1fr; min-width: 21; height: 9; content-align: center middle;
                          border: round #2e8b57; }
@@ -100,9 +112,10 @@ class Replayed:
     def __init__(self, record: dict[str, Any]) -> None:
         final = replay(record)
         game = final.game
-        if game.num_players != 4:
+        if game.num_players not in PLACES:
             raise TricktableError(
-                f"the replay viewer seats four; {game.name} has {game.num_players} players"
+                f"the replay viewer seats {min(PLACES)} to {max(PLACES)}; {game.name} has"
+                f" {game.num_players} players"
             )
         if not final.history:
             raise RecordError("the record holds no hand to replay")
@@ -195,8 +208,11 @@ class ReplayScreen(FittedScreen[None]):
         self.title_text = title
         self.game = self.match.game
         self.presenter = presenter_for(self.game)
-        self.seating = Seating(self.game, seat_names([], 4))
-        self.players = _players(record)
+        self.n = self.game.num_players
+        self.seating = Seating(self.game, seat_names([], self.n))
+        #: where each seat sits on the felt (seat 0 at the bottom, as the names say)
+        self.places = seat_places(self.n)
+        self.players = _players(record, self.n)
         #: the position shown (an index of ``match.positions``)
         self.index = 0
         #: the state at that position, and the analysis by (hand, action index)
@@ -218,11 +234,11 @@ class ReplayScreen(FittedScreen[None]):
         yield Static(id="rp-facts")
         with Horizontal(id="rp-main"):
             with Vertical(id="rp-felt"):
-                yield SeatBox(2, id="rp-seat-N", classes="rp-seat")
+                yield from self._seat_row("rp-top", TOP)
                 with Horizontal(id="rp-middle"):
-                    yield SeatBox(1, id="rp-seat-W", classes="rp-seat")
+                    yield from self._seat_row("rp-left", LEFT)
                     yield Static(id="rp-trick")
-                    yield SeatBox(3, id="rp-seat-E", classes="rp-seat")
+                    yield from self._seat_row("rp-right", RIGHT)
                 yield SeatBox(0, id="rp-seat-S", classes="rp-seat")
                 yield Static(id="rp-result")
                 with Grid(id="rp-buttons"):
@@ -240,6 +256,15 @@ class ReplayScreen(FittedScreen[None]):
                 table.can_focus = False  # the arrow keys step the match, never the log
                 yield table
         yield Footer()
+
+    def _seat_row(self, ident: str, places: tuple[str, ...]) -> ComposeResult:
+        """The top row or a side column of the felt, with the seats sitting there."""
+        seats = [(self.places.index(p), p) for p in places if p in self.places]
+        box = Horizontal if ident == "rp-top" else Vertical
+        classes = "crowded" if len(seats) > 1 else "empty" if not seats else ""
+        with box(id=ident, classes=classes):
+            for seat, place in seats:
+                yield SeatBox(seat, id=f"rp-seat-{place}", classes="rp-seat")
 
     def on_mount(self) -> None:
         table: DataTable[Text | str] = self.query_one("#rp-log", DataTable)
@@ -348,7 +373,7 @@ class ReplayScreen(FittedScreen[None]):
         out.append(f"score: {self.seating.scores_text(state.scores)}")
         if state.is_over:
             out.append(Text("the match is over", style="bold"))
-        elif 0 <= state.to_act < 4:
+        elif 0 <= state.to_act < self.n:
             out.append(f"{self.seating.names[state.to_act]} to act")
         return join(out)
 
@@ -356,7 +381,7 @@ class ReplayScreen(FittedScreen[None]):
         return Text(SUIT_NAMES[suit]) if self.settings.ascii else suit_text(suit)
 
     def _value(self, key: str, value: object) -> Text:
-        if key.endswith("bidder") and isinstance(value, int) and 0 <= value < 4:
+        if key.endswith("bidder") and isinstance(value, int) and 0 <= value < self.n:
             return Text(self.seating.names[value])  # a seat, as the presenter names seats
         shown = safely(
             lambda: [self.presenter.value_text(self.seating, key, value)],
@@ -371,7 +396,7 @@ class ReplayScreen(FittedScreen[None]):
         for actor, action in zip(log.actors[:at], log.actions[:at], strict=True):
             if not act.is_play(action):  # the last bid (or pass, or call) each seat made
                 said[actor] = action
-        for seat in range(4):
+        for seat in range(self.n):
             head = Text(f"{self.seating.names[seat]} · {self.players[seat]}", style="bold")
             if seat == log.dealer:
                 head.append("  (D)", style="bold yellow")
@@ -383,7 +408,7 @@ class ReplayScreen(FittedScreen[None]):
             shown = Text(" ").join(self.card(c, trumps) for c in cards)
             if not cards:
                 shown = Text("no cards left", style="dim")
-            seat_box = self.query_one(f"#rp-seat-{COMPASS[seat]}", SeatBox)
+            seat_box = self.query_one(f"#rp-seat-{self.places[seat]}", SeatBox)
             seat_box.set_class(seat == state.to_act, "to-act")
             seat_box.show(None, [head, join(facts), shown])
 
@@ -410,9 +435,9 @@ class ReplayScreen(FittedScreen[None]):
             best = next((c for s, c in shown if s == winner), -1)
             title = f"trick {len(state.tricks)}"
             caption = f"taken by {self.seating.names[winner]}"
-        elif state.phase != PLAY and 0 <= state.to_act < 4:
+        elif state.phase != PLAY and 0 <= state.to_act < self.n:
             title = "bidding" if at else "just dealt"
-        elif 0 <= state.to_act < 4:
+        elif 0 <= state.to_act < self.n:
             caption = f"{self.seating.names[state.to_act]} to lead"
         mark = "<=" if self.settings.ascii else "★"
         cells: dict[str, RenderableType] = {}
@@ -420,7 +445,7 @@ class ReplayScreen(FittedScreen[None]):
             text = self.card(card, trumps)
             if card == best:
                 text.append(f" {mark}", style="bold green")
-            cells[COMPASS[seat]] = text
+            cells[self.places[seat]] = text
         widget = self.query_one("#rp-trick", Static)
         widget.border_title = title
         widget.border_subtitle = caption
@@ -442,7 +467,7 @@ class ReplayScreen(FittedScreen[None]):
 
     def _hand_line(self, state: TrickState, hand: int) -> Text:
         before = self.match.scores_after[hand - 1] if hand else (0,) * len(state.scores)
-        seen = HandSeen(hand, self.match.logs[hand].dealer, 4, before)
+        seen = HandSeen(hand, self.match.logs[hand].dealer, self.n, before)
         seen.result = state.results[hand]
         seen.scores = tuple(state.scores)
         line = safely(
@@ -619,18 +644,18 @@ def _next_stop(stops: list[int], index: int, step: int, last: int) -> int:
 def _public_info(state: TrickState) -> dict[str, Any]:
     """The facts of ``View.info()`` that every seat's view shows alike: public ones only
     (a Hearts seat's own passed cards are not a fact of the table)."""
-    infos = [state.view(seat).info() for seat in range(4)]
+    infos = [state.view(seat).info() for seat in range(state.n)]
     return {k: v for k, v in infos[0].items() if all(i.get(k) == v for i in infos[1:])}
 
 
-def _players(record: dict[str, Any]) -> list[str]:
+def _players(record: dict[str, Any], seats: int = 4) -> list[str]:
     """The players' names as the table shows them (``bot:edna`` -> Edna)."""
     from tricktable.characters.talk import display_name
 
     names = record.get("players")
-    if isinstance(names, list) and len(names) == 4 and all(isinstance(n, str) for n in names):
+    if isinstance(names, list) and len(names) == seats and all(isinstance(n, str) for n in names):
         return [display_name(n) for n in names]
-    return ["?"] * 4
+    return ["?"] * seats
 
 
 class ReplayApp(App[None]):

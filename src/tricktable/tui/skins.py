@@ -96,9 +96,14 @@ TABLE_CSS = (
 #chat { height: 7; border-top: solid $primary; }
 #say { height: 3; }
 .seat { height: 7; width: 1fr; content-align: center middle; text-align: center; }
-#seat-N, #seat-S { width: 100%; height: 6; }
+#top { height: 6; }
+#top .seat, #seat-S { width: 100%; height: 6; }
+#top.crowded .seat { width: 1fr; }
+#top.empty { display: none; }
 #middle { height: 9; }
-#seat-W, #seat-E { width: 22; }
+#left, #right { width: 22; }
+#left .seat, #right .seat { width: 100%; }
+#left.crowded .seat, #right.crowded .seat { height: 1fr; }
 #trick { width: 1fr; height: 9; grid-size: 3 3; grid-rows: 1fr 1fr 1fr; }
 #trick Static { width: 100%; height: 100%; content-align: center middle; }
 #hand { height: 3; align-horizontal: center; }

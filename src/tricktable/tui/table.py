@@ -43,8 +43,11 @@ from tricktable.tui.model import SKINS, MatchSetup, Settings
 from tricktable.tui.skins import TABLE_CSS, card_label, plain
 from tricktable.tui.widgets import (
     BID_SLOTS,
-    COMPASS,
+    GRID,
     HAND_SLOTS,
+    LEFT,
+    RIGHT,
+    TOP,
     BidButton,
     CardChip,
     FittedScreen,
@@ -56,7 +59,7 @@ from tricktable.tui.widgets import (
 )
 from tricktable.ui.answers import is_passing
 from tricktable.ui.games import presenter_for, safely
-from tricktable.ui.terminal import TableDisplay, seat_names, second_person
+from tricktable.ui.terminal import PLACES, TableDisplay, seat_names, seat_places, second_person
 
 if TYPE_CHECKING:
     from tricktable.search.explain import Hint
@@ -91,9 +94,10 @@ KEYS = (
 
 
 class TableScreen(FittedScreen[str]):
-    """A match of a four-seat game with the person at seat 0 and bots (or characters) at
-    the others. Dismissed with what comes next: ``again`` (the same setup, a fresh seed),
-    ``setup``, ``replay`` (this match's record) or ``quit``.
+    """A match of a game of two to seven seats with the person at seat 0 (at the bottom)
+    and bots (or characters) at the others, round the felt where their names say (see
+    :data:`~tricktable.ui.terminal.PLACES`). Dismissed with what comes next: ``again``
+    (the same setup, a fresh seed), ``setup``, ``replay`` (this match's record) or ``quit``.
 
     ``record``: a saved match to play on (its game, seed and players are the record's, or
     ``bots`` given again: see :func:`record_seats`); ``path``: where the record is saved
@@ -144,16 +148,21 @@ class TableScreen(FittedScreen[str]):
             self.table = Table(game, players, state.seed, state=state, faults=faults)
         else:
             game = setup.load()
+            setup = self.setup = setup.fitted(game.num_players)
             if len(setup.players) != game.num_players - 1:
                 raise TricktableError(
                     f"{game.name} seats {game.num_players}: choose {game.num_players - 1} bots"
                 )
             self.table = Table(game, [Person(label), *setup.players], setup.seed)
-        if game.num_players != 4:
+        if game.num_players not in PLACES:
             raise TricktableError(
-                f"the table screen seats four; {game.name} has {game.num_players}"
+                f"the table screen seats {min(PLACES)} to {max(PLACES)}; {game.name} has"
+                f" {game.num_players}"
             )
         self.game = game
+        self.n = game.num_players
+        #: where each seat sits on the felt (a place of the compass grid; the person: S)
+        self.places = seat_places(self.n, ME)
         self.presenter = presenter_for(game)
         self.seed = self.table.seed
         self.max_hands = max_hands
@@ -165,7 +174,7 @@ class TableScreen(FittedScreen[str]):
         self.path = (
             path if path is not None else settings.records / f"match-{self.seed}-{stamp}.json"
         )
-        self.names = seat_names([ME], 4)
+        self.names = seat_names([ME], self.n)
         self.players = ["you", *(_shown_name(label) for label in self.table.labels[1:])]
         self.skin = settings.skin
         self.animating = settings.animate
@@ -203,17 +212,19 @@ class TableScreen(FittedScreen[str]):
         yield Static(id="status")
         with Horizontal(id="main"):
             with Vertical(id="felt"):
-                yield SeatBox(2, id="seat-N", classes="seat")
+                yield from self._seat_row("top", TOP)
                 with Horizontal(id="middle"):
-                    yield SeatBox(1, id="seat-W", classes="seat")
+                    yield from self._seat_row("left", LEFT)
                     with Grid(id="trick"):
-                        for where in ("", "N", "", "W", "C", "E", "", "S", ""):
-                            if where in ("", "C"):
-                                yield Static(id="trick-centre" if where else None)
-                            else:
+                        for where in GRID:
+                            if where == "C":
+                                yield Static(id="trick-centre")
+                            elif where in self.places:
                                 yield TrickSpot(where, id=f"spot-{where}")
-                    yield SeatBox(3, id="seat-E", classes="seat")
-                yield SeatBox(0, id="seat-S", classes="seat")
+                            else:
+                                yield Static()
+                    yield from self._seat_row("right", RIGHT)
+                yield SeatBox(ME, id="seat-S", classes="seat")
                 with Horizontal(id="hand"):
                     for i in range(HAND_SLOTS):
                         yield CardChip(i, id=f"card-{i}", classes="card")
@@ -233,6 +244,16 @@ class TableScreen(FittedScreen[str]):
                 yield Input(placeholder="t: say something to the table", id="say", max_length=200)
         yield self.size_message()
         yield Footer()
+
+    def _seat_row(self, ident: str, places: tuple[str, ...]) -> ComposeResult:
+        """A row (the top) or a column (left, right) of the felt, with the seats sitting
+        there; ``crowded`` where it holds more than one (their boxes leave out the avatar)."""
+        seats = [(self.places.index(p), p) for p in places if p in self.places]
+        box = Horizontal if ident == "top" else Vertical
+        classes = "seats" + (" crowded" if len(seats) > 1 else "") + (" empty" * (not seats))
+        with box(id=ident, classes=classes):
+            for seat, place in seats:
+                yield SeatBox(seat, id=f"seat-{place}", classes="seat")
 
     def on_mount(self) -> None:
         self.set_class(True, f"-{self.skin}")
@@ -403,7 +424,7 @@ class TableScreen(FittedScreen[str]):
         display = self.display_log
         assert display is not None
         text = Text()
-        if 0 <= view.to_act < 4 and not self.finished:
+        if 0 <= view.to_act < self.n and not self.finished:
             if view.to_act == ME:
                 text.append("▶ your turn", style="bold yellow")
             else:
@@ -429,8 +450,22 @@ class TableScreen(FittedScreen[str]):
             if not act.is_play(action) and not act.PASS_CARDS & action:
                 bids[seat] = self.game.action_name(action)  # the last bid each seat made
         tricks = view.tricks_won
-        for seat in range(4):
-            lines = [Text(f"{self.names[seat]} · {self.players[seat]}", style="bold")]
+        display = self.display_log
+        # Which side each seat plays for, where the names alone do not tell: partnerships
+        # at other sizes than four (at four the partner sits opposite, as everyone knows).
+        teams = display is not None and display.partners and self.n != 4
+        for seat in range(self.n):
+            box = self.query_one(f"#seat-{self.places[seat]}", SeatBox)
+            crowded = box.parent is not None and box.parent.has_class("crowded")
+            name = Text(self.names[seat], style="bold")
+            player = Text(self.players[seat])
+            if teams:
+                player.append(f" · team {_team_letter(self.game.team_of(seat))}")
+            if crowded:  # a narrow box: the name, the player and the facts each a line
+                lines = [name, player]
+            else:
+                name.append(" · ").append_text(player)
+                lines = [name]
             if seat == view.dealer:
                 lines[0].append("  (D)", style="bold")
             if seat == view.to_act:
@@ -438,9 +473,9 @@ class TableScreen(FittedScreen[str]):
             facts = [bids[seat]] if seat in bids else []
             facts.append(f"tricks {tricks[seat]}")
             lines.append(Text(" · ".join(facts)))
-            box = self.query_one(f"#seat-{COMPASS[seat]}", SeatBox)
             box.set_class(seat == view.to_act, "to-act")
-            box.show(self._avatar(seat), [plain(line, self.settings.ascii) for line in lines])
+            avatar = None if crowded else self._avatar(seat)
+            box.show(avatar, [plain(line, self.settings.ascii) for line in lines])
 
     def _avatar(self, seat: int) -> Text | None:
         if seat not in self._avatars:
@@ -472,7 +507,7 @@ class TableScreen(FittedScreen[str]):
                 shown = card_label(card, trumps, ascii)
                 if card == best:
                     shown.append(" <=" if ascii else " ★", style="bold green")
-                cards[COMPASS[seat]] = (card, shown)
+                cards[self.places[seat]] = (card, shown)
             centre = Text(f"trick {len(view.tricks) + 1}", style="dim")
         elif showing_last or (view.tricks and not self.collected):
             leader, played, winner = view.tricks[-1]
@@ -480,13 +515,13 @@ class TableScreen(FittedScreen[str]):
                 shown = card_label(card, trumps, ascii)
                 if showing_last:
                     shown.stylize("dim")
-                cards[COMPASS[(leader + i) % 4]] = (card, shown)
+                cards[self.places[(leader + i * self.game.step) % self.n]] = (card, shown)
             if showing_last:
                 centre = Text(f"last trick:\n{self.names[winner]}", style="bold")
                 centre.append("\n(l: back)", style="dim")
             else:
                 centre = Text(f"taken by\n{self.names[winner]}")
-        for where in "NWES":
+        for where in self._spots():
             spot = self.query_one(f"#spot-{where}", TrickSpot)
             card, shown = cards.get(where, (-1, Text("")))
             spot.show(card if card >= 0 else None, shown, self.animating and not showing_last)
@@ -497,10 +532,14 @@ class TableScreen(FittedScreen[str]):
         the next card lands on it (and ``l`` draws the last trick back)."""
         if self.showing_last or not view.tricks or not self.is_attached:
             return
-        toward = COMPASS[view.tricks[-1][2]]
+        toward = self.places[view.tricks[-1][2]]
         with contextlib.suppress(NoMatches):
-            for where in "NWES":
+            for where in self._spots():
                 self.query_one(f"#spot-{where}", TrickSpot).collect(toward, COLLECT_TIME)
+
+    def _spots(self) -> list[str]:
+        """The places of the trick's spots: one for each seat."""
+        return [where for where in GRID if where in self.places]
 
     def _draw_tally(self, view: View) -> None:
         display = self.display_log
@@ -516,7 +555,7 @@ class TableScreen(FittedScreen[str]):
         new = self.table.events_since(ME, self._events)
         self._events += len(new)
         for event in (e for e in new if isinstance(e, Chat)):
-            name = self.names[event.seat] if 0 <= event.seat < 4 else "The table"
+            name = self.names[event.seat] if 0 <= event.seat < self.n else "The table"
             line = Text(f"{name}: ", style="bold")
             line.append(event.text)
             chat.write(plain(line, self.settings.ascii))
@@ -722,7 +761,7 @@ class TableScreen(FittedScreen[str]):
 def record_seats(
     record: dict[str, Any], bots: tuple[str, ...] | None = None
 ) -> tuple[str, tuple[str, ...]]:
-    """The person's label (seat 0) and the three bots' specs of a saved match to play on.
+    """The person's label (seat 0) and the bots' specs of a saved match to play on.
 
     The bots are the record's own, which are never a program, URL or plug-in (a record is
     data: :func:`~tricktable.runner.players_of` refuses those in one line, which says to give
@@ -737,6 +776,11 @@ def record_seats(
     if specs[0] != HUMAN or HUMAN in specs[1:]:
         raise TricktableError("the table screen plays on a match with one person, at seat 0")
     return labels[0], tuple(specs[1:])
+
+
+def _team_letter(side: int) -> str:
+    """A side's letter on the felt: A, B, C..."""
+    return chr(ord("A") + side) if 0 <= side < 26 else str(side)
 
 
 def hint_text(screen: TableScreen, view: View, given: Hint) -> Text:

@@ -25,8 +25,15 @@ from textual.widgets import Button, RichLog, Static
 from tricktable.engine.trick import TrickState, View, trick_winner
 from tricktable.tui.skins import MIN_SIZE, card_label, plain
 
-#: where each seat sits seen from seat 0 (the person's, and the replay's South)
+#: where each seat of four sits seen from seat 0 (the person's, and the replay's South);
+#: :func:`~tricktable.ui.terminal.seat_places` places a table of any size
 COMPASS = ("S", "W", "N", "E")
+#: the places of the felt, row by row: a 3x3 compass, its centre (``C``) the trick's words
+GRID = ("NW", "N", "NE", "W", "C", "E", "SW", "S", "SE")
+#: the places seats take in the top row, and in the left and right columns (top first)
+TOP = ("NW", "N", "NE")
+LEFT = ("W", "SW")
+RIGHT = ("E", "SE")
 #: slots in the hand bar and the bid panel: the most cards a hand holds, the most choices
 HAND_SLOTS = 13
 BID_SLOTS = 16
@@ -143,8 +150,8 @@ class BidButton(Button):
 
 
 class TrickSpot(Static):
-    """Where one seat's card of the trick lies (compass ``N``, ``W``, ``E``, ``S``); a card
-    put down slides in from its seat's side when animations are on."""
+    """Where one seat's card of the trick lies (a place of :data:`GRID`: ``N``, ``W``,
+    ``NE``...); a card put down slides in from its seat's side when animations are on."""
 
     #: the way a card slides in from each side: (columns, rows) it starts away
     FROM: ClassVar[dict[str, tuple[int, int]]] = {
@@ -152,6 +159,10 @@ class TrickSpot(Static):
         "S": (0, 2),
         "W": (-6, 0),
         "E": (6, 0),
+        "NW": (-6, -2),
+        "NE": (6, -2),
+        "SW": (-6, 2),
+        "SE": (6, 2),
     }
 
     def __init__(self, where: str, **kwargs: Any) -> None:
@@ -165,7 +176,7 @@ class TrickSpot(Static):
         self.card = card
         self.update(shown)
         if new and animate:
-            dx, dy = self.FROM[self.where]
+            dx, dy = self.FROM.get(self.where, (0, 0))
             self.styles.offset = (dx, dy)
             self.styles.opacity = 0.2
             self.animate("offset", Offset(0, 0), duration=0.25, easing="out_cubic")
@@ -176,7 +187,7 @@ class TrickSpot(Static):
 
     def collect(self, toward: str, seconds: float) -> None:
         """Slide the card toward the side of the trick's winner, fading out."""
-        dx, dy = self.FROM[toward]
+        dx, dy = self.FROM.get(toward, (0, 0))
         self.animate("offset", Offset(dx, dy), duration=seconds, easing="in_cubic")
         self.styles.animate("opacity", value=0.0, duration=seconds)
 
@@ -225,18 +236,19 @@ class FittedScreen(Screen[ScreenResultType]):
 
 
 def trick_grid(cells: dict[str, RenderableType], centre: RenderableType) -> Grid:
-    """The trick in compass layout: ``cells`` by ``N``, ``W``, ``E``, ``S``."""
+    """The trick in compass layout: ``cells`` by place (``N``, ``W``, ``E``, ``S``, and at
+    five seats or more the corners ``NW``, ``NE``, ``SW``, ``SE``: see :data:`GRID`)."""
     grid = Grid.grid(expand=True)
     for _ in range(3):
         grid.add_column(justify="center", ratio=1)
     blank = Text("")
     # A blank row between the seats' rows: the three cards then fill a trick's frame of
     # seven rows from top to bottom, rather than huddling at its top.
-    grid.add_row(blank, cells.get("N", blank), blank)
+    grid.add_row(cells.get("NW", blank), cells.get("N", blank), cells.get("NE", blank))
     grid.add_row(blank, blank, blank)
     grid.add_row(cells.get("W", blank), centre, cells.get("E", blank))
     grid.add_row(blank, blank, blank)
-    grid.add_row(blank, cells.get("S", blank), blank)
+    grid.add_row(cells.get("SW", blank), cells.get("S", blank), cells.get("SE", blank))
     return grid
 
 
