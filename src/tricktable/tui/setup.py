@@ -1,8 +1,10 @@
 """The start screen of ``tricktable tui``: pick a game, house rules, players and the screen.
 
-:class:`SetupScreen` shows every four-seat game and variant, the chosen game's options (read
-from its Options dataclass: a switch, a number or a choice each), a rules file, the three
-players beside you with a level for the characters, the seed, the screen's settings, and
+:class:`SetupScreen` shows every game and variant of two to seven seats, the chosen game's
+options (read from its Options dataclass: a switch, a number or a choice each; ``players`` and
+``partners`` set the table's size and its partnerships where the game has them), a rules file,
+a player for each seat beside you (as many as the options seat) with a level for the
+characters, the seed, the screen's settings, and
 the saved matches that can be resumed. It hands back a :class:`~tricktable.tui.model.Chosen`
 only once everything has been checked as the match itself would check it (the game spec, the
 players' specs, each bot started on the game), so a bad entry is one line on the screen,
@@ -35,11 +37,24 @@ from tricktable.errors import RecordError, TricktableError
 from tricktable.games import GAMES, PRESETS, load_game
 from tricktable.records import load_record, replay
 from tricktable.runner import HUMAN, MatchSpecError, check_players
-from tricktable.tui.model import SKINS, Chosen, MatchSetup, SavedMatch, Settings, unfinished_records
+from tricktable.tui.model import (
+    DEFAULT_BOTS,
+    SKINS,
+    Chosen,
+    MatchSetup,
+    SavedMatch,
+    Settings,
+    default_bots,
+    unfinished_records,
+)
 from tricktable.tui.widgets import FittedScreen
+from tricktable.ui.terminal import PLACES, seat_names
 
-#: the seats beside you, by number: seat 1 sits on your left, as at the table screen
+#: the seats beside you, by number, at a table of four: seat 1 sits on your left, as at the
+#: table screen (other sizes: :func:`~tricktable.ui.terminal.seat_names`)
 SEATS = {1: "West", 2: "North", 3: "East"}
+#: the most seats beside you (a table of seven)
+MOST_SEATS = max(PLACES) - 1
 #: a character's levels: its own play, or the level's bot playing its cards (``base``)
 CHARACTER_LEVELS = (("own style", ""), *((level, level) for level in LEVELS))
 TITLE = "tricktable · set up a match: you sit South · Tab moves, Enter picks, Ctrl+S starts"
@@ -55,19 +70,24 @@ BOTS = {
 }
 
 
-def four_seat_games() -> list[tuple[str, str]]:
-    """(name, description) of every game and variant that seats four, each game before its
-    variants."""
+def table_games() -> list[tuple[str, str]]:
+    """(name, description) of every game and variant the table screen seats (two to seven
+    seats, by default or by its ``players`` option), each game before its variants."""
     found: list[tuple[str, str]] = []
     for name, cls in GAMES.items():
         # The table size is a game's field (its options may set it), not its class's.
-        if load_game(name).num_players != 4:
+        sizes = (load_game(name).num_players, *getattr(cls, "seat_counts", ()))
+        if not any(n in PLACES for n in sizes):
             continue
         found.append((name, f"{cls.title or name}: {cls.summary}"))
         for preset in sorted(PRESETS.values(), key=lambda p: p.name):
             if preset.game == name:
                 found.append((preset.name, f"a variant of {name}: {preset.summary}"))
     return found
+
+
+#: the name it had when the table seated four only
+four_seat_games = table_games
 
 
 def bot_choices(game: Game) -> list[tuple[str, str]]:
@@ -159,6 +179,8 @@ class SetupScreen(FittedScreen["Chosen | None"]):
     SetupScreen .seat .player { width: 1fr; }
     SetupScreen .seat .level { width: 12; }
     SetupScreen .blurb { height: auto; max-height: 2; color: $text-muted; padding-left: 16; }
+    SetupScreen.-wide-seats .seat > Label { width: 21; }
+    SetupScreen.-wide-seats .blurb { padding-left: 21; }
     SetupScreen #screen-row Checkbox { width: auto; margin-right: 2; }
     SetupScreen #saved { height: 1fr; min-height: 3; }
     SetupScreen #setup-error { height: auto; max-height: 3; color: $error; padding: 0 1; }
@@ -181,7 +203,7 @@ class SetupScreen(FittedScreen["Chosen | None"]):
         self.initial = initial
         self.settings = settings
         self.records = records if records is not None else settings.records
-        self.games = four_seat_games()
+        self.games = table_games()
         self.saved: list[SavedMatch] = unfinished_records(self.records)
         name, values = self._initial_game()
         self.game_name = name
@@ -253,15 +275,20 @@ class SetupScreen(FittedScreen["Chosen | None"]):
 
     def _seats(self) -> ComposeResult:
         choices = bot_choices(self.game)
-        for seat in SEATS:
-            spec = self.initial.players[seat - 1] if seat <= len(self.initial.players) else ""
+        given = self.initial.players
+        # the seats a larger table adds: the characters the defaults go on with
+        more = default_bots(MOST_SEATS)[len(given) :] if given == DEFAULT_BOTS else ()
+        for seat in range(1, MOST_SEATS + 1):
+            players = (*given, *more)
+            spec = players[seat - 1] if seat <= len(players) else ""
             name, level = split_player(spec or "heuristic")
             mine = choices if name in dict((v, k) for k, v in choices) else [*choices, (name, name)]
-            with Horizontal(classes="row seat"):
+            with Horizontal(classes="row seat", id=f"seat-row-{seat}"):
                 yield Label(id=f"seat-{seat}")
                 yield _select(mine, name, f"player-{seat}", "player")
                 yield _select(CHARACTER_LEVELS, level, f"level-{seat}", "level")
             yield Static(id=f"blurb-{seat}", classes="blurb")
+        yield Static(id="seat-count", classes="blurb")
 
     async def on_mount(self) -> None:
         # Highlighted once mounted: a list highlights its first option as it mounts.
@@ -331,12 +358,33 @@ class SetupScreen(FittedScreen["Chosen | None"]):
 
     # ------------------------------------------------------------------------- players
 
+    def table_game(self) -> Game:
+        """The game as the options now set it (its size, its partnerships); the game
+        without them while they do not load (the error shows when the match starts)."""
+        try:
+            return load_game(self.game_name, extra=self.options())
+        except (TricktableError, ValueError, TypeError):
+            return self.game
+
+    def seats(self) -> int:
+        """How many seats beside yours the chosen game and options have (at most six)."""
+        return max(1, min(self.table_game().num_players - 1, MOST_SEATS))
+
     def _show_players(self) -> None:
-        partners = self.game.num_scores == 2
+        game = self.table_game()
+        n = game.num_players
+        names = seat_names([0], n)
+        sides = game.num_scores
+        partners = 0 < sides < n
         choices = bot_choices(self.game)
-        for seat, where in SEATS.items():
-            who = "partner" if partners and seat == 2 else "opponent"
-            self.query_one(f"#seat-{seat}", Label).update(f"{where} · {who}")
+        for seat in range(1, MOST_SEATS + 1):
+            shown = seat < n
+            self.query_one(f"#seat-row-{seat}").display = shown
+            self.query_one(f"#blurb-{seat}").display = shown
+            if not shown:
+                continue
+            who = "partner" if partners and game.team_of(seat) == game.team_of(0) else "opponent"
+            self.query_one(f"#seat-{seat}", Label).update(f"{names[seat]} · {who}")
             select: Select[str] = self.query_one(f"#player-{seat}", Select)
             current = select.value
             known = [v for _, v in choices]
@@ -347,6 +395,14 @@ class SetupScreen(FittedScreen["Chosen | None"]):
             select.set_options(mine)
             select.value = current if current in [v for _, v in mine] else "heuristic"
             self._show_player(seat)
+        # "Northwest · opponent" needs a wider label than the winds of four
+        self.set_class(n > 4, "-wide-seats")
+        count = self.query_one("#seat-count", Static)
+        count.display = n != 4
+        if partners:
+            count.update(f"{n} players, {sides} sides: partners sit evenly round the table")
+        else:
+            count.update(f"{n} players, each for themselves")
 
     def _show_player(self, seat: int) -> None:
         name = str(self.query_one(f"#player-{seat}", Select).value)
@@ -360,11 +416,17 @@ class SetupScreen(FittedScreen["Chosen | None"]):
         ident = event.select.id or ""
         if ident.startswith("player-"):
             self._show_player(int(ident.removeprefix("player-")))
+        elif ident.startswith("opt-"):
+            self._show_players()  # an option may seat more or fewer, or change the sides
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if (event.input.id or "") in ("opt-players", "opt-partners"):
+            self._show_players()
 
     def players(self) -> tuple[str, ...]:
-        """The specs of the three players beside you, as chosen."""
+        """The specs of the players beside you, as chosen (one for each other seat)."""
         specs = []
-        for seat in SEATS:
+        for seat in range(1, self.seats() + 1):
             name = str(self.query_one(f"#player-{seat}", Select).value)
             specs.append(player_spec(name, str(self.query_one(f"#level-{seat}", Select).value)))
         return tuple(specs)
@@ -404,7 +466,8 @@ class SetupScreen(FittedScreen["Chosen | None"]):
             try:
                 bot.start_match(game, seat, 0)
             except TricktableError as exc:
-                raise MatchSpecError(f"{SEATS[seat]}: {exc}") from None
+                where = seat_names([0], game.num_players)[seat]
+                raise MatchSpecError(f"{where}: {exc}") from None
             finally:
                 bot.close()
         return setup
