@@ -22,6 +22,7 @@ from tricktable.analysis.duel import (
     DEALS_PER_CHUNK,
     DuelError,
     deal_of,
+    duel_tables,
     margin,
     prepare,
     run_duel,
@@ -99,13 +100,58 @@ def test_a_lower_score_is_better_where_the_game_says_so() -> None:
     assert margin(setback, [3, 1], frozenset({0})) == 2
 
 
-def test_a_game_two_bots_cannot_share_is_refused() -> None:
-    odd = SimpleNamespace(name="odd", num_players=3, team_of=lambda seat: seat)
+def test_a_game_two_bots_cannot_share_alternate_seats_is_played_a_side_at_a_time() -> None:
+    odd = SimpleNamespace(name="odd", num_players=3, num_scores=3, team_of=lambda seat: seat)
     with pytest.raises(DuelError, match="even number"):
         seat_sides(odd)  # type: ignore[arg-type]
-    crossed = SimpleNamespace(name="crossed", num_players=4, team_of=lambda seat: seat // 2)
+    assert duel_tables(odd) == (frozenset({0}), frozenset({1}), frozenset({2}))  # type: ignore[arg-type]
+    crossed = SimpleNamespace(
+        name="crossed", num_players=4, num_scores=2, team_of=lambda seat: seat // 2
+    )
     with pytest.raises(DuelError, match="share a side"):
         seat_sides(crossed)  # type: ignore[arg-type]
+    alone = SimpleNamespace(name="alone", num_players=3, num_scores=1, team_of=lambda seat: 0)
+    with pytest.raises(DuelError, match="one side"):
+        duel_tables(alone)  # type: ignore[arg-type]
+    # Three sides: A's side less the mean of the others'.
+    sides = load_game("setback(partners=3x2,players=6)")
+    assert margin(sides, [5, 1, -2], frozenset({0})) == 5 - (1 - 2) / 2
+
+
+@pytest.mark.parametrize(
+    ("game_spec", "tables"),
+    [
+        ("setback(partners=3x2,players=6)", 3),  # partners opposite: A holds one side a table
+        ("setback(players=6)", 2),  # two sides of three alternating: A in the even seats
+        ("setback(partners=false,players=3)", 3),  # an odd table: A holds one seat a table
+    ],
+)
+def test_a_deal_at_every_table_shape_holds_the_same_cards_and_each_side_once(
+    game_spec: str, tables: int
+) -> None:
+    duel = prepare(game_spec, "heuristic", "random", deals=2, seed=4, sprt=None, keep_records=True)
+    result = run_duel(duel, workers=1)
+    game = load_game(game_spec)
+    assert result.tables == tables == len(duel_tables(game))
+    for deal in result.deals:
+        assert deal.records is not None and len(deal.records) == len(deal.margins) == tables
+        first = deal.records[0]["hands"][0]
+        held = [0] * game.num_scores
+        for record, a_sides, value in zip(
+            deal.records, duel_tables(game), deal.margins, strict=True
+        ):
+            hand = record["hands"][0]
+            assert (hand["dealer"], hand["deal"]) == (first["dealer"], first["deal"])
+            a_seats = [s for s, p in enumerate(record["players"]) if p == "bot:heuristic"]
+            assert {game.team_of(s) for s in a_seats} == a_sides
+            for side in a_sides:
+                held[side] += 1
+            assert value == margin(game, replay(record).scores, a_sides)
+        assert held == [1] * game.num_scores  # A held every side's cards once
+        assert deal.difference == sum(deal.margins) / tables
+    # Two copies of one seeded bot play alike at every table: the luck cancels exactly.
+    same = run_duel(prepare(game_spec, "random", "random", deals=3, seed=4, sprt=None), 1)
+    assert same.difference.mean == 0.0
 
 
 def test_the_same_deals_and_the_same_stop_with_one_worker_or_two() -> None:

@@ -2,17 +2,22 @@
 
 Deal ``i`` of a duel of seed ``S`` is the first deal a match of seed
 ``derive_seed(S, "duel", i)`` would have: its dealer and every seat's cards. It is played at
-two tables, one hand each:
+two or more tables, one hand each, with the same cards and dealer (:func:`duel_tables`):
 
-- table 1: bot A in the even seats (0 and 2), bot B in the odd seats (1 and 3);
-- table 2: the same cards and dealer, B in the even seats and A in the odd ones.
+- where the even seats and the odd seats play for different sides (four seats, two sides of
+  three at six, or each for themselves at an even table), at two tables: table 1 seats bot A in
+  the even seats (0 and 2) and bot B in the odd seats (1 and 3); table 2 swaps them;
+- otherwise (three sides of two at six seats, where partners sit opposite, 0 and 3; or an odd
+  table of players each for themselves), at one table a side: table ``t`` seats A in the seats
+  of side ``t - 1`` and B in every other seat, so A holds each side's cards once.
 
 On each table A's *margin* is the score its seats' sides gained in the hand minus B's (a
-partnership's side, or in a game where each seat scores alone the sum of A's seats); in a game
-where the lower score is better (``Game.lower_wins``) the sign is turned, so a positive margin
-always favours A. The deal's *paired difference* is the mean of the two tables' margins: both
-bots held both sides' cards, so the luck of the deal cancels, and what is left measures play.
-Two identical deterministic bots give exactly 0 on every deal.
+partnership's side, or in a game where each seat scores alone the sum of A's seats); where A
+holds one side against several (the second way), the score of A's side minus the mean of the
+other sides'. In a game where the lower score is better (``Game.lower_wins``) the sign is
+turned, so a positive margin always favours A. The deal's *paired difference* is the mean of
+its tables' margins: both bots held every side's cards, so the luck of the deal cancels, and
+what is left measures play. Two identical deterministic bots give 0 on every deal.
 
 The differences feed a :class:`~tricktable.analysis.sprt.Sprt` in deal order, whatever the
 number of worker processes: deals are played in fixed chunks (:data:`DEALS_PER_CHUNK`), each
@@ -108,12 +113,12 @@ def prepare(
 ) -> Duel:
     """Check a duel and return it; a :class:`TricktableError` says what is wrong, on one line.
 
-    ``sprt`` None plays every deal. The game must load and seat two bots on alternate seats of
-    different sides; each bot is made once and closed, so a bad spec fails now rather than in
-    a worker.
+    ``sprt`` None plays every deal. The game must load and have two sides or more (see
+    :func:`duel_tables`); each bot is made once and closed, so a bad spec fails now rather
+    than in a worker.
     """
     game = load_game(game_spec)
-    seat_sides(game)  # raises for a game two bots cannot share
+    duel_tables(game)  # raises for a game two bots cannot share
     limits = limits if limits is not None else RunnerOptions()
     specs = []
     for name, spec in (("A", a), ("B", b)):
@@ -137,7 +142,8 @@ def seat_sides(game: Game) -> tuple[frozenset[int], frozenset[int]]:
     """The sides (indices of ``scores``) of the even seats and of the odd seats of ``game``.
 
     Raises :class:`DuelError` for a game with an odd number of seats, or where an even and an
-    odd seat play for one side: two bots could not be told apart there.
+    odd seat play for one side: two bots cannot sit in alternate seats there (see
+    :func:`duel_tables`, which then gives A one side at a time).
     """
     n = game.num_players
     if n % 2:
@@ -149,6 +155,25 @@ def seat_sides(game: Game) -> tuple[frozenset[int], frozenset[int]]:
     return even, odd
 
 
+def duel_tables(game: Game) -> tuple[frozenset[int], ...]:
+    """The sides A holds at each table of a deal: the even seats' sides, then the odd seats'
+    (:func:`seat_sides`), where they differ; else each side in turn, alone.
+
+    >>> from tricktable.games import load_game
+    >>> [sorted(t) for t in duel_tables(load_game("setback(partners=3x2,players=6)"))]
+    [[0], [1], [2]]
+    >>> [sorted(t) for t in duel_tables(load_game("hearts"))]
+    [[0, 2], [1, 3]]
+    """
+    try:
+        return seat_sides(game)
+    except DuelError:
+        sides = game.num_scores
+        if sides < 2:
+            raise DuelError(f"{game.name} has one side: a duel cannot seat two bots") from None
+        return tuple(frozenset({side}) for side in range(sides))
+
+
 def deal_of(game: Game, seed: int) -> Deal:
     """The first deal of a match of ``game`` with ``seed``: its dealer and each seat's cards."""
     state = game.new_state(seed)
@@ -158,11 +183,17 @@ def deal_of(game: Game, seed: int) -> Deal:
     return Deal(state.dealer, hands, stock)
 
 
-def margin(game: Game, scores: Sequence[int], a_sides: frozenset[int]) -> int:
-    """A's margin: its sides' score less the other sides', turned where lower scores win."""
+def margin(game: Game, scores: Sequence[int], a_sides: frozenset[int]) -> float:
+    """A's margin: its sides' score less the other sides' (where A holds fewer sides than B,
+    the mean side's of each), turned where lower scores win."""
     mine = sum(score for side, score in enumerate(scores) if side in a_sides)
     theirs = sum(scores) - mine
-    return theirs - mine if game.lower_wins else mine - theirs
+    others = len(scores) - len(a_sides)
+    if others == len(a_sides):
+        return theirs - mine if game.lower_wins else mine - theirs
+    # One side against several: each counted as one side (a mean).
+    value = mine / len(a_sides) - theirs / others
+    return -value if game.lower_wins else value
 
 
 @dataclass(frozen=True)
@@ -181,41 +212,41 @@ class DuelFault:
 class DealResult:
     """One deal played at both tables.
 
-    ``margins`` are A's margins on table 1 (A in the even seats) and table 2; ``faults`` the
+    ``margins`` are A's margins on each table (:func:`duel_tables`; on table 1 A holds the
+    even seats, or side 0); ``faults`` the
     faults of either table; ``substituted`` and ``forfeited`` name the bot (``"a"`` or
-    ``"b"``) of each seat a substitute took and of each forfeit; ``records`` are the two
+    ``"b"``) of each seat a substitute took and of each forfeit; ``records`` are the
     tables' match records when the duel keeps them.
     """
 
     index: int
     seed: int
-    margins: tuple[int, int]
+    margins: tuple[float, ...]
     faults: tuple[DuelFault, ...] = ()
     substituted: tuple[str, ...] = ()
     forfeited: tuple[str, ...] = ()
-    records: tuple[dict[str, Any], dict[str, Any]] | None = None
+    records: tuple[dict[str, Any], ...] | None = None
 
     @property
     def difference(self) -> float:
-        """The paired difference: the mean of the two tables' margins."""
-        return (self.margins[0] + self.margins[1]) / 2
+        """The paired difference: the mean of the tables' margins."""
+        return sum(self.margins) / len(self.margins)
 
 
 def play_deal(duel: Duel, game: Game, index: int, pool: BotPool) -> DealResult:
     """Play deal ``index`` of ``duel`` at both tables with the bots of ``pool``."""
     seed = derive_seed(duel.seed, "duel", index)
     deal = deal_of(game, seed)
-    even, odd = seat_sides(game)
     n = game.num_players
-    margins: list[int] = []
+    margins: list[float] = []
     faults: list[DuelFault] = []
     substituted: list[str] = []
     forfeited: list[str] = []
     records = []
-    for table, (a_parity, a_sides) in enumerate(((0, even), (1, odd)), 1):
+    for table, a_sides in enumerate(duel_tables(game), 1):
 
-        def bot(seat: int, a_parity: int = a_parity) -> str:
-            return "a" if seat % 2 == a_parity else "b"
+        def bot(seat: int, a_sides: frozenset[int] = a_sides) -> str:
+            return "a" if game.team_of(seat) in a_sides else "b"
 
         players = tuple(duel.a if bot(s) == "a" else duel.b for s in range(n))
         spec = MatchSpec(duel.game, players, seed, duel.limits, max_hands=1, deals=(deal,))
@@ -232,11 +263,11 @@ def play_deal(duel: Duel, game: Game, index: int, pool: BotPool) -> DealResult:
     return DealResult(
         index,
         seed,
-        (margins[0], margins[1]),
+        tuple(margins),
         tuple(faults),
         tuple(substituted),
         tuple(forfeited),
-        (records[0], records[1]) if records else None,
+        tuple(records) if records else None,
     )
 
 
@@ -246,7 +277,7 @@ def _play(spec: MatchSpec, pool: BotPool, index: int, table: int) -> MatchOutcom
         return run_match(spec, pool=pool)
     except MatchStopped as stop:
         # Not the players' specs: an error line is cut at 200 characters, where program paths
-        # would crowd the cause out (table 1 seats A at 0 and 2, table 2 at 1 and 3).
+        # would crowd the cause out (see duel_tables for where each table seats A).
         where = f"deal {index + 1} (seed {spec.seed}, table {table})"
         raise stop.as_error(where, DuelError, DuelFailure) from None
 
@@ -407,6 +438,11 @@ class DuelResult:
         """How many deals were counted."""
         return self.difference.n
 
+    @property
+    def tables(self) -> int:
+        """How many tables each deal is played at (:func:`duel_tables`)."""
+        return len(duel_tables(load_game(self.duel.game)))
+
     def sentence(self) -> str:
         """The verdict in words, on one line."""
         duel, n = self.duel, self.n
@@ -472,7 +508,7 @@ class DuelResult:
                 "min_deals": p.min_n,
                 **self.sprt.to_dict(),
             }
-        hands = 2 * self.n
+        hands = self.tables * self.n
         return {
             "game": duel.game,
             "a": duel.a,

@@ -148,8 +148,12 @@ def render(result: DuelResult) -> None:
         f"[bold]{escape(duel.a)}[/] (A) v [bold]{escape(duel.b)}[/] (B)  "
         f"{escape(duel.game)}  seed {duel.seed}"
     )
+    tables = result.tables
+    how = (
+        "two tables with the seats swapped" if tables == 2 else f"{tables} tables, A a side at each"
+    )
     console.print(
-        f"{result.n} deals, each at two tables with the seats swapped ({2 * result.n} hands): "
+        f"{result.n} deals, each at {how} ({tables * result.n} hands): "
         f"{timing['elapsed_seconds']:.2f} s, {timing['hands_per_second']:,.0f} hands/s, "
         f"{timing['workers']} worker{'' if timing['workers'] == 1 else 's'}"
     )
