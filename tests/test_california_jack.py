@@ -293,3 +293,48 @@ def test_the_heuristic_beats_random_play() -> None:
         state = play_match(load_game(spec), bots, 1000 + seed)
         wins += state.winner == seat
     assert wins >= 0.7 * matches, wins
+
+
+# ------------------------------------------------------------------------------ search
+
+
+@pytest.mark.parametrize(
+    "spec", ["california-jack", "shasta-sam", "california-jack(play=follow,direction=right)"]
+)
+def test_knowledge_holds_and_every_sample_replays(spec: str) -> None:
+    from tricktable.search.determinize import Determinizer
+    from tricktable.search.knowledge import Knowledge
+
+    rng = random.Random(2)
+    samples = 0
+    for seed in range(3):
+        state = load_game(spec).new_state(seed)
+        moves = random.Random(seed)
+        state.deal()
+        while state.phase == PLAY:
+            if moves.random() < 0.3:
+                for seat in range(state.n):
+                    view = state.view(seat)
+                    k = Knowledge(view)
+                    for s in range(state.n):
+                        assert k.counts[s] == state.hands[s].bit_count()
+                        assert not state.hands[s] & (k.cannot[s] | k.dead)
+                    world = Determinizer(view, k).sample(rng)
+                    assert world.hands[seat] == state.hands[seat]
+                    assert world.to_act == state.to_act and len(world.stock) == len(state.stock)
+                    if state.stock and k.dead:
+                        assert world.stock[0] == state.stock[0]  # the top card all see
+                    samples += 1
+            state.apply(moves.choice(state.legal_actions()))
+    assert samples > 50
+
+
+def test_a_void_shown_before_a_draw_is_no_void_after_it() -> None:
+    from tricktable.search.knowledge import Knowledge
+
+    hand1 = "QC 6D 7D 8D 9D TD"  # no heart, no spade
+    stock = "2S 3H " + rest_of_deck(HAND0, hand1, "2S 3H")
+    state = dealt_state("california-jack", [HAND0, hand1], stock)
+    play(state, "3H", "6D")  # seat 1 shows it has neither hearts nor trumps; seat 0 wins
+    assert state.hands[1] >> parse_card("3H") & 1  # and draws a heart
+    assert not Knowledge(state.view(0)).cannot[1]

@@ -243,10 +243,13 @@ class CaliforniaJack(Game):
         self.trumps = tuple([trump_tables(s, [s * 13 + r for r in range(13)]) for s in range(4)])
         self.weights: Mapping[str, int] = MappingProxyType(point_weights(opts.points))
         self.weighted = any(w != 1 for w in self.weights.values())
+        # What a seat's search may know of a hand (the draws, the seen top card): registered
+        # with the search's rules when a game is made, not when this module is imported (the
+        # search imports the games).
+        from tricktable.games import california_jack_search  # noqa: F401
 
     def explain(self, view: View, action: int) -> str:
-        # The reason needs only the seat's hand and the trick; no world is sampled (the
-        # search's rules know no stock that refills the hands).
+        # The reason needs only the seat's hand and the trick: no world is sampled.
         trick = view.trick
         led = trick[0][1] if trick else -1
         return refusal(action, view.hand, led, view.tables, self.play_rule)
