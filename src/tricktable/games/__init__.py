@@ -69,6 +69,7 @@ GAME_MODULES: tuple[str, ...] = (
     "oh_hell",
     "california_jack",
     "cinch",
+    "all_fours",
 )
 
 
