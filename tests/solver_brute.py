@@ -12,19 +12,19 @@ from tricktable.games import load_game
 
 
 def value_of(state: TrickState, change: list[int], seat: int) -> int:
-    """The solver's value of a hand's score changes for ``seat``, as its docstring defines it."""
+    """The solver's value of a hand's score changes for ``seat``, as its docstring defines it:
+    at any table, seat s playing for side ``s % sides``."""
     name = state.game.name
     if name == "hearts":  # each for themselves, lowest wins: the others' changes minus the seat's
-        return sum(change) - 4 * change[seat]
-    side = seat & 1 if state.game.num_scores == 2 else seat
-    return 2 * change[side] - sum(change)
+        return sum(change) - len(change) * change[seat]
+    side = seat % len(change)
+    return 2 * change[side] - sum(change)  # the seat's side's change minus all the others'
 
 
 def plays_for(state: TrickState, actor: int, seat: int) -> bool:
-    """Whether ``actor`` plays for ``seat`` (partners) or against it (everyone else)."""
-    if state.game.num_scores == 2:
-        return actor & 1 == seat & 1
-    return actor == seat
+    """Whether ``actor`` plays for ``seat`` (its side) or against it (every other side)."""
+    sides = state.game.num_scores
+    return actor % sides == seat % sides
 
 
 def brute(state: TrickState, seat: int, base: list[int]) -> int:

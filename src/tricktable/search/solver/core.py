@@ -5,9 +5,12 @@ what of the cards won so far can still change the score (the *summary*), the sco
 finished hand (by the game's own scoring functions), and, optionally, bounds on the value that
 the cards already taken imply. :class:`Search` does the rest, the same for every game:
 
-* **Its own representation.** Four hand masks, the trick as arguments of the recursive call,
-  the cards each seat won; who wins a trick is decided with the engine's own trump tables
-  (``power``, ``suit_mask``) exactly as :class:`~tricktable.engine.state.TrickState` does.
+* **Its own representation.** A hand mask per seat, the trick as arguments of the recursive
+  call, the cards each seat won; who wins a trick is decided with the engine's own trump
+  tables (``power``, ``suit_mask``) exactly as :class:`~tricktable.engine.state.TrickState`
+  does. Any table the engine deals, two seats or seven, the turn passing either way (the
+  state's ``step``), where every seat plays to every trick; four seats to the left have a
+  search of their own with the hands unrolled, as fast as before the others were added.
 * **Alpha-beta, fail-soft, with a transposition table**; entries keep a lower and an upper
   bound and the best card, which is tried first, then the game's order (``Rules.order``).
   Inside a trick the key is the hands, the seat to act, the trick so far and the summary.
@@ -104,9 +107,10 @@ def check_play(state: TrickState) -> None:
     """Refuse a state the solver cannot take: out of card play, or not every hand known."""
     if state.phase != PLAY:
         raise TricktableError(f"solve: the state is not in card play (phase {state.phase})")
-    if state.n != 4 or state.trick_size != 4 or state.skip >= 0:
-        raise TricktableError("solve: four seats each playing to every trick are needed")
-    in_trick = {(state.trick_leader + i) % 4 for i in range(len(state.trick))}
+    n = state.n
+    if state.trick_size != n or state.skip >= 0:
+        raise TricktableError("solve: every seat must play to every trick")
+    in_trick = {(state.trick_leader + i * state.step) % n for i in range(len(state.trick))}
     sizes = {h.bit_count() + (1 if s in in_trick else 0) for s, h in enumerate(state.hands)}
     if len(sizes) != 1:
         raise TricktableError("solve: the hands are not all known (sizes differ)")
@@ -136,8 +140,10 @@ class Search:
         deck = hand_cards(state)
         power, suit_mask = rules.tables.power, rules.tables.suit_mask
         cards = [c for c in range(64) if deck >> c & 1]
+        #: the seats, and the turn: from seat s to (s + step) % n
+        self.n, self.turn = state.n, state.step
         # The suit groups (cards that follow one another), each highest first, for the
-        # canonical keys of trick starts; padded to four (three in a short test deal...).
+        # canonical keys of trick starts.
         special = rules.special if merge else -1  # every card special: no merging
         by_group: dict[int, list[int]] = {}
         for c in cards:
@@ -146,8 +152,6 @@ class Search:
             (g, sorted(cs, key=power.__getitem__, reverse=True))
             for g, cs in sorted(by_group.items())
         ]
-        self.groups += [(0, [])] * (4 - len(self.groups))
-        self.canonical = len(self.groups) == 4
         #: by card, what a canonical key keeps of it besides its owner and its rank in its
         #: group: itself where it is special, else its worth
         self.tag = [64 + c if special >> c & 1 else rules.worth[c] for c in range(64)]
@@ -211,58 +215,35 @@ class Search:
     def _make_search(self) -> Callable[..., int]:
         """The recursive search as closures over locals (much faster than attribute access).
 
-        Returns ``step``: the play of one card, then the search of what follows.
+        Returns ``step``: the play of one card, then the search of what follows. Four seats
+        with the turn to the left, most games and the most searched, have a search of their
+        own with the hands unrolled (:meth:`_search_four`); any other table the same search
+        written for ``n`` seats and either direction (:meth:`_search_any`).
         """
+        if self.n == 4 and self.turn == 1:
+            return self._search_four()
+        return self._search_any()
+
+    def _moves(self) -> Callable[[int, int, int, int], list[int]]:
+        """``moves_of(seat, legal, tmask, first)``: the legal cards to search, equal cards
+        merged, ``first`` (the table's best card), then the game's order."""
         rules = self.rules
         power = rules.tables.power
         suit_mask = rules.tables.suit_mask
-        maximise_of = rules.maximise
         special = self.special
         worth = rules.worth
         order = rules.order
-        legal_of = rules.legal
-        take = rules.take
-        leaf_of = rules.leaf
-        bounds = rules.bounds
         above = self.above
         hands = self.hands
-        won = self.won
-        tt = self.tt
-        leaves = self.leaves
-        search = self
-        deadline = self.deadline
-
-        tag = self.tag
         rank_order = self.rank_order
-        (g0, c0), (g1, c1), (g2, c2), (g3, c3) = self.groups[:4]
-        canonical = self.canonical
-        forms: dict[tuple[int, ...], int] = {}
-        group_ids: dict[tuple[int, int, int, int], int] = {}
-
-        def form_of(order: list[int], group: tuple[int, int, int, int]) -> int:
-            """The id of one group's canonical form: its live cards' (tag, owner), highest
-            first. Positions alike in every group's form have the same value: which cards
-            were played changes nothing but through their tags, owners and relative ranks."""
-            live, h0, h1, h2 = group
-            out = []
-            for c in order:
-                if live >> c & 1:
-                    bit = 1 << c
-                    owner = 0 if h0 & bit else 1 if h1 & bit else 2 if h2 & bit else 3
-                    out.append(tag[c] * 4 + owner)
-            form = tuple(out)
-            found = forms.get(form)
-            if found is None:
-                found = forms[form] = len(forms)
-            group_ids[group] = found
-            return found
+        seats = range(self.n)
 
         def moves_of(seat: int, legal: int, tmask: int, first: int) -> list[int]:
             """The legal cards to search, equal cards merged, best guesses first."""
             if not legal & (legal - 1):
                 return [legal.bit_length() - 1]  # one legal card
             live = tmask
-            for s in range(4):
+            for s in seats:
                 if s != seat:
                     live |= hands[s]
             cards: list[int] = []
@@ -314,6 +295,52 @@ class Search:
                 cards.remove(first)
                 cards.insert(0, first)
             return cards
+
+        return moves_of
+
+    def _search_four(self) -> Callable[..., int]:
+        """The search at four seats, the turn passing to the left (see :meth:`_make_search`)."""
+        rules = self.rules
+        power = rules.tables.power
+        suit_mask = rules.tables.suit_mask
+        maximise_of = rules.maximise
+        legal_of = rules.legal
+        take = rules.take
+        leaf_of = rules.leaf
+        bounds = rules.bounds
+        hands = self.hands
+        won = self.won
+        tt = self.tt
+        leaves = self.leaves
+        search = self
+        deadline = self.deadline
+        moves_of = self._moves()
+
+        tag = self.tag
+        # Four suit groups: padded where a short test deal has fewer; more, no canonical keys.
+        groups = self.groups + [(0, [])] * (4 - len(self.groups))
+        (g0, c0), (g1, c1), (g2, c2), (g3, c3) = groups[:4]
+        canonical = len(groups) == 4
+        forms: dict[tuple[int, ...], int] = {}
+        group_ids: dict[tuple[int, int, int, int], int] = {}
+
+        def form_of(order: list[int], group: tuple[int, int, int, int]) -> int:
+            """The id of one group's canonical form: its live cards' (tag, owner), highest
+            first. Positions alike in every group's form have the same value: which cards
+            were played changes nothing but through their tags, owners and relative ranks."""
+            live, h0, h1, h2 = group
+            out = []
+            for c in order:
+                if live >> c & 1:
+                    bit = 1 << c
+                    owner = 0 if h0 & bit else 1 if h1 & bit else 2 if h2 & bit else 3
+                    out.append(tag[c] * 4 + owner)
+            form = tuple(out)
+            found = forms.get(form)
+            if found is None:
+                found = forms[form] = len(forms)
+            group_ids[group] = found
+            return found
 
         def ab(
             seat: int,
@@ -460,6 +487,199 @@ class Search:
             else:
                 value = ab(
                     (seat + 1) & 3,
+                    pos + 1,
+                    lead_mask,
+                    best_power,
+                    best_seat,
+                    code * 64 + card + 1,
+                    tmask | bit,
+                    summary,
+                    alpha,
+                    beta,
+                )
+            hands[seat] ^= bit
+            return value
+
+        return step
+
+    def _search_any(self) -> Callable[..., int]:
+        """The search at any table: ``n`` seats, the turn passing ``turn`` seats on (see
+        :meth:`_make_search`; the same search as :meth:`_search_four`, with the hands in a
+        loop)."""
+        rules = self.rules
+        power = rules.tables.power
+        suit_mask = rules.tables.suit_mask
+        maximise_of = rules.maximise
+        legal_of = rules.legal
+        take = rules.take
+        leaf_of = rules.leaf
+        bounds = rules.bounds
+        hands = self.hands
+        won = self.won
+        tt = self.tt
+        leaves = self.leaves
+        search = self
+        deadline = self.deadline
+        moves_of = self._moves()
+        n, turn = self.n, self.turn
+        last = n - 1  # the position of a trick's last card
+
+        tag = self.tag
+        groups = self.groups
+        forms: dict[tuple[int, ...], int] = {}
+        group_ids: dict[tuple[int, ...], int] = {}
+
+        def form_of(order: list[int], group: tuple[int, ...]) -> int:
+            """The id of one group's canonical form (as :meth:`_search_four`'s): ``group`` is
+            the group's live cards, then each hand's share of them."""
+            live = group[0]
+            out = []
+            for c in order:
+                if live >> c & 1:
+                    bit = 1 << c
+                    owner = 1
+                    while not group[owner] & bit:
+                        owner += 1
+                    out.append(tag[c] * 8 + owner)
+            form = tuple(out)
+            found = forms.get(form)
+            if found is None:
+                found = forms[form] = len(forms)
+            group_ids[group] = found
+            return found
+
+        def ab(
+            seat: int,
+            pos: int,
+            lead_mask: int,
+            best_power: int,
+            best_seat: int,
+            code: int,
+            tmask: int,
+            summary: Summary,
+            alpha: int,
+            beta: int,
+        ) -> int:
+            if pos == 0:
+                if not hands[seat]:
+                    value = leaves.get(summary)
+                    if value is None:
+                        value = leaves[summary] = leaf_of(summary, won)
+                    return value
+                live = 0
+                for h in hands:
+                    live |= h
+                if bounds is not None:
+                    lo, hi = bounds(summary, live)
+                    if lo == hi or hi <= alpha:
+                        return hi
+                    if lo >= beta:
+                        return lo
+            legal = legal_of(hands, seat, pos, lead_mask, tmask)
+            search.nodes += 1
+            if deadline is not None and not search.nodes & 255 and perf_counter() > deadline:
+                raise SolveTimeout("solve: past its deadline")
+            if pos == 0:
+                forms_now = []
+                for g, cs in groups:
+                    m = live & g
+                    k = (m, *[h & m for h in hands])
+                    f = group_ids.get(k)
+                    if f is None:
+                        f = form_of(cs, k)
+                    forms_now.append(f)
+                key: tuple[Hashable, ...] = (*forms_now, seat, -1, summary)
+            else:
+                key = (*hands, seat, code, summary)
+            entry = tt.get(key)
+            first = -1
+            if entry is not None:
+                lo, hi, first = entry
+                if lo >= beta:
+                    return lo
+                if hi <= alpha:
+                    return hi
+                if lo == hi:
+                    return lo
+                if lo > alpha:
+                    alpha = lo
+                if hi < beta:
+                    beta = hi
+            maximise = maximise_of[seat]
+            window_low, window_high = alpha, beta
+            best = -INF if maximise else INF
+            best_card = -1
+            for card in moves_of(seat, legal, tmask, first):
+                value = step(
+                    seat,
+                    pos,
+                    lead_mask,
+                    best_power,
+                    best_seat,
+                    code,
+                    tmask,
+                    summary,
+                    card,
+                    alpha,
+                    beta,
+                )
+                if maximise:
+                    if value > best:
+                        best, best_card = value, card
+                        if value > alpha:
+                            alpha = value
+                elif value < best:
+                    best, best_card = value, card
+                    if value < beta:
+                        beta = value
+                if alpha >= beta:
+                    break
+            if best <= window_low:
+                lo, hi = -INF, best
+            elif best >= window_high:
+                lo, hi = best, INF
+            else:
+                lo = hi = best
+            if entry is not None:
+                lo = max(lo, entry[0])
+                hi = min(hi, entry[1])
+            tt[key] = (lo, hi, best_card)
+            return best
+
+        def step(
+            seat: int,
+            pos: int,
+            lead_mask: int,
+            best_power: int,
+            best_seat: int,
+            code: int,
+            tmask: int,
+            summary: Summary,
+            card: int,
+            alpha: int,
+            beta: int,
+        ) -> int:
+            """Play ``card`` and search on."""
+            bit = 1 << card
+            hands[seat] ^= bit
+            p = power[card]
+            if pos == 0:
+                lead_mask = suit_mask[card]
+                best_power, best_seat = p, seat
+            else:
+                if p < 100 and not bit & lead_mask:
+                    p = -1
+                if p > best_power:
+                    best_power, best_seat = p, seat
+            if pos == last:
+                tm = tmask | bit
+                old = won[best_seat]
+                won[best_seat] = old | tm
+                value = ab(best_seat, 0, 0, -1, -1, 0, 0, take(summary, best_seat, tm), alpha, beta)
+                won[best_seat] = old
+            else:
+                value = ab(
+                    (seat + turn) % n,
                     pos + 1,
                     lead_mask,
                     best_power,

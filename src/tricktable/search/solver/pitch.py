@@ -1,8 +1,13 @@
 """The solver's rules for Setback and the Pitch presets.
 
-The value: the hand's score change for the seat's side minus the other side's (minus the sum
-of the other seats' in cut-throat games, where the other three play together against the
-seat: the "paranoid" reduction).
+The value: the hand's score change for the seat's side minus the sum of every other side's, at
+any table (seat s plays for side ``s % sides``): with two sides, the seat's side's change minus
+the other's; cut-throat (a side a seat), the seat's minus the sum of all the others'; with
+three partnerships of two at six seats, its pair's minus the other two pairs'. Every seat of
+another side plays to make that value as low as it can: the "paranoid" reduction, the rest of
+the table one coalition against the seat's side, which keeps the search a two-sided
+alpha-beta. (A seat of another side really plays for its own side alone; what the solver
+gives the seat is what it can make sure of whatever they do.)
 
 What matters of the cards won is only which point cards each side holds (High, Low, the jacks,
 jokers... fixed for the hand once trump is named: ``hand_points`` decides High and Low from
