@@ -15,9 +15,12 @@ seat (pass, or each bid):
    estimate), its first lead the highest card of that suit, which names it trump; where
    another seat declares, once, that seat naming trump as the model does. The play does not
    depend on the bid, so one playout per (world, declarer, suit) serves every action;
-3. **the contract is scored** by the game's own scoring (``pitch_scoring.score_hand``: the bid
-   made or set, what each side took): the action's value in the world is the seat's side's
-   score change minus the others' (the solver's measure).
+3. **the contract is scored** by the game's own scoring (``pitch_scoring.score_contract``: the
+   bid made or set, what each side took, a moon or smudge): the action's value in the world is
+   the seat's side's score change minus the others' (the solver's measure); a hand that wins
+   the match outright adds the target.
+
+With a kitty, the declarer's discard is the model's, in the world, before the playout.
 
 The value of an action is its weighted mean over the worlds, at the suit whose mean is best
 (the declarer names trump knowing only its own cards, so the suit is chosen across worlds, not
@@ -46,8 +49,8 @@ from tricktable.bots.budget import Budget
 from tricktable.bots.pitch_heuristic import Rules, suit_estimate
 from tricktable.engine.actions import is_bid
 from tricktable.engine.trick import AUCTION, PLAY, TrickState, View
-from tricktable.games.pitch_scoring import score_hand
-from tricktable.games.setback import Setback, SetbackState
+from tricktable.games.pitch_scoring import score_contract
+from tricktable.games.setback import DISCARDING, Setback, SetbackState
 from tricktable.games.setback_results import SetbackResult
 from tricktable.search.determinize import Determinizer
 
@@ -144,16 +147,19 @@ class PitchBidder:
         state = world.clone()
         state.apply(action)
         models = self.models
-        while state.phase == AUCTION:
+        while state.phase == AUCTION or state.phase == DISCARDING:
             state.apply(models[state.to_act].act(state.view(state.to_act)))
         if state.phase != PLAY:
             return None
         assert isinstance(state, SetbackState)
         declarer, bid = state.declarer, state.bid
+        hole = state.scores[self._side[declarer]] < 0
         if declarer != seat:
-            value = self._margin(self._playout(state, declarer, -1), declarer, bid, seat)
-            return dict.fromkeys(suits, value)
-        return {s: self._margin(self._playout(state, seat, s), seat, bid, seat) for s in suits}
+            points = self._playout(state, declarer, -1)
+            return dict.fromkeys(suits, self._margin(points, declarer, bid, seat, hole))
+        return {
+            s: self._margin(self._playout(state, seat, s), seat, bid, seat, hole) for s in suits
+        }
 
     def _playout(self, state: SetbackState, declarer: int, suit: int) -> dict[str, int | None]:
         """Which side took each point when the model plays the hand out (cached per world).
@@ -169,7 +175,8 @@ class PitchBidder:
             power = self.game.trumps[suit].power
             ranks = play.hands[declarer] >> (13 * suit) & 0x1FFF
             cards = [13 * suit + r for r in range(13) if ranks >> r & 1]
-            play.apply(max(cards, key=power.__getitem__))
+            if cards:  # (a declarer may have discarded the suit: the model leads then)
+                play.apply(max(cards, key=power.__getitem__))
         models = self.models
         while play.phase == PLAY:
             play.apply(models[play.to_act].act(play.view(play.to_act)))
@@ -179,13 +186,34 @@ class PitchBidder:
         self._playouts[key] = points
         return points
 
-    def _margin(self, points: dict[str, int | None], declarer: int, bid: int, seat: int) -> float:
-        """The seat's side's score change minus the others', by the game's own scoring."""
+    def _margin(
+        self,
+        points: dict[str, int | None],
+        declarer: int,
+        bid: int,
+        seat: int,
+        in_hole: bool = False,
+    ) -> float:
+        """The seat's side's score change minus the others', by the game's own scoring (a hand
+        that wins the match outright adds the target, for the side that wins it)."""
         game = self.game
         opts = game.options
-        _, delta = score_hand(
-            points, self._side[declarer], bid, opts.declarer_scores, game.num_scores, game.weights
+        side = self._side[declarer]
+        _, delta, outright = score_contract(
+            points,
+            side,
+            bid,
+            opts.declarer_scores,
+            game.num_scores,
+            game.weights,
+            moon=game.moon_level > 0 and bid == game.moon_level,
+            moon_value=opts.moon_value,
+            total=game.total_points,
+            smudge=opts.smudge and bid == opts.max_bid,
+            in_hole=in_hole,
         )
+        if outright:
+            delta[side] += opts.target
         return float(2 * delta[self._side[seat]] - sum(delta))
 
 

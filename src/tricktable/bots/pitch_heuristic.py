@@ -12,7 +12,10 @@ tens and point cards, not overtaking a partner who already wins, saving a low tr
 dumping worthless cards on tricks it cannot take.
 
 Other Pitch options (point weights, jokers, hand size, cut-throat play) are read from the game,
-so the bot stays legal and sensible in every variant, though it is tuned for Setback.
+so the bot stays legal and sensible in every variant, though it is tuned for Setback. With a
+kitty it bids a little higher (the kitty will help) and, as declarer, discards the weakest
+cards of the suit it means to name trump by (keeping that suit's trumps and its high cards);
+it shoots the moon only with an overwhelming hand (see :meth:`PitchHeuristic._moon`).
 
 Speed: tournaments are played by this bot, so it is compiled with mypyc (setup.py's ``HOT``)
 and keeps its knowledge of a hand from one decision to the next (:class:`Reading`: only the
@@ -32,7 +35,7 @@ from tricktable.bots.base import Bot
 from tricktable.cards import ACE, JACK, JOKER, LITTLE_JOKER, SUIT_MASKS, TEN, mask_of
 from tricktable.engine.actions import BID, PASS
 from tricktable.engine.trick import NO_TRUMP, Game, TrumpTables, View
-from tricktable.games.setback import Setback
+from tricktable.games.setback import DISCARD, MOON, Setback
 
 #: what one small point of Game is worth, in hand points (a ten is then worth 0.6)
 GAME_WEIGHT: Final = 0.06
@@ -40,6 +43,10 @@ GAME_WEIGHT: Final = 0.06
 PARTNER_ALLOWANCE: Final = 0.45
 #: points each card still to come adds to a trick, on average
 LATER_CARD_VALUE: Final = 0.1
+#: points a kitty card adds to the hand's estimate when bidding
+KITTY_CARD_VALUE: Final = 0.2
+#: share of the hand's points the estimate must reach to shoot the moon
+MOON_SHARE: Final = 0.8
 #: Setback's six points, each worth one (RULES.md)
 SETBACK_WEIGHTS: Final = {"high": 1, "low": 1, "jack": 1, "off_jack": 1, "joker": 1, "game": 1}
 
@@ -285,8 +292,9 @@ class Reading:
         """The cards each seat has shown it lacks."""
         return [s.lacks for s in self.seats]
 
-    def update(self, view: View) -> None:
-        """Read the decision of ``view`` (see the class's docstring)."""
+    def update(self, view: View, dead: int = 0) -> None:
+        """Read the decision of ``view`` (see the class's docstring); ``dead`` are cards the
+        seat knows are in no hand (its own discard)."""
         rules = self.rules
         seat = view.seat
         self.seat = seat
@@ -354,7 +362,7 @@ class Reading:
         hand = view.hand
         self.hand = hand
         self.played = played
-        unseen = rules.deck & ~hand & ~played
+        unseen = rules.deck & ~hand & ~played & ~dead
         self.unseen = unseen
         for one in seats:
             pool = unseen & ~one.lacks
@@ -575,7 +583,9 @@ class PitchHeuristic(Bot):
         if not isinstance(game, Setback):
             return legal[0]
         rules = self._rules_for(game)
-        if legal[-1] >= 64:
+        if legal[0] >= DISCARD:
+            choice = self._discard(view, game, legal, rules)
+        elif legal[-1] >= 64:
             choice = self._bid(view, game, legal, rules)
         else:
             choice = self._play(view, game, legal, rules)
@@ -591,10 +601,12 @@ class PitchHeuristic(Bot):
 
     def _bid(self, view: View, game: Setback, legal: list[int], rules: Rules) -> int:
         """Bid the estimate of the hand when it beats the high bid; pass otherwise."""
-        bids = [a - BID for a in legal if a >= BID]
+        bids = [a - BID for a in legal if BID <= a < BID + 64]
+        opts = game.options
+        if MOON in legal and self._moon(view.hand, game, rules):
+            return MOON
         if not bids:
             return PASS
-        opts = game.options
         info: dict[str, Any] = view.info()
         high: int = info["high_bid"]
         high_bidder: int = info["high_bidder"]
@@ -613,6 +625,8 @@ class PitchHeuristic(Bot):
             est += 0.5 if threat else 0.3
         if ours + bids[0] >= opts.target:
             est += 0.3  # a made contract of any size wins the match
+        if opts.kitty:
+            est += KITTY_CARD_VALUE * opts.kitty
         if self.boldness:
             est += self.boldness
         bid = min(int(est), bids[-1])
@@ -621,6 +635,32 @@ class PitchHeuristic(Bot):
         if opts.declarer_scores == "taken" or ours + bids[0] >= opts.target:
             bid = bids[0]  # the contract need only be won: a higher bid only adds risk
         return BID + bid
+
+    def _moon(self, hand: int, game: Setback, rules: Rules) -> bool:
+        """Whether the hand is overwhelming: the ace and king of its best suit, four trumps or
+        more, and an estimate of most of the hand's points (the kitty's help counted)."""
+        suit, est = self._best_suit(hand, rules)
+        ranks = hand >> (13 * suit) & 0x1FFF
+        if not (ranks >> ACE & 1 and ranks >> (ACE - 1) & 1) or popcount(ranks) < 4:
+            return False
+        est += KITTY_CARD_VALUE * game.options.kitty
+        return est >= MOON_SHARE * sum(rules.weights.values())
+
+    def _discard(self, view: View, game: Setback, legal: list[int], rules: Rules) -> int:
+        """The weakest card, as the suit the hand will name trump by values them: the trumps
+        are kept (the strongest last), then side cards by rank (points break ties: a low
+        card with no points goes first)."""
+        suit = self._best_suit(view.hand, rules)[0]
+        power = game.trumps[suit].power
+        points = rules.card_points[suit]
+        best, worst = legal[0], float("inf")
+        for action in legal:
+            card = action - DISCARD
+            strength = power[card]
+            keep = 100.0 + strength if strength >= 100 else strength + points[card]
+            if keep < worst:
+                best, worst = action, keep
+        return best
 
     @staticmethod
     def _against(view: View, seat: int, rules: Rules) -> bool:
@@ -633,7 +673,12 @@ class PitchHeuristic(Bot):
         reading = self._reading
         if reading is None:
             reading = self._reading = Reading(rules)
-        reading.update(view)
+        dead = 0
+        if game.options.kitty:
+            for actor, action in view.actions:
+                if actor == view.seat and action >= DISCARD:
+                    dead |= 1 << (action - DISCARD)
+        reading.update(view, dead)
         tables = view.tables
         candidates = legal
         if tables.suit < 0:

@@ -36,7 +36,16 @@ from tricktable.cards import (
     parse_card,
 )
 from tricktable.engine.actions import BID, PASS, PASS_BIT
-from tricktable.engine.trick import AUCTION, DEAL, PLAY, Game, TrickState, TrumpTables, trump_tables
+from tricktable.engine.trick import (
+    AUCTION,
+    DEAL,
+    PLAY,
+    SPECIAL,
+    Game,
+    TrickState,
+    TrumpTables,
+    trump_tables,
+)
 from tricktable.games.pitch_scoring import (
     SETBACK_POINTS,
     game_count,
@@ -64,8 +73,10 @@ __all__ = [
 JOKERS: Final = (1 << JOKER) | (1 << LITTLE_JOKER)
 #: the bid ``moon`` (option ``moon``): above every number
 MOON: Final = 300
-#: the declarer's discard after taking the kitty: DISCARD + card (as Euchre's)
-DISCARD: Final = 320
+#: the declarer's discard after taking the kitty: DISCARD + card. Above every card mask (as
+#: a pass of cards is), so that no hand's mask is ever the code of a hidden discard; its
+#: phase lists its actions (``SPECIAL``)
+DISCARD: Final = 1 << 65
 #: the phase of the declarer's discard, after it took the kitty
 DISCARDING: Final = 11
 
@@ -147,7 +158,7 @@ class SetbackState(TrickState):
 
     def _other_legal(self) -> int:
         if self.phase == DISCARDING:
-            return self._discard_mask() << DISCARD
+            return SPECIAL
         if self.to_act == self.dealer:
             return self.dealer_masks[self.high_bid]
         return self.bid_masks[self.high_bid]
@@ -158,11 +169,15 @@ class SetbackState(TrickState):
         plain = hand & ~JOKERS
         return hand & ~plain if (plain & (plain - 1)) == 0 else hand
 
-    def _other_list(self) -> list[int]:
-        # The discard's mask is new every hand: not one for the engine's table of lists.
-        if self.phase == DISCARDING:
-            return [DISCARD + c for c in cards_in(self._discard_mask())]
-        return super()._other_list()
+    def _other_actions(self) -> list[int]:
+        if self.phase != DISCARDING:
+            return []
+        return [DISCARD + c for c in cards_in(self._discard_mask())]
+
+    def _other_allows(self, action: int) -> bool:
+        if self.phase != DISCARDING or not DISCARD <= action < DISCARD + 64:
+            return False
+        return bool(self._discard_mask() >> (action - DISCARD) & 1)
 
     def _apply_other(self, action: int) -> None:
         seat = self.to_act
@@ -303,7 +318,7 @@ class SetbackState(TrickState):
     def _explain(self, action: int) -> str:
         opts = self.options
         if self.phase == DISCARDING:
-            if action >= DISCARD:
+            if DISCARD <= action < DISCARD + 64:
                 card = action - DISCARD
                 if not self.hands[self.to_act] >> card & 1:
                     return f"does not hold {card_name(card)} to discard"

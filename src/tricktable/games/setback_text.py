@@ -43,26 +43,44 @@ def _deck(opts: SetbackOptions) -> str:
         f"{size} cards: the 52 plus one joker (JK)",
         f"{size} cards: the 52 plus two jokers, the big one (JK) and the little one (JL)",
     )[opts.jokers]
-    rest = size - 4 * opts.hand_size
+    rest = size - opts.players * opts.hand_size - opts.kitty
     left = f"the {rest} others take no part" if rest else "every card is dealt"
-    return f"{cards}. Each seat is dealt {opts.hand_size} cards; {left}."
+    text = f"{cards}. Each seat is dealt {opts.hand_size} cards; {left}."
+    if opts.kitty:
+        text += (
+            f" {opts.kitty} more are dealt face down as a kitty (the widow). The auction's"
+            f" winner takes the kitty into its hand and then discards {opts.kitty} cards face"
+            " down, one at a time (`discard CARD`), before leading: nobody else sees the kitty"
+            " or the discard, which counts as a trick the declarer's side won (its cards count"
+            " toward Game, and a point card in it is the declarer's side's). The declarer must"
+            " keep a card other than a joker."
+        )
+    return text
 
 
 def _auction(opts: SetbackOptions) -> str:
     low, high = opts.min_bid, opts.max_bid
     amount = f"the bid {low}" if low == high else f"a whole number from {low} to {high}"
+    where = "left" if opts.direction == "left" else "right"
     text = (
-        "One pass round the table, from the dealer's left to the dealer. Each seat passes or "
+        f"One pass round the table, from the dealer's {where} to the dealer. Each seat passes or "
         f"bids {amount}, above the high bid"
     )
     if opts.dealer_takes:
         text += "; the dealer may instead take the high bid at the same level"
-    text += f". A bid of {high} ends the auction at once"
+    top = "moon" if opts.moon else str(high)
+    if opts.moon:
+        text += (
+            '. A seat may instead bid "moon" (shoot the moon), above every number: a bid to'
+            " take every point of the hand"
+        )
+    text += f". A bid of {top} ends the auction at once"
     text += ", though the dealer may still take it. " if opts.dealer_takes else ". "
+    every = "all four" if opts.players == 4 else "all"
     if opts.all_pass == "stuck":
-        text += f'If all four pass, the dealer is declarer at {low} ("stuck").'
+        text += f'If {every} pass, the dealer is declarer at {low} ("stuck").'
     else:
-        text += "If all four pass, the deal is thrown in: nobody scores and the deal passes on."
+        text += f"If {every} pass, the deal is thrown in: nobody scores and the deal passes on."
     return text
 
 
@@ -165,10 +183,28 @@ def _score(opts: SetbackOptions) -> str:
         made = f"{their} bid if {they} took at least that many points"
     else:
         made = f"the points {they} took if that is at least {their} bid"
-    return (
+    text = (
         f"The {who} {scores} {made}, and {loses} {their} bid otherwise (scores can go"
         f" negative). The {others} always score what they took."
     )
+    if opts.moon:
+        total = sum(point_weights(opts.points).values())
+        if opts.moon_value:
+            text += (
+                f" A moon made (every point the hand awarded taken by the {who}) scores"
+                f" {opts.moon_value}; failed, it loses {opts.moon_value}."
+            )
+        else:
+            text += (
+                f" A moon made (every point the hand awarded taken by the {who}) wins the match"
+                f" at once; failed, it loses {total}, the hand's points."
+            )
+    if opts.smudge:
+        text += (
+            f" Smudge: a bid of {opts.max_bid} made by taking every point the hand awarded wins"
+            f" the match at once, unless the {who} began the hand below zero (in the hole)."
+        )
+    return text
 
 
 def _end(opts: SetbackOptions) -> str:
@@ -193,17 +229,32 @@ def _end(opts: SetbackOptions) -> str:
     )
 
 
+_COUNTS = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven"}
+
+
+def _table(opts: SetbackOptions) -> str:
+    n = opts.players
+    way = "clockwise" if opts.direction == "left" else "counter-clockwise"
+    seats = f"{_COUNTS.get(n, str(n))} seats, 0..{n - 1} {way}"
+    if opts.partners is False:
+        text = f"{seats}, each playing for itself (no partners)."
+    elif n == 4 and opts.partners is True:
+        text = f"{seats}; seats 0+2 play against seats 1+3."
+    else:
+        sides = 2 if opts.partners is True else int(str(opts.partners).split("x")[0])
+        teams = ["+".join(str(s) for s in range(side, n, sides)) for side in range(sides)]
+        text = f"{seats}; {len(teams)} sides, partners sitting evenly: " + ", ".join(teams) + "."
+    where = "left" if opts.direction == "left" else "right"
+    return text + (
+        " The first dealer is drawn from the match's seed; the deal then passes to the"
+        f" {where} after every hand."
+    )
+
+
 def rules_text(opts: SetbackOptions, title: str = "Setback") -> str:
     """The rules of the Pitch-family game that ``opts`` set, as Markdown."""
     total, points = _points(opts)
-    if opts.partners:
-        table = "Four seats, 0..3 clockwise; seats 0+2 play against seats 1+3."
-    else:
-        table = "Four seats, 0..3 clockwise, each playing for itself (no partners)."
-    table += (
-        " The first dealer is drawn from the match's seed; the deal then passes to the left"
-        " after every hand."
-    )
+    table = _table(opts)
     sections = [
         f"## {title}",
         f"**Table.** {table}",
@@ -217,10 +268,21 @@ def rules_text(opts: SetbackOptions, title: str = "Setback") -> str:
         " `tricktable rules NAME` shows one, and `setback(option=value,...)` sets options at"
         " will.",
         "## Actions in records",
-        "`pass`, `bid N` (e.g. `bid 3`), `play CARD` (e.g. `play TD`, `play JK`). A hand's"
-        " actions are the auction from the dealer's left, then every card in play order.",
+        _actions(opts),
     ]
     return "\n\n".join(_fill(text) for text in sections)
+
+
+def _actions(opts: SetbackOptions) -> str:
+    moon = ", `moon`" if opts.moon else ""
+    discard = ", `discard CARD`" if opts.kitty else ""
+    then = " then the declarer's discards," if opts.kitty else ""
+    where = "left" if opts.direction == "left" else "right"
+    return (
+        f"`pass`, `bid N` (e.g. `bid 3`){moon}{discard}, `play CARD` (e.g. `play TD`, `play"
+        f" JK`). A hand's actions are the auction from the dealer's {where},{then} then every"
+        " card in play order."
+    )
 
 
 def _fill(paragraph: str) -> str:
