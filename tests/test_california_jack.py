@@ -338,3 +338,35 @@ def test_a_void_shown_before_a_draw_is_no_void_after_it() -> None:
     play(state, "3H", "6D")  # seat 1 shows it has neither hearts nor trumps; seat 0 wins
     assert state.hands[1] >> parse_card("3H") & 1  # and draws a heart
     assert not Knowledge(state.view(0)).cannot[1]
+
+
+# ------------------------------------------------------------------------------ the table
+
+
+def test_the_presenter_and_statistics_speak_of_points_and_stock() -> None:
+    from tricktable.stats import stats_for
+    from tricktable.ui.games import presenter_for
+    from tricktable.ui.games.base import HandSeen, Seating
+
+    game = load_game("california-jack")
+    state = play_match(game, [make_bot("heuristic"), make_bot("random")], 4)
+    shown = presenter_for(game)
+    seating = Seating(game, ["Ann", "Bob"])
+    hand = HandSeen(0, 0, 2, (0, 0))
+    hand.result = state.results[0]
+    text = " ".join(t.plain for t in shown.result_lines(seating, hand))
+    assert "Points: High" in text and "Trump card:" in text
+    assert "high" in shown.hand_line(seating, hand).plain
+    view = two_hand().view(0)
+    assert shown.tricks_in_hand(view) == 26
+    assert "top" in shown.play_facts(seating, view)[0].plain
+    hook = stats_for(game)
+    counts: dict[Any, int] = {}
+    before = (0, 0)
+    for result in state.results:
+        key = hook.key(result, before)
+        counts[key] = counts.get(key, 0) + 1
+        before = result.scores
+    report = hook.report(game, counts, len(state.results))
+    assert report["family"] == "california-jack"
+    assert sum(report["points"]["high"]["count"]) == len(state.results)  # High is always won

@@ -1,0 +1,81 @@
+"""California Jack and Shasta Sam at the table: their presenter (see :mod:`tricktable.ui.games`)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from tricktable.cards import parse_card
+from tricktable.engine.trick import View
+from tricktable.games.california_jack_results import CaliforniaJackResult
+from tricktable.ui.games.base import (
+    HandSeen,
+    Presenter,
+    Seating,
+    card_text,
+    join,
+    last_result,
+    line,
+    suit_text,
+)
+
+
+class CaliforniaJackPresenter(Presenter):
+    """California Jack: the stock that refills the hands, and the four points won in tricks."""
+
+    def goal(self, seating: Seating) -> str:
+        """The points and the target."""
+        target = self.game.options.target
+        return f"High, Low, Jack and Game won in tricks; first to {target} wins"
+
+    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+        """Trump, and whether the stock lies face up."""
+        if hand.trump < 0:
+            return []
+        face = "face up" if self.game.options.stock == "up" else "face down"
+        return [line("Trump: ", suit_text(hand.trump), f" · the stock lies {face}")]
+
+    def trick_note(self, points: int) -> str:
+        """The trick's count toward Game."""
+        return f" ({points} toward Game)" if points else ""
+
+    def tricks_in_hand(self, view: View) -> int:
+        """Every card is played: the deck shared among the seats, whatever each holds now."""
+        return len(view.game.deck) // view.game.num_players
+
+    def play_facts(self, seating: Seating, view: View) -> list[Text]:
+        """The stock: how many cards are left, and its top card where all see it."""
+        info = view.info()
+        left = int(info.get("stock_left") or 0)
+        if not left:
+            return [Text("Stock: gone; the last tricks are played out")]
+        top = info.get("stock_top")
+        facts = line(f"Stock: {left} cards")
+        if isinstance(top, str):
+            facts = line(facts, " · top ", card_text(parse_card(top), view.tables.mask))
+        return [facts]
+
+    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+        """Who won each point, and what each side took."""
+        r = last_result(hand, CaliforniaJackResult)
+        if r is None:
+            return super().result_lines(seating, hand)
+        won = [
+            f"{name.capitalize()} {seating.side_name(side) if side is not None else '—'}"
+            for name, side in r.points.items()
+        ]
+        return [
+            line(Text("Trump card: ", style="bold"), card_text(r.trump_card, hand.trumps)),
+            line(Text("Points: ", style="bold"), join(won)),
+            line(Text("Taken: ", style="bold"), seating.per_side(r.taken)),
+        ]
+
+    def hand_line(self, seating: Seating, hand: HandSeen) -> Text:
+        """Who won each point."""
+        r = last_result(hand, CaliforniaJackResult)
+        if r is None:
+            return super().hand_line(seating, hand)
+        won = "  ".join(
+            f"{name} {seating.side_name(side) if side is not None else '-'}"
+            for name, side in r.points.items()
+        )
+        return Text(f"trump {'CDHS'[r.trump]}  {won}")
