@@ -446,7 +446,7 @@ def _trump_tables(opts: CinchOptions) -> tuple[TrumpTables, ...]:
         order = [suit * 13 + r for r in range(13)]
         if opts.left_pedro_trump:
             order.insert(3, (3 - suit) * 13 + 3)  # just below the five (index 3 is the five)
-        if opts.joker:
+        if opts.jokers:
             order.insert(0, JOKER)  # the lowest trump
         out.append(trump_tables(suit, order))
     return tuple(out)
@@ -461,6 +461,8 @@ class Cinch(Game):
     Options = CinchOptions
     State = CinchState
     heuristic_bot = "tricktable.bots.cinch_heuristic:CinchHeuristic"
+    presenter = "tricktable.ui.games.cinch:CinchPresenter"
+    statistics = "tricktable.stats.cinch:CinchStats"
     family = "All Fours"
     seat_counts = (2, 3, 4, 5, 6)
     records_stock = True  # the draw and the rob come from the pack: records list it
@@ -470,7 +472,7 @@ class Cinch(Game):
     ) -> None:
         opts = options if options is not None else CinchOptions()
         super().__init__(opts, preset, baseline)
-        self.deck = tuple(range(53 if opts.joker else 52))
+        self.deck = tuple(range(52 + opts.jokers))
         self.num_scores = sides_of_options(opts)
         self.robs = opts.dealer_robs and opts.discard in ("non-trumps", "any")
         # Private: a discard of one's choice, and the dealer's keeps; a table with neither

@@ -84,9 +84,12 @@ class CinchOptions:
             "doc": "the five of the other suit of trump's colour is a trump, just below the five"
         },
     )
-    joker: bool = field(
-        default=False,
-        metadata={"doc": "a joker (the Snoozer) joins the deck as the lowest trump, below the two"},
+    jokers: int = field(
+        default=0,
+        metadata={
+            "doc": "a joker (the Snoozer) joins the deck as the lowest trump, below the two",
+            "range": (0, 1),
+        },
     )
     hand_size: int = field(
         default=9, metadata={"doc": "cards dealt to each seat", "range": (1, 13)}
@@ -161,7 +164,7 @@ class CinchOptions:
         if self.min_bid > self.max_bid:
             raise OptionError(f"min_bid {self.min_bid} is above max_bid {self.max_bid}")
         object.__setattr__(self, "partners", _check_partners(self.partners, self.players))
-        deck = 52 + (1 if self.joker else 0)
+        deck = 52 + self.jokers
         if self.players * self.hand_size > deck:
             raise OptionError(
                 f"{self.players} hands of {self.hand_size} need "
@@ -177,7 +180,7 @@ class CinchOptions:
                 f"hand_size {self.hand_size}"
             )
         weights = point_weights(self.points)
-        if "joker" in weights and not self.joker:
+        if "joker" in weights and not self.jokers:
             raise OptionError(f"points {self.points!r} count a joker the deck does not have")
         total = sum(weights.values())
         if self.max_bid > total:

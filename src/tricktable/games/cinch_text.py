@@ -6,7 +6,7 @@ from the option's value, and the rules of every preset and ``cinch(...)`` spec r
 version's.
 
 >>> from tricktable.games.cinch_options import CinchOptions
->>> "53 cards" in rules_text(CinchOptions(joker=True, points="high,low,joker=15", max_bid=17))
+>>> "53 cards" in rules_text(CinchOptions(jokers=1, points="high,low,joker=15", max_bid=17))
 True
 """
 
@@ -52,11 +52,11 @@ def _table(opts: CinchOptions) -> str:
 
 
 def _deck(opts: CinchOptions) -> str:
-    size = 53 if opts.joker else 52
-    cards = f"{size} cards" + (": the 52 and a joker (JK), the Snoozer" if opts.joker else "")
+    size = 52 + opts.jokers
+    cards = f"{size} cards" + (": the 52 and a joker (JK), the Snoozer" if opts.jokers else "")
     rest = size - opts.players * opts.hand_size
     pack = f"the other {rest} are the pack" if rest else "every card is dealt"
-    return f"{cards}. Each seat is dealt {opts.hand_size}; {pack}."
+    return f"{cards}. Each seat is dealt {opts.hand_size} cards; {pack}."
 
 
 def _auction(opts: CinchOptions) -> str:
@@ -81,7 +81,7 @@ def _trump_order(opts: CinchOptions) -> str:
     if opts.left_pedro_trump:
         order += " (left Pedro: the other five of trump's colour)"
     order += " 4 3 2"
-    if opts.joker:
+    if opts.jokers:
         order += " joker"
     return order
 
@@ -128,7 +128,7 @@ def _draw(opts: CinchOptions) -> str:
 def _play(opts: CinchOptions) -> str:
     text = "The bidder leads. Players must follow the suit led if they can"
     if opts.may_trump:
-        text += ", or trump instead (trumping is always allowed)"
+        text += ", or trump instead (trumping is allowed while able to follow)"
     else:
         text += " (no trumping while able to follow)"
     text += (
@@ -145,7 +145,7 @@ def _points(opts: CinchOptions) -> tuple[int, str]:
     for name, weight in weights.items():
         if name == "low":
             taker = "holding" if opts.low_to == "held" else "winning"
-            words = f"Low: the {side} {taker} the lowest trump in play (never the joker)"
+            words = f"Low: the {side} {taker} the lowest trump in play"
         else:
             words = _POINT_WORDS[name].format(side=side)
         worth = "1 point" if weight == 1 else f"{weight} points"
@@ -153,7 +153,7 @@ def _points(opts: CinchOptions) -> tuple[int, str]:
     text = "; ".join(parts) + "."
     if "high" in weights or "low" in weights:
         text += " A point whose card is not in play goes to nobody"
-        text += "; the joker is never High or Low." if opts.joker else "."
+        text += "; the joker is never High or Low." if opts.jokers else "."
     return sum(weights.values()), text
 
 
