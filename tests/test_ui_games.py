@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import itertools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -55,12 +56,15 @@ class Table:
         self.game = load_game(spec)
         self.out = io.StringIO()
         console = Console(file=self.out, width=200, soft_wrap=True)
-        names = seat_names(list(humans), 4)
+        names = seat_names(list(humans), self.game.num_players)
         self.display = TableDisplay(console, self.game, names, reveal=reveal, compact=compact)
         self.display.humans = list(humans)
 
     def play(self, seed: int = 3, hands: int = 2, players: Sequence[str] = RANDOM) -> TrickState:
-        """Play a match (or its first ``hands``) with this table as the listener."""
+        """Play a match (or its first ``hands``) with this table as the listener (the random
+        bots fill a table of any size)."""
+        if players == RANDOM:
+            players = ("random",) * self.game.num_players
         spec = MatchSpec(self.game.spec(), tuple(players), seed, max_hands=hands)
         outcome = run_match(spec, listener=self.display, on_start=self.display.follow_state)
         self.display.catch_up()
@@ -106,6 +110,10 @@ SHOWN = {
     "spades": ("Spades are trump.", "Contracts: South & North ", "Bid/took: South "),
     "tricks": ("No trump · South leads", "  1. ", "Tricks: South "),
     "oh-hell": ("13 cards each · no trump card: no trump", "Bids: ", "Exact: "),
+    # games new at this stop, shown by what any presenter of theirs shows (sharpen at will)
+    "all-fours": ("Hand 1 · ", "Bidding: ", "Scores: South & North "),
+    "california-jack": ("Trump: ", "  26. ", "Scores: South "),
+    "cinch": ("Hand 1 · ", "Bidding: ", "Scores: South & North "),
 }
 
 
@@ -115,7 +123,7 @@ def test_every_game_has_table_words() -> None:
 
 @pytest.mark.parametrize("name", EVERY_GAME)
 def test_every_game_at_a_full_table(name: str) -> None:
-    table = Table(name, reveal=range(4))
+    table = Table(name, reveal=range(load_game(name).num_players))
     state = table.play(seed=3, hands=2)
     text = table.text()
     banners = re.findall(r"Hand (\d+) · \w+ deals?", text)
@@ -498,3 +506,83 @@ def test_a_human_is_told_when_a_bot_fails() -> None:
     assert "North's bot failed (crash): the heuristic bot plays for North from now on" in text
     assert "RuntimeError" not in text
     assert text.count("Scores: ") == 1
+
+
+# ------------------------------------------------------------------ any table size
+
+
+def test_seats_are_named_where_they_sit_at_every_size() -> None:
+    assert seat_names([0], 2) == ["You", "North"]
+    assert seat_names([], 3) == ["South", "West", "East"]
+    assert seat_names([0], 4) == ["You", "West", "North", "East"]
+    assert seat_names([], 5) == ["South", "West", "Northwest", "Northeast", "East"]
+    assert seat_names([0], 6) == ["You", "West", "Northwest", "North", "Northeast", "East"]
+    seven = ["South", "Southwest", "West", "Northwest", "Northeast", "East", "Southeast"]
+    assert seat_names([], 7) == seven
+    # the person at another seat: the others named from where the person sits
+    assert seat_names([2], 6) == ["Northeast", "East", "You", "West", "Northwest", "North"]
+    assert seat_names([1, 2], 6)[0] == "South"  # several people: from seat 0
+    assert seat_names([], 8)[7] == "Seat 7"
+
+
+@pytest.mark.parametrize(
+    ("spec", "sides"),
+    [
+        (
+            "setback(players=6,partners=3x2)",
+            ["You & North", "West & Northeast", "Northwest & East"],
+        ),
+        ("setback(players=6,partners=2x3)", ["You & Northwest & Northeast", "West & North & East"]),
+        ("setback(players=6)", ["You & Northwest & Northeast", "West & North & East"]),
+        ("setback(players=5,partners=false)", ["You", "West", "Northwest", "Northeast", "East"]),
+    ],
+)
+def test_a_side_is_named_by_all_its_seats(spec: str, sides: list[str]) -> None:
+    display = Table(spec, humans=[0]).display
+    assert [display.side_name(t) for t in range(display.game.num_scores)] == sides
+    assert display.partners == (len(sides) < 5)
+
+
+def test_a_six_player_partnership_match_at_the_terminal() -> None:
+    """A person at a table of six in three sides of two, answering at the keyboard: the
+    seats by name, the sides, every trick of six cards, the points and scores by side."""
+    table = Table("setback(players=6,partners=3x2)", humans=[0])
+    answers = iter(["#1"] * 200)
+    human = HumanPlayer(table.display, read=lambda prompt: next(answers), echo=False)
+    players = [human, *(make_bot("heuristic") for _ in range(5))]
+    table.display.show_seats(["you", *["heuristic"] * 5])
+    match = MatchTable(table.game, players, 3)
+    asyncio.run(run(match, max_hands=2))
+    match.close()
+    text = table.text()
+    names = ["You", "West", "Northwest", "North", "Northeast", "East"]
+    assert "Seats: You: you · West: heuristic · Northwest: heuristic · North: heuristic" in text
+    assert "Teams: You & North vs West & Northeast vs Northwest & East" in text
+    assert "Your hand: " in text and "Choices: " in text
+    tricks = re.findall(r"^  \d\. (.*)  → (\w+) takes? it", text, re.M)
+    assert len(tricks) == 12  # two hands of six tricks
+    step = table.game.step
+    for plays, _winner in tricks:
+        seats = [names.index(p.split()[0]) for p in plays.split(" · ")]
+        assert len(seats) == 6
+        assert all((b - a) % 6 == step for a, b in itertools.pairwise(seats))
+    scores = re.findall(
+        r"^Scores: You & North -?\d+ · West & Northeast -?\d+ · Northwest & East -?\d+$",
+        text,
+        re.M,
+    )
+    assert len(scores) == 2
+    assert re.search(r"took \d+: (made|set), [+-]\d+\. \w+ & \w+ took \d+", text)
+
+
+def test_the_turn_to_the_right_at_six() -> None:
+    """``direction=right``: each trick goes round the other way (seat - 1)."""
+    table = Table("setback(players=6,partners=3x2,direction=right)", reveal=range(6))
+    table.play(seed=4, hands=1, players=("heuristic",) * 6)
+    text = table.text()
+    names = seat_names([], 6)
+    tricks = re.findall(r"^  \d\. (.*)  → ", text, re.M)
+    assert len(tricks) == 6
+    for plays in tricks:
+        seats = [names.index(p.split()[0]) for p in plays.split(" · ")]
+        assert all((b - a) % 6 == 5 for a, b in itertools.pairwise(seats))
