@@ -81,6 +81,17 @@ def card_cost(card: int, tables: TrumpTables) -> float:
     return value
 
 
+def bank_value(card: int, tables: TrumpTables) -> float:
+    """What taking a sure trick with ``card`` banks: its count toward Game and the jack of
+    trump, less a trump spent (a plain card that wins costs nothing)."""
+    value = GAME_WEIGHT * game_value(card) - (card % 13) * 0.005
+    if card == tables.suit * 13 + JACK:
+        value += 1.5
+    elif tables.mask >> card & 1:
+        value -= 0.2
+    return value
+
+
 class AllFoursHeuristic(Bot):
     """Stands, begs, gives or runs on a count of its cards; plays for the four points."""
 
@@ -161,10 +172,11 @@ class AllFoursHeuristic(Bot):
         winners = [c for c in legal if strength(tables, c, led) > best]
         if winners and not partner_wins:
             sure = [c for c in winners if last or master(c, led)]
-            if sure and (points > 0 or last):
-                return min(sure, key=cost)
-            if sure and any(tables.mask >> c & 1 == 0 for c in sure):
-                return min((c for c in sure if not tables.mask >> c & 1), key=cost)
+            if sure:
+                # A sure trick banks the card that takes it: the jack, a ten, a court card.
+                pick = max(sure, key=lambda c: bank_value(c, tables))
+                if points > 0 or last or bank_value(pick, tables) > 0:
+                    return pick
         return min(legal, key=cost)
 
     @staticmethod
@@ -175,8 +187,13 @@ class AllFoursHeuristic(Bot):
         trumps = [c for c in legal if tables.mask >> c & 1]
         if trumps:
             top = max(trumps)
-            if not unseen & tables.mask & ~((1 << (top + 1)) - 1) and top % 13 > TEN:
-                return top  # a master trump above the ten draws the jack and the ten
+            if not unseen & tables.mask & ~((1 << (top + 1)) - 1) and top % 13 >= TEN:
+                # A master trump draws the jack and the ten, or takes itself home.
+                return top
+            jack = tables.suit * 13 + JACK
+            if unseen >> jack & 1 and top % 13 > JACK:
+                return top  # a trump above the jack, to catch it bare
+
         plain = [c for c in legal if not tables.mask >> c & 1]
         if plain:
             # A master of a plain suit takes its trick unless trumped; else the cheapest.
@@ -197,4 +214,12 @@ def _cards(mask: int) -> list[int]:
     return out
 
 
-__all__ = ["GIVE_AT", "STAND_AT", "AllFoursHeuristic", "card_cost", "game_value", "hand_count"]
+__all__ = [
+    "GIVE_AT",
+    "STAND_AT",
+    "AllFoursHeuristic",
+    "bank_value",
+    "card_cost",
+    "game_value",
+    "hand_count",
+]
