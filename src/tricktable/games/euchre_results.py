@@ -13,8 +13,9 @@ from tricktable.engine.results import HandResult
 class EuchreResult(HandResult):
     """A hand of Euchre: who made trump and how, the tricks and the points by partnership.
 
-    Sides are the partnerships, 0 (seats 0 and 2) and 1 (seats 1 and 3). A hand every seat
-    passed twice is *thrown in*: no maker, trump or round, and nobody scores.
+    Sides are the partnerships, 0 (seats 0 and 2) and 1 (seats 1 and 3); in cut-throat Euchre
+    (three seats) every seat is a side. A hand every seat passed twice is *thrown in*: no
+    maker, trump or round, and nobody scores.
     """
 
     #: the seat that made trump, None when thrown in

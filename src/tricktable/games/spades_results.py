@@ -32,7 +32,8 @@ class Nil:
 class SpadesResult(HandResult):
     """A hand of Spades: bids and tricks by seat; contracts, points and bags by partnership.
 
-    Sides are the partnerships, 0 (seats 0 and 2) and 1 (seats 1 and 3).
+    Sides are the partnerships, 0 (seats 0 and 2) and 1 (seats 1 and 3); in cut-throat
+    Spades (three seats) every seat is a side of its own.
     """
 
     #: each seat's bid: tricks, 0 for nil (``blind`` says which nils were blind)
