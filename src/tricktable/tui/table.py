@@ -257,6 +257,8 @@ class TableScreen(FittedScreen[str]):
 
     def on_mount(self) -> None:
         self.set_class(True, f"-{self.skin}")
+        if self.n > 4:  # a tally of a line a seat (Oh Hell's bids) for every seat
+            self.query_one("#tally").styles.max_height = max(9, self.n + 4)
         log = self.query_one("#log", RichLog)
         display = TableDisplay(LogConsole(log, self.settings.ascii), self.game, self.names)
         display.humans = [ME]
