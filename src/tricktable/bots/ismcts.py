@@ -45,9 +45,10 @@ import time
 from typing import Final
 
 from tricktable.bots.search_base import SearchBot
-from tricktable.engine.trick import PLAY, TrickState, View
-from tricktable.errors import TricktableError
+from tricktable.engine.trick import PLAY, Game, TrickState, View
+from tricktable.errors import BotError, TricktableError
 from tricktable.search.determinize import Determinizer
+from tricktable.search.rules import unsupported
 
 #: iterations a decision runs by default: at most about 0.45 s on one core (Hearts' first
 #: tricks; Setback about 0.12 s); most of an iteration is the world's sample and its playout
@@ -102,6 +103,12 @@ class IsmctsBot(SearchBot):
         self.last_iterations = 0
 
     # ------------------------------------------------------------------ the Bot interface
+
+    def start_match(self, game: Game, seat: int, seed: int) -> None:
+        why = unsupported(game)
+        if why:
+            raise BotError(f"the ismcts bot cannot play {game.name}: {why}")
+        super().start_match(game, seat, seed)
 
     def act(self, view: View) -> int:
         if view.phase != PLAY:

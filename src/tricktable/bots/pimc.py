@@ -67,6 +67,7 @@ from tricktable.bots.pimc_bidding import DEFAULT_MARGIN, DEFAULT_SUITS, BidEstim
 from tricktable.bots.search_base import SearchBot, other_phases_bot
 from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState, View
 from tricktable.errors import BotError, TricktableError
+from tricktable.games import load_game
 from tricktable.games.setback import Setback
 from tricktable.search.determinize import Determinizer
 from tricktable.search.inference import DEFAULT_BID_MISMATCH, DEFAULT_PLAY_MISMATCH, Inference
@@ -155,9 +156,10 @@ class PimcBot(SearchBot):
 
     def start_match(self, game: Game, seat: int, seed: int) -> None:
         if not supports(game):
-            raise BotError(
-                f"the pimc bot cannot play {game.name}: its solver does not support that game"
-            )
+            why = "its solver does not support that game"
+            if supports(load_game(game.name)):  # the same game at four seats
+                why = f"its solver plays {game.name} at four seats, not {game.num_players}"
+            raise BotError(f"the pimc bot cannot play {game.name}: {why}")
         super().start_match(game, seat, seed)
         self._model = model = other_phases_bot(game)
         model.start_match(game, seat, seed)

@@ -128,6 +128,17 @@ def rules_for(game: Game) -> SearchRules:
     return _BASE
 
 
+def unsupported(game: Game) -> str:
+    """Why worlds of ``game`` cannot be sampled from a view ("" when they can): a game of its
+    own stock or hidden actions (a drawn pack, a rob, a kitty) with no hooks here, whose deals
+    the base rules would rebuild wrong."""
+    if any(klass in RULES for klass in type(game).__mro__[:-1] if klass is not Game):
+        return ""
+    if game.records_stock or game.private_actions:
+        return f"sampling {game.name}'s hidden stock and actions is not written yet"
+    return ""
+
+
 def _info_card(view: View, key: str) -> int:
     name = view.info().get(key)
     return parse_card(name) if isinstance(name, str) else -1
