@@ -376,3 +376,14 @@ def test_tricks_at_three_to_seven_leaves_the_rest_undealt() -> None:
         assert sum(h.bit_count() for h in state.hands) == n * size
     with pytest.raises(OptionError):
         load_game("tricks(players=2)")
+
+
+# ------------------------------------------------------------------------------ solver
+
+
+@pytest.mark.parametrize("spec", ["hearts", "spades", *SIZED[:3], "spades(players=3)"])
+def test_the_solver_takes_four_seat_hearts_and_spades_only(spec: str) -> None:
+    from tricktable.search.solver import supports
+
+    game = load_game(spec)
+    assert supports(game) == (game.num_players == 4)

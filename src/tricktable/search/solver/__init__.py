@@ -15,6 +15,10 @@ Higher is always better for ``seat``; what the value counts is the game's:
 
 Where seats play each for themselves (Hearts, cut-throat Pitch) the other three play together
 against the seat: the "paranoid" reduction, which keeps the search a two-sided alpha-beta.
+
+Only four-seat tables are solved (:func:`supports`): Hearts at three, five or six seats and
+cut-throat Spades (three) are refused, as their leaves would need scoring by any number of
+sides and Hearts' first lead by the lowest club dealt, which the game modules here do not do.
 How the search works is in :mod:`.core`; each game supplies its legal cards, what of the
 cards won still matters (the summary) and its own scoring functions for the leaves.
 """
@@ -33,7 +37,8 @@ _GAMES = ("setback", "hearts", "spades")
 
 
 def supports(game: Game) -> bool:
-    """Whether :func:`solve` handles ``game``'s hands (Setback and its presets, Hearts, Spades)."""
+    """Whether :func:`solve` handles ``game``'s hands (Setback and its presets, Hearts, Spades;
+    four seats only)."""
     return game.name in _GAMES and game.num_players == 4
 
 
