@@ -1,0 +1,91 @@
+"""All Fours, Seven Up and Trinidad's All Fours at the table: their presenter (see
+:mod:`tricktable.ui.games`)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from tricktable.cards import parse_card
+from tricktable.engine.trick import View
+from tricktable.games.all_fours import POINT_ORDER
+from tricktable.games.all_fours_results import AllFoursResult
+from tricktable.ui.games.base import (
+    HandSeen,
+    Presenter,
+    Seating,
+    card_text,
+    join,
+    last_result,
+    line,
+    suit_text,
+)
+
+
+class AllFoursPresenter(Presenter):
+    """All Fours: the up-card and its kick, begging and running, the four points."""
+
+    def goal(self, seating: Seating) -> str:
+        """The points and the target."""
+        return f"High, Low, Jack and Game; first to {self.game.options.target} wins"
+
+    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+        """The card turned up, which proposes trump."""
+        up = hand.opening.get("up_card")
+        if not isinstance(up, str):
+            return []
+        return [line("Turned up: ", card_text(parse_card(up)))]
+
+    def trick_note(self, points: int) -> str:
+        """The trick's count toward Game."""
+        return f" ({points} toward Game)" if points else ""
+
+    def play_facts(self, seating: Seating, view: View) -> list[Text]:
+        """The up-card, how often the cards were run, what the kick and gift gave."""
+        info = view.info()
+        up = info.get("up_card")
+        facts = []
+        if isinstance(up, str):
+            fact = line("Up-card: ", card_text(parse_card(up), view.tables.mask))
+            runs = int(info.get("runs") or 0)
+            if runs:
+                fact = line(fact, f" · the cards were run {runs}×")
+            facts.append(fact)
+        gained = info.get("gained") or []
+        if any(gained):
+            facts.append(line("Kick and gift so far: ", seating.per_side(gained)))
+        return facts
+
+    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+        """Trump, who won each point, and what each side gained."""
+        r = last_result(hand, AllFoursResult)
+        if r is None:
+            return super().result_lines(seating, hand)
+        if r.thrown_in:
+            return [Text("The stock ran out: the deal is thrown in and dealt again.")]
+        trump = r.trump if r.trump is not None else -1
+        won = [f"{name.capitalize()} {_who(seating, r, name, '—')}" for name in POINT_ORDER]
+        how = "stood" if not r.begged else "given" if r.gave else f"run {r.runs}×"
+        out = [line(Text("Trump: ", style="bold"), suit_text(trump), f" ({how})")]
+        out.append(line(Text("Points: ", style="bold"), join(won)))
+        if r.hanged:
+            out.append(Text("The jack was hanged."))
+        out.append(line(Text("Gained: ", style="bold"), seating.per_side(r.gained)))
+        return out
+
+    def hand_line(self, seating: Seating, hand: HandSeen) -> Text:
+        """Trump, how it was settled, and who won each point."""
+        r = last_result(hand, AllFoursResult)
+        if r is None:
+            return super().hand_line(seating, hand)
+        if r.thrown_in:
+            return Text(f"thrown in after {r.runs} runs")
+        how = "stood" if not r.begged else "given" if r.gave else f"run {r.runs}"
+        won = "  ".join(f"{name} {_who(seating, r, name, '-')}" for name in POINT_ORDER)
+        trump = "CDHS"[r.trump] if r.trump is not None else "-"
+        return Text(f"trump {trump} ({how})  {won}  gained {seating.per_side(r.gained)}")
+
+
+def _who(seating: Seating, result: AllFoursResult, name: str, none: str) -> str:
+    """The side that earned the point ``name``, or ``none``."""
+    side = result.points.get(name)
+    return seating.side_name(side) if side is not None else none
