@@ -417,6 +417,24 @@ def test_a_match_resumed_mid_hand_plays_on_exactly(spec: str) -> None:
             assert to_record(resumed, ["p"] * n) == to_record(state, ["p"] * n), (h, cut)
 
 
+def test_a_match_the_kick_ends_replays_and_resumes() -> None:
+    # Seed 138: the last hand is counted out by a kicked jack when dealt, before any action.
+    game = load_game("seven-up")
+    state = play_match(game, [make_bot("random"), make_bot("random")], 138)
+    assert state.is_over and not state.history[-1].actions
+    last = result(state)
+    assert last.up_card % 13 == 9 and not last.thrown_in and sum(last.gained) == 1
+    whole = json.loads(json.dumps(to_record(state, ["r", "r"])))
+    assert result_of(replay(whole)) == result_of(state)
+    record = json.loads(json.dumps(whole))
+    record["hands"] = record["hands"][:-1]  # stopped before the last deal
+    resumed = replay(record)
+    players = [make_bot("random"), make_bot("random")]
+    start_bots(game, players, 138)
+    play_on(resumed, players)
+    assert to_record(resumed, ["r", "r"]) == to_record(state, ["r", "r"])
+
+
 # ---------------------------------------------------------------------------- the bot
 
 
