@@ -391,3 +391,18 @@ def test_the_heuristic_beats_random_clearly() -> None:
             played += 1
             wins += state.winner == 0
     assert played >= 190 and wins >= 0.8 * played
+
+
+def test_a_view_explains_a_refusal_as_the_state_does() -> None:
+    state = dealt()
+    act(state, "bid 10")
+    assert state.view(1).illegal(BID + 9).reason == state.illegal(BID + 9).reason
+    act(state, "pass", "pass", "pass", "trump H")
+    for _ in range(6):
+        state.apply(state.legal_actions()[-1])  # the dealer's rob
+    act(state, "play AH")
+    bad = parse_card("TS")  # seat 1 holds 5D and 9H: trump was led
+    reason = state.illegal(bad).reason
+    assert reason == "must follow suit H"
+    assert state.view(1).illegal(bad).reason == reason
+    assert state.view(1).illegal(parse_card("2C")).reason == "does not hold 2C"

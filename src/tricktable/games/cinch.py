@@ -29,7 +29,16 @@ from typing import Any, Final
 
 from tricktable.cards import JOKER, SUITS, card_name, cards_in, parse_card
 from tricktable.engine.actions import BID, PASS, PASS_BIT
-from tricktable.engine.trick import AUCTION, DEAL, PLAY, Game, TrickState, TrumpTables, trump_tables
+from tricktable.engine.trick import (
+    AUCTION,
+    DEAL,
+    PLAY,
+    Game,
+    TrickState,
+    TrumpTables,
+    View,
+    trump_tables,
+)
 from tricktable.errors import NotationError
 from tricktable.games.cinch_options import CinchOptions, point_weights, sides_of_options
 from tricktable.games.cinch_results import CinchResult
@@ -382,36 +391,17 @@ class CinchState(TrickState):
         return facts
 
     def _explain(self, action: int) -> str:
-        phase = self.phase
-        opts = self.options
-        if phase == AUCTION:
-            if 0 <= action < 64:
-                return "must bid or pass during the auction"
-            if action == PASS:
-                return "must bid: the dealer may not pass when all the others have"
-            n = action - BID
-            if not BID <= action < BID + 64 or not opts.min_bid <= n <= opts.max_bid:
-                return f"must bid from {opts.min_bid} to {opts.max_bid} or pass"
-            return f"must bid more than the high bid of {self.high_bid}"
-        if phase == NAMING:
-            return "must name trump: trump C, trump D, trump H or trump S"
-        if phase == DISCARDING:
-            if action == DRAW:
-                return f"must discard down to {self.play_size} cards before drawing"
-            if DISCARD <= action < KEEP:
-                card = action - DISCARD
-                if not self.hands[self.to_act] >> card & 1:
-                    return f"does not hold {card_name(card)}"
-                if self.discard_rule == "non-trumps":
-                    return "must keep the point trumps while holding plain ones to throw"
-            return "must discard a card now (discard CARD)"
-        if phase == ROBBING:
-            if KEEP <= action < DRAW:
-                return f"{card_name(action - KEEP)} is not in the robbed pack or is kept already"
-            return f"must keep {self.play_size} cards of the pack (keep CARD)"
-        if not 0 <= action < 64:
-            return "must play a card now"
-        return self._explain_play(action)
+        game = self.game
+        assert isinstance(game, Cinch)
+        return game.reason(
+            self.phase,
+            self.hands[self.to_act],
+            self.trick,
+            self.tables,
+            self.high_bid,
+            self.to_act == self.dealer,
+            action,
+        )
 
 
 def _decode(mask: int) -> list[int]:
@@ -495,6 +485,74 @@ class Cinch(Game):
 
     def _hand_size(self) -> int:
         return int(self.options.play_size)
+
+    def explain(self, view: View, action: int) -> str:
+        """Why the rules refuse ``action`` by the seat of ``view``: read from the view alone
+        (the seat's hand, the trick, the bids), as ``apply`` gives it."""
+        high = view.info().get("high_bid")
+        return self.reason(
+            view.phase,
+            view.hand,
+            [card for _seat, card in view.trick],
+            view.tables,
+            high if isinstance(high, int) else 0,
+            view.seat == view.dealer,
+            action,
+        )
+
+    def reason(
+        self,
+        phase: int,
+        hand: int,
+        trick: list[int],
+        tables: TrumpTables,
+        high_bid: int,
+        dealer: bool,
+        action: int,
+    ) -> str:
+        """Why ``action`` is refused to a seat holding ``hand`` in ``phase``: the one text of
+        the state's refusal and of :meth:`explain` (which knows only a view)."""
+        opts = self.options
+        keep = opts.play_size
+        if phase == AUCTION:
+            if 0 <= action < 64:
+                return "must bid or pass during the auction"
+            if action == PASS:
+                return "must bid: the dealer may not pass when all the others have"
+            n = action - BID
+            if not BID <= action < BID + 64 or not opts.min_bid <= n <= opts.max_bid:
+                return f"must bid from {opts.min_bid} to {opts.max_bid} or pass"
+            if dealer and opts.dealer_takes:
+                return f"must bid at least the high bid of {high_bid}"
+            return f"must bid more than the high bid of {high_bid}"
+        if phase == NAMING:
+            return "must name trump: trump C, trump D, trump H or trump S"
+        if phase == DISCARDING:
+            if action == DRAW:
+                return f"must discard down to {keep} cards before drawing"
+            if DISCARD <= action < KEEP:
+                card = action - DISCARD
+                if not hand >> card & 1:
+                    return f"does not hold {card_name(card)}"
+                if opts.discard == "non-trumps":
+                    return "must keep the point trumps while holding plain ones to throw"
+            return "must discard a card now (discard CARD)"
+        if phase == ROBBING:
+            if KEEP <= action < DRAW:
+                return f"{card_name(action - KEEP)} is not in the robbed pack or is kept already"
+            return f"must keep {keep} cards of the pack (keep CARD)"
+        if not 0 <= action < 64:
+            return "must play a card now"
+        if not hand >> action & 1:
+            return f"does not hold {card_name(action)}"
+        if trick:
+            led = tables.suit_mask[trick[0]]
+            if hand & led:
+                trumps = led == tables.mask
+                suit = SUITS[tables.suit] if trumps else SUITS[trick[0] // 13]
+                either = " or trump" if opts.may_trump and not trumps else ""
+                return f"must follow suit {suit}{either}"
+        return f"may not play {card_name(action)} now"
 
     def action_name(self, action: int) -> str:
         """The text of an action: ``trump S``, ``discard 7C``, ``keep 5H``, ``draw``..."""
