@@ -321,3 +321,35 @@ def test_keys_typed_in_one_burst_after_tab_reach_the_field_tabbed_to(tmp_path: P
     chosen = drive(test, tmp_path, size=SMALL)
     assert chosen and chosen[0] is not None
     assert chosen[0].setup.spec() == "setback(target=25,min_bid=3,max_bid=5)"
+
+
+def test_the_players_and_partners_options_seat_a_table_of_six(tmp_path: Path) -> None:
+    async def test(screen: SetupScreen, pilot: Pilot[None]) -> None:
+        assert not screen.query_one("#seat-row-4").display  # four seats: three beside you
+        screen.query_one("#opt-players", Input).value = "6"
+        screen.query_one("#opt-partners", Input).value = "3x2"
+        await pilot.pause()
+        labels = [str(screen.query_one(f"#seat-{s}").render()) for s in range(1, 6)]
+        assert labels == [
+            "West · opponent",
+            "Northwest · opponent",
+            "North · partner",
+            "Northeast · opponent",
+            "East · opponent",
+        ]
+        assert not screen.query_one("#seat-row-6").display
+        assert "3 sides" in str(screen.query_one("#seat-count").render())
+        screen.query_one("#opt-partners", Input).value = "false"
+        await pilot.pause()
+        assert "each for themselves" in str(screen.query_one("#seat-count").render())
+        assert "opponent" in str(screen.query_one("#seat-3").render())
+        screen.query_one("#opt-partners", Input).value = "2x3"
+        await pilot.pause()
+        assert "partner" in str(screen.query_one("#seat-2").render())
+        await pilot.click("#start")
+
+    chosen = drive(test, tmp_path, size=SMALL)
+    assert chosen and chosen[0] is not None
+    setup = chosen[0].setup
+    assert setup.spec() == "setback(players=6)"  # two sides of three: partners=true
+    assert setup.players == ("edna", "vinnie", "rosa", "ada", "moe")  # the characters go on
