@@ -333,10 +333,10 @@ def test_a_void_shown_before_a_draw_is_no_void_after_it() -> None:
     from tricktable.search.knowledge import Knowledge
 
     hand1 = "QC 6D 7D 8D 9D TD"  # no heart, no spade
-    stock = "2S 3H " + rest_of_deck(HAND0, hand1, "2S 3H")
+    stock = "2S 6H " + rest_of_deck(HAND0, hand1, "2S 6H")
     state = dealt_state("california-jack", [HAND0, hand1], stock)
     play(state, "3H", "6D")  # seat 1 shows it has neither hearts nor trumps; seat 0 wins
-    assert state.hands[1] >> parse_card("3H") & 1  # and draws a heart
+    assert state.hands[1] >> parse_card("6H") & 1  # and draws a heart
     assert not Knowledge(state.view(0)).cannot[1]
 
 
@@ -370,3 +370,10 @@ def test_the_presenter_and_statistics_speak_of_points_and_stock() -> None:
     report = hook.report(game, counts, len(state.results))
     assert report["family"] == "california-jack"
     assert sum(report["points"]["high"]["count"]) == len(state.results)  # High is always won
+
+
+def test_a_deal_given_without_its_stock_takes_the_rest_of_the_deck() -> None:
+    state = load_game("california-jack").new_state(1)
+    state.deal([cards(HAND0), cards(HAND1)], dealer=1)
+    assert state.stock[0] == parse_card("2C") and len(state.stock) == 40
+    assert state.history[-1].stock == state.stock and state.trump == 0

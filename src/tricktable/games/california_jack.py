@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 from tricktable.cards import SUITS, card_name, mask_of, suit_of
 from tricktable.engine.events import HandChanged
 from tricktable.engine.trick import PLAY, Game, TrickState, TrumpTables, trump_tables
+from tricktable.errors import TricktableError
 from tricktable.games.california_jack_options import (
     CaliforniaJackOptions,
     point_weights,
@@ -99,6 +100,18 @@ class CaliforniaJackState(TrickState):
         return DEAL_SIZE
 
     def _start_hand(self) -> None:
+        if not self.stock:
+            # A deal given without its stock (tests, tools): the rest of the deck, lowest first.
+            dealt = 0
+            for mask in self.hands:
+                dealt |= mask
+            self.stock = [c for c in self.game.deck if not dealt >> c & 1]
+            self.history[-1].stock = list(self.stock)
+        if len(self.stock) != len(self.game.deck) - DEAL_SIZE * self.n:
+            raise TricktableError(
+                f"california-jack needs a stock of the {len(self.game.deck) - DEAL_SIZE * self.n}"
+                f" undealt cards, got {len(self.stock)}"
+            )
         self.trump_card = self.stock[0]
         self.tables = self.trumps[self.trump_card // 13]
         self.drew = -1

@@ -32,7 +32,11 @@ class CaliforniaJackPresenter(Presenter):
         if hand.trump < 0:
             return []
         face = "face up" if self.game.options.stock == "up" else "face down"
-        return [line("Trump: ", suit_text(hand.trump), f" · the stock lies {face}")]
+        turned = hand.opening.get("stock_top")
+        shown = line("Trump: ", suit_text(hand.trump))
+        if isinstance(turned, str):
+            shown = line(shown, " (", card_text(parse_card(turned), hand.trumps), " turned)")
+        return [line(shown, f" · the stock lies {face}")]
 
     def trick_note(self, points: int) -> str:
         """The trick's count toward Game."""
