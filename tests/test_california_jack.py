@@ -362,7 +362,7 @@ def test_the_presenter_and_statistics_speak_of_points_and_stock() -> None:
     assert "top" in shown.play_facts(seating, view)[0].plain
     hook = stats_for(game)
     counts: dict[Any, int] = {}
-    before = (0, 0)
+    before: tuple[int, ...] = (0, 0)
     for result in state.results:
         key = hook.key(result, before)
         counts[key] = counts.get(key, 0) + 1
