@@ -26,7 +26,7 @@ import pytest
 from tricktable.bots import make_bot
 from tricktable.bots.base import Bot
 from tricktable.cards import card_name, cards_in
-from tricktable.errors import BotError
+from tricktable.errors import BotError, TricktableError
 from tricktable.games import load_game, register
 from tricktable.games.spades import GAME as SPADES
 from tricktable.match import Referee, RunnerOptions, play_match
@@ -547,9 +547,53 @@ def test_generic_scheme_plays_every_game(game_spec: str) -> None:
     assert {"start", "deal", "hand", "end"} <= events
 
 
+@pytest.mark.parametrize(
+    "game_spec",
+    [
+        "setback(partners=3x2,players=6)",  # three sides of two, partners opposite
+        "setback(players=6)",  # two sides of three, alternating
+        "setback(partners=false,players=3)",  # three each for themselves
+        "spades(players=3)",  # seed 004's four-seat endpoints give way to the generic events
+    ],
+)
+def test_any_table_size_plays_over_http(game_spec: str) -> None:
+    server = Server(Generic)
+    try:
+        game = load_game(game_spec)
+    except TricktableError as exc:
+        pytest.skip(f"{game_spec} does not load: {exc}")
+    n = game.num_players
+    bots: list[Bot] = [HttpBot(server.url) for _ in range(n)]
+    referee = Referee()
+    try:
+        state = play_match(game, bots, 6, referee=referee, max_hands=2)
+    finally:
+        for bot in bots:
+            bot.close()
+        server.close()
+    assert referee.faults == [] and state.history
+    players = set()
+    for path, body in server.requests:
+        _, _, player, event = path.split("/")
+        seat = int(player) - 1
+        players.add(seat)
+        if event == "start":
+            assert body["players"] == n and body["seat"] == seat
+        if event == "hand":
+            assert len(body["scores"]) == game.num_scores
+        if isinstance(body.get("hand"), list):  # a seat is only ever sent its own cards
+            hand_no = body["hand_number"]
+            dealt = {card_name(c) for c in cards_in(state.history[hand_no].deal[seat])}
+            assert set(body["hand"]) <= dealt
+    assert players == set(range(n))
+
+
 def test_a_game_declares_its_http_events() -> None:
     bot = HttpBot("http://127.0.0.1:9/")  # nothing is sent before the first decision
-    for spec, adapter in (("spades", SpadesEvents), ("hearts", GenericEvents)):
+    shapes = (("spades", SpadesEvents), ("hearts", GenericEvents))
+    if 3 in SPADES.seat_counts:  # seed 004's endpoints seat four
+        shapes += (("spades(players=3)", GenericEvents),)
+    for spec, adapter in shapes:
         bot.start_match(load_game(spec), 0, 1)
         assert type(bot._adapter) is adapter, spec
     assert SPADES.http_adapter == "tricktable.protocols.http:SpadesEvents"

@@ -323,9 +323,43 @@ def _segments(lines: list[str]) -> list[tuple[str, list[str]]]:
     return out
 
 
-@pytest.mark.parametrize("module", ["setback", *GAME_MODULES])
-def test_no_bot_is_told_a_hidden_card(module: str, tmp_path: Path) -> None:
-    game = game_named(module)
+#: tables of other sizes and shapes: Setback's six seats as three sides of two (partners
+#: opposite) and two of three (alternating), three each for themselves; Tricks at three, where
+#: seed 002's four-seat protocol gives way to the extended one
+SHAPES = [
+    ("setback", "setback(partners=3x2,players=6)"),
+    ("setback", "setback(players=6)"),
+    ("setback", "setback(partners=false,players=3)"),
+    ("tricks", "tricks(players=3)"),
+]
+
+
+@pytest.mark.parametrize(("module", "spec"), SHAPES)
+def test_any_table_size_plays_over_stdio(module: str, spec: str, tmp_path: Path) -> None:
+    game = game_named(module, spec)
+    n = game.num_players
+    files = [tmp_path / f"seat{s}.txt" for s in range(n)]
+    bots = [make_bot(f"cmd:{PY} {BOTS / 'record.py'} --record {f}") for f in files]
+    referee = Referee()
+    state = play_match(game, bots, 4, max_hands=2, referee=referee)
+    assert referee.faults == [] and state.history
+    names = "|".join(f"player{s + 1}" for s in range(n))
+    for seat in range(n):
+        lines = files[seat].read_text(encoding="utf-8").splitlines()
+        assert lines[0] == f"|INFO|start game|{names}|END|"
+        assert lines[1] == f"|INFO|game|{game.spec()}|END|"  # the extended protocol
+        assert lines[2] == f"|INFO|seat|{seat}|END|"
+        end = lines[-1].removeprefix("|INFO|end game|").removesuffix("|END|").split("|")
+        # Each player's score is its side's: partners (seat s and s + sides) share one.
+        scores = [int(field.split()[1]) for field in end]
+        assert scores == [state.scores[game.team_of(s)] for s in range(n)]
+
+
+@pytest.mark.parametrize(
+    ("module", "spec"), [(m, None) for m in ("setback", *GAME_MODULES)] + SHAPES
+)
+def test_no_bot_is_told_a_hidden_card(module: str, spec: str | None, tmp_path: Path) -> None:
+    game = game_named(module, spec)
     n = game.num_players
     files = [tmp_path / f"seat{s}.txt" for s in range(n)]
     bots = [make_bot(f"cmd:{PY} {BOTS / 'record.py'} --record {f}") for f in files]

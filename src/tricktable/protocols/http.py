@@ -3,7 +3,8 @@
 ``playerId`` is the seat counted from 1 (seat 0 is player 1), as in seed 004's ``player1_…``
 fields. A game names its adapter in ``Game.http_adapter``: Spades names :class:`SpadesEvents`,
 whose events and payloads are exactly seed 004's (``blind``, ``deal``, ``bid``, ``play``,
-``book``), so a bot written to that document plays unchanged; every other game uses the generic
+``book``), so a bot written to that document plays unchanged — at four seats, which that
+document's fields number; at any other size, and in every other game, a bot gets the generic
 events (``start``, ``deal``, one per decision phase, ``trick``, ``hand``, ``end``) whose bodies
 are the seat's :meth:`View.to_dict`. docs/protocol-http.md specifies both.
 
@@ -218,7 +219,9 @@ class HttpBot(Bot):
         self.requests = 0
         self.throttle = ChatThrottle()
         adapter = declared(type(game), "http_adapter", _Adapter)
-        self._adapter = (GenericEvents if adapter is _Adapter else adapter)(self)
+        if adapter is _Adapter or not adapter.speaks_for(game.num_players):
+            adapter = GenericEvents  # seed 004's Spades endpoints seat four: elsewhere generic
+        self._adapter = adapter(self)
 
     def act(self, view: View) -> int:
         self.throttle.decision(view.hand_number)
@@ -411,8 +414,17 @@ class _Adapter:
     serves every game that names none.
     """
 
+    #: the table sizes the adapter speaks for (None: any); at another size a game's bots get
+    #: the generic events
+    seats: tuple[int, ...] | None = None
+
     def __init__(self, bot: HttpBot) -> None:
         self.bot = bot
+
+    @classmethod
+    def speaks_for(cls, players: int) -> bool:
+        """Whether the adapter speaks for a table of ``players`` seats."""
+        return cls.seats is None or players in cls.seats
 
     def act(self, view: View) -> int:
         raise NotImplementedError
@@ -596,6 +608,8 @@ class SpadesEvents(_Adapter):
     ``bid`` once all four have bid; ``play`` at each turn; ``book`` after every book.
     """
 
+    #: seed 004's document seats four players (``player1`` .. ``player4``, two teams)
+    seats = (4,)
     BLIND_WANT = '{"blind": true} or {"blind": false}'
     DEAL_WANT = '{"bid": N}, N a whole number of tricks 0-13'
     PLAY_WANT = '{"card": "Ac"}, a card in your hand written rank then suit (10s, Qh, 2c)'

@@ -5,10 +5,12 @@ the seat's :class:`~tricktable.engine.trick.View` into the INFO lines that seat 
 yet, asks its QUERY, and reads the RESPONSE back into an action. It does no input or output,
 so it is tested without a process.
 
-For a game that declares ``seed_protocol`` (Tricks) the conversation is exactly seed 002's
-(``start game``, ``cards``, ``start hand``, ``start trick``, ``played``, ``bad card``, ``end
-trick``, ``end hand``, ``end game`` and ``QUERY card``), and nothing else is sent. Every other
-game speaks the same format with the messages it needs (see docs/protocol-stdio.md).
+For a game that declares ``seed_protocol`` (Tricks), played at four seats as seed 002 seats
+it, the conversation is exactly seed 002's (``start game``, ``cards``, ``start hand``, ``start
+trick``, ``played``, ``bad card``, ``end trick``, ``end hand``, ``end game`` and ``QUERY
+card``), and nothing else is sent. Every other game, and such a game at any other table size,
+speaks the same format with the messages it needs, for as many seats as the table has (see
+docs/protocol-stdio.md).
 
 Lines are built lazily: at each query and at the end of a hand the conversation walks the
 events of the seat's stream it has not reported yet. The match loop therefore pays nothing per
@@ -39,9 +41,13 @@ from tricktable.engine.results import HandResult
 from tricktable.engine.trick import AUCTION, PLAY, Game, View
 from tricktable.errors import BotFault, NotationError
 
+#: the seats of seed 002's plain protocol: at any other table size a game speaks the extended one
+SEED_SEATS = 4
+
 
 def seat_name(seat: int) -> str:
-    """The name a seat plays under: ``player1`` .. ``player4`` (seed 004's numbering)."""
+    """The name a seat plays under: ``player1`` .. ``player4`` (seed 004's numbering), and on
+    to ``player7`` at larger tables."""
     return f"player{seat + 1}"
 
 
@@ -145,8 +151,9 @@ class Conversation:
         self.seat = seat
         self.n = game.num_players
         self.names = names if names is not None else [seat_name(s) for s in range(self.n)]
-        #: seed 002's exact protocol (the game declares it speaks it), or the extended one
-        self.plain = game.seed_protocol
+        #: seed 002's exact protocol (the game declares it speaks it, and seed 002 seats four),
+        #: or the extended one
+        self.plain = game.seed_protocol and self.n == SEED_SEATS
         #: trump is named by the first lead (the Pitch family), else before any card
         self.trump_by_lead = game.trump_named_by_lead
         self.hand = -1
