@@ -34,6 +34,7 @@ def list_games() -> int:
     """Print every game and variant, one line each, grouped by family: a base game first
     with the table sizes it allows, then its variants with the seats each sets."""
     width = max(len(n) for n in [*GAMES, *PRESETS])
+    base = max(len(n) for n in GAMES)
     families: dict[str, list[str]] = {}
     for name, cls in GAMES.items():
         families.setdefault(cls.family or cls.title, []).append(name)
@@ -44,11 +45,11 @@ def list_games() -> int:
         for name in members:
             cls = GAMES[name]
             seats = f"seats {seats_text(cls.seat_counts)}"
-            click.echo(f"  {name:<{width}}  {'game':<10} {seats:<11} {cls.summary}")
+            click.echo(f"  {name:<{width}}  {'game':<{base}} {seats:<11} {cls.summary}")
         for name in variants:
             preset = PRESETS[name]
             seats = f"seats {load_game(name).num_players}"
-            click.echo(f"  {name:<{width}}  {preset.game:<10} {seats:<11} {preset.summary}")
+            click.echo(f"  {name:<{width}}  {preset.game:<{base}} {seats:<11} {preset.summary}")
     return 0
 
 
