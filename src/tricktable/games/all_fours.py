@@ -82,7 +82,7 @@ class AllFoursState(TrickState):
         self.trumps: tuple[TrumpTables, ...] = game.trumps
         self.kicks: tuple[int, ...] = game.kicks
         self.may_trump: bool = game.options.may_trump
-        self._facts_public = True  # _view_extra: the turned cards and the begging, for all
+        self._facts_public = True  # _view_extra: the up-card and the begging, for all
         #: the card turned up last (the stock's top: ``stock[0]``), and the suit turned up
         #: first (begged, it is the refused suit)
         self.up_card = -1
@@ -138,7 +138,6 @@ class AllFoursState(TrickState):
         opts = self.options
         if opts.count_out and self.scores[side] >= opts.target:
             self.winner = side
-            self.tables = NO_SUIT
             self._finish(thrown_in=False)
             return True
         return False
@@ -392,8 +391,6 @@ class AllFoursState(TrickState):
         return super()._explain_play(card)
 
 
-#: the tables of a hand whose match ended before trump was settled
-NO_SUIT: Final = trump_tables(-1, ())
 _STAND_BEG: Final = 1 << STAND | 1 << BEG
 _GIVE_RUN: Final = 1 << GIVE | 1 << RUN
 _RUN_ONLY: Final = 1 << RUN
