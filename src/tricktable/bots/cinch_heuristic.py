@@ -28,6 +28,10 @@ from tricktable.games.cinch_scoring import point_card
 _HOLD_SHARE: Final = (0.0, 0.35, 0.5, 0.65, 0.75, 0.85, 0.9)
 #: what a partner's unseen hand adds to a bid, as a share of the hand's points
 _PARTNER_SHARE: Final = 0.15
+#: points of its estimate a bid leaves in hand: bidding the whole estimate failed half the
+#: contracts between heuristics; in seeded duels (600 matches each) 1 beat 0 (60%), 2 beat
+#: 1 (57%), 2.5 edged 2 (54%) and 3 did no better
+BID_MARGIN: Final = 2.5
 
 
 def _card_values(game: Game, trump: int) -> dict[int, int]:
@@ -44,6 +48,8 @@ class CinchHeuristic(Bot):
     """Bids its trumps' worth, keeps trumps, and cinches its Pedros."""
 
     name = "heuristic"
+    #: points of its estimate a bid leaves in hand
+    margin: float = BID_MARGIN
 
     def start_match(self, game: Game, seat: int, seed: int) -> None:
         super().start_match(game, seat, seed)
@@ -98,7 +104,7 @@ class CinchHeuristic(Bot):
     def _bid(self, view: View, legal: list[int]) -> int:
         _suit, value = self._best_suit(view)
         bids = [a - BID for a in legal if a != PASS]
-        fits = [b for b in bids if b <= value]
+        fits = [b for b in bids if b <= value - self.margin]
         if fits:
             return BID + max(fits)
         if PASS in legal or not bids:
