@@ -35,6 +35,17 @@ class AllFoursPresenter(Presenter):
             return []
         return [line("Turned up: ", card_text(parse_card(up)))]
 
+    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+        """The begging, and the card the run turned up (it named trump)."""
+        lines = super().auction_lines(seating, hand)
+        first, last = hand.opening.get("up_card"), hand.facts.get("up_card")
+        if lines and isinstance(last, str) and last != first:
+            runs = int(hand.facts.get("runs") or 0)
+            ran = "once" if runs == 1 else f"{runs} times"
+            turned = card_text(parse_card(last), hand.trumps)
+            lines.append(line(f"The cards were run {ran}; turned up: ", turned))
+        return lines
+
     def trick_note(self, points: int) -> str:
         """The trick's count toward Game."""
         return f" ({points} toward Game)" if points else ""
