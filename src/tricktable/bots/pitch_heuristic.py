@@ -45,6 +45,9 @@ PARTNER_ALLOWANCE: Final = 0.45
 LATER_CARD_VALUE: Final = 0.1
 #: points a kitty card adds to the hand's estimate when bidding
 KITTY_CARD_VALUE: Final = 0.2
+#: points added to the estimate of a seat at a table of five or more whose side is past the
+#: target but may win only by declaring
+PAST_TARGET_BOOST: Final = 1.5
 #: share of the hand's points the estimate must reach to shoot the moon
 MOON_SHARE: Final = 0.8
 #: Setback's six points, each worth one (RULES.md)
@@ -625,6 +628,11 @@ class PitchHeuristic(Bot):
             est += 0.5 if threat else 0.3
         if ours + bids[0] >= opts.target:
             est += 0.3  # a made contract of any size wins the match
+            if ours >= opts.target and rules.n > 4:
+                # Already past the target, the side wins only by declaring, and a set costs
+                # it little: at a big table, where every estimate is low and others bid
+                # first, it bids on less (four seats decide as they always have).
+                est += PAST_TARGET_BOOST
         if opts.kitty:
             est += KITTY_CARD_VALUE * opts.kitty
         if self.boldness:
