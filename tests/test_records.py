@@ -404,6 +404,31 @@ def test_round_trip_through_the_cli(cli: Cli, tmp_path: Path) -> None:
     assert json.loads(proc.stdout) == as_json(result_of(state))
 
 
+@pytest.mark.parametrize(
+    "spec",
+    ["setback(partners=false,players=5)", "setback(partners=3x2,players=6)", "setback(players=6)"],
+)
+def test_a_five_or_six_seat_record_round_trips_through_a_file_and_the_cli(
+    spec: str, cli: Cli, tmp_path: Path
+) -> None:
+    game = load_game(spec)
+    n = game.num_players
+    state = play_match(game, bots(n), 21, max_hands=4)
+    record = to_record(state, ["bot:random"] * n)
+    assert record["options"]["players"] == n and len(record["hands"][0]["deal"]) >= n
+    path = tmp_path / "m.json"
+    save_record(record, path)
+    again = replay(load_record(path))
+    assert again.game.num_players == n and again.game.num_scores == game.num_scores
+    assert result_of(again) == result_of(state)
+    assert as_json(to_record(again, ["bot:random"] * n)) == as_json(record)
+    proc = cli("replay", str(path), "--json")
+    assert proc.returncode == 0, proc.stderr
+    shown = json.loads(proc.stdout)
+    assert shown == as_json(result_of(state))
+    assert all(len(h["scores"]) == game.num_scores for h in shown["hands"])
+
+
 def test_record_of_a_match_cut_short_mid_hand_still_replays() -> None:
     game = load_game("setback")
     players = bots()

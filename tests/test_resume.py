@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from table_shapes import shapes
 from tricktable.bots import make_bot
 from tricktable.games import GAMES, PRESETS, load_game
 from tricktable.match import end_bots, play_match, play_on, start_bots
@@ -19,8 +20,8 @@ PLAYERS = ["random", "heuristic", "random", "heuristic"]
 MAX_HANDS = 8
 
 
-def bots() -> list[Any]:
-    return [make_bot(p) for p in PLAYERS]
+def bots(n: int = 4) -> list[Any]:
+    return [make_bot(PLAYERS[s % 4]) for s in range(n)]
 
 
 def cut(record: dict[str, Any], hand: int, actions: int | None) -> dict[str, Any]:
@@ -37,11 +38,11 @@ def cut(record: dict[str, Any], hand: int, actions: int | None) -> dict[str, Any
     return out
 
 
-def resume(record: dict[str, Any], seed: int) -> dict[str, Any]:
+def resume(record: dict[str, Any], seed: int, max_hands: int = MAX_HANDS) -> dict[str, Any]:
     state = replay(record)
-    players = bots()
+    players = bots(state.game.num_players)
     start_bots(state.game, players, seed)
-    play_on(state, players, max_hands=MAX_HANDS)
+    play_on(state, players, max_hands=max_hands)
     end_bots(state, players)
     return to_record(state, record.get("players"))
 
@@ -50,8 +51,10 @@ def resume(record: dict[str, Any], seed: int) -> dict[str, Any]:
 def test_a_match_resumed_from_its_record_plays_on_exactly(spec: str) -> None:
     assert spec in GAMES or spec in PRESETS
     seed = 4242
-    state = play_match(load_game(spec), bots(), seed, max_hands=MAX_HANDS)
-    whole = json.loads(json.dumps(to_record(state, PLAYERS)))
+    game = load_game(spec)
+    n = game.num_players
+    state = play_match(game, bots(n), seed, max_hands=MAX_HANDS)
+    whole = json.loads(json.dumps(to_record(state, [PLAYERS[s % 4] for s in range(n)])))
     assert whole["format"] == FORMAT
     hands = whole["hands"]
     for h in range(len(hands)):
@@ -104,3 +107,30 @@ def test_chat_substitution_and_forfeit_are_entries_of_the_log_and_replay() -> No
     kinds = [e.kind for e in again.events.all]
     assert kinds.count("chat") == 2 and "substituted" in kinds
     assert kinds[-2:] == ["forfeited", "match_over"]
+
+
+def _five_and_six() -> list[str]:
+    """Every base game at five and six seats, in each shape its options allow."""
+    return [
+        spec
+        for name in sorted(GAMES)
+        for spec in shapes(name)
+        if load_game(spec).num_players in (5, 6)
+    ]
+
+
+@pytest.mark.parametrize("spec", _five_and_six())
+def test_a_five_or_six_seat_match_replays_and_resumes_exactly(spec: str) -> None:
+    game = load_game(spec)
+    n, seed, hands = game.num_players, 77, 3
+    state = play_match(game, bots(n), seed, max_hands=hands)
+    players = [PLAYERS[s % 4] for s in range(n)]
+    whole = json.loads(json.dumps(to_record(state, players)))
+    again = replay(whole)
+    assert again.game.num_players == n and again.scores == state.scores
+    assert json.loads(json.dumps(to_record(again, players))) == whole
+    for h in range(len(whole["hands"])):
+        size = len(whole["hands"][h]["actions"])
+        for actions in (None, 1, size // 2):
+            resumed = json.loads(json.dumps(resume(cut(whole, h, actions), seed, hands)))
+            assert resumed == whole, f"cut at hand {h}, action {actions}"
