@@ -458,12 +458,16 @@ class TableScreen(FittedScreen[str]):
         teams = display is not None and display.partners and self.n != 4
         for seat in range(self.n):
             box = self.query_one(f"#seat-{self.places[seat]}", SeatBox)
+            column = box.parent is not None and box.parent.id in ("left", "right")
             crowded = box.parent is not None and box.parent.has_class("crowded")
+            # A side column is narrow: at four it holds a wind's short name, elsewhere the
+            # name and the player (and team) get a line each.
+            split = crowded or (column and self.n != 4)
             name = Text(self.names[seat], style="bold")
             player = Text(self.players[seat])
             if teams:
                 player.append(f" · team {_team_letter(self.game.team_of(seat))}")
-            if crowded:  # a narrow box: the name, the player and the facts each a line
+            if split:  # a narrow box: the name, the player and the facts each a line
                 lines = [name, player]
             else:
                 name.append(" · ").append_text(player)
