@@ -480,3 +480,36 @@ def test_a_player_spec_is_printed_as_text_not_rich_markup(
     assert status in (0, 1)
     out = capsys.readouterr().out
     assert "[/]" in out.replace("\n", "")
+
+
+@pytest.mark.parametrize(
+    ("spec", "sides"),
+    [("setback(partners=3x2,players=6)", 3), ("setback(partners=false,players=3)", 3)],
+)
+def test_three_sides_have_a_column_each(spec: str, sides: int, cli: Cli) -> None:
+    game = load_game(spec)
+    n = game.num_players
+    players = ",".join(("heuristic", "random")[s % 2] for s in range(n))
+    report = simulate(prepare(spec, players, seed=3, hands=300), workers=1)
+    seats = [[s for s in range(n) if s % sides == t] for t in range(sides)]
+    assert [team["seats"] for team in report["teams"]] == seats  # 3x2: 0+3, 1+4, 2+5
+    assert len(report["match_wins"]) == sides
+    assert len(report["points_taken"]["total"]) == sides
+    assert len(report["score_change"]["total"]) == sides
+    for row in report["points"].values():
+        assert len(row["won"]) == sides
+        assert sum(row["won"]) + row["tied"] == row["available"]
+    for side in range(sides):
+        won = sum(p["won"][side] for p in report["points"].values())
+        assert report["points_taken"]["total"][side] == won
+    stats = report["game_stats"]
+    assert stats["family"] == "setback" and stats["declared"] + stats["thrown_in"] == 300
+    # Matches: the wins of three sides and the shared ones add up to the matches played.
+    matches = simulate(prepare(spec, players, seed=3, matches=3), workers=1)
+    assert sum(matches["match_wins"]) + matches["matches_shared"] == matches["matches"]
+    # The tables: a column per side.
+    done = cli("simulate", "--game", spec, "--players", players, "--hands", "60", "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    for side in range(sides):
+        assert f"team {side}" in done.stdout  # the points table's column of each side
+    assert f"team {sides}" not in done.stdout
