@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tricktable.cards import SUITS, mask_of, parse_cards
+from tricktable.games.pitch_scoring import score_contract, took_every_point
 from tricktable.games.setback import game_count, hand_points, score_hand
 
 #: the six points of RULES.md, in the order results list them
@@ -232,3 +233,56 @@ def test_between_three_and_six_points_in_a_played_hand() -> None:
     # remain, which is why RULES.md says "between 3 and 6" for the usual case.
     result = points("H", ("9H 2C", "3C 4C", "5C 6C", "7C 8C"), ("9H 2C 3C 4C", "", "", ""))
     assert sum(v is not None for v in result.values()) == 2  # High and Low only
+
+
+# ------------------------------------------------------------ bids of every point: moon, smudge
+
+
+@pytest.mark.parametrize(
+    ("pts", "side", "swept"),
+    [
+        (full(0, 0, 0, 0, 0, 0), 0, True),
+        (full(0, 0, None, None, None, 0), 0, True),  # points nobody earned do not spoil it
+        (full(0, 0, 0, None, None, None), 0, True),  # Game tied
+        (full(0, 1, 0, 0, 0, 0), 0, False),
+        (full(None, None, None, None, None, None), 0, False),  # nothing awarded: no sweep
+        (full(2, 2, 2), 2, True),
+    ],
+)
+def test_took_every_point(pts: dict[str, int | None], side: int, swept: bool) -> None:
+    assert took_every_point(pts, side) is swept
+
+
+@pytest.mark.parametrize(
+    ("pts", "value", "delta", "outright"),
+    [
+        (full(0, 0, 0, 0, 0, 0), 0, [6, 0], True),  # made: wins the match, scores what it took
+        (full(0, 0, 0, None, None, 0), 0, [4, 0], True),
+        (full(0, 1, 0, 0, 0, 0), 0, [-6, 1], False),  # failed: loses the hand's points
+        (full(0, 0, 0, 0, 0, 0), 10, [10, 0], False),  # a moon worth 10
+        (full(0, 0, 1, 0, 0, 0), 10, [-10, 1], False),
+    ],
+)
+def test_score_contract_moon(
+    pts: dict[str, int | None], value: int, delta: list[int], outright: bool
+) -> None:
+    _taken, change, won = score_contract(pts, 0, 7, moon=True, moon_value=value, total=6)
+    assert (change, won) == (delta, outright)
+
+
+@pytest.mark.parametrize(
+    ("pts", "bid", "smudge", "in_hole", "outright"),
+    [
+        (full(0, 0, 0, 0, 0, 0), 6, True, False, True),
+        (full(0, 0, 0, 0, 0, 0), 6, True, True, False),  # in the hole: an ordinary bid
+        (full(0, 0, 0, 0, 0, 0), 6, False, False, False),  # not a smudge game
+        (full(0, 0, 0, None, None, 0), 6, True, False, False),  # all taken, but short of 6
+        (full(0, 0, 0, 0, 0, 1), 6, True, False, False),
+    ],
+)
+def test_score_contract_smudge(
+    pts: dict[str, int | None], bid: int, smudge: bool, in_hole: bool, outright: bool
+) -> None:
+    taken, change, won = score_contract(pts, 0, bid, smudge=smudge, in_hole=in_hole)
+    assert won is outright
+    assert (taken, change) == score_hand(pts, 0, bid)  # the score is the bid's, as ever

@@ -744,3 +744,48 @@ def test_view_dealt_stays_the_dealt_hand_during_the_last_trick(
     apply_actions(state, "play JK")  # seat 0 has played its last card; seats 1-3 still to play
     assert state.to_act == 1
     assert state.view(0).dealt == mask_of(parse_cards(SWEEP[0]))
+
+
+# -------------------------------------------- the kitty, the moon and smudge with other rules
+
+
+def test_a_number_no_longer_ends_the_auction_where_a_moon_may_follow(
+    make_state: MakeState, apply_actions: Apply
+) -> None:
+    state = apply_actions(make_state(SWEEP, 3, "moon=true"), "bid 6, pass")
+    assert state.phase == AUCTION and state.to_act == 2
+    apply_actions(state, "moon")  # the moon ends the auction at once
+    assert state.phase == PLAY and (state.declarer, state.bid) == (2, 7)
+    assert state.view(0).info()["moon"] is True
+
+
+def test_the_dealer_may_take_a_moon(make_state: MakeState, apply_actions: Apply) -> None:
+    state = apply_actions(make_state(SWEEP, 3, "moon=true,dealer_takes=true"), "moon")
+    assert state.to_act == 3  # only the dealer may still act: take it or not
+    names = [state.game.action_name(a) for a in state.legal_actions()]
+    assert names == ["pass", "moon"]
+    apply_actions(state, "pass")
+    assert (state.declarer, state.bid) == (0, 7)
+
+
+def test_a_moon_where_the_game_has_none_is_refused(make_state: MakeState) -> None:
+    state = make_state(SWEEP, 3)
+    with pytest.raises(IllegalAction, match="moon=false"):
+        state.apply(state.game.parse_action("moon"))
+
+
+def test_the_kitty_counter_clockwise_to_a_stuck_dealer(
+    make_state: MakeState, apply_actions: Apply
+) -> None:
+    # A deal given without its stock: the kitty is the lowest cards left (8C 9C TC JC).
+    state = make_state(SWEEP, 0, "kitty=4,direction=right")
+    assert state.to_act == 3  # the dealer's right bids first
+    apply_actions(state, "pass, pass, pass, pass")
+    assert state.declarer == 0 and state.hands[0].bit_count() == 10
+    assert state.hands[0] & mask_of(parse_cards("8C 9C TC JC")) == mask_of(
+        parse_cards("8C 9C TC JC")
+    )
+    with pytest.raises(IllegalAction, match="discard 4 more"):
+        state.apply(state.game.parse_action("play AS"))
+    apply_actions(state, "discard 8C, discard 9C, discard TC, discard JC, play AS")
+    assert state.trump == SPADES and state.to_act == 3  # the play goes to the right too

@@ -102,3 +102,43 @@ def test_every_pitch_preset_reads_as_itself(name: str) -> None:
     assert str(opts.target) in paragraph(text, "End")
     assert f"up to {sum(point_weights(opts.points).values())} a hand" in text
     assert f"from {opts.min_bid} to {opts.max_bid}" in paragraph(text, "Auction")
+
+
+def test_any_table_size_and_direction() -> None:
+    text = rules_text(SetbackOptions(players=6, partners="3x2", direction="right"))
+    table = paragraph(text, "Table")
+    assert "Six seats, 0..5 counter-clockwise; 3 sides" in table
+    assert "0+3, 1+4, 2+5" in table and "passes to the right" in table
+    assert "from the dealer's right" in paragraph(text, "Auction")
+    assert "the 17 others take no part" in paragraph(text, "Deck")
+    assert "If all pass" in paragraph(text, "Auction")
+    alone = words(players=3, partners=False)
+    assert "Three seats, 0..2 clockwise, each playing for itself" in alone
+
+
+def test_the_kitty_moon_and_smudge_are_told() -> None:
+    text = rules_text(SetbackOptions(kitty=4, moon=True, smudge=True))
+    deck = paragraph(text, "Deck")
+    assert "the 25 others take no part" in deck and "4 more are dealt face down" in deck
+    assert "counts as a trick the declarer's side won" in deck
+    assert 'bid "moon"' in paragraph(text, "Auction")
+    assert "A bid of moon ends the auction" in paragraph(text, "Auction")
+    score = paragraph(text, "Score")
+    assert "wins the match at once; failed, it loses 6" in score
+    assert "Smudge: a bid of 6" in score and "in the hole" in score
+    actions = text.split("## Actions")[1]
+    assert "`moon`" in actions and "`discard CARD`" in actions
+    assert "scores 20; failed, it loses 20" in words(moon=True, moon_value=20)
+    plain = rules_text(SetbackOptions())
+    for absent in ("kitty", "moon", "Smudge", "discard"):
+        assert absent not in plain
+
+
+@pytest.mark.parametrize("name", sorted(n for n, p in PRESETS.items() if p.game == "setback"))
+def test_every_pitch_version_reads_as_itself(name: str) -> None:
+    opts = load_game(name).options
+    text = " ".join(rules_text(opts, name).split())
+    assert f"dealt {opts.hand_size} cards" in text
+    assert ("kitty" in text) is bool(opts.kitty)
+    assert ('"moon"' in text) is opts.moon
+    assert ("Smudge:" in text) is opts.smudge
