@@ -406,3 +406,36 @@ def test_a_view_explains_a_refusal_as_the_state_does() -> None:
     assert reason == "must follow suit H"
     assert state.view(1).illegal(bad).reason == reason
     assert state.view(1).illegal(parse_card("2C")).reason == "does not hold 2C"
+
+
+def _shapes() -> list[str]:
+    from table_shapes import shapes
+
+    return [spec for name in VERSIONS for spec in shapes(name)]
+
+
+@pytest.mark.parametrize("spec", _shapes())
+def test_every_hand_keeps_the_cinch_invariants(spec: str) -> None:
+    """At every table a version allows: hands of play_size at the first lead, play_size tricks,
+    the points taken are the weights of the points awarded, and the score follows the rule."""
+    game = load_game(spec)
+    opts = game.options
+    weights = game.weights  # type: ignore[attr-defined]
+
+    def check(state: Any, seat: int, action: int) -> None:
+        if state.phase == PLAY and not state.trick and not state.tricks:
+            assert {h.bit_count() for h in state.hands} == {opts.play_size}
+        if state.to_act >= 0 or not state.results:
+            return
+        result = state.results[-1]
+        assert isinstance(result, CinchResult)
+        if result.thrown_in:
+            return
+        assert len(state.tricks) == opts.play_size
+        awarded = sum(weights[n] for n, side in result.points.items() if side is not None)
+        assert sum(result.taken) == awarded and list(result.points) == list(weights)
+        assert result.made == (result.taken[game.team_of(result.bidder)] >= result.bid)
+
+    for seed in range(2):
+        bots = [make_bot(("random", "heuristic")[s % 2]) for s in range(game.num_players)]
+        play_match(game, bots, seed, listener=check, max_hands=8)
