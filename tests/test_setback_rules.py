@@ -516,7 +516,7 @@ def test_no_action_between_hands_or_after_the_match(
 def test_a_non_action_is_refused_clearly(make_state: MakeState, bad: object) -> None:
     state = make_state(SWEEP, 3)
     with pytest.raises(IllegalAction) as info:
-        state.apply(bad)  # type: ignore[arg-type]
+        state.apply(bad)
     assert str(info.value).startswith("seat 0 ")
     assert state.actions == []
 
