@@ -282,7 +282,8 @@ def test_every_game_simulates_alike_with_one_or_two_workers(
     cli: Cli, capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
     # Eleven matches are two chunks, so two workers really split them.
-    spec, players = QUICK.get(name, (name, RANDOM4))
+    seats = load_game(name).num_players
+    spec, players = QUICK.get(name, (name, ",".join(["random"] * seats)))
     assert run_simulate(spec, players, None, 11, 6, 1, True) == 0
     one = json.loads(capsys.readouterr().out)
     two = sim_json(cli, "--game", spec, "--players", players, "--matches", "11", "--seed", "6",
