@@ -439,3 +439,14 @@ def test_every_hand_keeps_the_cinch_invariants(spec: str) -> None:
     for seed in range(2):
         bots = [make_bot(("random", "heuristic")[s % 2]) for s in range(game.num_players)]
         play_match(game, bots, seed, listener=check, max_hands=8)
+
+
+def test_a_won_trick_tells_the_points_its_cards_carry() -> None:
+    state = dealt()
+    events = state.listen()
+    act(state, "bid 10", "pass", "pass", "pass", "trump H")
+    for text in ("2H", "3H", "4H", "6H", "7H", "8H"):
+        act(state, f"keep {text}")
+    act(state, "play 5H", "play 5D", "play KS", "play 2H")  # both Pedros fall
+    won = [e for e in events.all if e.kind == "trick_won"]
+    assert won and won[-1].to_dict()["points"] == 10

@@ -330,6 +330,13 @@ class CinchState(TrickState):
     def _side(self, seat: int) -> int:
         return seat % len(self.scores)
 
+    def _trick_points(self, cards: tuple[int, ...]) -> int:
+        # The points of the cards that carry one (High and Low are no one card until the end).
+        game = self.game
+        assert isinstance(game, Cinch)
+        values = game.card_points[self.tables.suit]
+        return sum(values.get(card, 0) for card in cards)
+
     def _score_hand(self) -> CinchResult:
         opts = self.options
         tables = self.tables
@@ -475,13 +482,18 @@ class Cinch(Game):
         self.trumps = _trump_tables(opts)
         self.weights: Mapping[str, int] = MappingProxyType(point_weights(opts.points))
         masks = []
+        values: list[Mapping[int, int]] = []
         for suit in range(4):
-            mask = 0
-            for name in self.weights:
-                if name not in ("high", "low"):
-                    mask |= 1 << point_card(name, suit)
-            masks.append(mask)
+            by_card = {
+                point_card(name, suit): weight
+                for name, weight in self.weights.items()
+                if name not in ("high", "low")
+            }
+            masks.append(sum(1 << card for card in by_card))
+            values.append(MappingProxyType(by_card))
+        #: by trump suit: the cards that carry a point, as a mask and with their weights
         self.point_masks: tuple[int, ...] = tuple(masks)
+        self.card_points: tuple[Mapping[int, int], ...] = tuple(values)
 
     def _hand_size(self) -> int:
         return int(self.options.play_size)
