@@ -15,11 +15,11 @@ import pytest
 from tricktable.bots import make_bot
 from tricktable.bots.cfr_bot import CfrBot, shipped_db
 from tricktable.cards import mask_of, parse_cards
-from tricktable.cfr.keys import decision
+from tricktable.cfr.keys import decision, table_refused
 from tricktable.cfr.store import Store, StrategyError, compact, normalise
 from tricktable.cfr.train import Trainer, train
 from tricktable.engine.trick import AUCTION, PLAY, TrickState
-from tricktable.errors import BotError
+from tricktable.errors import BotError, TricktableError
 from tricktable.games import load_game
 from tricktable.match import Referee, play_match
 from tricktable.records import to_record
@@ -270,6 +270,32 @@ def test_the_bot_refuses_other_games_and_bad_databases(tmp_path: Path) -> None:
     assert make_bot("cfr").name == "cfr"
     assert isinstance(make_bot(f"cfr(db={bad})"), CfrBot)
     assert make_bot(f"cfr(db={bad})").db == str(bad)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("spec", "why"),
+    [
+        ("setback(partners=3x2,players=6)", "partners, players"),
+        ("setback(players=6)", "players"),
+        ("setback(partners=false,players=3)", "partners, players"),
+        ("setback(partners=false)", "partners"),
+        ("setback(direction=right)", "direction"),
+    ],
+)
+def test_cfr_refuses_any_table_but_four_seat_partnership_setback_in_one_line(
+    spec: str, why: str
+) -> None:
+    game = load_game(spec)
+    with pytest.raises(BotError, match=f"differs in {why}$") as refused:
+        CfrBot().start_match(game, 0, 1)
+    assert "\n" not in str(refused.value)
+    # The keys themselves refuse a table they cannot describe.
+    state = game.new_state(1)
+    state.deal()
+    with pytest.raises(TricktableError, match="CFR keys describe four-seat") as keys:
+        decision(state.view(state.to_act))
+    assert "\n" not in str(keys.value)
+    assert table_refused(load_game("setback")) == ""
 
 
 # -------------------------------------------------------------------- the command line

@@ -75,7 +75,16 @@ from typing import Final
 
 from tricktable.cards import ACE, JACK, JOKER, SUIT_MASKS, TEN
 from tricktable.engine.actions import BID, PASS
-from tricktable.engine.trick import AUCTION, PLAY, TrumpTables, View, strength, trick_winner
+from tricktable.engine.trick import (
+    AUCTION,
+    PLAY,
+    Game,
+    TrumpTables,
+    View,
+    strength,
+    trick_winner,
+)
+from tricktable.errors import TricktableError
 from tricktable.games.pitch_scoring import game_count
 
 #: rank character by printed rank (2..A): points keep a name, 6-9 do not
@@ -98,8 +107,27 @@ class Decision:
     concrete: tuple[int, ...]
 
 
+def table_refused(game: Game) -> str:
+    """Why the keys cannot describe ``game``'s table ("" when they can): they name the seats
+    of four-seat Setback — the partner across, the seats to the left and right, two sides."""
+    if game.num_players != 4 or game.num_scores != 2 or game.step != 1:
+        return (
+            f"CFR keys describe four-seat partnership Setback played to the left; "
+            f"{game.spec()} seats {game.num_players} as {game.num_scores} sides"
+            + (", to the right" if game.step != 1 else "")
+        )
+    return ""
+
+
 def decision(view: View) -> Decision | None:
-    """The abstract decision of the seat to act in ``view``; None when it is not to act."""
+    """The abstract decision of the seat to act in ``view``; None when it is not to act.
+
+    Raises :class:`TricktableError` (one line) for a table the keys cannot describe
+    (:func:`table_refused`).
+    """
+    refused = table_refused(view.game)
+    if refused:
+        raise TricktableError(refused)
     legal = view.legal_actions()
     if not legal:
         return None
