@@ -22,6 +22,9 @@ from tricktable.cards import parse_card
 from tricktable.engine.results import HandResult, sealed_class
 from tricktable.engine.trick import Game, TrickState, View
 from tricktable.games import GAMES, load_game, names
+from tricktable.games.all_fours_results import AllFoursResult
+from tricktable.games.california_jack_results import CaliforniaJackResult
+from tricktable.games.cinch_results import CinchResult
 from tricktable.games.euchre_results import EuchreResult
 from tricktable.games.hearts_results import FilippaResult, HeartsResult
 from tricktable.games.oh_hell_results import OhHellResult
@@ -44,6 +47,9 @@ RESULT_CLASSES: dict[str, type[HandResult]] = {
     "tricks": TricksResult,
     "oh-hell": OhHellResult,
     "euchre": EuchreResult,
+    "all-fours": AllFoursResult,
+    "california-jack": CaliforniaJackResult,
+    "cinch": CinchResult,
 }
 
 

@@ -32,7 +32,7 @@ PRETTY = re.compile(rf"10[{SUIT_SYMBOLS}]|[2-9JQKA][{SUIT_SYMBOLS}]|\bJ[KL]\b")
 GAME_VALUE = {"T": 10, "A": 4, "K": 3, "Q": 2, "J": 1}
 #: the jack of the same colour, by trump suit letter
 SAME_COLOUR = {"C": "S", "S": "C", "D": "H", "H": "D"}
-PITCH_SPECS = ["setback", *sorted(PRESETS)]
+PITCH_SPECS = ["setback", *sorted(p for p in PRESETS if PRESETS[p].game == "setback")]
 #: how the tally names a point, where that is not its name capitalized ("off_jack": Off-jack)
 LABELS = {"little_joker": "Little joker"}
 
@@ -73,7 +73,7 @@ def hands(
     before each decision, ("end", state) once a hand is scored. ``force`` names an action a
     seat takes when it is legal (a nil bid)."""
     game = load_game(spec)
-    bots = [make_bot("heuristic") for _ in range(4)]
+    bots = [make_bot("heuristic") for _ in range(game.num_players)]
     for seat, bot in enumerate(bots):
         bot.start_match(game, seat, seed + seat)
     state = game.new_state(seed)
@@ -114,11 +114,11 @@ def where(state: TrickState, viewer: int, card: int, by_dealt: bool) -> str:
     if state.hands[viewer] >> card & 1:
         return "yours"
     if by_dealt:
-        seat = next(s for s in range(4) if state.dealt[s] >> card & 1)
+        seat = next(s for s in range(state.n) if state.dealt[s] >> card & 1)
         return "dealt to " + word(game, viewer, game.team_of(seat))
     if card in state.trick:
         return "in the trick"
-    taker = next(s for s in range(4) if state.won[s] >> card & 1)
+    taker = next(s for s in range(state.n) if state.won[s] >> card & 1)
     return "taken by " + word(game, viewer, game.team_of(taker))
 
 
@@ -143,7 +143,7 @@ def check_pitch_turn(game: Game, state: TrickState, viewer: int) -> None:
         label += f" ({weight})" if weight != 1 else ""
         if key == "game":
             sides = [0] * game.num_scores
-            for seat in range(4):
+            for seat in range(state.n):
                 for card in range(52):
                     if state.won[seat] >> card & 1:
                         sides[game.team_of(seat)] += GAME_VALUE.get(RANKS[card % 13], 0)
@@ -176,7 +176,7 @@ def check_pitch_end(game: Game, state: TrickState) -> None:
     result = state.results[-1]
     if result.thrown_in:
         return
-    for viewer in range(4):
+    for viewer in range(state.n):
         got = labelled(tally(game, state, viewer))
         for key, weight in game.weights.items():
             label = LABELS.get(key, key.replace("_", "-").capitalize())
@@ -208,7 +208,7 @@ def test_pitch_tally_follows_the_hand(spec: str) -> None:
             ends += 1
             continue
         turns += 1
-        for viewer in range(4):
+        for viewer in range(state.n):
             check_pitch_turn(game, state, viewer)
     assert ends == 3 and turns > 30
 
@@ -419,7 +419,7 @@ def test_tally_names_only_cards_the_viewer_may_know(spec: str) -> None:
     game = load_game(spec)
     named = 0
     for state in positions(spec, seed=21, hands=2):
-        for viewer in range(4):
+        for viewer in range(state.n):
             lines = tally(game, state, viewer)
             assert 1 <= len(lines) <= 8, lines
             assert all(len(ln) <= 42 for ln in lines), lines
