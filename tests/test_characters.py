@@ -13,7 +13,7 @@ from tricktable.bots.random_bot import RandomBot
 from tricktable.characters import find_player, player_names
 from tricktable.characters.bot import BeginnerBot, CharacterBot
 from tricktable.characters.roster import CHARACTERS
-from tricktable.characters.style import overtakes_partner, partner_of
+from tricktable.characters.style import overtakes_partner, partners_of
 from tricktable.engine.actions import BID, PASS
 from tricktable.engine.trick import PLAY, Game, View
 from tricktable.errors import BotError
@@ -117,8 +117,7 @@ class Watched(Bot):
                 self.overtook += 1
         else:
             info: dict[str, Any] = view.info()
-            partner = partner_of(view)
-            if partner >= 0 and info.get("high_bidder") == partner:
+            if info.get("high_bidder") in partners_of(view):
                 self.raised_partner += action != self.plain.act(view)
         return action
 
@@ -126,12 +125,24 @@ class Watched(Bot):
         self.inner.close()
 
 
-@pytest.mark.parametrize("game", ["setback", "smear", "spades", "euchre", "pedro"])
+@pytest.mark.parametrize(
+    "game",
+    [
+        "setback",
+        "smear",
+        "spades",
+        "euchre",
+        "pedro",
+        "setback(partners=3x2,players=6)",  # partners opposite: 0 and 3
+        "setback(players=6)",  # two partners each: 0, 2 and 4
+    ],
+)
 def test_no_character_overtakes_a_partner_sure_to_win(game: str) -> None:
     players: list[Watched] = []
+    n = load_game(game).num_players
     for seed in range(2):
         cast = [*CHARACTERS, "beginner(mistakes=1)"]
-        names = [cast[(seed * 4 + s) % len(cast)] for s in range(4)]
+        names = [cast[(seed * 4 + s) % len(cast)] for s in range(n)]
         names = [n if n != "ada" else "ada(base=heuristic)" for n in names]
         watched = [Watched(make_bot(n)) for n in names]
         run_match(

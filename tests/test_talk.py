@@ -14,8 +14,9 @@ import pytest
 
 from tricktable.cards import JOKER, LITTLE_JOKER, RANKS, SUIT_NAMES, mask_of
 from tricktable.characters.roster import CHARACTERS
-from tricktable.characters.talk import LINES_PER_STEP, display_name, fields_of, fill
+from tricktable.characters.talk import LINES_PER_STEP, Speaker, display_name, fields_of, fill
 from tricktable.chat import named_cards
+from tricktable.engine.actions import BID
 from tricktable.engine.events import CardPlayed, Chat, Dealt, HandChanged, HandStarted
 from tricktable.games import load_game, names
 from tricktable.records import replay
@@ -103,7 +104,15 @@ def _leaks(state_record: dict[str, object]) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("game", GAMES)
+#: tables of other shapes: six seats as three sides of two and two of three, three alone
+SHAPES = [
+    "setback(partners=3x2,players=6)",
+    "setback(players=6)",
+    "setback(partners=false,players=3)",
+]
+
+
+@pytest.mark.parametrize("game", GAMES + SHAPES)
 def test_no_line_reveals_a_card_in_any_game(game: str) -> None:
     n = load_game(game).num_players
     spoken = 0
@@ -412,3 +421,33 @@ def test_characters_never_call_a_person_you_or_friend(label: str) -> None:
     assert any("partner" in line for line in said)  # Vinnie and Rosa spoke to their partner
     bad = [line for line in said if BAD_WORDING.search(line)]
     assert bad == []
+
+
+@pytest.mark.parametrize(
+    ("spec", "seat", "partners"),
+    [
+        ("setback", 0, (2,)),
+        ("setback(partners=3x2,players=6)", 1, (4,)),  # partners sit opposite
+        ("setback(players=6)", 0, (2, 4)),  # two sides of three, alternating
+        ("setback(partners=false,players=3)", 0, ()),
+    ],
+)
+def test_a_speaker_knows_its_partners_at_any_table(
+    spec: str, seat: int, partners: tuple[int, ...]
+) -> None:
+    from tricktable.engine.events import Acted
+
+    game = load_game(spec)
+    names = [f"P{s}" for s in range(game.num_players)]
+    speaker = Speaker(CHARACTERS["edna"], seat, game, names, 1)
+    assert speaker.partners == partners
+    for other in range(game.num_players):
+        if other == seat:
+            continue
+        heard = speaker.hear(Acted(other, BID + 3, "bid 3"))
+        assert heard is not None
+        kind, fields = heard
+        if other in partners:  # the line names the partner who bid
+            assert (kind, fields.get("partner")) == ("bid_partner", names[other])
+        else:
+            assert kind == "bid_opponent"

@@ -27,7 +27,7 @@ import time
 from typing import Any, ClassVar
 
 from tricktable.bots.base import Bot
-from tricktable.characters.style import Character, Style, keep_basics, partner_of, pressure
+from tricktable.characters.style import Character, Style, keep_basics, partners_of, pressure
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import PLAY, Game, View
 from tricktable.errors import BotError
@@ -140,8 +140,7 @@ class CharacterBot(Bot):
     def _boldness(self, view: View) -> float:
         """The bid's boldness now: the style's, moved by the score; none over a partner."""
         info: dict[str, Any] = view.info()
-        partner = partner_of(view)
-        if partner >= 0 and info.get("high_bidder") == partner:
+        if info.get("high_bidder") in partners_of(view):
             return 0.0
         return self._style_boldness(view)
 

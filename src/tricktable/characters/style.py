@@ -104,16 +104,22 @@ class Character:
 # ------------------------------------------------------------------------------ the basics
 
 
-def partner_of(view: View) -> int:
-    """The seat's partner, or -1 where each plays alone."""
+def partners_of(view: View) -> tuple[int, ...]:
+    """The seat's partners (one at four seats, two at six as two sides of three), or none
+    where each plays alone."""
     game = view.game
     if game.num_scores >= game.num_players:
-        return -1
+        return ()
     team = game.team_of(view.seat)
-    for seat in range(game.num_players):
-        if seat != view.seat and game.team_of(seat) == team:
-            return seat
-    return -1
+    return tuple(
+        seat for seat in range(game.num_players) if seat != view.seat and game.team_of(seat) == team
+    )
+
+
+def partner_of(view: View) -> int:
+    """The seat's first partner, or -1 where each plays alone."""
+    partners = partners_of(view)
+    return partners[0] if partners else -1
 
 
 def trick_leader(view: View) -> tuple[int, int]:
@@ -140,11 +146,11 @@ def last_to_play(view: View) -> bool:
 
 def overtakes_partner(view: View, card: int) -> bool:
     """Whether ``card`` takes the trick from a partner sure to win it (this seat plays last)."""
-    partner = partner_of(view)  # first: a game without partners asks nothing more
-    if partner < 0 or not view.trick or not last_to_play(view):
+    partners = partners_of(view)  # first: a game without partners asks nothing more
+    if not partners or not view.trick or not last_to_play(view):
         return False
     seat, strength = trick_leader(view)
-    return seat == partner and beats(view, card, strength)
+    return seat in partners and beats(view, card, strength)
 
 
 def keep_basics(view: View, card: int, legal: list[int]) -> int:

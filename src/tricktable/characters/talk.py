@@ -179,14 +179,14 @@ class Speaker:
         #: with Euchre, the games where taking the jack is worth a word
         self.pitch = isinstance(game, Setback)
         self.jack_counts = self.pitch or isinstance(game, Euchre)
-        self.partner = next(
-            (
-                s
-                for s in range(game.num_players)
-                if s != seat and game.team_of(s) == self.team and game.num_scores < game.num_players
-            ),
-            -1,
-        )
+        #: the seat's partners (none where each plays alone; two each at six seats as 2x3),
+        #: and the first of them, whom ``{partner}`` names unless a line is about another
+        self.partners: tuple[int, ...] = ()
+        if game.num_scores < game.num_players:
+            self.partners = tuple(
+                s for s in range(game.num_players) if s != seat and game.team_of(s) == self.team
+            )
+        self.partner = self.partners[0] if self.partners else -1
         self.scores: list[int] = [0] * game.num_scores
         self.last = ""
         self.said = 0
@@ -235,13 +235,21 @@ class Speaker:
             bid = {**name, "bid": text[4:]}
             if event.seat == self.seat:
                 return "bid_self", bid
-            return ("bid_partner" if event.seat == self.partner else "bid_opponent"), bid
+            if event.seat in self.partners:
+                return "bid_partner", {**bid, "partner": self.names[event.seat]}
+            return "bid_opponent", bid
         if "nil" in text:
             return "nil", name
         if "alone" in text:
             self.bidder = event.seat
-            if self.game.num_scores < self.game.num_players:  # the partner sits out
-                self.sitting_out = (event.seat + self.game.num_players // 2) % self.game.num_players
+            game = self.game
+            if game.num_scores < game.num_players:  # the partner sits out
+                side = game.team_of(event.seat)
+                self.sitting_out = next(
+                    s
+                    for s in range(game.num_players)
+                    if s != event.seat and game.team_of(s) == side
+                )
             return "alone", name
         if text.startswith(("order", "trump", "call")):
             self.bidder = event.seat
@@ -265,18 +273,27 @@ class Speaker:
         if not self.jack_counts:
             return None  # no single card of the trick is worth a word (Spades, Oh Hell...)
         key = [c for c in cards if c in (jack, JOKER, LITTLE_JOKER)]
-        partner_card = self._card_of(event, self.partner)
+        # The partner the trick is about: the one who won it, else the first whose card is a
+        # point lost (one partner at four seats).
+        partner = winner if winner in self.partners else self.partner
         points = _key_cards(trump) if self.pitch else ()
-        if self.partner >= 0 and partner_card in points and not ours:
-            return "partner_poor", {"card": pretty_card(partner_card)}
+        if not ours:
+            for mate in self.partners:
+                if self._card_of(event, mate) in points:
+                    partner = mate
+                    break
+        partner_card = self._card_of(event, partner)
+        about = {"partner": self.names[partner]} if partner >= 0 else {}
+        if partner >= 0 and partner_card in points and not ours:
+            return "partner_poor", {"card": pretty_card(partner_card), **about}
         if key:
             card = key[0]
             kind = ("jack_" if card == jack else "joker_") + side
-            if winner == self.partner and partner_card == card and self.rng.random() < 0.5:
-                return "partner_fine", {"card": pretty_card(card)}
+            if winner == partner >= 0 and partner_card == card and self.rng.random() < 0.5:
+                return "partner_fine", {"card": pretty_card(card), **about}
             return kind, {"name": name, "card": pretty_card(card)}
-        if winner == self.partner and event.points >= 10:
-            return "partner_fine", {"card": pretty_card(partner_card)}
+        if winner == partner >= 0 and event.points >= 10:
+            return "partner_fine", {"card": pretty_card(partner_card), **about}
         return None
 
     def _card_of(self, event: TrickWon, seat: int) -> int:
