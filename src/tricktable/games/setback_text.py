@@ -52,9 +52,10 @@ def _deck(opts: SetbackOptions) -> str:
             f" winner takes the kitty into its hand and then discards {opts.kitty} cards face"
             " down, one at a time (`discard CARD`), before leading: nobody else sees the kitty"
             " or the discard, which counts as a trick the declarer's side won (its cards count"
-            " toward Game, and a point card in it is the declarer's side's). The declarer must"
-            " keep a card other than a joker."
+            " toward Game, and a point card in it is the declarer's side's)."
         )
+        if opts.jokers:
+            text += " The declarer must keep a card other than a joker."
     return text
 
 
