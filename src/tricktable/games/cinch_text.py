@@ -96,22 +96,23 @@ def _draw(opts: CinchOptions) -> str:
             f"Each seat in turn from the dealer's left discards down to {keep} cards, face down;"
             " nothing is drawn."
         )
+    who = "Each seat but the dealer" if opts.dealer_robs else "Each seat"
     if rule == "non-trumps":
         text = (
-            "Each seat in turn from the dealer's left throws every card that is not a trump;"
+            f"{who}, in turn from the dealer's left, throws every card that is not a trump;"
             f" a seat holding more than {keep} trumps also throws the excess, face up, plain"
             " trumps before point cards"
         )
     else:
         text = (
-            "Each seat in turn from the dealer's left throws any cards it likes, face down"
+            f"{who}, in turn from the dealer's left, throws any cards it likes, face down"
             f" (holding more than {keep}, at least enough to keep {keep}), then says draw"
         )
     if opts.dealer_robs:
         text += (
             f". The dealer then gives each of the others enough cards from the pack to hold"
-            f" {keep}, from his left, each seeing only its own; and then robs the pack: he takes"
-            f" every card left and keeps {keep} of them and his hand, of his choice (one keep"
+            f" {keep}, from his left, each seeing only its own; and then robs the pack: he adds"
+            f" every card left to his hand and keeps {keep} of them all, of his choice (one keep"
             " CARD each), unseen by the others."
         )
     else:
