@@ -88,8 +88,19 @@ def user_name() -> str:
     return os.environ.get("USER") or "you"
 
 
-#: the players of ``play`` without ``--players``: you against three heuristic bots
+#: the players of ``play`` without ``--players`` at four seats: you against three heuristic bots
 DEFAULT_PLAYERS = "human,heuristic,heuristic,heuristic"
+
+
+def default_players(seats: int) -> str:
+    """The players of a table of ``seats`` when none are given: a person and heuristic bots.
+
+    >>> default_players(3)
+    'human,heuristic,heuristic'
+    """
+    return ",".join(["human"] + ["heuristic"] * (seats - 1))
+
+
 #: the exit status of a match the engine could not play on
 ENGINE_FAILED = 3
 
@@ -124,7 +135,7 @@ def run_play(
         else:
             record = None
             game = load_game(game_spec or "setback")
-            names = parse_players(players or DEFAULT_PLAYERS, game.num_players)
+            names = parse_players(players or default_players(game.num_players), game.num_players)
             specs = names
         humans = [seat for seat, spec in enumerate(names) if spec == HUMAN]
         names_of_seats = seat_names(humans, game.num_players)
