@@ -382,9 +382,10 @@ class CinchState(TrickState):
 
     def _view_extra(self, seat: int) -> dict[str, Any]:
         bidding = self.phase == AUCTION
+        # The auction's standing while it runs; the contract once it is made.
         facts: dict[str, Any] = {
-            "high_bid": self.high_bid if bidding else self.bid,
-            "high_bidder": self.high_bidder,
+            "high_bid": self.high_bid if bidding else None,
+            "high_bidder": self.high_bidder if bidding and self.high_bidder >= 0 else None,
             "bidder": self.bidder if self.bidder >= 0 else None,
             "bid": self.bid if self.bidder >= 0 else None,
             "discarded": None,

@@ -41,6 +41,13 @@ class CinchPresenter(Presenter):
             " goes out first."
         )
 
+    def value_text(self, seating: Seating, key: str, value: object) -> Text:
+        """A fact for people: the bidder and the high bidder by name, the rest as usual."""
+        names = seating.names
+        if key in ("bidder", "high_bidder") and isinstance(value, int) and 0 <= value < len(names):
+            return Text(names[value])
+        return super().value_text(seating, key, value)
+
     def tricks_in_hand(self, view: View) -> int:
         """The tricks of the hand: the cards each holds for the play (not those dealt)."""
         return int(self.game.options.play_size)
