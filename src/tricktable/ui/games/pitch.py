@@ -227,7 +227,8 @@ class SetbackPresenter(Presenter):
             out.append("all passed, thrown in")
         elif declarer is not None and bid is not None:
             made = taken[self.game.team_of(declarer)] >= bid
-            out.append(f"{seating.names[declarer]:<5} bid {bid:>2} in ")
+            wide = max(5, *(len(name) for name in seating.names))  # the lines align
+            out.append(f"{seating.names[declarer]:<{wide}} bid {bid:>2} in ")
             if trump is not None and trump >= 0:
                 out.append_text(suit_text(trump, short=True))
             else:
