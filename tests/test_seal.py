@@ -18,6 +18,7 @@ from collections.abc import Iterator
 import pytest
 
 from helpers import VARIANTS, known
+from table_shapes import other_shapes
 from tricktable.engine.events import EventLog
 from tricktable.engine.log import HandLog, Note
 from tricktable.engine.trick import TrickState
@@ -125,7 +126,8 @@ def positions(spec: str, seed: int, hands: int = 2) -> Iterator[TrickState]:
         state.apply(rng.choice(state.legal_actions()))
 
 
-GAMES = [*names(), *VARIANTS]
+#: every game and variant, and every game and preset at every other table it allows
+GAMES = [*names(), *VARIANTS, *other_shapes()]
 
 
 @pytest.mark.parametrize("spec", GAMES)

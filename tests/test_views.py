@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from table_shapes import other_shapes
 from tricktable.engine.trick import TrickState
 from tricktable.games import GAMES, load_game
 
@@ -40,7 +41,9 @@ def check_views(state: TrickState) -> None:
         assert not hasattr(view, "_state") and not hasattr(view, "__dict__")
 
 
-@pytest.mark.parametrize("spec", [*sorted(GAMES), "smear", "auction-pitch", "hearts(passing=a)"])
+@pytest.mark.parametrize(
+    "spec", [*sorted(GAMES), "smear", "auction-pitch", "hearts(passing=a)", *other_shapes()]
+)
 def test_a_view_always_shows_the_state_as_it_is(spec: str) -> None:
     rng = random.Random(5)
     state = load_game(spec).new_state(5)
