@@ -21,6 +21,7 @@ from tricktable.analysis.insights import (
 )
 from tricktable.analysis.intervals import Accumulator
 from tricktable.db.store import Store, StoredGame
+from tricktable.games import load_game
 from tricktable.records import replay
 from tricktable.runner import MatchSpec, run_match
 from tricktable.tournament import run as run_mod
@@ -151,3 +152,22 @@ def test_a_game_outside_the_pitch_family_is_unsupported() -> None:
     reader.add(stored(outcome.record))
     ins = reader.result()
     assert not ins.supported and "Setback and the Pitch family" in ins.note
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["setback(partners=3x2,players=6)", "setback(players=6)", "setback(partners=false,players=3)"],
+)
+def test_any_table_size_reads_its_hands_and_sides(spec: str) -> None:
+    n = load_game(spec).num_players
+    seats = tuple(1 + s % 2 for s in range(n))  # entrant 1 (h) and 2 (r) alternate
+    players = tuple(("heuristic", "random")[s % 2] for s in range(n))
+    outcome = run_match(MatchSpec(game=spec, players=players, seed=3, max_hands=6))
+    reader = InsightsReader(spec, {1: "h", 2: "r"})
+    reader.add(stored(outcome.record, seats))
+    ins = reader.result()
+    assert ins.supported and ins.unreadable == 0
+    assert ins.hands == len(outcome.record["hands"]) >= 1
+    assert len(ins.declared_from) == n  # each place after the dealer
+    assert sum(ins.declared_from) + ins.thrown_in == ins.hands
+    assert set(ins.by_entrant) <= {"h", "r"} and ins.points

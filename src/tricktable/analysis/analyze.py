@@ -360,9 +360,9 @@ def analyze(
         raise AnalysisError("the record has no hand to analyse")
     solvable = supports(game)
     if not solvable and not sampling:
+        named = game.name if game.num_players == 4 else game.spec()  # a size it does not solve
         raise AnalysisError(
-            f"no double-dummy solver for {game.name}: analyse it with sampling"
-            " (without --no-sampling)"
+            f"no double-dummy solver for {named}: analyse it with sampling (without --no-sampling)"
         )
     chosen_seats = _chosen(seats, game.num_players, "seat", 0)
     chosen_hands = _chosen(hands, len(final.history), "hand", 1)

@@ -111,6 +111,10 @@ def load_openspiel_hearts(game: Game) -> Any:
     """OpenSpiel's Hearts with the rules of our ``game`` (a :class:`BotError` if not Hearts)."""
     if game.name != "hearts" or not isinstance(game.options, HeartsOptions):
         raise BotError(f"the OpenSpiel bots play hearts only, not {game.name}")
+    if game.num_players != 4:
+        raise BotError(
+            f"OpenSpiel's Hearts seats four players; {game.spec()} seats {game.num_players}"
+        )
     pyspiel = load_pyspiel()
     return pyspiel.load_game("hearts", openspiel_parameters(game.options))
 
