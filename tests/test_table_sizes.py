@@ -54,3 +54,11 @@ def test_the_duel_command_says_how_many_tables_a_deal_is_played_at(cli: Cli) -> 
                "--no-sprt", "--deals", "2", "--workers", "1")  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "2 deals, each at 3 tables, A a side at each (6 hands)" in done.stdout
+
+
+def test_bot_check_puts_the_bot_in_every_seat_of_the_table_by_default(cli: Cli) -> None:
+    done = cli("bot-check", "random", "--game", "setback(partners=3x2,players=6)",
+               "--max-hands", "1", "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["matches"] == 6  # one a seat: each seat in turn

@@ -87,7 +87,7 @@ class Watch:
 def run_bot_check(
     target: str,
     game_spec: str,
-    matches: int,
+    matches: int | None,
     seed: int,
     *,
     opponents: str = "heuristic",
@@ -98,17 +98,20 @@ def run_bot_check(
     as_json: bool = False,
     out: TextIO | None = None,
 ) -> int:
-    """Check a bot over ``matches`` quick matches; 0 clean, 1 any fault, 2 bad usage.
+    """Check a bot over ``matches`` quick matches (None: one a seat of the table); 0 clean,
+    1 any fault, 2 bad usage.
 
     The bot sits in seat 0, or (``all_seats``) in seat ``m % players`` in match ``m``; the
     other seats are ``opponents`` bots. A match stops after ``max_hands`` hands.
     """
     stream = out if out is not None else sys.stdout
     try:
+        game = load_game(game_spec)
+        if matches is None:
+            matches = game.num_players  # each seat in turn, once
         if matches < 1 or max_hands < 1:
             raise TricktableError("--matches and --max-hands must be at least 1")
         options = RunnerOptions(decision_time=decision_time, match_time=match_time)
-        game = load_game(game_spec)
         # A bad target or --against fails now, before any match, as play checks its players.
         for spec in (target, opponents):
             make_bot(spec.strip(), options).close()

@@ -574,7 +574,12 @@ def analyze(
 @cli.command("bot-check")
 @click.argument("target", metavar="CMD_OR_URL")
 @game_option
-@click.option("--matches", type=click.IntRange(min=1), default=4, show_default=True)
+@click.option(
+    "--matches",
+    type=click.IntRange(min=1),
+    default=None,
+    help="matches to play  [default: one a seat of the table: 4 at four seats]",
+)
 @click.option("--seed", type=SEED, default=1, show_default=True)
 @click.option(
     "--against",
@@ -606,7 +611,7 @@ def bot_check(
     target: str,
     game_spec: str | None,
     rules_path: str | None,
-    matches: int,
+    matches: int | None,
     seed: int,
     opponents: str,
     seat_zero: bool,
