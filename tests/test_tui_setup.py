@@ -326,8 +326,12 @@ def test_keys_typed_in_one_burst_after_tab_reach_the_field_tabbed_to(tmp_path: P
 def test_the_players_and_partners_options_seat_a_table_of_six(tmp_path: Path) -> None:
     async def test(screen: SetupScreen, pilot: Pilot[None]) -> None:
         assert not screen.query_one("#seat-row-4").display  # four seats: three beside you
-        screen.query_one("#opt-players", Input).value = "6"
-        screen.query_one("#opt-partners", Input).value = "3x2"
+        assert [v for _, v in screen.query_one("#opt-partners", Select)._options] == [True, False]
+        screen.query_one("#opt-players", Select).value = 6
+        await pilot.pause()
+        partners = screen.query_one("#opt-partners", Select)
+        assert [v for _, v in partners._options] == [True, "3x2", False]  # two of 3, 3 of 2
+        partners.value = "3x2"
         await pilot.pause()
         labels = [str(screen.query_one(f"#seat-{s}").render()) for s in range(1, 6)]
         assert labels == [
@@ -339,11 +343,11 @@ def test_the_players_and_partners_options_seat_a_table_of_six(tmp_path: Path) ->
         ]
         assert not screen.query_one("#seat-row-6").display
         assert "3 sides" in str(screen.query_one("#seat-count").render())
-        screen.query_one("#opt-partners", Input).value = "false"
+        partners.value = False
         await pilot.pause()
         assert "each for themselves" in str(screen.query_one("#seat-count").render())
-        assert "opponent" in str(screen.query_one("#seat-3").render())
-        screen.query_one("#opt-partners", Input).value = "2x3"
+        assert str(screen.query_one("#seat-3").render()) == "North"  # all are opponents
+        partners.value = True
         await pilot.pause()
         assert "partner" in str(screen.query_one("#seat-2").render())
         await pilot.click("#start")
@@ -353,3 +357,33 @@ def test_the_players_and_partners_options_seat_a_table_of_six(tmp_path: Path) ->
     setup = chosen[0].setup
     assert setup.spec() == "setback(players=6)"  # two sides of three: partners=true
     assert setup.players == ("edna", "vinnie", "rosa", "ada", "moe")  # the characters go on
+
+
+def test_an_odd_table_offers_no_partnership(tmp_path: Path) -> None:
+    async def test(screen: SetupScreen, pilot: Pilot[None]) -> None:
+        screen.query_one("#opt-players", Select).value = 5
+        await pilot.pause()
+        partners = screen.query_one("#opt-partners", Select)
+        assert [v for _, v in partners._options] == [False] and partners.value is False
+        labels = [str(screen.query_one(f"#seat-{s}").render()) for s in range(1, 5)]
+        assert labels == ["West", "Northwest", "Northeast", "East"]
+        await pilot.click("#start")
+
+    chosen = drive(test, tmp_path, size=SMALL)
+    assert chosen and chosen[0] is not None
+    assert chosen[0].setup.spec() == "setback(partners=false,players=5)"
+    assert len(chosen[0].setup.players) == 4
+
+
+def test_a_game_started_at_six_shows_six(tmp_path: Path) -> None:
+    async def test(screen: SetupScreen, pilot: Pilot[None]) -> None:
+        assert screen.query_one("#opt-players", Select).value == 6
+        assert screen.query_one("#opt-partners", Select).value == "3x2"
+        assert screen.query_one("#seat-row-5").display
+        assert "North · partner" in str(screen.query_one("#seat-3").render())
+        await pilot.click("#start")
+
+    initial = MatchSetup("setback(players=6,partners=3x2)")
+    chosen = drive(test, tmp_path, initial, size=SMALL)
+    assert chosen and chosen[0] is not None
+    assert chosen[0].setup.spec() == "setback(partners=3x2,players=6)"

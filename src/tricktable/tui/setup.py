@@ -102,6 +102,40 @@ def bot_choices(game: Game) -> list[tuple[str, str]]:
     return choices
 
 
+def table_sizes(game: Game) -> list[int]:
+    """The table sizes to choose from where ``game``'s options seat it (a ``players`` option
+    and several sizes the table screen can draw); none where the game has one size."""
+    if "players" not in {f.name for f in dataclasses.fields(game.options)}:
+        return []
+    sizes = [n for n in getattr(type(game), "seat_counts", ()) if n in PLACES]
+    return sizes if len(sizes) > 1 else []
+
+
+def partner_shapes(players: int) -> list[tuple[str, object]]:
+    """(label, value) of the ``partners`` option's shapes at ``players`` seats, as Setback
+    spells them: two sides (``true``), SIDESxSIZE for more sides of two or more, or none."""
+    shapes: list[tuple[str, object]] = []
+    if players >= 4 and players % 2 == 0:
+        shapes.append((f"two sides of {players // 2}", True))
+    for sides in range(3, players // 2 + 1):
+        if players % sides == 0:
+            shapes.append((f"{sides} sides of {players // sides}", f"{sides}x{players // sides}"))
+    shapes.append(("none: each alone", False))
+    return shapes
+
+
+def _partners_value(value: object) -> object:
+    """A ``partners`` value as :func:`partner_shapes` spells it (``"2x3"`` is ``True``)."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "on"):
+        return True
+    if text in ("false", "no", "off"):
+        return False
+    return True if text.startswith("2x") else text
+
+
 def player_spec(name: str, level: str) -> str:
     """The player spec of ``name`` at ``level`` ("" keeps a character's own play)."""
     base = LEVELS.get(level)
@@ -325,7 +359,18 @@ class SetupScreen(FittedScreen["Chosen | None"]):
         tip = f"{field.metadata.get('doc', '')}; valid: {describe_value(cls, field)}"
         ident = f"opt-{field.name}"
         widget: Widget
-        if kind is bool:
+        sizes = table_sizes(self.game)
+        if field.name == "players" and sizes:
+            # the table's size, from the sizes the game allows: the seats beside you follow
+            try:
+                seats = int(str(value))
+            except ValueError:
+                seats = getattr(self.game.options, field.name)
+            shown = seats if seats in sizes else getattr(self.game.options, field.name)
+            widget = _select([(str(n), n) for n in sizes], shown, ident, tip=tip)
+        elif field.name == "partners" and kind is not bool and sizes:
+            widget = self._partners_select(self._pending.get("players"), value, ident, tip)
+        elif kind is bool:
             on = value if isinstance(value, bool) else str(value).lower() in ("true", "yes", "on")
             widget = Tick("", on, id=ident, tooltip=tip, compact=True)
         elif (choices := _choices(kind)) is not None:
@@ -334,6 +379,34 @@ class SetupScreen(FittedScreen["Chosen | None"]):
         else:
             widget = Input(str(value), id=ident, tooltip=tip, compact=True)
         return self._row(field.name.replace("_", " "), widget)
+
+    def _partners_select(self, players: object, value: object, ident: str, tip: str) -> Widget:
+        """The partnerships a table of ``players`` seats (the game's own if None) can sit in."""
+        try:
+            seats = int(str(players)) if players is not None else self.game.num_players
+        except ValueError:
+            seats = self.game.num_players
+        shapes = partner_shapes(seats)
+        current = _partners_value(value)
+        values = [v for _, v in shapes]
+        return _select(shapes, current if current in values else values[0], ident, tip=tip)
+
+    def _refit_partners(self) -> None:
+        """The partnerships offered for the size chosen (the shape kept where it still fits)."""
+        players = self.query("#opt-players")
+        partners = self.query("#opt-partners")
+        if not players or not partners:
+            return
+        size, select = players.first(), partners.first()
+        if not isinstance(size, Select) or not isinstance(select, Select):
+            return
+        if not isinstance(size.value, int):
+            return
+        shapes = partner_shapes(size.value)
+        current = select.value
+        values = [v for _, v in shapes]
+        select.set_options(shapes)
+        select.value = current if current in values else values[0]
 
     def options(self) -> dict[str, object]:
         """The options changed from the chosen game's own, as the widgets hold them."""
@@ -377,14 +450,21 @@ class SetupScreen(FittedScreen["Chosen | None"]):
         sides = game.num_scores
         partners = 0 < sides < n
         choices = bot_choices(self.game)
+        # A row and a blurb of two lines a seat: at a table of more than four, the blurbs
+        # only where the window is tall enough for them all and what comes below.
+        blurbs = n <= 4 or self.app.size.height >= 28 + 3 * (n - 1) - 6
         for seat in range(1, MOST_SEATS + 1):
             shown = seat < n
             self.query_one(f"#seat-row-{seat}").display = shown
-            self.query_one(f"#blurb-{seat}").display = shown
+            self.query_one(f"#blurb-{seat}").display = shown and blurbs
             if not shown:
                 continue
-            who = "partner" if partners and game.team_of(seat) == game.team_of(0) else "opponent"
-            self.query_one(f"#seat-{seat}", Label).update(f"{names[seat]} · {who}")
+            if partners or n == 4:
+                mine = game.team_of(seat) == game.team_of(0)
+                who = " · partner" if partners and mine else " · opponent"
+            else:
+                who = ""  # each for themselves: every seat is an opponent
+            self.query_one(f"#seat-{seat}", Label).update(f"{names[seat]}{who}")
             select: Select[str] = self.query_one(f"#player-{seat}", Select)
             current = select.value
             known = [v for _, v in choices]
@@ -396,7 +476,7 @@ class SetupScreen(FittedScreen["Chosen | None"]):
             select.value = current if current in [v for _, v in mine] else "heuristic"
             self._show_player(seat)
         # "Northwest · opponent" needs a wider label than the winds of four
-        self.set_class(n > 4, "-wide-seats")
+        self.set_class(n > 4 and partners, "-wide-seats")
         count = self.query_one("#seat-count", Static)
         count.display = n != 4
         if partners:
@@ -417,6 +497,8 @@ class SetupScreen(FittedScreen["Chosen | None"]):
         if ident.startswith("player-"):
             self._show_player(int(ident.removeprefix("player-")))
         elif ident.startswith("opt-"):
+            if ident == "opt-players":
+                self._refit_partners()
             self._show_players()  # an option may seat more or fewer, or change the sides
 
     def on_input_changed(self, event: Input.Changed) -> None:
