@@ -10,12 +10,14 @@ from __future__ import annotations
 import pytest
 
 from helpers import VARIANTS, positions, run
+from table_shapes import other_shapes
 from tricktable.cards import CLUBS, HEARTS, SUIT_MASKS, mask_of, parse_card, parse_cards
 from tricktable.engine.trick import TrickState
 from tricktable.games import load_game, names
 from tricktable.games.euchre import EUCHRE_DECK
 from tricktable.games.hearts import POINT_CARDS
 from tricktable.search import Knowledge
+from tricktable.search.rules import unsupported
 
 FULL = (1 << 52) - 1
 
@@ -198,19 +200,22 @@ def test_spades_blind_seat_knows_no_cards_of_its_own() -> None:
 # ----------------------------------------------------------------- the truth, every game
 
 
-@pytest.mark.parametrize("spec", names() + VARIANTS)
+@pytest.mark.parametrize("spec", names() + VARIANTS + other_shapes())
 def test_the_truth_never_contradicts_knowledge(spec: str) -> None:
+    if unsupported(load_game(spec)):
+        pytest.skip(f"{spec}: the search has no hooks for its stock and hidden actions yet")
     checked = 0
-    for seed in range(5):
+    own = spec in names() or spec in VARIANTS
+    for seed in range(5 if own else 2):  # another table size: fewer matches
         for state in positions(spec, seed, 3):
             hands = state.hands
-            for seat in range(4):
+            for seat in range(state.n):
                 view = state.view(seat)
                 k = Knowledge(view)
                 blind = view.hand != hands[seat]  # Spades: not looked at yet
                 assert k.hand == view.hand and k.played == view.played
                 held = 0
-                for s in range(4):
+                for s in range(state.n):
                     assert k.counts[s] == hands[s].bit_count()
                     assert not hands[s] & k.cannot[s], (spec, seed, seat, s)
                     assert not hands[s] & k.voids[s]
@@ -222,4 +227,4 @@ def test_the_truth_never_contradicts_knowledge(spec: str) -> None:
                 assert not k.dead & held
                 assert not k.unseen & (k.hand | k.played | k.dead)
                 checked += 1
-    assert checked > 300
+    assert checked > (300 if own else 50)
