@@ -3,6 +3,7 @@ hand-checked, deterministic; what it refuses (Hearts and Spades: test_solver_hea
 
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
@@ -14,6 +15,7 @@ from tricktable.engine.phases import PLAY
 from tricktable.engine.state import TrickState
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
+from tricktable.games.setback import SetbackState
 from tricktable.search.solver import SolveTimeout, solve, supports
 
 SPECS = [
@@ -24,6 +26,10 @@ SPECS = [
     "ten-point-pitch",
     "auction-pitch",
     "setback-classic",
+    "smear-with-widow",  # a kitty: the declarer's discard counts as a trick its side won
+    "pitch-with-kitty",
+    "smudge",  # the top bid made by taking every point
+    "moon-pitch",
 ]
 
 
@@ -51,6 +57,27 @@ def test_equal_to_brute_force_from_the_first_lead(spec: str) -> None:
         assert state.tables.suit < 0 and not state.trick
         for seat in (0, 1):
             assert solve(state, seat).moves == brute_moves(state, seat), (spec, seed, seat)
+
+
+def top_bid(rng: random.Random, legal: list[int]) -> int:
+    """The highest action of the auction (the moon, smudge's top bid), else one at random."""
+    bids = [a for a in legal if a >= BID]
+    return max(bids) if bids and rng.random() < 0.7 else rng.choice(legal)
+
+
+@pytest.mark.parametrize("spec", ["moon-pitch", "smudge", "moon-pitch(moon_value=10)"])
+def test_equal_to_brute_force_on_top_bids(spec: str) -> None:
+    # The moon and smudge's top bid, scored by score_contract: made only by taking every point.
+    contracts = 0
+    for seed in range(10):
+        state = ending(spec, seed, 3, bid=top_bid)
+        if state.phase != PLAY:
+            continue
+        assert isinstance(state, SetbackState)
+        contracts += state.bid == (state.moon_level or 4)
+        for seat in (state.to_act, state.to_act + 1):
+            assert solve(state, seat % 4).moves == brute_moves(state, seat % 4), (spec, seed)
+    assert contracts
 
 
 def hand_of_two(bid: int) -> TrickState:

@@ -44,6 +44,8 @@ def searched_by(search: Search) -> Callable[[int], Search]:
 
 def with_direction(spec: str, direction: str) -> str:
     """``spec`` with the turn passing ``direction``."""
+    if not spec.endswith(")"):
+        return f"{spec}(direction={direction})"
     return f"{spec[:-1]},direction={direction})"
 
 
@@ -91,6 +93,9 @@ def test_equal_to_brute_force_at_every_table(spec: str, direction: str) -> None:
         "smear(players=5,partners=false)",
         "setback-classic(players=6)",
         "auction-pitch(players=2,partners=false)",
+        "widow-pitch",  # 3x2 with a kitty of six: the discard is the declarer's side's
+        "three-team-smear",
+        "moon-pitch(players=3,partners=false)",
     ],
 )
 @pytest.mark.parametrize("direction", ["left", "right"])

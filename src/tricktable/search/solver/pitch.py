@@ -30,6 +30,7 @@ from tricktable.games.pitch_scoring import (
     game_count,
     hand_points,
     high_low,
+    score_contract,
     score_hand,
     sides_of,
 )
@@ -89,8 +90,13 @@ class PitchRules(Rules):
         # Point cards, and the cards the lead rules single out, are never merged.
         self.special = pmask | forbid | JOKER_BIT | LITTLE_JOKER_BIT
         self.worth = [game_count(1 << c) if counts_game else 0 for c in range(64)]
+        # A kitty's discard counts as a trick the declarer won (as the game scores it).
+        discards: int = state.discards
+        declarer_seat = state.declarer
+        won_before = state.won[:]
+        won_before[declarer_seat] |= discards
         start: list[int] = []
-        for taken in sides_of(state.won, nsides):
+        for taken in sides_of(won_before, nsides):
             start += [taken & pmask, game_count(taken) if counts_game else 0]
         self.summary = tuple(start)
         declarer = side_of[state.declarer]
@@ -123,9 +129,35 @@ class PitchRules(Rules):
                 out[i + 1] += game_count(tmask)
             return tuple(out)
 
+        # A moon bid, or smudge's top bid: scored by score_contract, as the game does.
+        moon = state.moon_level > 0 and bid == state.moon_level
+        contract = moon or opts.smudge
+        moon_value: int = opts.moon_value
+        total: int = getattr(state.game, "total_points", 0)
+        smudge: bool = opts.smudge and bid == opts.max_bid
+        in_hole = state.scores[declarer] < 0
+
         def leaf(summary: Summary, won: list[int]) -> int:
+            if discards:
+                won = won[:]
+                won[declarer_seat] |= discards
             points = hand_points(trump, dealt, won, low_to, point_names, nsides, trump_mask, power)
-            _, delta = score_hand(points, declarer, bid, declarer_scores, nscores, weights)
+            if contract:
+                delta = score_contract(
+                    points,
+                    declarer,
+                    bid,
+                    declarer_scores,
+                    nscores,
+                    weights,
+                    moon=moon,
+                    moon_value=moon_value,
+                    total=total,
+                    smudge=smudge,
+                    in_hole=in_hole,
+                )[1]
+            else:
+                delta = score_hand(points, declarer, bid, declarer_scores, nscores, weights)[1]
             return 2 * delta[me] - sum(delta)
 
         self.legal = legal
