@@ -387,3 +387,17 @@ def test_a_game_started_at_six_shows_six(tmp_path: Path) -> None:
     chosen = drive(test, tmp_path, initial, size=SMALL)
     assert chosen and chosen[0] is not None
     assert chosen[0].setup.spec() == "setback(partners=3x2,players=6)"
+
+
+def test_a_size_the_options_cannot_seat_says_why_at_once(tmp_path: Path) -> None:
+    async def test(screen: SetupScreen, pilot: Pilot[None]) -> None:
+        await choose_game(screen, pilot, "pedro")  # nine cards each: six hands need 54
+        screen.query_one("#opt-players", Select).value = 6
+        await pilot.pause()
+        said = str(screen.query_one("#seat-count").render())
+        assert said.startswith("not seated: ") and "54 cards" in said
+        await pilot.click("#start")
+        await pilot.pause()
+        assert "54 cards" in error(screen)
+
+    assert drive(test, tmp_path) == []

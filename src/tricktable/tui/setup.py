@@ -244,6 +244,8 @@ class SetupScreen(FittedScreen["Chosen | None"]):
         self.game: Game = load_game(name)
         #: the options to show on the first game, as the setup gave them (then the defaults)
         self._pending: dict[str, object] = {**values, **initial.options}
+        #: why the options as they stand do not load (shown under the players), or ""
+        self.table_error = ""
 
     def _initial_game(self) -> tuple[str, dict[str, str]]:
         try:
@@ -435,9 +437,12 @@ class SetupScreen(FittedScreen["Chosen | None"]):
         """The game as the options now set it (its size, its partnerships); the game
         without them while they do not load (the error shows when the match starts)."""
         try:
-            return load_game(self.game_name, extra=self.options())
-        except (TricktableError, ValueError, TypeError):
+            game = load_game(self.game_name, extra=self.options())
+        except (TricktableError, ValueError, TypeError) as exc:
+            self.table_error = str(exc)
             return self.game
+        self.table_error = ""
+        return game
 
     def seats(self) -> int:
         """How many seats beside yours the chosen game and options have (at most six)."""
@@ -460,8 +465,8 @@ class SetupScreen(FittedScreen["Chosen | None"]):
             if not shown:
                 continue
             if partners or n == 4:
-                mine = game.team_of(seat) == game.team_of(0)
-                who = " · partner" if partners and mine else " · opponent"
+                ours = game.team_of(seat) == game.team_of(0)
+                who = " · partner" if partners and ours else " · opponent"
             else:
                 who = ""  # each for themselves: every seat is an opponent
             self.query_one(f"#seat-{seat}", Label).update(f"{names[seat]}{who}")
@@ -479,7 +484,10 @@ class SetupScreen(FittedScreen["Chosen | None"]):
         self.set_class(n > 4 and partners, "-wide-seats")
         count = self.query_one("#seat-count", Static)
         count.display = n != 4
-        if partners:
+        if self.table_error:  # the options do not seat: say why now, not only at the start
+            count.display = True
+            count.update(" ".join(f"not seated: {self.table_error}".split()))
+        elif partners:
             count.update(f"{n} players, {sides} sides: partners sit evenly round the table")
         else:
             count.update(f"{n} players, each for themselves")
