@@ -77,6 +77,8 @@ def ending(
             break
         state.deal()
         while state.phase != PLAY:
+            if state.is_over:  # ended before the play (All Fours' kick counts out)
+                return state
             if state.needs_deal:  # thrown in: deal again
                 state.deal()
                 continue
