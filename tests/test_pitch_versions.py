@@ -33,12 +33,13 @@ VERSIONS = (
     "three-team-smear",
     "smear-with-widow",
     "pitch-with-kitty",
+    "nine-card-pitch",
     "widow-pitch",
     "smudge",
     "moon-pitch",
 )
 #: a version of each new option
-KITTY = ("smear-with-widow", "pitch-with-kitty", "widow-pitch")
+KITTY = ("smear-with-widow", "pitch-with-kitty", "nine-card-pitch", "widow-pitch")
 
 #: two seats, each for itself, four points, the given extra options
 TWO = 'setback(players=2,partners=false,jokers=0,points="high,low,jack,game",max_bid=4,target=50'

@@ -145,7 +145,7 @@ class SetbackOptions:
             "doc": "cards dealt face down to a kitty (widow); the auction's winner takes them "
             "and discards as many, face down, before leading; the discard counts as a trick "
             "the declarer's side won",
-            "range": (0, 12),
+            "range": (0, 30),
             "recorded": "if changed",
         },
     )
