@@ -113,14 +113,15 @@ def table_sizes(game: Game) -> list[int]:
 
 def partner_shapes(players: int) -> list[tuple[str, object]]:
     """(label, value) of the ``partners`` option's shapes at ``players`` seats, as Setback
-    spells them: two sides (``true``), SIDESxSIZE for more sides of two or more, or none."""
+    spells them: two sides (``true``, shown ``2x3`` at six), SIDESxSIZE for more sides of two
+    or more, or none (``false``). The labels are short: the box is narrow at 100 columns."""
     shapes: list[tuple[str, object]] = []
     if players >= 4 and players % 2 == 0:
-        shapes.append((f"two sides of {players // 2}", True))
+        shapes.append((f"2x{players // 2}", True))
     for sides in range(3, players // 2 + 1):
         if players % sides == 0:
-            shapes.append((f"{sides} sides of {players // sides}", f"{sides}x{players // sides}"))
-    shapes.append(("none: each alone", False))
+            shapes.append((f"{sides}x{players // sides}", f"{sides}x{players // sides}"))
+    shapes.append(("none", False))
     return shapes
 
 
