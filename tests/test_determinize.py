@@ -27,6 +27,7 @@ from tricktable.errors import TricktableError
 from tricktable.games import load_game, names
 from tricktable.games.setback import JOKERS
 from tricktable.search import Determinizer, Knowledge, determinize
+from tricktable.search.rules import unsupported
 from tricktable.search.sampling import Place, PlaceSampler
 
 # ------------------------------------------------------------------------ the sampler
@@ -119,6 +120,8 @@ def check_sample(world: TrickState, view: View, k: Knowledge) -> None:
 
 @pytest.mark.parametrize("spec", names() + VARIANTS)
 def test_every_sample_agrees_with_the_view(spec: str) -> None:
+    if unsupported(load_game(spec)):
+        pytest.skip(f"{spec}: the search has no hooks for its stock and hidden actions yet")
     rng = random.Random(11)
     samples = 0
     for seed in range(2):
@@ -136,6 +139,8 @@ def test_every_sample_agrees_with_the_view(spec: str) -> None:
 @pytest.mark.parametrize("spec", other_shapes())
 def test_samples_agree_with_the_view_at_every_table(spec: str) -> None:
     """At every size and partnership shape a game allows (one hand, every seat's view)."""
+    if unsupported(load_game(spec)):
+        pytest.skip(f"{spec}: the search has no hooks for its stock and hidden actions yet")
     rng = random.Random(5)
     samples = 0
     for state in positions(spec, 3, 1):

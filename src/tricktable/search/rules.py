@@ -10,7 +10,7 @@ by its ``Game`` class (a variant of options needs none: the hooks read the optio
   and sampled), the 2♣ with the first leader, hearts led unbroken, points on the first trick;
 - Spades: spades led unbroken, the 2♣ lead, the bags carried from hand to hand;
 - Euchre: the up-card (on the stock, in the dealer's hand, or its hidden discard) and the
-  three buried cards;
+  buried cards (three at four seats);
 - Oh Hell: the hand size and the trump card turned up from the stock;
 - Tricks: scores that grow trick by trick.
 
@@ -297,7 +297,7 @@ def _euchre_picked_up(view: View) -> bool:
 
 @register(Euchre)
 class EuchreRules(SearchRules):
-    """Euchre: the up-card, the dealer's hidden discard, the three buried cards."""
+    """Euchre: the up-card, the dealer's hidden discard, the buried cards."""
 
     def note(self, view: View, k: Knowledge) -> None:
         up = _info_card(view, "up_card")
@@ -319,7 +319,10 @@ class EuchreRules(SearchRules):
 
     def piles(self, view: View, k: Knowledge) -> list[Place]:
         up = 1 << _info_card(view, "up_card")
-        piles = [Place(3, up)]  # the buried cards, under the up-card
+        # The buried cards, under the up-card: three at four seats, eight at three.
+        game = view.game
+        buried = len(game.deck) - game.num_players * self.deal_size(view) - 1
+        piles = [Place(buried, up)]
         if view.phase == PLAY and view.seat != view.dealer and _euchre_picked_up(view):
             piles.append(Place(1))  # the dealer's discard
         return piles
