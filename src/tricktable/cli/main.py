@@ -400,8 +400,9 @@ def duel(
     "--partnerships",
     type=click.Choice(["auto", "self", "mixed"]),
     default=None,
-    help="self: A and A against B and B; mixed: every pair of entrants partners "
-    "[default auto: mixed from four entrants]",
+    help="self: A and A against B and B (an entrant in every seat of its side); mixed: "
+    "entrants split into the sides every way [default auto: mixed from as many entrants "
+    "as seats]",
 )
 @click.option(
     "--seed", type=SEED, default=None, help="the tournament's seed [default: a fresh one, stored]"
