@@ -341,3 +341,13 @@ def test_the_budget_may_count_cpu_time() -> None:
     assert 0 < bot.last_worlds < 10_000
     with pytest.raises(BotError, match="clock"):
         PimcBot(clock="sundial")
+
+
+@pytest.mark.parametrize("spec", ["setback(partners=3x2,players=6)", "hearts(players=5)"])
+def test_a_table_the_solver_does_not_seat_is_refused_in_one_line(spec: str) -> None:
+    game = load_game(spec)
+    if supports(game):
+        pytest.skip(f"the solver plays {spec}")
+    with pytest.raises(BotError, match=r"its solver plays .* at four seats, not") as refused:
+        PimcBot().start_match(game, 0, 1)
+    assert "\n" not in str(refused.value)

@@ -157,7 +157,7 @@ class PimcBot(SearchBot):
     def start_match(self, game: Game, seat: int, seed: int) -> None:
         if not supports(game):
             why = "its solver does not support that game"
-            if supports(load_game(game.name)):  # the same game at four seats
+            if game.num_players != 4 and _solved_at_four(game.name):
                 why = f"its solver plays {game.name} at four seats, not {game.num_players}"
             raise BotError(f"the pimc bot cannot play {game.name}: {why}")
         super().start_match(game, seat, seed)
@@ -310,6 +310,14 @@ class PimcBot(SearchBot):
         if self._auction is None:
             raise BotError("the pimc bot was not started")
         return self._auction.weight(world, view)
+
+
+def _solved_at_four(name: str) -> bool:
+    """Whether the solver plays game ``name`` at its four-seat default (False: not a game)."""
+    try:
+        return supports(load_game(name))
+    except TricktableError:
+        return False
 
 
 __all__ = ["PimcBot"]
