@@ -15,6 +15,7 @@ from solver_brute import brute_moves, ending, plays_for
 from tricktable.engine.phases import PLAY
 from tricktable.engine.state import TrickState
 from tricktable.games import load_game
+from tricktable.search.solver import solve
 from tricktable.search.solver.core import Search, SolveResult, check_play, solve_root
 from tricktable.search.solver.pitch import PitchRules, check_pitch, solve_pitch
 
@@ -155,3 +156,17 @@ def test_the_paranoid_value_at_three_sides() -> None:
     for_0, for_3 = solve_any(state, 0), solve_any(state, 3)
     assert for_0 == for_3  # partners: one value
     assert for_0.moves == brute_moves(state, 0)
+
+
+@pytest.mark.parametrize("spec", ["setback", "smear", "cutthroat-pitch", "hearts", "spades"])
+def test_the_search_for_any_table_equals_the_four_seat_one(
+    spec: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Longer endings than brute force reaches, and Hearts' bounds: the unrolled four-seat
+    # search is the reference.
+    states = [ending(spec, seed, 4) for seed in range(6)]
+    states = [s for s in states if s.phase == PLAY]
+    assert states
+    four = [solve(s, s.to_act).moves for s in states]
+    monkeypatch.setattr(Search, "_make_search", Search._search_any)
+    assert [solve(s, s.to_act).moves for s in states] == four

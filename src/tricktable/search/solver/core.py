@@ -579,6 +579,23 @@ class Search:
             search.nodes += 1
             if deadline is not None and not search.nodes & 255 and perf_counter() > deadline:
                 raise SolveTimeout("solve: past its deadline")
+            if not legal & (legal - 1):
+                # One legal card: its value is the node's (no table entry; at seven seats
+                # most cards of a trick are forced).
+                card = legal.bit_length() - 1
+                return step(
+                    seat,
+                    pos,
+                    lead_mask,
+                    best_power,
+                    best_seat,
+                    code,
+                    tmask,
+                    summary,
+                    card,
+                    alpha,
+                    beta,
+                )
             if pos == 0:
                 forms_now = []
                 for g, cs in groups:
