@@ -25,6 +25,7 @@ from tricktable.runner import MatchSpec, run_match
 from tricktable.tui.app import TricktableApp
 from tricktable.tui.model import MatchSetup, Settings, default_bots
 from tricktable.tui.replay import ReplayApp, ReplayScreen
+from tricktable.tui.skins import card_label
 from tricktable.tui.table import ME, TableScreen
 from tricktable.ui.terminal import seat_names
 from tui_helpers import quiet, shown_in, until
@@ -68,6 +69,8 @@ def check_table(app: App[Any], screen: TableScreen) -> None:
     for seat, card in view.trick:
         assert pretty_card(card) in shown_in(app, spots[seat]), (seat, card)
     hand = shown_in(app, screen.query_one("#hand"))
+    if screen.query_one("#hand-more").display:
+        hand += "\n" + shown_in(app, screen.query_one("#hand-more"))
     assert all(pretty_card(card) in hand for card in cards_in(view.hand))
 
 
@@ -113,6 +116,37 @@ def test_every_table_size_is_drawn_whole(seats: int | str, size: tuple[int, int]
     screen = play_and_check(TABLES[seats], size)
     n = screen.game.num_players
     assert screen.names == seat_names([ME], n) and len(set(screen.names)) == n
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_seventeen_cards_at_three_seats_take_two_rows(size: tuple[int, int]) -> None:
+    """Hearts at three: 17 cards each, half in each row of the hand bar, every one on the
+    felt and chosen by a click on its chip (three marked to pass, one in the second row)."""
+    folder = Path(tempfile.mkdtemp(prefix="tui-sizes-"))
+    app = TricktableApp(MatchSetup("hearts(players=3)", seed=2), quiet(folder), start="play")
+
+    async def main() -> None:
+        async with app.run_test(size=size) as pilot:
+            screen = app.table_screen
+            assert screen is not None
+            await until(pilot, lambda: screen.table.whose_turn == ME)
+            await pilot.pause()
+            assert len(screen.hand) == 17
+            felt = screen.query_one("#felt").region
+            chips = [screen.query_one(f"#card-{slot}") for slot in sorted(screen._slots)]
+            apart(app, chips, screen.query_one("#felt"))
+            for chip, card in zip(chips, screen.hand, strict=True):
+                assert felt.contains_region(chip.region)
+                assert card_label(card).plain in shown_in(app, chip)
+            assert screen.query_one("#hand-more").display
+            check_table(app, screen)
+            for slot in (0, 1, max(screen._slots)):  # the last card: the second row's end
+                await pilot.click(f"#card-{slot}")
+            await pilot.pause()
+            assert screen.marked == {screen.hand[0], screen.hand[1], screen.hand[16]}
+            screen.table.close()
+
+    asyncio.run(main())
 
 
 def test_partnership_tables_say_each_seats_team() -> None:

@@ -106,13 +106,14 @@ TABLE_CSS = (
 #left.crowded .seat, #right.crowded .seat { height: 1fr; }
 #trick { width: 1fr; height: 9; grid-size: 3 3; grid-rows: 1fr 1fr 1fr; }
 #trick Static { width: 100%; height: 100%; content-align: center middle; }
-#hand { height: 3; align-horizontal: center; }
+#hand, #hand-more { height: 3; align-horizontal: center; }
+#hand-more { display: none; }
 .card { width: 7; height: 3; border: dashed #777777; content-align: center middle;
         text-style: dim; }
 .card.legal { border: round #2e8b57; text-style: none; }
 .card.selected { border: double #e0a000; text-style: bold; }
 .card.marked { text-style: bold reverse; }
-#hand.many .card { width: 5; }
+#hand.many .card, #hand-more .card { width: 5; }
 #bids { height: auto; max-height: 6; layout: grid; grid-size: 8; grid-gutter: 0 1;
         padding: 0 1; }
 .bid { width: 100%; min-width: 6; }

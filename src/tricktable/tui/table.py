@@ -46,6 +46,7 @@ from tricktable.tui.widgets import (
     GRID,
     HAND_SLOTS,
     LEFT,
+    MORE_SLOTS,
     RIGHT,
     TOP,
     BidButton,
@@ -183,6 +184,8 @@ class TableScreen(FittedScreen[str]):
         self.cursor = 0
         #: what the hand bar shows, in its order (sorted by suit, trumps last)
         self.hand: list[int] = []
+        #: which card of the hand each chip of the hand bar shows (slot -> index)
+        self._slots: dict[int, int] = {}
         self.choices: list[int] = []
         #: cards marked to pass (Hearts)
         self.marked: set[int] = set()
@@ -227,6 +230,9 @@ class TableScreen(FittedScreen[str]):
                 yield SeatBox(ME, id="seat-S", classes="seat")
                 with Horizontal(id="hand"):
                     for i in range(HAND_SLOTS):
+                        yield CardChip(i, id=f"card-{i}", classes="card")
+                with Horizontal(id="hand-more"):  # a second row: 17 cards at three seats
+                    for i in range(HAND_SLOTS, HAND_SLOTS + MORE_SLOTS):
                         yield CardChip(i, id=f"card-{i}", classes="card")
                 with Grid(id="bids"):
                     for i in range(BID_SLOTS):
@@ -398,11 +404,17 @@ class TableScreen(FittedScreen[str]):
         self._draw_tally(view)
         self._draw_chat()
         on_hand = playing or passing
-        # Thirteen cards fit a narrow felt only as narrow chips (``10♦`` and its frame).
+        # Thirteen cards fit a narrow felt only as narrow chips (``10♦`` and its frame); more
+        # (17 each at three seats) take two rows, half in each.
         self.query_one("#hand").set_class(len(self.hand) > 9, "many")
-        for i in range(HAND_SLOTS):
-            card = self.hand[i] if i < len(self.hand) else None
-            chip = self.query_one(f"#card-{i}", CardChip)
+        more = len(self.hand) > HAND_SLOTS
+        self.query_one("#hand-more").display = more
+        first = (len(self.hand) + 1) // 2 if more else len(self.hand)
+        self._slots = {i if i < first else HAND_SLOTS + i - first: i for i in range(len(self.hand))}
+        for slot in range(HAND_SLOTS + MORE_SLOTS):
+            i = self._slots.get(slot, -1)
+            card = self.hand[i] if i >= 0 else None
+            chip = self.query_one(f"#card-{slot}", CardChip)
             ok = card is not None and (card in legal or passing)
             chip.show(card, trumps, ok, on_hand and i == self.cursor, ascii, card in self.marked)
         for i in range(BID_SLOTS):
@@ -632,14 +644,15 @@ class TableScreen(FittedScreen[str]):
                 return
 
     def on_card_chip_chosen(self, message: CardChip.Chosen) -> None:
-        if message.index >= len(self.hand) or self.choices:
+        index = self._slots.get(message.index, -1)  # the chip's slot -> the card's place
+        if not 0 <= index < len(self.hand) or self.choices:
             return
-        self.cursor = message.index
+        self.cursor = index
         view = self.view()
         if view.to_act == ME and is_passing(view.legal_actions()):
-            self._toggle_mark(self.hand[message.index])  # a click marks a card to pass
+            self._toggle_mark(self.hand[index])  # a click marks a card to pass
         else:
-            self.submit(self.hand[message.index])
+            self.submit(self.hand[index])
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         button = event.button

@@ -36,6 +36,9 @@ LEFT = ("W", "SW")
 RIGHT = ("E", "SE")
 #: slots in the hand bar and the bid panel: the most cards a hand holds, the most choices
 HAND_SLOTS = 13
+#: slots of the hand bar's second row, for the larger hands of a small table (17 cards each
+#: at three seats): a hand of more than :data:`HAND_SLOTS` is shown half in each row
+MORE_SLOTS = 13
 BID_SLOTS = 16
 
 
