@@ -20,7 +20,8 @@ from tricktable.tui.model import DEFAULT_BOTS, MatchSetup, Settings
 from tricktable.tui.skins import wants_ascii
 from tricktable.tui.table import record_seats
 
-#: the players without ``--players``: you against three characters
+#: the players without ``--players``: you against three characters (a game of another size
+#: seats the characters in order: :func:`~tricktable.tui.model.default_bots`)
 DEFAULT_PLAYERS = "you," + ",".join(DEFAULT_BOTS)
 
 

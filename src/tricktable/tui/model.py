@@ -1,7 +1,7 @@
 """What the full-screen table is asked to play, and how it is drawn.
 
 :class:`MatchSetup` is what the start screen hands the table screen (and what the command
-line fills in): the game, house rules, the three players beside you and the seed.
+line fills in): the game, house rules, the players beside you and the seed.
 :class:`Settings` are the screen's own choices (skin, ASCII cards, animations), which
 change nothing of the match. Saved matches that can be resumed are found by
 :func:`unfinished_records`.
@@ -21,7 +21,7 @@ from tricktable.errors import TricktableError
 if TYPE_CHECKING:  # the command line reads SKINS from here: it must not load the engine
     from tricktable.engine.trick import Game
 
-#: the players beside you when none are chosen: three characters
+#: the players beside you when none are chosen, at a table of four: three characters
 DEFAULT_BOTS = ("edna", "vinnie", "rosa")
 #: the characters that fill the seats of a larger table, in order (the roster's names: this
 #: module must not load the engine)
