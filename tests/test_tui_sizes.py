@@ -28,7 +28,7 @@ from tricktable.tui.replay import ReplayApp, ReplayScreen
 from tricktable.tui.skins import card_label
 from tricktable.tui.table import ME, TableScreen
 from tricktable.ui.terminal import seat_names
-from tui_helpers import quiet, shown_in, until
+from tui_helpers import quiet, screen_rows, shown_in, until
 
 #: the tables drawn: every size but four, partnerships of both shapes at six
 TABLES = {
@@ -228,3 +228,56 @@ def test_a_six_seat_record_is_replayed(size: tuple[int, int]) -> None:
     asyncio.run(main())
     assert seen_tricks
     assert screen.seating.side_name(0) == "South & North"
+
+
+def test_a_six_seat_match_to_its_end_and_its_replay() -> None:
+    """Every hand's summary and the match's end name the sides by all their seats; the
+    match is then replayed from its end dialog, at six seats."""
+    from tricktable.tui.dialogs import HandSummary, MatchEnd
+
+    folder = Path(tempfile.mkdtemp(prefix="tui-sizes-"))
+    game = "setback(players=6,partners=3x2,target=3)"
+    app = TricktableApp(MatchSetup(game, seed=4), quiet(folder), start="play")
+    sides = ("You & North", "West & Northeast", "Northwest & East")
+    seen: list[str] = []
+
+    async def main() -> None:
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = app.table_screen
+            assert screen is not None
+
+            def waiting() -> bool:
+                mine = screen.table.whose_turn == ME and app.screen is screen
+                return mine or isinstance(app.screen, HandSummary | MatchEnd)
+
+            for _ in range(1000):
+                await until(pilot, waiting)
+                if isinstance(app.screen, MatchEnd):
+                    break
+                if isinstance(app.screen, HandSummary):
+                    seen.append("\n".join(screen_rows(app)))
+                    await pilot.press("enter")
+                elif screen.choices:
+                    await pilot.press("p" if "pass" in _names(screen) else "enter")
+                else:
+                    await pilot.press("enter")
+            else:
+                raise AssertionError("the match never ended")
+            await pilot.pause()
+            end = "\n".join(screen_rows(app))
+            assert "win the match" in end and all(side in end for side in sides)
+            await pilot.press("r")
+            await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+            replayed = app.screen
+            assert isinstance(replayed, ReplayScreen) and replayed.n == 6
+            await pilot.press("end")
+            await pilot.pause()
+            assert "the match is over" in "\n".join(screen_rows(app))
+
+    asyncio.run(main())
+    assert seen and all(f"Scores: {sides[0]} " in text for text in seen)
+    assert all(side in seen[0] for side in sides)
+
+
+def _names(screen: TableScreen) -> list[str]:
+    return [screen.game.action_name(a) for a in screen.choices]
