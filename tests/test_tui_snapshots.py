@@ -198,7 +198,9 @@ SCENES = {
         Scene("hearts-pass", table_app("hearts", seed=2), passing_marked),
         Scene("keys", table_app(), keys_help),
         # six seats in three partnerships of two (the other sizes: test_tui_sizes.py)
-        Scene("six-seats", table_app("setback(players=6,partners=3x2)"), trick_in_play),
+        Scene(
+            "six-seats", table_app("setback(players=6,partners=3x2)"), trick_in_play, readme=True
+        ),
     )
 }
 
