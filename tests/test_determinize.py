@@ -27,7 +27,7 @@ from tricktable.errors import TricktableError
 from tricktable.games import load_game, names
 from tricktable.games.setback import JOKERS
 from tricktable.search import Determinizer, Knowledge, determinize
-from tricktable.search.rules import unsupported
+from tricktable.search.rules import rules_for, unsupported
 from tricktable.search.sampling import Place, PlaceSampler
 
 # ------------------------------------------------------------------------ the sampler
@@ -132,8 +132,9 @@ def test_every_sample_agrees_with_the_view(spec: str) -> None:
                 for _ in range(2 if seat == state.to_act else 1):
                     check_sample(det.sample(rng), view, det.knowledge)
                     samples += 1
-                assert not det.rejected  # every holding drawn was consistent
-    assert samples >= 150
+                # Every holding drawn was consistent (hooks that say they know less: some not).
+                assert not det.rejected or not rules_for(det.view.game).exact
+    assert samples >= 100
 
 
 @pytest.mark.parametrize("spec", other_shapes())
@@ -149,7 +150,7 @@ def test_samples_agree_with_the_view_at_every_table(spec: str) -> None:
             det = Determinizer(view)
             check_sample(det.sample(rng), view, det.knowledge)
             samples += 1
-            assert not det.rejected
+            assert not det.rejected or not rules_for(det.view.game).exact
     assert samples >= 10
 
 

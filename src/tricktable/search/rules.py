@@ -58,6 +58,11 @@ Rebuilt = tuple[list[int], list[int], list[int]]
 class SearchRules:
     """The hooks of a game that has none of the special cases (Tricks' base, for one)."""
 
+    #: whether every holding the sampler draws from these hooks' knowledge is consistent with
+    #: the view (the sampling tests hold the hooks to it); a game whose hooks know less than
+    #: the view tells sets False, and the determinizer rejects and draws again what is not
+    exact: bool = True
+
     def deal_size(self, view: View) -> int:
         """How many cards each seat was dealt this hand."""
         return view.game.hand_size
