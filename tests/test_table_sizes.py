@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import subprocess
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -62,3 +63,13 @@ def test_bot_check_puts_the_bot_in_every_seat_of_the_table_by_default(cli: Cli) 
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["matches"] == 6  # one a seat: each seat in turn
+
+
+def test_the_analyze_command_reads_a_six_seat_record(cli: Cli, tmp_path: Path) -> None:
+    spec = "setback(partners=3x2,players=6)"
+    path = tmp_path / "six.json"
+    path.write_text(json.dumps(_six_seat_record(spec)), encoding="utf-8")
+    done = cli("analyze", str(path), "--seat", "0", "--budget", "0.1")
+    assert done.returncode == 0, done.stderr
+    assert f"no double-dummy solver for {spec}" in done.stdout
+    assert "Summary" in done.stdout

@@ -144,7 +144,9 @@ def _methods(analysis: Analysis, console: Console) -> None:
     if analysis.double_dummy:
         how.append("double-dummy (dd): the solver's exact value of each card with every hand known")
     else:
-        how.append(f"no double-dummy solver for {analysis.game.name}")
+        game = analysis.game
+        named = game.name if game.num_players == 4 else game.spec()  # a size it does not solve
+        how.append(f"no double-dummy solver for {named}")
     if analysis.sampling:
         bots = sorted({d.sampled.hint.bot for d in analysis.decisions if d.sampled is not None})
         who = " or ".join(bots) or "the search bot"
