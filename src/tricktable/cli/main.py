@@ -309,7 +309,8 @@ def simulate(
     "--deals",
     type=click.IntRange(min=1),
     default=None,
-    help="the most deals to play (each at two tables) [default: 20000]",
+    help="the most deals to play (each at two tables, or one a side where partners sit "
+    "opposite at six or each plays alone at an odd table) [default: 20000]",
 )
 @click.option(
     "--sprt/--no-sprt", default=True, show_default=True, help="stop by the SPRT or play every deal"
