@@ -548,6 +548,26 @@ class Search:
             group_ids[group] = found
             return found
 
+        def last_trick(seat: int, summary: Summary) -> tuple[Summary, int, int]:
+            """The last trick, one card a seat, led by ``seat``: the summary after it, its
+            winner and its cards."""
+            search.nodes += 1
+            card = hands[seat].bit_length() - 1
+            lead_mask = suit_mask[card]
+            best_power, winner = power[card], seat
+            tm = 1 << card
+            s = seat
+            for _ in range(last):
+                s = (s + turn) % n
+                card = hands[s].bit_length() - 1
+                p = power[card]
+                if p < 100 and not lead_mask >> card & 1:
+                    p = -1
+                if p > best_power:
+                    best_power, winner = p, s
+                tm |= 1 << card
+            return take(summary, winner, tm), winner, tm
+
         def ab(
             seat: int,
             pos: int,
@@ -561,7 +581,17 @@ class Search:
             beta: int,
         ) -> int:
             if pos == 0:
-                if not hands[seat]:
+                hand = hands[seat]
+                if not hand & (hand - 1):
+                    if hand:  # the last trick: every card forced, played out here
+                        summary, winner, tm = last_trick(seat, summary)
+                        old = won[winner]
+                        won[winner] = old | tm
+                        value = leaves.get(summary)
+                        if value is None:
+                            value = leaves[summary] = leaf_of(summary, won)
+                        won[winner] = old
+                        return value
                     value = leaves.get(summary)
                     if value is None:
                         value = leaves[summary] = leaf_of(summary, won)
