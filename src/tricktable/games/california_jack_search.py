@@ -79,6 +79,10 @@ def _shown_voids(view: View) -> list[tuple[int, int, int]]:
 class CaliforniaJackRules(SearchRules):
     """California Jack: the hands refill from the stock; its seen top card is in no hand."""
 
+    # A void shown before a draw bounds how many of that suit came in since, which the
+    # sampler's places cannot say: some worlds drawn are refused and drawn again.
+    exact = False
+
     def deal_size(self, view: View) -> int:
         return DEAL_SIZE
 
