@@ -7,6 +7,7 @@ itself (:func:`solve_any`), as ``solve`` does once it lets the table through.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import pytest
@@ -14,9 +15,16 @@ import pytest
 from solver_brute import brute_moves, ending, plays_for
 from tricktable.engine.phases import PLAY
 from tricktable.engine.state import TrickState
+from tricktable.errors import TricktableError
 from tricktable.games import load_game
 from tricktable.search.solver import solve
-from tricktable.search.solver.core import Search, SolveResult, check_play, solve_root
+from tricktable.search.solver.core import (
+    Search,
+    SolveResult,
+    SolveTimeout,
+    check_play,
+    solve_root,
+)
 from tricktable.search.solver.pitch import PitchRules, check_pitch, solve_pitch
 
 #: every shape of table: seats, and who plays with whom
@@ -170,3 +178,18 @@ def test_the_search_for_any_table_equals_the_four_seat_one(
     four = [solve(s, s.to_act).moves for s in states]
     monkeypatch.setattr(Search, "_make_search", Search._search_any)
     assert [solve(s, s.to_act).moves for s in states] == four
+
+
+def test_a_solve_past_its_deadline_stops_at_any_table() -> None:
+    state = check_pitch(ending("setback(players=6,partners=3x2)", 3, 6))  # a whole hand
+    assert state.phase == PLAY
+    with pytest.raises(SolveTimeout):
+        solve_pitch(state, state.to_act, time.perf_counter() - 1)
+
+
+def test_refuses_a_hand_not_all_known_at_any_table() -> None:
+    state = ending("setback(players=5,partners=false)", 2, 3)
+    assert state.phase == PLAY
+    state.hands[4] = 0  # a seat's cards unknown
+    with pytest.raises(TricktableError, match="not all known"):
+        check_play(state)
