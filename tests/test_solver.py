@@ -156,6 +156,11 @@ def test_refuses_a_state_out_of_card_play() -> None:
         ("filippa", False),
         ("oh-hell", False),
         ("tricks", False),
+        ("setback(players=6,partners=3x2)", True),
+        ("seven-up", True),
+        ("cinch", True),
+        ("california-jack", False),
+        ("hearts(players=5)", False),
     ],
 )
 def test_supports_says_which_games_solve_handles(spec: str, known: bool) -> None:

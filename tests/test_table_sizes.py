@@ -40,11 +40,12 @@ def _six_seat_record(spec: str) -> dict[str, object]:
 
 
 def test_analyze_at_six_seats_samples_and_refuses_double_dummy_in_one_line() -> None:
-    spec = "setback(partners=3x2,players=6)"
-    record = _six_seat_record(spec)
-    with pytest.raises(AnalysisError, match=r"no double-dummy solver for setback\(") as refused:
-        analyze(record, sampling=False)
+    # Setback is solved at every table; Hearts at four seats only.
+    hearts = _six_seat_record("hearts(players=6)")
+    with pytest.raises(AnalysisError, match=r"no double-dummy solver for hearts\(") as refused:
+        analyze(hearts, sampling=False)
     assert "\n" not in str(refused.value)
+    record = _six_seat_record("setback(partners=3x2,players=6)")
     analysis = analyze(record, seats=[0], budget=0.2, samples=4)
     assert analysis.seats == [0] and analysis.decisions
     assert all(d.seat == 0 for d in analysis.decisions)
@@ -66,7 +67,7 @@ def test_bot_check_puts_the_bot_in_every_seat_of_the_table_by_default(cli: Cli) 
 
 
 def test_the_analyze_command_reads_a_six_seat_record(cli: Cli, tmp_path: Path) -> None:
-    spec = "setback(partners=3x2,players=6)"
+    spec = "hearts(players=6)"
     path = tmp_path / "six.json"
     path.write_text(json.dumps(_six_seat_record(spec)), encoding="utf-8")
     done = cli("analyze", str(path), "--seat", "0", "--budget", "0.1")

@@ -1,24 +1,28 @@
-"""A perfect-information solver of the rest of a hand: Setback and the Pitch presets, Hearts,
-Spades.
+"""A perfect-information solver of the rest of a hand: Setback and the Pitch presets, All Fours,
+Cinch, Hearts, Spades.
 
 ``solve(state, seat)`` takes a card-play state whose every hand is known (a real deal, or one
 :func:`~tricktable.search.determinize.determinize` made) and returns the exact value of the
 rest of the hand for ``seat`` under perfect play by everyone, and the value of each legal card.
 Higher is always better for ``seat``; what the value counts is the game's:
 
-* **Setback / Pitch** (:mod:`.pitch`): the hand's score change for the seat's side minus the
-  other side's; cut-throat, the seat's minus the sum of the other three's.
+* **Setback / Pitch** (:mod:`.pitch`), **All Fours** (:mod:`.all_fours`) and **Cinch**
+  (:mod:`.cinch`), at any table: the hand's score change for the seat's side minus the sum of
+  every other side's (cut-throat, the seat's minus all the others').
 * **Hearts** (:mod:`.hearts`): the sum, over the three other seats, of their score change
   minus the seat's (the lowest score wins), moons as the game scores them.
 * **Spades** (:mod:`.spades`): the seat's partnership's score change minus the other's,
   bags, nils and sets as the game scores them.
 
-Where seats play each for themselves (Hearts, cut-throat Pitch) the other three play together
-against the seat: the "paranoid" reduction, which keeps the search a two-sided alpha-beta.
+Where seats play each for themselves (Hearts, cut-throat Pitch), or in more than two sides, all
+the other seats play together against the seat's side: the "paranoid" reduction, which keeps
+the search a two-sided alpha-beta.
 
-Only four-seat tables are solved (:func:`supports`): Hearts at three, five or six seats and
-cut-throat Spades (three) are refused, as their leaves would need scoring by any number of
-sides and Hearts' first lead by the lowest club dealt, which the game modules here do not do.
+Setback, All Fours and Cinch are solved at every table they seat, two to seven seats, the turn
+either way; Hearts and Spades at four seats only (:func:`supports`): Hearts at three, five or
+six seats and cut-throat Spades (three) are refused, as their leaves would need scoring by any
+number of sides and Hearts' first lead by the lowest club dealt, which the game modules here
+do not do.
 How the search works is in :mod:`.core`; each game supplies its legal cards, what of the
 cards won still matters (the summary) and its own scoring functions for the leaves.
 """
@@ -32,14 +36,21 @@ from tricktable.search.solver.core import SolveResult, SolveTimeout, check_play
 
 __all__ = ["SolveResult", "SolveTimeout", "solve", "supports"]
 
-#: the games solved, by the name of their base game
-_GAMES = ("setback", "hearts", "spades")
+#: the games solved at every table they seat (two to seven seats, each for itself or in
+#: partnerships of any shape, the turn either way), by the name of their base game
+_ANY_TABLE = ("setback", "all-fours", "cinch")
+#: the games solved at four seats only (their rules are written for four)
+_FOUR_SEATS = ("hearts", "spades")
 
 
 def supports(game: Game) -> bool:
-    """Whether :func:`solve` handles ``game``'s hands (Setback and its presets, Hearts, Spades;
-    four seats only)."""
-    return game.name in _GAMES and game.num_players == 4
+    """Whether :func:`solve` handles ``game``'s hands: Setback and the Pitch presets, All Fours
+    and Cinch at any table; Hearts and Spades at four seats. (Not California Jack: its
+    tricks draw from a stock no seat sees, so its hands are not known until the stock is
+    gone.)"""
+    if game.name in _ANY_TABLE:
+        return True
+    return game.name in _FOUR_SEATS and game.num_players == 4
 
 
 def solve(state: TrickState, seat: int, deadline: float | None = None) -> SolveResult:
@@ -54,7 +65,7 @@ def solve(state: TrickState, seat: int, deadline: float | None = None) -> SolveR
     if not supports(game):
         raise TricktableError(f"solve: {game.name} is not a game the solver knows")
     check_play(state)
-    if not 0 <= seat < 4:
+    if not 0 <= seat < state.n:
         raise TricktableError(f"solve: no seat {seat} at this table")
     # Imported here: a game's rules import its engine module, which a caller may not need.
     if game.name == "hearts":
@@ -65,6 +76,14 @@ def solve(state: TrickState, seat: int, deadline: float | None = None) -> SolveR
         from tricktable.search.solver.spades import solve_spades
 
         return solve_spades(state, seat, deadline)
+    if game.name == "all-fours":
+        from tricktable.search.solver.all_fours import solve_all_fours
+
+        return solve_all_fours(state, seat, deadline)
+    if game.name == "cinch":
+        from tricktable.search.solver.cinch import solve_cinch
+
+        return solve_cinch(state, seat, deadline)
     from tricktable.search.solver.pitch import check_pitch, solve_pitch
 
     return solve_pitch(check_pitch(state), seat, deadline)
