@@ -351,3 +351,33 @@ def test_a_table_the_solver_does_not_seat_is_refused_in_one_line(spec: str) -> N
     with pytest.raises(BotError, match=r"its solver plays .* at four seats, not") as refused:
         PimcBot().start_match(game, 0, 1)
     assert "\n" not in str(refused.value)
+
+
+def test_inference_replays_an_all_fours_hand_whose_cards_were_run() -> None:
+    """The worlds are weighed from the hand as it was dealt: cards run since are in ``dealt``
+    and gone from the stock, and a replay from those refused the seats' real cards."""
+    from tricktable.games.all_fours import BEG, RUN
+
+    game = load_game("seven-up")
+    model = other_phases_bot(game)
+    runs = 0
+    for seed in range(60):
+        state = game.new_state(seed)
+        state.deal()
+        rng = random.Random(seed)
+        while state.to_act >= 0 and state.phase != PLAY:
+            legal = state.legal_actions()
+            # Beg, then run: cards are dealt again from the stock.
+            state.apply(BEG if BEG in legal else RUN if RUN in legal else rng.choice(legal))
+        if state.phase != PLAY or RUN not in state.actions:
+            continue
+        runs += 1
+        inference = Inference(model)
+        while state.to_act >= 0:
+            view = state.view(state.to_act)
+            world = determinize(view, random.Random(seed))
+            assert 0.0 < inference.weight(world, view) <= 1.0
+            state.apply(rng.choice(state.legal_actions()))
+        if runs == 5:
+            return
+    pytest.fail(f"only {runs} deals of seven-up were run in 60 seeds")

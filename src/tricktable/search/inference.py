@@ -106,7 +106,10 @@ class Inference:
         if not weighed:
             return 1.0
         private = tuple(a for a in actions if a >= PASS_CARDS)
-        replay = start_of_hand(view, list(world.dealt), list(world.stock))
+        # The hand as it was dealt (the log's), not as it stands: cards run or drawn since
+        # (All Fours, California Jack) are in ``dealt`` and gone from ``stock`` by now.
+        log = world.history[-1]
+        replay = start_of_hand(view, list(log.deal), list(log.stock))
         model = self.model
         cache = self._cache
         weight = 1.0
