@@ -30,6 +30,9 @@ HOT = [
     "src/tricktable/games/euchre.py",
     "src/tricktable/games/tricks.py",
     "src/tricktable/games/oh_hell.py",
+    "src/tricktable/games/all_fours.py",
+    "src/tricktable/games/california_jack.py",
+    "src/tricktable/games/cinch.py",
     "src/tricktable/bots/base.py",
     "src/tricktable/bots/random_bot.py",
     # The `heuristic` player and Setback's heuristic: tournaments are played by them.
