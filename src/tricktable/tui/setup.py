@@ -76,7 +76,8 @@ def table_games() -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
     for name, cls in GAMES.items():
         # The table size is a game's field (its options may set it), not its class's.
-        sizes = (load_game(name).num_players, *getattr(cls, "seat_counts", ()))
+        game = load_game(name)  # read from a game: compiled, a class's fields are descriptors
+        sizes = (game.num_players, *getattr(game, "seat_counts", ()))
         if not any(n in PLACES for n in sizes):
             continue
         found.append((name, f"{cls.title or name}: {cls.summary}"))
@@ -107,7 +108,7 @@ def table_sizes(game: Game) -> list[int]:
     and several sizes the table screen can draw); none where the game has one size."""
     if "players" not in {f.name for f in dataclasses.fields(game.options)}:
         return []
-    sizes = [n for n in getattr(type(game), "seat_counts", ()) if n in PLACES]
+    sizes = [n for n in getattr(game, "seat_counts", ()) if n in PLACES]
     return sizes if len(sizes) > 1 else []
 
 
