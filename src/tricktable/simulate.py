@@ -105,7 +105,7 @@ from tricktable.limits import RunnerOptions
 from tricktable.runner import BotPool, MatchOutcome, MatchSpec, MatchStopped, run_match
 from tricktable.seeds import derive_seed
 from tricktable.stats import UNREAD, game_report, stats_for
-from tricktable.workers import default_workers, ignore_interrupts, working
+from tricktable.workers import default_workers, forking, ignore_interrupts, working
 
 #: hands per chunk of a ``--hands`` run (a fixed size, so results ignore the worker count)
 HANDS_PER_CHUNK = 1000
@@ -545,7 +545,9 @@ def _run_pool(
 
     # Leaving the block terminates the workers: on Ctrl-C or a failed chunk nobody waits for
     # the chunks still running.
-    with multiprocessing.Pool(workers, initializer=_worker_init) as pool:
+    with forking():
+        pool = multiprocessing.Pool(workers, initializer=_worker_init)
+    with pool:
         for index, tally in pool.imap_unordered(_play_numbered, chunks):
             tallies[index] = tally
             if progress is not None:

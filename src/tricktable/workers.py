@@ -13,7 +13,9 @@ it has none, and SIGTERM keeps its default action: the kernel ends the worker at
 handler cannot be trusted there: it runs between two bytecodes, and a signal that comes just
 before the worker blocks on the task queue's lock (``sem_wait``, which that signal already
 delivered does not wake) is never acted on — the pool's ``terminate`` then waits for that
-worker for ever (about one run in 300 hung so, before).
+worker for ever (about one run in 300 hung so, before). Nor may a worker run its parent's
+handler, which it holds from the fork until its initializer has run: a pool's workers are
+forked with SIGTERM blocked (:func:`forking`), and each takes it only once it would die of it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from tricktable.processes import die_with_parent, end_all
@@ -43,6 +45,29 @@ def ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent(signal.SIGTERM)
+    if hasattr(signal, "pthread_sigmask"):  # forked with it blocked (forking): now it kills
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+
+
+@contextlib.contextmanager
+def forking() -> Iterator[None]:
+    """Around the start of a pool's workers (``multiprocessing.Pool(...)``, the first
+    ``submit`` of a ``ProcessPoolExecutor``): SIGTERM blocked in this thread meanwhile.
+
+    A forked worker holds its parent's SIGTERM handler until its initializer sets the default:
+    a parent's handler that does not end the process (the command line's, or a test
+    runner's) would swallow a pool's terminate there, and the worker then wait on the task
+    queue for ever. Forked with it blocked, the worker takes it only after
+    :func:`ignore_interrupts`; here, one that came meanwhile is taken as the block ends.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def working(task: Callable[..., T], *args: Any) -> T:

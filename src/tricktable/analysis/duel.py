@@ -50,7 +50,13 @@ from tricktable.games import load_game
 from tricktable.limits import RunnerOptions
 from tricktable.runner import BotPool, Deal, MatchOutcome, MatchSpec, MatchStopped, run_match
 from tricktable.seeds import derive_seed
-from tricktable.workers import default_workers, ignore_interrupts, stop_executor, working
+from tricktable.workers import (
+    default_workers,
+    forking,
+    ignore_interrupts,
+    stop_executor,
+    working,
+)
 
 #: deals a worker plays per task: big enough that sending a task costs little beside playing
 #: it, small enough that a test stopped by the SPRT wastes little of what is in flight
@@ -346,7 +352,8 @@ def _pooled(
         todo = iter(chunks)
         pending: deque[Future[list[DealResult]]] = deque()
         for start, count in todo:
-            pending.append(pool.submit(_play_chunk_now, duel, start, count))
+            with forking():  # the first submit forks the workers
+                pending.append(pool.submit(_play_chunk_now, duel, start, count))
             if len(pending) >= ahead:
                 break
         while pending:

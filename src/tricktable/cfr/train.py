@@ -39,7 +39,7 @@ from tricktable.cfr.keys import decision
 from tricktable.cfr.store import Node, Store, StrategyError, draw, normalise
 from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState
 from tricktable.seeds import derive_seed
-from tricktable.workers import default_workers, ignore_interrupts
+from tricktable.workers import default_workers, forking, ignore_interrupts
 
 #: the game trained (the keys assume Setback's rules: see keys.py)
 GAME_SPEC: Final = "setback"
@@ -305,7 +305,8 @@ def _train_pool(
                 share = max(1, (target - assigned) // (workers - len(running)))
                 chunk = CHUNK_SECONDS if left is None else min(CHUNK_SECONDS, left)
                 task += 1
-                future = pool.submit(_chunk, share, chunk, derive_seed(seed, "cfr", task))
+                with forking():  # the first submit forks the workers
+                    future = pool.submit(_chunk, share, chunk, derive_seed(seed, "cfr", task))
                 running[future] = share
                 assigned += share
             if not running:

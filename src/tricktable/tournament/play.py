@@ -20,7 +20,7 @@ from typing import Any
 
 from tricktable.runner import BotPool, MatchSpec, MatchStopped, run_match
 from tricktable.tournament.schedule import Unit
-from tricktable.workers import ignore_interrupts, stop_executor, working
+from tricktable.workers import forking, ignore_interrupts, stop_executor, working
 
 #: units a worker plays per task, and the database stores per transaction: large enough
 #: that a task's and a commit's overhead are small, small enough that a kill loses little
@@ -129,7 +129,8 @@ def run_local(
                 if queued is None:
                     exhausted = True
                     break
-                pending.add(executor.submit(working, play, queued))
+                with forking():  # the first submit forks the workers
+                    pending.add(executor.submit(working, play, queued))
             if not pending:
                 break
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
