@@ -205,9 +205,12 @@ def test_the_trick_winner_agrees_with_the_engine_in_every_game() -> None:
         nonlocal checked
         if state.tricks and not state.trick and state.tricks[-1][1]:
             leader, cards, winner = state.tricks[-1]
-            seats = [s for s in range(state.game.num_players) if s != state.skip]
-            at = seats.index(leader)
-            order = seats[at:] + seats[:at]
+            order: list[int] = []  # the seats in turn from the leader (the game's direction)
+            seat = leader
+            while len(order) < len(cards):
+                if seat != state.skip:
+                    order.append(seat)
+                seat = (seat + state.step) % state.n
             assert order[trick_winner(state.tables, cards)] == winner, cards
             checked += 1
 
