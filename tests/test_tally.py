@@ -41,7 +41,7 @@ LABELS = {"little_joker": "Little joker"}
 
 def tally(game: Game, state: TrickState, viewer: int) -> list[str]:
     """The tally of ``viewer``'s view, with ``viewer`` as the one human ("You")."""
-    seating = Seating(game, seat_names([viewer]))
+    seating = Seating(game, seat_names([viewer], game.num_players))
     return [t.plain for t in presenter_for(game).tally_lines(seating, state.view(viewer))]
 
 
@@ -52,9 +52,13 @@ def labelled(lines: list[str]) -> dict[str, str]:
 
 def word(game: Game, viewer: int, side: int) -> str:
     """How the viewer names a side: us/them with partners, else the seat by where it sits."""
-    if game.num_scores == 2:
-        return "us" if side == viewer & 1 else "them"
-    name = seat_names([viewer])[side]
+    if game.num_scores < game.num_players:  # partnerships: ours, then the others' seats
+        if side == game.team_of(viewer):
+            return "us"
+        if game.num_scores == 2:
+            return "them"
+        return Seating(game, seat_names([viewer], game.num_players)).side_name(side)
+    name = seat_names([viewer], game.num_players)[side]
     return "you" if name == "You" else name
 
 
@@ -129,7 +133,7 @@ def check_pitch_turn(game: Game, state: TrickState, viewer: int) -> None:
         if state.phase == AUCTION:
             assert lines[1] == "No bid yet" or lines[1].startswith("High bid: ")
         else:
-            name = seat_names([viewer])[state.declarer]
+            name = seat_names([viewer], game.num_players)[state.declarer]
             assert lines[1] == f"Contract: {name} bid {state.bid}"
         return
     got = labelled(lines)
