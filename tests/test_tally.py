@@ -23,6 +23,7 @@ from tricktable.cards import (
 )
 from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState
 from tricktable.games import GAMES, PRESETS, load_game
+from tricktable.games.pitch_scoring import game_count
 from tricktable.ui.games import Presenter, Seating, presenter_for
 from tricktable.ui.terminal import seat_names
 
@@ -153,7 +154,13 @@ def check_pitch_turn(game: Game, state: TrickState, viewer: int) -> None:
                         sides[game.team_of(seat)] += GAME_VALUE.get(RANKS[card % 13], 0)
             first = game.team_of(viewer)  # the viewer's side first, then round the table
             order = [(first + i) % game.num_scores for i in range(game.num_scores)]
-            assert got[label] == " · ".join(f"{word(game, viewer, t)} {sides[t]}" for t in order)
+            full = " · ".join(f"{word(game, viewer, t)} {sides[t]}" for t in order)
+            if len(label) + 2 + len(full) <= 42:
+                assert got[label] == full
+            else:  # too many sides for the panel: the viewer's count and the most
+                tie = " (tied)" if sides.count(max(sides)) > 1 else ""
+                want = f"{word(game, viewer, first)} {sides[first]} · most {max(sides)}{tie}"
+                assert got[label] == want
         elif key in ("high", "low"):
             trumps = [c for c in range(52) if (seen & tables.mask) >> c & 1]
             line = got.get(label) or got[f"{label} so far"]
@@ -187,7 +194,16 @@ def check_pitch_end(game: Game, state: TrickState) -> None:
             label += f" ({weight})" if weight != 1 else ""
             side = result.points[key]
             text = got[label]  # no "so far" once the hand is over
-            if key == "game":
+            if key == "game" and " · most " in text:  # too many sides for the panel
+                mine, most = text.split(" · most ")
+                sides = [0] * game.num_scores
+                for seat in range(state.n):
+                    sides[game.team_of(seat)] += game_count(state.won[seat])
+                ours = game.team_of(viewer)
+                assert int(mine.rsplit(" ", 1)[1]) == sides[ours]
+                assert int(most.split()[0]) == max(sides)
+                assert (side == ours) == (sides[ours] == max(sides) and "tied" not in most)
+            elif key == "game":
                 counts = [int(part.rsplit(" ", 1)[1]) for part in text.split(" · ")]
                 best = max(counts)
                 top = counts.index(best) if counts.count(best) == 1 else None

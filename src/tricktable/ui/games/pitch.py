@@ -286,12 +286,12 @@ class SetbackPresenter(Presenter):
             if key == "game":
                 masks = sides_of(view.won, seating.game.num_scores)
                 counts = [game_count(m) for m in masks]
-                out.append(Text(f"{label}: {per_side_words(seating, view.seat, counts)}"))
+                out.append(Text(f"{label}: {_game_words(seating, view.seat, counts, label)}"))
             elif key in ("high", "low"):
                 out.append(self._high_low_line(seen, key, label))
             else:
                 card = _point_card(key, view.trump, 0, view.tables)
-                out.append(seen.card_line(label, card))
+                out.append(seen.card_line(label, card, point=key))
         return out
 
     def _before_trump(self, seating: Seating, view: View) -> list[Text]:
@@ -317,15 +317,17 @@ class SetbackPresenter(Presenter):
         power = tables.power
         # Jokers are never High or Low (pitch_scoring.high_low).
         trumps = [c for c in cards_in(seen.known & tables.mask) if c < 52]
-        if not trumps:
-            return Text(f"{label}: no trump seen yet")
-        high = key == "high"
-        card = (max if high else min)(trumps, key=power.__getitem__)
-        # Sure once no trump this seat has not seen could be dealt above (below) it.
-        unseen = [c for c in cards_in(seen.unseen & tables.mask) if c < 52]
-        beaten = any(power[c] > power[card] if high else power[c] < power[card] for c in unseen)
         by_dealt = key == "low" and getattr(self.game.options, "low_to", "captured") == "dealt"
-        return seen.card_line(label if not beaten else f"{label} so far", card, by_dealt)
+        if not trumps:
+            text = Text(f"{label}: no trump seen yet")
+        else:
+            high = key == "high"
+            card = (max if high else min)(trumps, key=power.__getitem__)
+            # Sure once no trump this seat has not seen could be dealt above (below) it.
+            unseen = [c for c in cards_in(seen.unseen & tables.mask) if c < 52]
+            beaten = any(power[c] > power[card] if high else power[c] < power[card] for c in unseen)
+            text = seen.card_line(label if not beaten else f"{label} so far", card, by_dealt)
+        return seen.discarded(text, label, key, by_dealt)
 
 
 def _point_card(key: str, trump: int, dealt: int, tables: TrumpTables) -> int:
@@ -372,12 +374,30 @@ class _Seen:
         for s, c in view.trick:
             self.player[c] = s
 
-    def card_line(self, label: str, card: int, by_dealt: bool = False) -> Text:
+    def discarded(self, text: Text, label: str, point: str, by_dealt: bool = False) -> Text:
+        """``text``, or, once the hand is over, where the result gives ``point`` to another
+        side than the cards seen say: the card that made it was in a kitty's discard (the
+        declarer's, counted as its trick), unseen by this seat, so unnamed."""
+        if not self.over:
+            return text
+        result = self.view.results[-1] if self.view.results else None
+        side = (getattr(result, "points", None) or {}).get(point)
+        if not isinstance(side, int):
+            return text
+        who = side_word(self.seating, self.view.seat, side)
+        how = "dealt to" if by_dealt else "taken by"
+        if text.plain.endswith(f" {how} {who}"):
+            return text
+        return Text(f"{label}: in the discard, {how} {who}")
+
+    def card_line(self, label: str, card: int, by_dealt: bool = False, point: str = "") -> Text:
         """``label: card`` and where it is: yours, in the trick, taken by a side; or, with
-        ``by_dealt``, the side it was dealt to (Low in ``low_to=dealt``)."""
+        ``by_dealt``, the side it was dealt to (Low in ``low_to=dealt``); a ``point`` never
+        played may have been in a kitty's discard (:meth:`discarded`)."""
         view, seating = self.view, self.seating
         if card < 0 or not self.known >> card & 1:
-            return Text(f"{label}: {'not dealt' if self.over else 'not seen yet'}")
+            unseen = Text(f"{label}: {'not dealt' if self.over else 'not seen yet'}")
+            return self.discarded(unseen, label, point) if point else unseen
         text = line(f"{label}: ", card_text(card, view.tables.mask), " ")
         if view.hand >> card & 1:
             text.append("yours")
@@ -390,3 +410,19 @@ class _Seen:
             taker = next((s for s, m in enumerate(view.won) if m >> card & 1), -1)
             text.append(f"taken by {side_word(seating, view.seat, side_of(seating, taker))}")
         return text
+
+
+#: the widest line of the tally (its side panel's width)
+TALLY_WIDTH = 42
+
+
+def _game_words(seating: Seating, viewer: int, counts: Sequence[int], label: str) -> str:
+    """The Game count by side, the viewer's first; where every side will not fit the panel
+    (five seats or more, three teams), the viewer's count and the most any side has."""
+    words = per_side_words(seating, viewer, counts)
+    if len(label) + 2 + len(words) <= TALLY_WIDTH:
+        return words
+    mine = side_of(seating, viewer)
+    best = max(counts)
+    tie = " (tied)" if counts.count(best) > 1 else ""
+    return f"{side_word(seating, viewer, mine)} {counts[mine]} · most {best}{tie}"
