@@ -39,8 +39,10 @@ def alive(pid: int) -> bool:
     return stat[stat.rindex(")") + 2] != "Z"
 
 
-def gone(pids: list[int], within: float = 5.0) -> list[int]:
-    """Those of ``pids`` still alive after ``within`` seconds (SIGKILL is not instant)."""
+def gone(pids: list[int], within: float = 15.0) -> list[int]:
+    """Those of ``pids`` still alive after ``within`` seconds (SIGKILL is not instant, and a
+    worker told to stop first ends its bots' trees, each given up to two seconds: on a loaded
+    machine five seconds were too few)."""
     deadline = time.monotonic() + within
     left = [p for p in pids if alive(p)]
     while left and time.monotonic() < deadline:
