@@ -79,6 +79,13 @@ class Rules:
         self.step: int = game.step % game.num_players
         #: whether some seats play together (a side of two or more)
         self.partners: bool = self.sides < self.n
+        #: by seat, its partners, a bit each (none each for itself)
+        self.mates_of: list[int] = [
+            sum(1 << o for o in range(s % self.sides, self.n, self.sides) if o != s)
+            if self.partners
+            else 0
+            for s in range(self.n)
+        ]
         self.may_trump: bool = getattr(opts, "may_trump", False)
         self.deck = mask_of(game.deck)
         size = game.hand_size
@@ -305,14 +312,9 @@ class Reading:
         rules = self.rules
         seat = view.seat
         self.seat = seat
-        nseats, step, sides = rules.n, rules.step, rules.sides
-        mates = 0
-        if rules.partners:
-            for other in range(seat % sides, nseats, sides):
-                if other != seat:
-                    mates |= 1 << other
-        self.mates = mates
-        self.partner = (seat + sides) % nseats if rules.partners else -1
+        nseats, step = rules.n, rules.step
+        mates = self.mates = rules.mates_of[seat]
+        self.partner = (seat + rules.sides) % nseats if rules.partners else -1
         tables = view.tables
         suit_mask = tables.suit_mask
         free = tables.mask if rules.may_trump else 0
@@ -454,9 +456,12 @@ class Reading:
         base = self.low_base
         if base < 0:
             seats = self.seats
-            others = 0
-            for one in seats:
-                others += one.left
+            if len(seats) == 4:  # the usual table: no loop
+                others = seats[0].left + seats[1].left + seats[2].left + seats[3].left
+            else:
+                others = 0
+                for one in seats:
+                    others += one.left
             share = (others - seats[self.seat].left) / unseen
             base = self.low_base = 1 - (share if share <= 1.0 else 1.0)
         return power(base, popcount(below & self.unseen))
@@ -590,12 +595,14 @@ class PitchHeuristic(Bot):
         if not isinstance(game, Setback):
             return legal[0]
         rules = self._rules_for(game)
-        if legal[0] >= DISCARD:
-            choice = self._discard(view, game, legal, rules)
-        elif legal[-1] >= 64:
-            choice = self._bid(view, game, legal, rules)
-        else:
+        # Cards first (most decisions): the discard's codes are above 2**64, and compiled, a
+        # comparison with one is a call.
+        if legal[-1] < 64:
             choice = self._play(view, game, legal, rules)
+        elif legal[0] >= DISCARD:
+            choice = self._discard(view, game, legal, rules)
+        else:
+            choice = self._bid(view, game, legal, rules)
         return choice if choice in legal else legal[0]
 
     def _best_suit(self, hand: int, rules: Rules) -> tuple[int, float]:
