@@ -79,6 +79,8 @@ class Rules:
         self.step: int = game.step % game.num_players
         #: whether some seats play together (a side of two or more)
         self.partners: bool = self.sides < self.n
+        #: the kitty's size (0: none), read once: options are plain Python objects
+        self.kitty: int = getattr(opts, "kitty", 0)
         #: by seat, its partners, a bit each (none each for itself)
         self.mates_of: list[int] = [
             sum(1 << o for o in range(s % self.sides, self.n, self.sides) if o != s)
@@ -693,7 +695,7 @@ class PitchHeuristic(Bot):
         if reading is None:
             reading = self._reading = Reading(rules)
         dead = 0
-        if game.options.kitty:
+        if rules.kitty:
             for actor, action in view.actions:
                 if actor == view.seat and action >= DISCARD:
                     dead |= 1 << (action - DISCARD)
