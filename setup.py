@@ -33,6 +33,7 @@ HOT = [
     "src/tricktable/games/all_fours.py",
     "src/tricktable/games/california_jack.py",
     "src/tricktable/games/cinch.py",
+    "src/tricktable/games/cinch_scoring.py",
     "src/tricktable/bots/base.py",
     "src/tricktable/bots/random_bot.py",
     # The `heuristic` player and Setback's heuristic: tournaments are played by them.
