@@ -181,7 +181,8 @@ def play(
 @click.option(
     "--players",
     default=None,
-    help="you first, then three bots or characters [default: you,edna,vinnie,rosa]",
+    help="you first, then a bot or character for every other seat of the game's table (2 to "
+    "7 seats) [default at four: you,edna,vinnie,rosa; larger tables add the other characters]",
 )
 @click.option("--seed", type=SEED, default=None, help="random seed (default: a fresh one)")
 @click.option(
