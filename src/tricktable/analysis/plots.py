@@ -18,7 +18,7 @@ from matplotlib.figure import Figure
 
 from tricktable.analysis.insights import LENGTHS, BidKey, Contracts, Insights
 from tricktable.analysis.intervals import Proportion, Summary
-from tricktable.analysis.standings import Standings
+from tricktable.analysis.standings import Standings, plural
 
 #: the resolution of the PNGs: sharp on a laptop, a few tens of kB each
 DPI = 110
@@ -93,7 +93,7 @@ def standings_figure(standings: Standings) -> bytes:
     left.set_ylim(-0.6, len(rows) - 0.4)
     what = "duplicate score" if standings.rules.duplicate else "margin"
     n = max((f.n for f in figures if f is not None), default=0)
-    left.set_xlabel(f"{what} per {unit} (points; n = {n} {unit}s an entrant at most)")
+    left.set_xlabel(f"{what} per {unit} (points; n = {n} {plural(unit)} an entrant at most)")
     left.set_yticks(y, [row.name for row in rows])
     rated = [(yy, row.win_rate) for yy, row in zip(y, rows, strict=True) if row.win_rate]
     if rated:
@@ -108,7 +108,7 @@ def standings_figure(standings: Standings) -> bytes:
         )
     right.axvline(50, color="#999", lw=0.8)
     right.set_xlim(0, 100)
-    right.set_xlabel(f"{unit}s won, % (a shared one a half)")
+    right.set_xlabel(f"{plural(unit)} won, % (a shared one a half)")
     for ax in (left, right):
         ax.grid(axis="x", alpha=0.3)
     fig.suptitle(f"Standings: {standings.games} games; error bars: 95% intervals")
@@ -152,7 +152,7 @@ def head_to_head_figure(standings: Standings) -> bytes:
     fig.colorbar(image, ax=ax, label=f"row's margin over column, points per {unit}")
     ax.set_xlabel("opponent")
     ax.set_ylabel("entrant")
-    ax.set_title(f"Head to head: mean ±95% half-width, n = {unit}s met")
+    ax.set_title(f"Head to head: mean ±95% half-width, n = {plural(unit)} met")
     return png(fig)
 
 

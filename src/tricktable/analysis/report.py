@@ -31,7 +31,7 @@ from tricktable.analysis.insights import (
     hand_type_label,
 )
 from tricktable.analysis.intervals import Proportion, Summary, wilson
-from tricktable.analysis.standings import Standings, standings_of
+from tricktable.analysis.standings import Standings, plural, standings_of
 from tricktable.db.store import Store, StoredGame, TournamentInfo
 from tricktable.errors import TricktableError
 from tricktable.files import check_writable, shown, write_atomic
@@ -199,10 +199,6 @@ def figure(data: bytes, alt: str, caption: str) -> str:
     )
 
 
-def _plural(unit: str) -> str:
-    return unit + ("es" if unit.endswith("ch") else "s")
-
-
 # -- the page ------------------------------------------------------------------------------------
 
 STYLE = """
@@ -225,7 +221,7 @@ def render_html(report: Report) -> str:
     info, st, ins = report.tournament, report.standings, report.insights
     rules = st.rules
     title = f"tricktable report: {info.name}"
-    deals = f"{st.deals} {_plural(rules.unit)}"
+    deals = f"{st.deals} {plural(rules.unit)}"
     if rules.duplicate:
         deals += f" ({st.complete_deals} with every table played)"
     now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -284,7 +280,7 @@ def _standings_section(st: Standings) -> list[str]:
         rows.append(cells)
     paired = (
         f"a duplicate score is the mean of an entrant's margins over a {unit}'s tables, "
-        f"over the {st.complete_deals} {_plural(unit)} with every table played; "
+        f"over the {st.complete_deals} {plural(unit)} with every table played; "
         if rules.duplicate
         else ""
     )
@@ -301,7 +297,7 @@ def _standings_section(st: Standings) -> list[str]:
             headers,
             rows,
             f"Ranked by {st.ranked_by}. A margin is the points of an entrant's side minus the "
-            f"other's per {unit}; {paired}n is the number of {_plural(unit)} behind the ranked "
+            f"other's per {unit}; {paired}n is the number of {plural(unit)} behind the ranked "
             f"figure. Win rate: Wilson interval, a shared {unit} a half. Faults count as "
             f"on_fault={rules.on_fault}: {rules.fault_policy()}.",
         ),
@@ -332,7 +328,7 @@ def _standings_section(st: Standings) -> list[str]:
             ["entrant \\ opponent", *names],
             matrix,
             f"Mean margin of the row over the column per {unit} [95% interval], n = the "
-            f"{_plural(unit)} where they met as opponents"
+            f"{plural(unit)} where they met as opponents"
             + (" (paired over each deal's tables)." if rules.duplicate else "."),
         ),
     ]

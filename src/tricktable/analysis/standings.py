@@ -39,6 +39,12 @@ from tricktable.analysis.ratings import SNAPSHOTS, RatedGame, Rating, Ratings, r
 from tricktable.db.store import EntrantInfo, Store, StoredGame, TournamentInfo
 from tricktable.errors import TricktableError
 
+
+def plural(unit: str) -> str:
+    """A tournament's unit counted: "deals", "matches"."""
+    return unit + ("es" if unit.endswith("ch") else "s")
+
+
 #: a margin this close to 0 is 0: a mean over the rotations of a deal, in thirds, is not exact
 TIE: Final = 1e-9
 #: a game's unit: its group (a pairing of partnerships, or of entrants), deal and table

@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from tricktable.analysis.intervals import Proportion, Summary
-from tricktable.analysis.standings import Standings, read_standings
+from tricktable.analysis.standings import Standings, plural, read_standings
 from tricktable.cli import fail
 from tricktable.db.store import Store
 from tricktable.errors import TricktableError
@@ -45,10 +45,6 @@ def run_standings(db: str, name: str | None, as_json: bool) -> int:
     else:
         render(standings)
     return 0
-
-
-def _plural(unit: str) -> str:
-    return unit + ("es" if unit.endswith("ch") else "s")
 
 
 def _signed(value: float) -> str:
@@ -95,7 +91,7 @@ def _render_header(standings: Standings, console: Console) -> None:
         f"{escape(rules.format)}, partnerships {escape(rules.partnerships)}"
         + (", the lower score wins" if rules.lower_wins else "")
     )
-    deals = f"{standings.deals} {_plural(rules.unit)}"
+    deals = f"{standings.deals} {plural(rules.unit)}"
     if rules.duplicate:
         deals += f" ({standings.complete_deals} with every table played)"
     seed = "" if standings.seed is None else f"; seed {standings.seed}"
@@ -160,7 +156,7 @@ def _render_head_to_head(standings: Standings, console: Console) -> None:
     console.print(table)
     console.print(
         f"the row's margin over the column per {unit} ({paired}); "
-        f"(n): the {_plural(unit)} where they met as opponents"
+        f"(n): the {plural(unit)} where they met as opponents"
     )
 
 
