@@ -218,3 +218,19 @@ def test_the_trick_winner_agrees_with_the_engine_in_every_game() -> None:
         game = load_game(name)
         play_match(game, [make_bot("random") for _ in range(game.num_players)], 3, listen, 2)
     assert checked > 100
+
+
+def test_a_code_that_is_no_card_is_a_notation_error_in_every_games_names() -> None:
+    # A bot or a record may send any integer: naming it (for the error that refuses it) must
+    # say so in one line, not fail on a table of names.
+    from tricktable.errors import NotationError, TricktableError
+    from tricktable.games import load_game, names
+
+    with pytest.raises(NotationError):
+        card_name(60)
+    for name in names():
+        state = load_game(name).new_state(3)
+        state.deal()
+        for code in (54, 63, (1 << 64) | (1 << 60), (1 << 65) + 63, (1 << 65) + 54, 10**30):
+            with pytest.raises(TricktableError):
+                state.clone().apply(code)

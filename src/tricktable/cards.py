@@ -74,7 +74,10 @@ def spellings() -> dict[str, int]:
 
 
 def card_name(card: int) -> str:
-    """The canonical name of a card: ``TD``, ``QS``, ``JK``."""
+    """The canonical name of a card: ``TD``, ``QS``, ``JK``; a code that is no card (one a
+    bot or a record sent) is a :class:`NotationError`."""
+    if not 0 <= card < len(_NAMES):
+        raise NotationError(f"no card has the code {card}")
     return _NAMES[card]
 
 
