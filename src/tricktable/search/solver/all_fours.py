@@ -28,7 +28,14 @@ from tricktable.cards import JACK
 from tricktable.errors import TricktableError
 from tricktable.games.all_fours import POINT_ORDER, AllFoursState
 from tricktable.games.pitch_scoring import game_count, high_low
-from tricktable.search.solver.core import Rules, Search, SolveResult, Summary, solve_root
+from tricktable.search.solver.core import (
+    Rules,
+    Search,
+    SolveResult,
+    Summary,
+    follow_or_trump,
+    solve_root,
+)
 
 __all__ = ["AllFoursRules", "hand_change", "solve_all_fours"]
 
@@ -118,17 +125,6 @@ class AllFoursRules(Rules):
         over = state.winner is not None
         may_trump: bool = state.may_trump
 
-        def legal(hands: list[int], seat: int, pos: int, lead_mask: int, tmask: int) -> int:
-            hand = hands[seat]
-            if pos == 0:
-                return hand
-            follow = hand & lead_mask
-            if not follow:
-                return hand
-            if may_trump:
-                return follow | hand & trump_mask
-            return follow
-
         def take(summary: Summary, winner: int, tmask: int) -> Summary:
             out = list(summary)  # type: ignore[call-overload]
             i = 2 * side_of[winner]
@@ -162,6 +158,6 @@ class AllFoursRules(Rules):
             delta = hand_change(points, values, scores, target, count_out, over)
             return 2 * delta[me] - sum(delta)
 
-        self.legal = legal
+        self.legal = follow_or_trump(trump_mask, may_trump)
         self.take = take
         self.leaf = leaf

@@ -27,6 +27,7 @@ from tricktable.search.solver.core import (
     Search,
     SolveResult,
     Summary,
+    follow_or_trump,
     hand_cards,
     solve_root,
 )
@@ -81,17 +82,6 @@ class CinchRules(Rules):
         scoring: str = opts.scoring
         may_trump: bool = state.may_trump
 
-        def legal(hands: list[int], seat: int, pos: int, lead_mask: int, tmask: int) -> int:
-            hand = hands[seat]
-            if pos == 0:
-                return hand
-            follow = hand & lead_mask
-            if not follow:
-                return hand
-            if may_trump:
-                return follow | hand & trump_mask
-            return follow
-
         def take(summary: Summary, winner: int, tmask: int) -> Summary:
             points = tmask & pmask
             if not points:
@@ -107,6 +97,6 @@ class CinchRules(Rules):
             delta = score_hand(points, weights, bidder, bid, nsides, scoring)[1]
             return 2 * delta[me] - sum(delta)
 
-        self.legal = legal
+        self.legal = follow_or_trump(trump_mask, may_trump)
         self.take = take
         self.leaf = leaf

@@ -69,6 +69,26 @@ class SolveTimeout(TricktableError):
     """A solve given a deadline passed it (sampling bots stop and use the worlds solved)."""
 
 
+def follow_or_trump(
+    trump_mask: int, may_trump: bool, forbid: int = 0
+) -> Callable[[list[int], int, int, int, int], int]:
+    """The ``legal`` hook of the All Fours family: any lead (but ``forbid``, unless nothing
+    else is left), then follow suit when able — or, with ``may_trump``, trump instead."""
+
+    def legal(hands: list[int], seat: int, pos: int, lead_mask: int, tmask: int) -> int:
+        hand = hands[seat]
+        if pos == 0:
+            return hand & ~forbid or hand
+        follow = hand & lead_mask
+        if not follow:
+            return hand
+        if may_trump:
+            return follow | hand & trump_mask
+        return follow
+
+    return legal
+
+
 class Rules:
     """One game's part in a search of one hand (with trump fixed); subclasses fill it in.
 

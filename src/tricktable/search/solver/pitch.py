@@ -35,7 +35,14 @@ from tricktable.games.pitch_scoring import (
     sides_of,
 )
 from tricktable.games.setback import SetbackState
-from tricktable.search.solver.core import Rules, Search, SolveResult, Summary, solve_root
+from tricktable.search.solver.core import (
+    Rules,
+    Search,
+    SolveResult,
+    Summary,
+    follow_or_trump,
+    solve_root,
+)
 
 
 def solve_pitch(state: SetbackState, seat: int, deadline: float | None) -> SolveResult:
@@ -110,17 +117,6 @@ class PitchRules(Rules):
         trump_mask, power = tables.mask, tables.power
         may_trump: bool = state.may_trump
 
-        def legal(hands: list[int], seat: int, pos: int, lead_mask: int, tmask: int) -> int:
-            hand = hands[seat]
-            if pos == 0:
-                return hand & ~forbid or hand
-            follow = hand & lead_mask
-            if not follow:
-                return hand
-            if may_trump:
-                return follow | hand & trump_mask
-            return follow
-
         def take(summary: Summary, winner: int, tmask: int) -> Summary:
             out = list(summary)  # type: ignore[call-overload]
             i = 2 * side_of[winner]
@@ -160,6 +156,6 @@ class PitchRules(Rules):
                 delta = score_hand(points, declarer, bid, declarer_scores, nscores, weights)[1]
             return 2 * delta[me] - sum(delta)
 
-        self.legal = legal
+        self.legal = follow_or_trump(trump_mask, may_trump, forbid)
         self.take = take
         self.leaf = leaf
