@@ -40,9 +40,10 @@ from tricktable.engine.trick import (
     trump_tables,
 )
 from tricktable.errors import NotationError
-from tricktable.games.all_fours_options import AllFoursOptions, read_kick, sides_of_options
+from tricktable.games.all_fours_options import AllFoursOptions, read_kick
 from tricktable.games.all_fours_results import AllFoursResult
 from tricktable.games.pitch_scoring import game_count, high_low
+from tricktable.games.seating import sides_of_options
 
 __all__ = [
     "BEG",

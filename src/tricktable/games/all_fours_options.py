@@ -15,7 +15,7 @@ from typing import Literal
 
 from tricktable.cards import RANKS
 from tricktable.errors import OptionError
-from tricktable.games.setback_options import _check_partners, read_partners
+from tricktable.games.seating import check_partners, read_partners
 
 
 def read_kick(text: str) -> dict[int, int]:
@@ -137,14 +137,5 @@ class AllFoursOptions:
     )
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "partners", _check_partners(self.partners, self.players))
+        object.__setattr__(self, "partners", check_partners(self.partners, self.players))
         read_kick(self.kick)
-
-
-def sides_of_options(opts: AllFoursOptions) -> int:
-    """How many sides score: one per seat, or the partnerships."""
-    if opts.partners is False:
-        return opts.players
-    if opts.partners is True:
-        return 2
-    return int(str(opts.partners).partition("x")[0])

@@ -15,7 +15,8 @@ import re
 import textwrap
 
 from tricktable.cards import RANKS
-from tricktable.games.all_fours_options import AllFoursOptions, read_kick, sides_of_options
+from tricktable.games.all_fours_options import AllFoursOptions, read_kick
+from tricktable.games.seating import sides_of_options
 
 #: the width of the printed text, as the rules of the other games are written
 _WIDTH = 96

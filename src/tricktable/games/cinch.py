@@ -40,10 +40,11 @@ from tricktable.engine.trick import (
     trump_tables,
 )
 from tricktable.errors import NotationError
-from tricktable.games.cinch_options import CinchOptions, point_weights, sides_of_options
+from tricktable.games.cinch_options import CinchOptions, point_weights
 from tricktable.games.cinch_results import CinchResult
 from tricktable.games.cinch_scoring import hand_points, point_card, score_hand
 from tricktable.games.pitch_scoring import match_winner
+from tricktable.games.seating import sides_of_options
 
 __all__ = [
     "DISCARD",

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from tricktable.errors import OptionError
-from tricktable.games.setback_options import _check_partners, read_partners
+from tricktable.games.seating import check_partners, read_partners, sides_of_options
 
 #: every point a Cinch variant may count, in the order results list them: High and Low (the
 #: highest and lowest trump in play, never the joker), the jack, Game (the ten of trump), the
@@ -163,7 +163,7 @@ class CinchOptions:
     def __post_init__(self) -> None:
         if self.min_bid > self.max_bid:
             raise OptionError(f"min_bid {self.min_bid} is above max_bid {self.max_bid}")
-        object.__setattr__(self, "partners", _check_partners(self.partners, self.players))
+        object.__setattr__(self, "partners", check_partners(self.partners, self.players))
         deck = 52 + self.jokers
         if self.players * self.hand_size > deck:
             raise OptionError(
@@ -187,12 +187,3 @@ class CinchOptions:
             raise OptionError(f"max_bid {self.max_bid} is more than the {total} points")
         if self.scoring == "difference" and sides_of_options(self) != 2:
             raise OptionError("scoring=difference needs two sides: write scoring=taken")
-
-
-def sides_of_options(opts: CinchOptions) -> int:
-    """How many sides score: one per seat, or the partnerships."""
-    if opts.partners is False:
-        return opts.players
-    if opts.partners is True:
-        return 2
-    return int(str(opts.partners).partition("x")[0])

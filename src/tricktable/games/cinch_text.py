@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 import textwrap
 
-from tricktable.games.cinch_options import CinchOptions, point_weights, sides_of_options
+from tricktable.games.cinch_options import CinchOptions, point_weights
+from tricktable.games.seating import sides_of_options
 
 #: the width of the printed text, as the rules files of the other games are written
 _WIDTH = 96

@@ -54,7 +54,8 @@ from tricktable.games.pitch_scoring import (
     score_contract,
     score_hand,
 )
-from tricktable.games.setback_options import SetbackOptions, point_weights, sides_of_options
+from tricktable.games.seating import sides_of_options
+from tricktable.games.setback_options import SetbackOptions, point_weights
 from tricktable.games.setback_results import SetbackResult
 
 __all__ = [

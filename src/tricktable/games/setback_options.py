@@ -11,48 +11,7 @@ from typing import Literal
 
 from tricktable.errors import OptionError
 from tricktable.games.pitch_scoring import POINT_NAMES, SETBACK_POINTS
-
-
-def read_partners(value: object) -> bool | str:
-    """The ``partners`` option as written: a yes or no, or ``SIDESxSIZE``."""
-    if isinstance(value, bool):
-        return value
-    word = str(value).strip().lower()
-    if word in ("true", "yes", "on", "1"):
-        return True
-    if word in ("false", "no", "off", "0", "none"):
-        return False
-    sides, x, size = word.partition("x")
-    if x and sides.isdigit() and size.isdigit() and len(sides) == len(size) == 1:
-        return f"{int(sides)}x{int(size)}"
-    raise ValueError(word)
-
-
-def _check_partners(partners: bool | str, players: int) -> bool | str:
-    """``partners`` for ``players`` seats, in its one spelling (two sides sitting alternately
-    are ``true``, however written); raises OptionError for a seating that cannot be."""
-    if partners is False:
-        return False
-    if partners is True:
-        sides, size = 2, players // 2
-    else:
-        sides, size = (int(part) for part in str(partners).split("x"))
-    if sides < 2 or size < 2:
-        raise OptionError(
-            f"partners={partners}: a partnership needs at least two sides of two; "
-            "write partners=false for each for itself"
-        )
-    if sides * size != players:
-        if partners is True:
-            raise OptionError(
-                f"{players} players cannot sit as two sides: write partners=false, or "
-                "partners=SIDESxSIZE (e.g. 3x2: three sides of two at six seats)"
-            )
-        raise OptionError(
-            f"{players} players cannot sit as {sides} sides of {size}: write "
-            f"players={sides * size}, or partners=false"
-        )
-    return True if sides == 2 else f"{sides}x{size}"
+from tricktable.games.seating import check_partners, read_partners
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +139,7 @@ class SetbackOptions:
     def __post_init__(self) -> None:
         if self.min_bid > self.max_bid:
             raise OptionError(f"min_bid {self.min_bid} is above max_bid {self.max_bid}")
-        object.__setattr__(self, "partners", _check_partners(self.partners, self.players))
+        object.__setattr__(self, "partners", check_partners(self.partners, self.players))
         deck = 52 + self.jokers
         if self.players * self.hand_size + self.kitty > deck:
             kitty = f" and a kitty of {self.kitty}" if self.kitty else ""
@@ -198,15 +157,6 @@ class SetbackOptions:
             raise OptionError(
                 f"max_bid {self.max_bid} is more than the {sum(weights.values())} points"
             )
-
-
-def sides_of_options(opts: SetbackOptions) -> int:
-    """How many sides score: one per seat, or the partnerships."""
-    if opts.partners is False:
-        return opts.players
-    if opts.partners is True:
-        return 2
-    return int(str(opts.partners).partition("x")[0])
 
 
 def point_weights(text: str) -> dict[str, int]:
