@@ -98,3 +98,78 @@ class Game(Base):
     #: JSON text: the list of faults (who, what, what it cost)
     faults: Mapped[str] = mapped_column(Text)
     finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# -- the web server's tables (issue 20): people, their sessions, tables and their journals ---
+
+
+class WebUser(Base):
+    """A person at the web server: a guest (a name only) or an account (a name and a
+    password's argon2 hash). Accounts' names are unique (``name_key``, the name folded);
+    guests' are not, and their ``name_key`` is null."""
+
+    __tablename__ = "web_user"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    name_key: Mapped[str | None] = mapped_column(String(100), unique=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    password: Mapped[str | None] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class WebSession(Base):
+    """A signed-in browser: the random id its signed cookie names, its CSRF token, its expiry."""
+
+    __tablename__ = "web_session"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("web_user.id", ondelete="CASCADE"))
+    csrf: Mapped[str] = mapped_column(String(64))
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class WebTable(Base):
+    """A table of the web server: its settings, who sits where, and its match's seed.
+
+    ``settings`` and ``seats`` are JSON text; ``seed`` and ``nonce`` are secret until the
+    match is over (``commitment`` is their public SHA-256). The table's play is its journal.
+    """
+
+    __tablename__ = "web_table"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    creator: Mapped[int | None] = mapped_column(Integer)
+    settings: Mapped[str] = mapped_column(Text)
+    seats: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(10))
+    match_no: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[str] = mapped_column(String(40))
+    nonce: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+
+
+class WebJournal(Base):
+    """One change of a web table's match (a deal, actions, chat lines), in order: ``seq`` is
+    the table's version after it. ``steps`` is JSON text; the journal is the match."""
+
+    __tablename__ = "web_journal"
+    __table_args__ = (UniqueConstraint("table_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("web_table.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    match_no: Mapped[int] = mapped_column(Integer)
+    steps: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class WebSetting(Base):
+    """A value the web server keeps between runs (the secret that signs its cookies)."""
+
+    __tablename__ = "web_setting"
+
+    key: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
