@@ -1,0 +1,475 @@
+// The table page: a felt with its seats, the trick, your hand, the score pad and the chat.
+//
+// It speaks only the wire of docs/protocol-web.md through wire.js; what it draws comes from the
+// store (store.js): the server's snapshot, with queued events animated over it (anim.js).
+// Every card and control is a <button> with a name a screen reader says ("seven of hearts",
+// "bid 3", "pass"); a live region reads the play aloud.
+
+import { html, render, useEffect, useRef, useState } from "./ui.js";
+import { backSvg, cardName, cardSvg, isCard, SKINS } from "./cards.js";
+import { Phrase, plain } from "./words.js";
+import { clone, SPECTATOR, Store } from "./store.js";
+import { Animator } from "./anim.js";
+import { Wire } from "./wire.js";
+import { setSound, soundOn } from "./sound.js";
+
+function loadSkin() {
+  try {
+    const s = localStorage.getItem("tt-skin");
+    if (SKINS.includes(s)) return s;
+  } catch (err) {
+    /* default below */
+  }
+  return window.innerWidth < 520 ? "large-index" : "classic";
+}
+
+/** Where seat `seat` sits on the felt: the viewer at the bottom, the play going clockwise. */
+export function seatAngle(seat, viewer, n) {
+  const me = viewer >= 0 && viewer < n ? viewer : 0;
+  const k = (((seat - me) % n) + n) % n;
+  return Math.PI / 2 + (k * 2 * Math.PI) / n;
+}
+
+function avatarUrl(seat) {
+  return `/api/avatar/${encodeURIComponent(seat.avatar || seat.name || "seat" + seat.seat)}.svg`;
+}
+
+const KIND_WORDS = { person: "", bot: "bot", character: "character", open: "open seat", absent: "away — a bot plays" };
+
+// ------------------------------------------------------------------------------- the parts
+
+function Card({ code, skin, label, onPlay, legal, hinted, index, count }) {
+  const fan = count > 1 ? (index - (count - 1) / 2) * Math.min(5, 40 / count) : 0;
+  return html`<button
+    type="button"
+    class=${"card hand-card" + (legal ? " legal" : "") + (hinted ? " hinted" : "")}
+    style=${{ "--fan": fan + "deg", "--i": index }}
+    aria-label=${label || cardName(code)}
+    aria-disabled=${legal ? "false" : "true"}
+    data-card=${code}
+    onClick=${() => legal && onPlay()}
+    dangerouslySetInnerHTML=${{ __html: cardSvg(code, skin) }}
+  ></button>`;
+}
+
+function Clock({ deadline }) {
+  const [, setNow] = useState(0);
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(t);
+  }, []);
+  const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
+  const m = Math.floor(left / 60);
+  const s = String(left % 60).padStart(2, "0");
+  return html`<span class=${"clock" + (left <= 10 ? " low" : "")} role="timer" aria-label=${`${left} seconds to move`}
+    >${m}:${s}</span
+  >`;
+}
+
+function Seat({ seat, snap, store, wire, n }) {
+  const a = seatAngle(seat.seat, snap.viewer, n);
+  const x = 50 + 44 * Math.cos(a);
+  const y = 50 + 43 * Math.sin(a);
+  const names = store.names(snap);
+  const bubble = store.bubbles[seat.seat];
+  const showBubble = bubble && bubble.until > Date.now();
+  const clock = store.clock && store.clock.seat === seat.seat ? store.clock : null;
+  const isMe = seat.seat === snap.viewer;
+  const kind = KIND_WORDS[seat.kind] ?? seat.kind;
+  const open = seat.kind === "open";
+  return html`<div
+    class=${"seat" + (seat.turn ? " turn" : "") + (isMe ? " me" : "") + (y < 30 ? " top" : y > 70 ? " bottom" : "")}
+    data-seat=${seat.seat}
+    style=${{ left: `clamp(calc(var(--plate-w) / 2), ${x}%, calc(100% - var(--plate-w) / 2))`, top: y + "%" }}
+    role="group"
+    aria-label=${`${seat.name}${isMe ? " (you)" : ""}${seat.dealer ? ", dealer" : ""}${seat.turn ? ", to play" : ""}`}
+  >
+    <div class="plate">
+      <img class="avatar" src=${avatarUrl(seat)} alt="" width="48" height="48" />
+      <div class="who">
+        <span class="name">${seat.name}${isMe && seat.name !== "you" ? " (you)" : ""}</span>
+        ${kind ? html`<span class="kind">${kind}</span>` : null}
+        <span class="counts">
+          ${seat.dealer ? html`<span class="chip dealer" title="dealer">D</span>` : null}
+          <span title="tricks taken">${seat.tricks ?? 0} tr</span>
+          ${!isMe && typeof seat.cards_left === "number" ? html`<span title="cards in hand">${seat.cards_left} c</span>` : null}
+        </span>
+      </div>
+      ${clock ? html`<${Clock} deadline=${clock.deadline} />` : null}
+    </div>
+    ${seat.last_call && seat.last_call.length
+      ? html`<div class="call"><${Phrase} words=${seat.last_call} names=${names} /></div>`
+      : null}
+    ${showBubble ? html`<div class="bubble" aria-hidden="true">${bubble.text}</div>` : null}
+    ${!isMe && typeof seat.cards_left === "number" && seat.cards_left > 0
+      ? html`<div class="backs" aria-hidden="true">
+          ${Array.from({ length: Math.min(seat.cards_left, 13) }, (_, i) =>
+            html`<span key=${i} class="back" dangerouslySetInnerHTML=${{ __html: backSvg() }}></span>`,
+          )}
+        </div>`
+      : null}
+    ${open && snap.viewer === SPECTATOR
+      ? html`<button type="button" class="sit" onClick=${() => wire.send("take_seat", { seat: seat.seat })}>
+          Sit here
+        </button>`
+      : null}
+  </div>`;
+}
+
+function Trick({ snap, n, skin }) {
+  const hand = snap.hand || {};
+  const trick = hand.trick || [];
+  const names = {};
+  for (const s of snap.seats || []) names[s.seat] = s.name;
+  const slots = (snap.seats || []).map((s) => {
+    const a = seatAngle(s.seat, snap.viewer, n);
+    const x = 50 + 19 * Math.cos(a);
+    const y = 50 + 22 * Math.sin(a);
+    const played = trick.find((t) => t.seat === s.seat);
+    return html`<div key=${s.seat} class="trick-slot" data-seat=${s.seat} style=${{ left: x + "%", top: y + "%" }}>
+      ${played
+        ? html`<div
+            class=${"card trick-card" + (hand.winning === s.seat ? " winning" : "")}
+            data-card=${played.card}
+            role="img"
+            aria-label=${`${names[s.seat] || "seat " + (s.seat + 1)}: ${cardName(played.card)}${hand.winning === s.seat ? ", winning" : ""}`}
+            dangerouslySetInnerHTML=${{ __html: cardSvg(played.card, skin) }}
+          ></div>`
+        : null}
+    </div>`;
+  });
+  return html`<div class="trick" aria-label="The trick">${slots}</div>`;
+}
+
+function Centre({ snap, skin }) {
+  const hand = snap.hand || {};
+  const names = {};
+  for (const s of snap.seats || []) names[s.seat] = s.name;
+  return html`<div class="centre">
+    ${hand.trump
+      ? html`<div class="trump" aria-label=${"trump: " + plain([{ t: "suit", v: hand.trump }])}>
+          <span class="label">Trump</span>
+          <${Phrase} words=${[{ t: "suit", v: hand.trump }]} skin=${skin} />
+        </div>`
+      : null}
+    ${hand.contract && hand.contract.length
+      ? html`<div class="contract"><${Phrase} words=${hand.contract} names=${names} skin=${skin} /></div>`
+      : null}
+  </div>`;
+}
+
+function ScorePad({ snap, store, skin }) {
+  const names = store.names(snap);
+  const sides = snap.game ? snap.game.sides || (snap.scores || []).length : (snap.scores || []).length;
+  const rows = [];
+  for (let side = 0; side < sides; side++) {
+    const members = (snap.seats || []).filter((s) => (s.side ?? s.seat % sides) === side).map((s) => s.name);
+    rows.push(html`<tr key=${side}>
+      <th scope="row">${members.join(" & ") || "side " + (side + 1)}</th>
+      <td>${(snap.scores || [])[side] ?? 0}</td>
+    </tr>`);
+  }
+  const hand = snap.hand || {};
+  return html`<section class="panel scorepad" aria-label="Score pad">
+    <h2>Score${snap.game && snap.game.target ? html` <small>to ${snap.game.target}</small>` : null}</h2>
+    <table>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>
+    ${(snap.score_line || []).map((p, i) => html`<p key=${i} class="line"><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
+    <h3>Hand ${hand.number ?? ""} ${hand.phase ? html`<small>· ${hand.phase}</small>` : null}</h3>
+    ${hand.contract && hand.contract.length
+      ? html`<p>Contract: <${Phrase} words=${hand.contract} names=${names} skin=${skin} /></p>`
+      : null}
+    ${hand.trump ? html`<p>Trump: <${Phrase} words=${[{ t: "suit", v: hand.trump }]} skin=${skin} /></p>` : null}
+    <ul class="calls">
+      ${(snap.seats || [])
+        .filter((s) => s.last_call && s.last_call.length)
+        .map((s) => html`<li key=${s.seat}>${s.name}: <${Phrase} words=${s.last_call} names=${names} skin=${skin} /></li>`)}
+    </ul>
+    ${(hand.tally || []).length
+      ? html`<div class="tally" aria-label="This hand so far">
+          ${hand.tally.map((p, i) => html`<p key=${i}><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
+        </div>`
+      : null}
+    ${(hand.facts || []).map((p, i) => html`<p key=${"f" + i} class="fact"><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
+    ${hand.last_trick && hand.last_trick.cards && hand.last_trick.cards.length
+      ? html`<p class="last-trick">
+          Last trick (${names[hand.last_trick.winner] ?? "?"}):
+          ${hand.last_trick.cards.map((c, i) => html`<${Phrase} key=${i} words=${[{ t: "card", v: c.card }, { t: "text", v: " " }]} skin=${skin} />`)}
+        </p>`
+      : null}
+    ${store.summaries.length
+      ? html`<details class="history">
+          <summary>Hands played (${store.summaries.length})</summary>
+          ${store.summaries.map(
+            (s) => html`<div key=${s.number} class="hand-summary">
+              <h4>Hand ${s.number}</h4>
+              ${s.words.map((p, i) => html`<p key=${i}><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
+            </div>`,
+          )}
+        </details>`
+      : null}
+  </section>`;
+}
+
+function Chat({ store, wire }) {
+  const [text, setText] = useState("");
+  const list = useRef(null);
+  useEffect(() => {
+    if (list.current) list.current.scrollTop = list.current.scrollHeight;
+  });
+  const send = (e) => {
+    e.preventDefault();
+    const t = text.trim();
+    if (!t) return;
+    wire.send("chat", { text: t });
+    setText("");
+  };
+  return html`<section class="panel chat" aria-label="Table chat">
+    <h2>Chat</h2>
+    <ol class="messages" ref=${list}>
+      ${store.chat.map(
+        (m, i) => html`<li key=${i} class=${m.kind ? "k-" + m.kind : null}><b>${m.name}</b> ${m.text}</li>`,
+      )}
+    </ol>
+    <form onSubmit=${send}>
+      <label class="sr-only" for="chat-text">Message</label>
+      <input id="chat-text" name="text" autocomplete="off" maxlength="300" value=${text}
+        onInput=${(e) => setText(e.currentTarget.value)} placeholder="Say something" />
+      <button type="submit">Send</button>
+    </form>
+  </section>`;
+}
+
+function Summary({ store, snap, tableId, skin }) {
+  const names = store.names(snap);
+  const open = store.summaries.filter((s) => s.open);
+  const last = open[open.length - 1];
+  const ref = useRef(null);
+  useEffect(() => {
+    if (ref.current) ref.current.focus();
+  }, [last && last.number, snap.over]);
+  if (snap.over) {
+    return html`<div class="summary" role="dialog" aria-labelledby="summary-title">
+      <h2 id="summary-title">The match is over</h2>
+      ${(snap.score_line || []).map((p, i) => html`<p key=${i}><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
+      ${last ? last.words.map((p, i) => html`<p key=${"s" + i}><${Phrase} words=${p} names=${names} skin=${skin} /></p>`) : null}
+      <p class="links">
+        <a ref=${ref} href=${`/api/tables/${encodeURIComponent(tableId)}/record`} download>Download the record</a>
+        <a href=${`/t/${encodeURIComponent(tableId)}?replay=1`}>Watch the replay</a>
+        <a href="/">Back to the lobby</a>
+      </p>
+    </div>`;
+  }
+  if (!last) return null;
+  const close = () => {
+    for (const s of store.summaries) s.open = false;
+    store.changed();
+    const first = document.querySelector(".hand-card.legal, .actions button");
+    if (first) first.focus();
+  };
+  return html`<div class="summary" role="dialog" aria-labelledby="summary-title">
+    <h2 id="summary-title">Hand ${last.number}</h2>
+    ${last.words.map((p, i) => html`<p key=${i}><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
+    <button type="button" ref=${ref} onClick=${close}>Continue</button>
+  </div>`;
+}
+
+function moveFocus(e, selector) {
+  if (e.key !== "ArrowLeft" && e.key !== "ArrowRight" && e.key !== "Home" && e.key !== "End") return;
+  const items = Array.from(e.currentTarget.querySelectorAll(selector));
+  const at = items.indexOf(document.activeElement);
+  if (at < 0) return;
+  let to = at;
+  if (e.key === "ArrowLeft") to = Math.max(0, at - 1);
+  if (e.key === "ArrowRight") to = Math.min(items.length - 1, at + 1);
+  if (e.key === "Home") to = 0;
+  if (e.key === "End") to = items.length - 1;
+  items[to].focus();
+  e.preventDefault();
+}
+
+function App({ store, wire, animator, tableId }) {
+  const [, setTick] = useState(0);
+  const [skin, setSkinState] = useState(loadSkin);
+  const [sound, setSoundState] = useState(soundOn);
+  useEffect(() => store.subscribe(setTick), []);
+  useEffect(() => {
+    animator.getSkin = () => skin;
+  }, [skin]);
+  const snap = store.shown;
+  const header = html`<header class="bar">
+    <a class="home" href="/">tricktable</a>
+    <span class="title">${snap && snap.game ? snap.game.title : "Table"}</span>
+    <span class=${"status " + store.status} role="status">${store.status === "open" ? "connected" : store.status === "closed" ? "reconnecting…" : "connecting…"}</span>
+    <label class="skin">Cards
+      <select value=${skin} onChange=${(e) => {
+        const s = e.currentTarget.value;
+        setSkinState(s);
+        try { localStorage.setItem("tt-skin", s); } catch (err) { /* this page only */ }
+      }}>
+        ${SKINS.map((s) => html`<option key=${s} value=${s}>${s}</option>`)}
+      </select>
+    </label>
+    <button type="button" class="sound" aria-pressed=${sound ? "true" : "false"}
+      onClick=${() => { setSound(!sound); setSoundState(!sound); }}>
+      ${sound ? "Sound on" : "Sound off"}
+    </button>
+  </header>`;
+  const live = html`<div id="live" class="sr-only" aria-live="polite" aria-atomic="true">${store.said}</div>`;
+  if (!snap) {
+    return html`${header}<main class="loading"><p>Finding the table…</p>${store.notice ? html`<p class="notice">${store.notice}</p>` : null}</main>${live}`;
+  }
+  const n = (snap.seats || []).length || (snap.game && snap.game.seats) || 4;
+  const hand = snap.hand || {};
+  const legal = snap.legal || [];
+  const cards = hand.cards || [];
+  const cardActs = {};
+  const others = [];
+  for (const a of legal) {
+    const code = isCard(a.text) ? a.text : a.words && a.words.length === 1 && a.words[0].t === "card" ? a.words[0].v : null;
+    if (code && cards.includes(code)) cardActs[code] = a;
+    else others.push(a);
+  }
+  const play = (a) => {
+    wire.act(a.action ?? a.text);
+    store.hint = null;
+    // No optimistic move: the page waits for the server's confirmation.
+    store.shown = clone(store.shown);
+    store.shown.legal = [];
+    store.changed();
+  };
+  const me = (snap.seats || []).find((s) => s.seat === snap.viewer);
+  const myTurn = legal.length > 0;
+  const hinted = store.hint;
+  const isHinted = (a) => hinted && (hinted.action === a.action || (hinted.text != null && hinted.text === a.text));
+  return html`${header}
+    <main class=${"table-page seats-" + n}>
+      <section class="play-area">
+        <div class="felt" role="region" aria-label=${`The table, ${n} seats`}>
+          ${(snap.seats || []).filter((s) => s.seat !== snap.viewer).map((s) => html`<${Seat} key=${s.seat} seat=${s} snap=${snap} store=${store} wire=${wire} n=${n} />`)}
+          <${Centre} snap=${snap} skin=${skin} />
+          <${Trick} snap=${snap} n=${n} skin=${skin} />
+          ${me ? html`<${Seat} key=${me.seat} seat=${me} snap=${snap} store=${store} wire=${wire} n=${n} />` : null}
+        </div>
+        <div class="turn-line" aria-hidden="true">
+          ${myTurn ? "Your turn" : snap.over ? "Match over" : ""}
+          ${store.notice ? html`<span class="notice">${store.notice}</span>` : null}
+        </div>
+        ${others.length || (myTurn && !snap.over)
+          ? html`<div class="actions" role="group" aria-label="Your call" onKeyDown=${(e) => moveFocus(e, "button")}>
+              ${others.map(
+                (a) => html`<button key=${String(a.action)} type="button" class=${isHinted(a) ? "hinted" : null}
+                  aria-label=${a.label || plain(a.words) || a.text}
+                  onClick=${() => play(a)}><${Phrase} words=${a.words || [{ t: "text", v: a.text }]} skin=${skin} /></button>`,
+              )}
+              ${myTurn ? html`<button type="button" class="hint" onClick=${() => wire.send("hint", {})}>Hint</button>` : null}
+            </div>`
+          : null}
+        ${snap.viewer !== SPECTATOR
+          ? html`<div class="hand" role="group" aria-label=${`Your hand, ${cards.length} cards`}
+              onKeyDown=${(e) => moveFocus(e, ".hand-card")}>
+              ${cards.map((c, i) => {
+                const a = cardActs[c];
+                return html`<${Card} key=${c} code=${c} skin=${skin} index=${i} count=${cards.length}
+                  legal=${!!a} hinted=${a && isHinted(a)} label=${(a && a.label) || cardName(c)} onPlay=${() => play(a)} />`;
+              })}
+            </div>`
+          : html`<p class="watching">You are watching. ${(snap.seats || []).some((s) => s.kind === "open") ? "Take an open seat to play." : ""}</p>`}
+        ${me && snap.viewer !== SPECTATOR && !snap.over
+          ? html`<p class="seat-tools"><button type="button" class="leave" onClick=${() => wire.send("leave_seat", {})}>Leave seat</button>
+              <span class="invite">Invite: <a href=${location.origin + "/t/" + encodeURIComponent(tableId)}>${location.origin + "/t/" + tableId}</a></span></p>`
+          : null}
+      </section>
+      <aside class="side">
+        <${ScorePad} snap=${snap} store=${store} skin=${skin} />
+        <${Chat} store=${store} wire=${wire} />
+      </aside>
+      <${Summary} store=${store} snap=${snap} tableId=${tableId} skin=${skin} />
+    </main>
+    ${live}`;
+}
+
+// ------------------------------------------------------------------------------- start
+
+/** Start the table page in `root` for the table `tableId` (the path /t/{id}). */
+export function start(root, tableId) {
+  const store = new Store();
+  const animator = new Animator(store, () => "classic");
+  const wire = new Wire({
+    table: tableId,
+    version: () => store.seen,
+    onStatus: (s) => {
+      store.status = s;
+      store.changed();
+    },
+    onMessage: (env) => handle(env, store, animator),
+  });
+  window.tricktable = { store, wire };
+  root.textContent = "";
+  render(html`<${App} store=${store} wire=${wire} animator=${animator} tableId=${tableId} />`, root);
+  // Speech bubbles fade by themselves.
+  setInterval(() => {
+    const now = Date.now();
+    let gone = false;
+    for (const [seat, b] of Object.entries(store.bubbles))
+      if (b.until <= now) {
+        delete store.bubbles[seat];
+        gone = true;
+      }
+    if (gone) store.changed();
+  }, 1000);
+  wire.connect();
+  return { store, wire };
+}
+
+function handle(env, store, animator) {
+  const data = env.data || {};
+  switch (env.type) {
+    case "snapshot":
+      store.notice = null;
+      store.snapshot(data.snapshot || data);
+      break;
+    case "events":
+      store.events(data.events);
+      animator.kick();
+      break;
+    case "confirm":
+      store.notice = null;
+      if (data.snapshot) store.snapshot(data.snapshot);
+      break;
+    case "refuse":
+      store.notice = data.reason || "refused";
+      store.say(store.notice);
+      if (data.snapshot) store.snapshot(data.snapshot);
+      else store.changed();
+      break;
+    case "chat":
+      store.addChat(data);
+      break;
+    case "clock":
+      store.clock = data.seat == null ? null : data;
+      store.changed();
+      break;
+    case "hint": {
+      store.hint = data;
+      const words = data.words ? plain(data.words, store.names()) : data.label || data.text;
+      if (words) store.say("Hint: " + words);
+      store.changed();
+      setTimeout(() => {
+        const el = document.querySelector(".hinted");
+        if (el) el.focus();
+      }, 50);
+      break;
+    }
+    case "error":
+      store.notice = data.reason || "error";
+      store.say(store.notice);
+      store.changed();
+      break;
+    default:
+      break;
+  }
+}
