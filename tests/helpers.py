@@ -76,7 +76,9 @@ def positions(spec: str, seed: int, hands: int) -> Iterator[TrickState]:
 
 
 def known(state: TrickState, viewer: int) -> int:
-    """The cards ``viewer`` may know now: its own (once it may look), the played, the up-card."""
+    """The cards ``viewer`` may know now: its own (once it may look), the played, the up-card,
+    and those the game says all know are in a hand (``known_held``: California Jack's face-up
+    draws)."""
     cards = mask_of(state.trick)
     for won in state.won:
         cards |= won
@@ -84,7 +86,14 @@ def known(state: TrickState, viewer: int) -> int:
         cards |= 1 << state.stock[0]
     if viewer != SPECTATOR and state._may_look(viewer):
         cards |= state.dealt[viewer] | state.hands[viewer]
-    return cards
+    return cards | public_holdings(state, viewer)
+
+
+def public_holdings(state: TrickState, viewer: int) -> int:
+    """The cards in other seats' hands that ``viewer`` knows are there, where the game tells
+    (a state's ``known_held(viewer)``; a game without one: none)."""
+    hook = getattr(state, "known_held", None)
+    return int(hook(viewer)) if hook is not None else 0
 
 
 def card_names(text: str) -> int:

@@ -334,7 +334,9 @@ def test_a_void_shown_before_a_draw_is_no_void_after_it() -> None:
 
     hand1 = "QC 6D 7D 8D 9D TD"  # no heart, no spade
     stock = "2S 6H " + rest_of_deck(HAND0, hand1, "2S 6H")
-    state = dealt_state("california-jack", [HAND0, hand1], stock)
+    # Face down (Shasta Sam): seat 1's draw is its own (California Jack's face-up draws are
+    # known to all: tests/test_california_jack_public.py).
+    state = dealt_state("shasta-sam", [HAND0, hand1], stock)
     play(state, "3H", "6D")  # seat 1 shows it has neither hearts nor trumps; seat 0 wins
     assert state.hands[1] >> parse_card("6H") & 1  # and draws a heart
     assert not Knowledge(state.view(0)).cannot[1]

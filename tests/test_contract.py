@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 import pytest
 
+from helpers import public_holdings
 from table_shapes import all_shapes
 from tricktable.bots import make_bot
 from tricktable.bots.base import Bot
@@ -144,7 +145,7 @@ def test_every_registered_game_has_its_invariants() -> None:
 
 
 def _seen_by(state: TrickState, seat: int) -> int:
-    known = state.dealt[seat]
+    known = state.dealt[seat] | public_holdings(state, seat)  # and what all saw it take
     if state.game.records_stock and state.stock:
         known |= 1 << state.stock[0]  # the turned-up card is public
     return known

@@ -10,8 +10,11 @@ Jack, Game when several reach it in the same hand.
 
 California Jack keeps the stock face up: its top card is public, so every card drawn is seen
 by all before it is taken (Shasta Sam turns only the trump card, and every other draw is seen
-by its drawer alone). The variants are presets of :class:`CaliforniaJackOptions`
-(``presets/california_jack.toml``); scoring is :mod:`pitch_scoring`'s.
+by its drawer alone). What all saw taken is public: every view's facts list, by seat, the
+cards it took where all saw them (``taken``, in the order drawn), and
+:meth:`CaliforniaJackState.known_held` names those still held. The variants are presets of
+:class:`CaliforniaJackOptions` (``presets/california_jack.toml``); scoring is
+:mod:`pitch_scoring`'s.
 """
 
 from __future__ import annotations
@@ -95,6 +98,9 @@ class CaliforniaJackState(TrickState):
         self.trump_card = -1
         #: how many tricks were played when the hands last drew (-1: not yet this hand)
         self.drew = -1
+        #: by seat, the cards it took from the stock while all saw them, in the order drawn:
+        #: every draw from a face-up stock; from a face-down one, the trump card turned
+        self.shown: list[list[int]] = [[] for _ in range(self.n)]
 
     def _deal_size(self) -> int:
         return DEAL_SIZE
@@ -115,6 +121,7 @@ class CaliforniaJackState(TrickState):
         self.trump_card = self.stock[0]
         self.tables = self.trumps[self.trump_card // 13]
         self.drew = -1
+        self.shown = [[] for _ in range(self.n)]
         # Every card of the deck is played: the hand has this many tricks, whatever each seat
         # holds at a time (readers of ``hand_size`` count the tricks of a hand by it).
         self.hand_size = len(self.game.deck) // self.n
@@ -125,6 +132,7 @@ class CaliforniaJackState(TrickState):
         assert isinstance(other, CaliforniaJackState)
         other.trump_card = self.trump_card
         other.drew = self.drew
+        other.shown = [cards[:] for cards in self.shown]
 
     def _play_mask(self, seat: int, hand: int) -> int:
         if not self.trick:
@@ -137,9 +145,14 @@ class CaliforniaJackState(TrickState):
             return
         hands, dealt = self.hands, self.dealt
         n, step = self.n, self.step
+        # The winner of the first trick takes the trump card, turned face up for all to see.
+        seen = n if self.face_up else 1 if self.drew < 0 else 0
         seat = winner
-        for _ in range(n):
-            bit = 1 << stock.pop(0)
+        for k in range(n):
+            card = stock.pop(0)
+            if k < seen:
+                self.shown[seat].append(card)
+            bit = 1 << card
             hands[seat] = hands[seat] | bit
             # What a seat drew counts as held: points that go by what was held see it.
             dealt[seat] = dealt[seat] | bit
@@ -149,16 +162,18 @@ class CaliforniaJackState(TrickState):
     def _play_extra(self) -> Any:
         # The card that ends a trick draws from the stock: undo puts the draws back.
         if self.stock and len(self.trick) + 1 == self.trick_size:
-            return (self.hands[:], self.dealt[:], self.stock[:], self.drew)
+            shown = [cards[:] for cards in self.shown]
+            return (self.hands[:], self.dealt[:], self.stock[:], self.drew, shown)
         return None
 
     def _restore_play_extra(self, saved: Any) -> None:
         if saved is not None:
-            hands, dealt, stock, drew = saved
+            hands, dealt, stock, drew, shown = saved
             self.hands = hands
             self.dealt = dealt
             self.stock = stock
             self.drew = drew
+            self.shown = shown
 
     def _tell_after(self, seat: int, suit: int, tricks: int, results: int) -> None:
         super()._tell_after(seat, suit, tricks, results)
@@ -184,7 +199,21 @@ class CaliforniaJackState(TrickState):
         return {
             "stock_left": len(self.stock),
             "stock_top": card_name(top) if top >= 0 else None,
+            # Public: all saw these cards taken (those since played are in the tricks).
+            "taken": [[card_name(c) for c in cards] for cards in self.shown],
         }
+
+    def known_held(self, viewer: int) -> int:
+        """The cards in the other seats' hands that ``viewer`` (any seat, or a spectator)
+        knows are there: those each took from the stock while all saw them, not yet played."""
+        out = 0
+        for seat in range(self.n):
+            if seat != viewer:
+                taken = 0
+                for card in self.shown[seat]:
+                    taken |= 1 << card
+                out |= taken & self.hands[seat]
+        return out
 
     def _trick_points(self, cards: tuple[int, ...]) -> int:
         return game_count(mask_of(cards))  # toward the Game point

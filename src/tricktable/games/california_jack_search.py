@@ -6,12 +6,17 @@ the others at a trick's start (six while the stock lasts); the stock's top card,
 seat sees it, is in no hand; a void shown before a draw is no void after it (the draw may
 bring the suit back); the rest of the stock is hidden.
 
+What all saw taken is known: the views' ``taken`` facts list, by seat and in the order drawn,
+every card drawn from a face-up stock (California Jack) and the trump card turned on a
+face-down one (Shasta Sam), which its taker holds until it plays it. From a face-up stock
+every card a seat drew is known, so a card of a suit it showed it lacked, at any trick, can be
+in its hand only if it was seen drawn.
+
 A sampled world splits each seat's cards (those it holds and those it played) into its first
-six and one draw after each trick the stock lasted, each card in time for the trick it was
-played to and never held through a trick where its seat showed it had none of its suit; the
-first card drawn, the one turned for trump, is a trump drawn by the first trick's winner.
-Replaying the hand's actions then draws the cards again exactly. The views tell no past
-draw, so none is placed by what was seen.
+six and one draw after each trick the stock lasted: the draws all saw, in their places; the
+others each in time for the trick it was played to and never held through a trick where its
+seat showed it had none of its suit. Replaying the hand's actions then draws the cards again
+exactly.
 
 Registered when a :class:`CaliforniaJack` game is made (the search's rules import the games,
 so a game module cannot import them at its own import).
@@ -21,7 +26,7 @@ from __future__ import annotations
 
 import random
 
-from tricktable.cards import SUIT_MASKS, cards_in, parse_card
+from tricktable.cards import cards_in, parse_card
 from tricktable.engine.trick import View
 from tricktable.errors import TricktableError
 from tricktable.games.california_jack import DEAL_SIZE, FOLLOW, OR_TRUMP, CaliforniaJack
@@ -44,6 +49,14 @@ def _draws(view: View) -> int:
     game = view.game
     rounds = (len(game.deck) - DEAL_SIZE * game.num_players) // game.num_players
     return min(len(view.tricks), rounds)
+
+
+def _taken(view: View) -> list[list[int]]:
+    """By seat, the cards it took from the stock while every seat saw them, in draw order."""
+    taken = view.info().get("taken")
+    if not isinstance(taken, list):
+        return [[] for _ in range(view.game.num_players)]
+    return [[parse_card(name) for name in cards] for cards in taken]
 
 
 def _plays(view: View) -> list[tuple[int, int, int]]:
@@ -102,6 +115,17 @@ class CaliforniaJackRules(SearchRules):
                 voids[seat] |= lacked
         k.voids = voids
         k.cannot = list(voids)
+        for s, cards in enumerate(_taken(view)):
+            if s != view.seat:
+                for card in cards:
+                    k.known[s] |= 1 << card & ~k.played
+        game = view.game
+        assert isinstance(game, CaliforniaJack)
+        if game.options.stock == "up":
+            # Every card drawn is known: an unseen card was dealt, and held through every
+            # trick since, where its seat may have shown it had none of its suit.
+            for _trick, seat, lacked in _shown_voids(view):
+                k.cannot[seat] |= lacked & ~k.known[seat]
         top = _top(view)
         if top >= 0:
             k.dead |= 1 << top
@@ -127,8 +151,7 @@ class CaliforniaJackRules(SearchRules):
                 if played_at.get(card, _LATER) > trick:
                     low[card] = max(low.get(card, -1), trick)
         tricks = view.tricks
-        first = tricks[0][2] if draws else -1
-        trumps = SUIT_MASKS[view.trump]
+        taken = _taken(view)
         dealt = [0] * n
         drawn: list[list[int]] = []
         for s in range(n):
@@ -138,14 +161,12 @@ class CaliforniaJackRules(SearchRules):
             window = {
                 c: (low.get(c, -1), min(played_at.get(c, _LATER) - 1, draws - 1)) for c in cards
             }
+            # The draws all saw are in their places (the first: the trump card turned).
             slots = [-1] * draws
-            if s == first:
-                turned = [c for c in cards if trumps >> c & 1 and window[c][0] <= 0 <= window[c][1]]
-                if not turned:
-                    raise TricktableError("the first trick's winner drew no trump")
-                card = rng.choice(turned)
-                slots[0] = card
-                del window[card]
+            for slot, card in enumerate(taken[s][:draws]):
+                if window.pop(card, None) is None:
+                    raise TricktableError("a seat does not hold a card all saw it take")
+                slots[slot] = card
             dealt[s], slots = _schedule(window, slots, rng)
             drawn.append(slots)
         stock = []

@@ -12,6 +12,7 @@ from tricktable.ui.games.base import (
     Presenter,
     Seating,
     card_text,
+    cards_text,
     join,
     last_result,
     line,
@@ -47,16 +48,33 @@ class CaliforniaJackPresenter(Presenter):
         return len(view.game.deck) // view.game.num_players
 
     def play_facts(self, seating: Seating, view: View) -> list[Text]:
-        """The stock: how many cards are left, and its top card where all see it."""
+        """The stock: how many cards are left, and its top card where all see it; the cards
+        the other seats took while all saw them and still hold ("North took Q♥")."""
         info = view.info()
         left = int(info.get("stock_left") or 0)
+        took = self._took(seating, view)
         if not left:
-            return [Text("Stock: gone; the last tricks are played out")]
+            return [Text("Stock: gone; the last tricks are played out"), *took]
         top = info.get("stock_top")
         facts = line(f"Stock: {left} cards")
         if isinstance(top, str):
             facts = line(facts, " · top ", card_text(parse_card(top), view.tables.mask))
-        return [facts]
+        return [facts, *took]
+
+    def _took(self, seating: Seating, view: View) -> list[Text]:
+        """A line per other seat holding cards it took in sight of all, if any does."""
+        taken = view.info().get("taken")
+        if not isinstance(taken, list):
+            return []
+        played = view.played
+        parts: list[Text] = []
+        for seat, names in enumerate(taken):
+            held = [c for c in map(parse_card, names) if not played >> c & 1]
+            if held and seat != view.seat and seat < len(seating.names):
+                parts.append(
+                    line(f"{seating.names[seat]} took ", cards_text(held, view.tables.mask))
+                )
+        return [join(parts)] if parts else []
 
     def result_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
         """Who won each point, and what each side took."""
