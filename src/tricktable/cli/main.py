@@ -515,6 +515,35 @@ def replay(path: str, as_json: bool, game_spec: str | None) -> None:
 
 
 @cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="the address to listen on")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option(
+    "--db", default=DEFAULT_DB, show_default=True, help="a SQLite file, or a postgresql:// URL"
+)
+@click.option(
+    "--pace",
+    type=click.FloatRange(min=0),
+    default=0.4,
+    show_default=True,
+    help="seconds a move is shown before the next at tables where people sit",
+)
+def serve(host: str, port: int, db: str, pace: float) -> None:
+    """Serve the lobby and live tables in the browser (docs/protocol-web.md)."""
+    from tricktable.cli.serve import run_serve
+
+    sys.exit(run_serve(host, port, db, pace))
+
+
+@cli.command()
+@click.argument("path", metavar="RECORD")
+def verify(path: str) -> None:
+    """Check that every deal of a record came from its (committed) seed."""
+    from tricktable.cli.verify import run_verify
+
+    sys.exit(run_verify(path))
+
+
+@cli.command()
 @click.argument("path", metavar="RECORD")
 @click.option(
     "--sampling/--no-sampling",

@@ -1,0 +1,44 @@
+"""``tricktable serve``: the web server — lobby, tables, people — on uvicorn."""
+
+from __future__ import annotations
+
+import sys
+
+from tricktable.cli import fail
+from tricktable.errors import TricktableError
+
+
+def run_serve(host: str, port: int, db: str, pace: float = 0.4) -> int:
+    """Serve the tables of database ``db`` on ``host:port`` until interrupted; the exit status."""
+    import uvicorn
+
+    from tricktable.web.app import make_app
+    from tricktable.web.store import WebStore
+
+    try:
+        store = WebStore.open(db)
+    except TricktableError as exc:
+        return fail(exc)
+    try:
+        app = make_app(store, pace=pace)
+        shown = f"[{host}]" if ":" in host else host
+        print(
+            f"tricktable serving on http://{shown}:{port}/  (database {store.store.where})",
+            flush=True,
+        )
+        config = uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            ws_max_size=1 << 20,
+            ws_ping_interval=20.0,
+            ws_ping_timeout=20.0,
+            lifespan="on",
+        )
+        server = uvicorn.Server(config)
+        server.run()
+        return 0 if server.started else 1
+    finally:
+        store.close()
+        sys.stdout.flush()

@@ -1,0 +1,431 @@
+"""The web server's Starlette application: its HTTP routes and its websocket.
+
+:func:`make_app` wires a :class:`~tricktable.web.hub.Hub` (the rooms) and a
+:class:`~tricktable.web.store.WebStore` (the database) into routes (docs/protocol-web.md):
+sessions in signed cookies naming a session row, a CSRF token on every post made with a
+session, the websocket's ``Origin`` checked, logins rate-limited.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any, Final
+
+from pwdlib import PasswordHash
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from tricktable.db import StoreError
+from tricktable.errors import TricktableError
+from tricktable.text import unshowable
+from tricktable.web.hub import BadRequest, Conn, Hub
+from tricktable.web.store import SESSION_DAYS, NameTaken, User, WebStore
+
+#: the page's files (the browser client, issue 20's PAGE part)
+STATIC: Final = Path(__file__).with_name("static")
+#: failed logins a minute allowed per name and per address
+LOGIN_TRIES: Final = 5
+#: the longest JSON body read (bytes)
+MAX_BODY: Final = 32 * 1024
+#: the shortest password an account may have
+MIN_PASSWORD: Final = 8
+COOKIE: Final = "tricktable_session"
+
+_HASHER = PasswordHash.recommended()
+
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+class Web:
+    """The server's parts the routes share."""
+
+    def __init__(self, store: WebStore, hub: Hub) -> None:
+        self.store = store
+        self.hub = hub
+        self.failures: dict[str, deque[float]] = {}
+        #: sessions read recently: id -> (user, csrf, read at)
+        self.sessions: dict[str, tuple[User, str, float]] = {}
+
+    def session(self, sid: object) -> tuple[User, str] | None:
+        """The user and CSRF token of session ``sid``, or None (unknown, ended, expired)."""
+        if not isinstance(sid, str) or len(sid) > 100:
+            return None
+        cached = self.sessions.get(sid)
+        if cached is not None and time.monotonic() - cached[2] < 60:
+            return cached[0], cached[1]
+        found = self.store.session(sid)
+        if found is None:
+            self.sessions.pop(sid, None)
+            return None
+        if len(self.sessions) > 10_000:
+            self.sessions.clear()
+        self.sessions[sid] = (found[0], found[1], time.monotonic())
+        return found
+
+    def limited(self, *keys: str) -> bool:
+        """Whether any of ``keys`` has failed :data:`LOGIN_TRIES` times in the last minute."""
+        now = time.monotonic()
+        for key in keys:
+            tries = self.failures.get(key)
+            while tries and now - tries[0] > 60:
+                tries.popleft()
+            if tries and len(tries) >= LOGIN_TRIES:
+                return True
+        return False
+
+    def failed(self, *keys: str) -> None:
+        """Count a failed login against ``keys``."""
+        for key in keys:
+            self.failures.setdefault(key, deque()).append(time.monotonic())
+
+
+def _error(status: int, reason: str) -> JSONResponse:
+    return JSONResponse({"error": reason}, status_code=status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise BadRequest(f"a request's body is at most {MAX_BODY} bytes")
+    if not raw:
+        return {}
+    import json
+
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise BadRequest("the body is not JSON") from None
+    if not isinstance(data, dict):
+        raise BadRequest("the body is a JSON object")
+    return data
+
+
+def _same_origin(origin: str | None, host: str | None) -> bool:
+    """Whether a browser's ``Origin`` is this server's own (or there is none: not a browser)."""
+    if origin is None:
+        return True
+    return host is not None and origin in (f"http://{host}", f"https://{host}")
+
+
+def _name(value: object) -> str:
+    if not isinstance(value, str):
+        raise BadRequest("a name is text")
+    name = " ".join(value.split())
+    if not 1 <= len(name) <= 40:
+        raise BadRequest("a name is 1 to 40 characters")
+    if unshowable(name) is not None:
+        raise BadRequest("a name may not hold control characters")
+    return name
+
+
+def make_app(store: WebStore, pace: float = 0.4, https_only: bool = False) -> Starlette:
+    """The application serving ``store``'s tables (``pace``: seconds shown after each move
+    at a table where people sit)."""
+    hub = Hub(store, pace=pace)
+    web = Web(store, hub)
+
+    def guarded(fn: Callable[[Request], Awaitable[Response]]) -> Handler:
+        async def route(request: Request) -> Response:
+            try:
+                return await fn(request)
+            except BadRequest as exc:
+                return _error(400, str(exc))
+            except NameTaken as exc:
+                return _error(409, str(exc))
+            except StoreError as exc:
+                return _error(503, f"the database cannot be used now: {exc}")
+            except TricktableError as exc:
+                return _error(400, str(exc).splitlines()[0])
+
+        return route
+
+    def current(request: Request) -> tuple[User, str] | None:
+        return web.session(request.session.get("sid"))
+
+    def needs_session(fn: Callable[[Request, User], Awaitable[Response]]) -> Handler:
+        async def route(request: Request) -> Response:
+            found = current(request)
+            if found is None:
+                return _error(401, "no session: sign in, or play as a guest (POST /api/guest)")
+            user, csrf = found
+            if request.method == "POST":
+                given = request.headers.get("x-csrf-token", "")
+                if not given or given != csrf:
+                    return _error(403, "missing or wrong CSRF token (X-CSRF-Token from /api/me)")
+            return await fn(request, user)
+
+        return guarded(route)
+
+    def sign_in(request: Request, user: User) -> Response:
+        sid, csrf = store.new_session(user)
+        request.session.clear()
+        request.session["sid"] = sid
+        return JSONResponse({"user": user.to_json(), "csrf": csrf})
+
+    def origin_ok(request: Request) -> bool:
+        return _same_origin(request.headers.get("origin"), request.headers.get("host"))
+
+    async def guest(request: Request) -> Response:
+        if not origin_ok(request):
+            return _error(403, "wrong origin")
+        data = await _body(request)
+        user = store.add_user(_name(data.get("name")), "guest")
+        return sign_in(request, user)
+
+    async def signup(request: Request) -> Response:
+        if not origin_ok(request):
+            return _error(403, "wrong origin")
+        data = await _body(request)
+        name = _name(data.get("name"))
+        password = data.get("password")
+        if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= 200:
+            raise BadRequest(f"a password is {MIN_PASSWORD} to 200 characters")
+        hashed = await asyncio.to_thread(_HASHER.hash, password)
+        user = store.add_user(name, "account", hashed)
+        return sign_in(request, user)
+
+    async def login(request: Request) -> Response:
+        if not origin_ok(request):
+            return _error(403, "wrong origin")
+        data = await _body(request)
+        name = _name(data.get("name"))
+        password = data.get("password")
+        if not isinstance(password, str) or len(password) > 200:
+            raise BadRequest("a password is text")
+        address = request.client.host if request.client else "?"
+        keys = (f"name:{name.casefold()}", f"addr:{address}")
+        if web.limited(*keys):
+            return _error(429, "too many failed logins: wait a minute")
+        found = store.account(name)
+        ok = False
+        if found is not None:
+            ok = await asyncio.to_thread(_verify, password, found[1])
+        if not ok:
+            web.failed(*keys)
+            return _error(401, "wrong name or password")
+        return sign_in(request, found[0] if found else User(0, "", ""))
+
+    async def logout(request: Request, user: User) -> Response:
+        sid = request.session.get("sid")
+        if isinstance(sid, str):
+            store.end_session(sid)
+            web.sessions.pop(sid, None)
+        request.session.clear()
+        return JSONResponse({"ok": True})
+
+    async def me(request: Request) -> Response:
+        found = current(request)
+        if found is None:
+            return JSONResponse({"user": None, "csrf": None})
+        return JSONResponse({"user": found[0].to_json(), "csrf": found[1]})
+
+    async def games(request: Request) -> Response:
+        return JSONResponse({"games": _games()})
+
+    async def tables(request: Request) -> Response:
+        return JSONResponse({"tables": hub.lobby_tables()})
+
+    async def create(request: Request, user: User) -> Response:
+        room = hub.create(user, await _body(request))
+        return JSONResponse({"table": room.info(), "url": f"/t/{room.id}"})
+
+    async def table_info(request: Request) -> Response:
+        room = hub.rooms.get(request.path_params["id"])
+        if room is None:
+            return _error(404, "no such table")
+        return JSONResponse(room.info())
+
+    async def record(request: Request) -> Response:
+        room = hub.rooms.get(request.path_params["id"])
+        if room is None:
+            return _error(404, "no such table")
+        raw = request.query_params.get("match")
+        match_no = room.match_no
+        if raw is not None:
+            if not raw.isdigit() or not 1 <= int(raw) <= room.match_no:
+                return _error(404, f"no match {raw[:10]!r} at this table")
+            match_no = int(raw)
+        if match_no == room.match_no and room.status != "over":
+            return _error(409, "the match is being played: its record comes when it is over")
+        from tricktable.web.records import match_record
+
+        return JSONResponse(match_record(store, room, match_no))
+
+    async def avatar(request: Request) -> Response:
+        from tricktable.avatars import avatar_svg
+
+        name = request.path_params["name"][:60]
+        try:
+            svg = avatar_svg(name)
+        except TricktableError as exc:
+            return _error(400, str(exc))
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
+    def page(name: str) -> Handler:
+        async def serve_page(request: Request) -> Response:
+            path = STATIC / name
+            if path.is_file():
+                return FileResponse(path)
+            return HTMLResponse(f"<!doctype html><title>tricktable</title><p>{name} is missing")
+
+        return serve_page
+
+    async def socket(websocket: WebSocket) -> None:
+        await serve_socket(websocket, web)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        hub.load()
+        beat = asyncio.ensure_future(_heartbeat(hub))
+        try:
+            yield
+        finally:
+            beat.cancel()
+            hub.close()
+
+    routes = [
+        Route("/", page("index.html")),
+        Route("/t/{id}", page("table.html")),
+        Route("/api/guest", guarded(guest), methods=["POST"]),
+        Route("/api/signup", guarded(signup), methods=["POST"]),
+        Route("/api/login", guarded(login), methods=["POST"]),
+        Route("/api/logout", needs_session(logout), methods=["POST"]),
+        Route("/api/me", guarded(me)),
+        Route("/api/games", guarded(games)),
+        Route("/api/tables", guarded(tables), methods=["GET"]),
+        Route("/api/tables", needs_session(create), methods=["POST"]),
+        Route("/api/tables/{id}", guarded(table_info)),
+        Route("/api/tables/{id}/record", guarded(record)),
+        Route("/api/avatar/{name}.svg", guarded(avatar)),
+        WebSocketRoute("/ws", socket),
+    ]
+    if STATIC.is_dir():
+        routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
+    middleware = [
+        Middleware(
+            SessionMiddleware,
+            secret_key=store.secret(),
+            session_cookie=COOKIE,
+            max_age=SESSION_DAYS * 86400,
+            same_site="lax",
+            https_only=https_only,
+        )
+    ]
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app.state.hub = hub
+    app.state.web = web
+    return app
+
+
+def _verify(password: str, hashed: str) -> bool:
+    try:
+        return bool(_HASHER.verify(password, hashed))
+    except Exception:  # a damaged hash is a failed login, not a crash
+        return False
+
+
+async def serve_socket(websocket: WebSocket, web: Web) -> None:
+    """One websocket connection, from the handshake to its close."""
+    if not _same_origin(websocket.headers.get("origin"), websocket.headers.get("host")):
+        await websocket.accept()
+        await websocket.send_json(
+            _envelope("error", "wrong origin: connect from this server's page", "origin")
+        )
+        await websocket.close(code=4403)
+        return
+    found = web.session(websocket.session.get("sid") if "session" in websocket.scope else None)
+    if found is None:
+        await websocket.accept()
+        await websocket.send_json(
+            _envelope(
+                "error", "no session: sign in, or play as a guest (POST /api/guest)", "session"
+            )
+        )
+        await websocket.close(code=4401)
+        return
+    await websocket.accept()
+    conn = Conn(found[0], websocket.send_text)
+    hub = web.hub
+    writer = asyncio.ensure_future(conn.write())
+    hub.connect(conn)
+    conns = hub.conns
+    conns.add(conn)
+    try:
+        while not conn.closed:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            conn.last_heard = time.monotonic()
+            text = message.get("text")
+            if text is None:
+                conn.send("error", {"reason": "messages are text frames of JSON", "code": "bad"})
+                continue
+            if not await hub.handle(conn, text):
+                conn.send("error", {"reason": "too many messages: closed", "code": "flood"})
+                await asyncio.sleep(0.05)
+                await websocket.close(code=4429)
+                break
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        conns.discard(conn)
+        hub.disconnect(conn)
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+
+
+async def _heartbeat(hub: Hub) -> None:
+    """Close connections silent for two minutes (uvicorn pings every 20 s besides)."""
+    while True:
+        await asyncio.sleep(10)
+        now = time.monotonic()
+        for conn in list(hub.conns):
+            if now - conn.last_heard > 120:
+                conn.close()
+
+
+def _envelope(kind: str, reason: str, code: str) -> dict[str, Any]:
+    return {
+        "type": kind,
+        "table": None,
+        "v": None,
+        "id": None,
+        "data": {"reason": reason, "code": code},
+    }
+
+
+def _games() -> list[dict[str, Any]]:
+    from tricktable.games import GAMES, PRESETS, load_game
+
+    out = []
+    for name, cls in sorted(GAMES.items()):
+        game = load_game(name)
+        variants = [
+            {"name": p, "summary": PRESETS[p].summary, "seats": load_game(p).num_players}
+            for p in sorted(PRESETS)
+            if PRESETS[p].game == name
+        ]
+        out.append(
+            {
+                "name": name,
+                "title": getattr(cls, "title", name),
+                "summary": getattr(cls, "summary", ""),
+                "seats": list(getattr(cls, "seat_counts", (game.num_players,))),
+                "players": game.num_players,
+                "variants": variants,
+                "options": game.options_dict(),
+            }
+        )
+    return out

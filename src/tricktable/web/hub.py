@@ -1,0 +1,543 @@
+"""The hub: every room of the server, the lobby, and the websocket messages' dispatch.
+
+One :class:`Hub` a server process. Each websocket is a :class:`Conn`: its user (from the
+session), an outgoing queue written by its own task (so a slow client never holds a table
+up), a rate limit, and the room it is attached to. :meth:`Hub.handle` reads one frame and
+answers it: every bad frame is one ``error`` and changes nothing (docs/protocol-web.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+import sys
+import time
+from collections.abc import Callable
+from typing import Any, Final
+
+from tricktable.bots.base import Bot
+from tricktable.db import StoreError
+from tricktable.engine.events import SPECTATOR
+from tricktable.errors import TricktableError
+from tricktable.games import load_game
+from tricktable.web.room import Room, new_seed
+from tricktable.web.store import TableRow, User, WebStore
+
+#: the largest frame read (characters)
+MAX_FRAME: Final = 16 * 1024
+#: messages a second a connection may send, and the burst it may save up
+RATE: Final = 20.0
+BURST: Final = 40.0
+#: refused messages in a row after which a flooding connection is closed
+FLOOD_CLOSE: Final = 200
+#: messages waiting to be sent after which a connection is dropped (it does not read)
+MAX_QUEUE: Final = 5000
+#: the levels a bot seat may have, as player specs
+LEVELS: Final = {"beginner": "beginner", "club": "club", "expert": "expert"}
+#: the client's message types
+TYPES: Final = frozenset(
+    {"hello", "act", "chat", "take_seat", "leave_seat", "again", "hint", "ping", "lobby", "create"}
+)
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False, ensure_ascii=False)
+
+
+class BadRequest(TricktableError):
+    """A message or settings the server refuses: one line saying why."""
+
+
+class Conn:
+    """One websocket connection: its user, its outgoing queue, its limit, its room."""
+
+    def __init__(self, user: User, send_text: Callable[[str], Any]) -> None:
+        self.user = user
+        self._send_text = send_text
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        #: the version of each table this connection has had
+        self.versions: dict[str, int] = {}
+        self.room: Room | None = None
+        self.lobby = False
+        self.closed = False
+        self._tokens = BURST
+        self._last = time.monotonic()
+        self.refused = 0
+        #: when the client was last heard (monotonic seconds)
+        self.last_heard = time.monotonic()
+
+    def send(
+        self,
+        kind: str,
+        data: dict[str, Any],
+        table: str | None = None,
+        v: int | None = None,
+        id: str | None = None,
+    ) -> None:
+        """Queue one envelope for the client."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.closed = True
+            self.queue.put_nowait(None)
+            return
+        envelope = {"type": kind, "table": table, "v": v, "id": id, "data": data}
+        self.queue.put_nowait(_ENCODER.encode(envelope))
+
+    def allow(self) -> bool:
+        """Whether one more message is within the rate limit (a token bucket)."""
+        now = time.monotonic()
+        self._tokens = min(BURST, self._tokens + (now - self._last) * RATE)
+        self._last = now
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            self.refused = 0
+            return True
+        self.refused += 1
+        return False
+
+    async def write(self) -> None:
+        """Send the queued messages until the connection closes (its own task)."""
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                return
+            await self._send_text(text)
+
+    def close(self) -> None:
+        """Stop the writer."""
+        self.closed = True
+        self.queue.put_nowait(None)
+
+
+class Hub:
+    """Every room of one server, the lobby's subscribers and the store."""
+
+    def __init__(
+        self, store: WebStore, pace: float = 0.4, log: Callable[[str], None] | None = None
+    ):
+        self.store = store
+        self.pace = pace
+        self.rooms: dict[str, Room] = {}
+        self.lobby: set[Conn] = set()
+        #: every open connection
+        self.conns: set[Conn] = set()
+        self._lobby_pending = False
+        self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
+
+    # ---------------------------------------------------------------------------- rooms
+
+    def load(self) -> None:
+        """Bring back every table of the database (a restart): each rebuilt from its journal."""
+        for row in self.store.tables():
+            try:
+                room = Room(self, row)
+                self.rooms[room.id] = room
+                if row.status in ("playing", "over"):
+                    room.rebuild()
+            except (TricktableError, ValueError) as exc:
+                self.log(f"table {row.id} cannot be brought back: {exc}")
+
+    def close(self) -> None:
+        """Stop every room's match."""
+        for room in self.rooms.values():
+            room.close()
+
+    def make_bot(self, spec: str) -> Bot:
+        """A bot of the server's own kinds (never a program or a URL)."""
+        from tricktable.bots import make_bot
+
+        return make_bot(spec)
+
+    def save(self, room: Room) -> None:
+        """Store a room's seats and status (a failure is logged: the journal is the truth)."""
+        try:
+            self.store.save_table(room.row())
+        except StoreError as exc:
+            self.log(f"table {room.id}: {exc}")
+
+    def lobby_tables(self) -> list[dict[str, Any]]:
+        """The lobby: every listed table not closed, newest first."""
+        rooms = [
+            r for r in self.rooms.values() if r.status != "closed" and not r.settings.get("private")
+        ]
+        return [r.info() for r in reversed(rooms)][:200]
+
+    def lobby_changed(self) -> None:
+        """Send the lobby to its subscribers (once for changes made together)."""
+        if self._lobby_pending or not self.lobby:
+            return
+        self._lobby_pending = True
+
+        def send() -> None:
+            self._lobby_pending = False
+            tables = self.lobby_tables()
+            for conn in list(self.lobby):
+                conn.send("lobby", {"tables": tables})
+
+        asyncio.get_running_loop().call_soon(send)
+
+    def create(self, user: User, settings: object) -> Room:
+        """A new table from ``settings`` (docs/protocol-web.md: SETTINGS), made by ``user``."""
+        clean = check_settings(settings)
+        game = load_game(clean["spec"])
+        n = game.num_players
+        given = clean.pop("seat_list")
+        if len(given) > n:
+            raise BadRequest(f"{game.preset} has {n} seats; {len(given)} given")
+        seats: list[dict[str, Any]] = []
+        mine = False
+        for i in range(n):
+            s = given[i] if i < len(given) else {"kind": "open"}
+            kind = s["kind"]
+            if kind == "me":
+                if mine:
+                    raise BadRequest("you may take one seat of a table")
+                mine = True
+                seats.append(_person(user))
+            elif kind == "open":
+                seats.append({"kind": "open", "name": ""})
+            else:
+                spec, name = s["spec"], s["name"]
+                self.make_bot(spec).close()  # it can be made: refused now, not mid-match
+                seats.append({"kind": kind, "name": name, "spec": spec})
+        seed, nonce, commitment = new_seed()
+        row = TableRow(
+            id=secrets.token_urlsafe(6),
+            creator=user.id,
+            settings=clean,
+            seats=seats,
+            status="waiting",
+            match_no=1,
+            seed=seed,
+            nonce=nonce,
+            commitment=commitment,
+        )
+        self.store.add_table(row)
+        room = Room(self, row)
+        self.rooms[room.id] = room
+        if all(s["kind"] != "open" for s in seats):
+            room.start_match()
+        self.lobby_changed()
+        return room
+
+    # ------------------------------------------------------------------------- messages
+
+    def connect(self, conn: Conn) -> None:
+        """A new connection (nothing to do yet: it says hello or lobby)."""
+
+    def disconnect(self, conn: Conn) -> None:
+        """A connection closed: it leaves its room and the lobby."""
+        conn.close()
+        self.lobby.discard(conn)
+        if conn.room is not None:
+            conn.room.detach(conn)
+
+    async def handle(self, conn: Conn, text: str) -> bool:
+        """Answer one frame; False when the connection should be closed (a flood)."""
+        if not conn.allow():
+            if conn.refused == 1:
+                conn.send("error", {"reason": "too many messages: slow down", "code": "flood"})
+            return conn.refused < FLOOD_CLOSE
+        msg_id: str | None = None
+        try:
+            if len(text) > MAX_FRAME:
+                raise BadRequest(f"a message is at most {MAX_FRAME} characters")
+            try:
+                message = json.loads(text)
+            except (ValueError, RecursionError):
+                raise BadRequest("a message is one JSON object") from None
+            if not isinstance(message, dict):
+                raise BadRequest("a message is one JSON object")
+            raw_id = message.get("id")
+            if raw_id is not None:
+                if not isinstance(raw_id, str) or not 1 <= len(raw_id) <= 64:
+                    raise BadRequest("an id is text of 1 to 64 characters")
+                msg_id = raw_id
+            kind = message.get("type")
+            if kind not in TYPES:
+                shown = kind if isinstance(kind, str) and len(kind) <= 20 else "?"
+                raise BadRequest(f"unknown message type {shown!r}")
+            data = message.get("data") or {}
+            if not isinstance(data, dict):
+                raise BadRequest("data is a JSON object")
+            table = message.get("table")
+            if table is not None and not isinstance(table, str):
+                raise BadRequest("table is a table's id")
+            await getattr(self, "_on_" + kind)(conn, table, msg_id, data)
+        except TricktableError as exc:
+            line = str(exc).splitlines()[0][:300] if str(exc) else "refused"
+            conn.send("error", {"reason": line, "code": "bad"}, id=msg_id)
+        return True
+
+    def _room(self, conn: Conn, table: str | None) -> Room:
+        if table is None:
+            raise BadRequest("which table? (the envelope's table)")
+        room = self.rooms.get(table)
+        if room is None or room.status == "closed":
+            raise BadRequest(f"no table {table[:40]!r}")
+        return room
+
+    def _attached(self, conn: Conn, table: str | None) -> Room:
+        room = self._room(conn, table)
+        if conn.room is not room:
+            raise BadRequest("say hello to the table first")
+        return room
+
+    async def _on_ping(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
+        conn.send(
+            "pong", {"time": time.time()}, table=table if isinstance(table, str) else None, id=mid
+        )
+
+    async def _on_lobby(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
+        self.lobby.add(conn)
+        conn.send("lobby", {"tables": self.lobby_tables()}, id=mid)
+
+    async def _on_create(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
+        room = self.create(conn.user, data)
+        conn.send("created", {"table": room.info(), "url": f"/t/{room.id}"}, id=mid)
+
+    async def _on_hello(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
+        room = self._room(conn, table)
+        since = data.get("since")
+        if since is not None and (not isinstance(since, int) or isinstance(since, bool)):
+            raise BadRequest("since is a version (an int) or null")
+        token = data.get("seat_token")
+        if token is not None:
+            if not isinstance(token, str) or len(token) > 100:
+                raise BadRequest("a seat token is text")
+            self._claim(room, conn.user, token)
+        if conn.room is not None and conn.room is not room:
+            conn.room.detach(conn)
+        room.attach(conn, since)
+
+    def _claim(self, room: Room, user: User, token: str) -> None:
+        for i, s in enumerate(room.seats):
+            if (
+                s["kind"] == "person"
+                and s.get("token")
+                and secrets.compare_digest(s["token"], token)
+            ):
+                held = room.seat_of(user.id)
+                if held is not None and held != i:
+                    raise BadRequest("you already hold another seat at this table")
+                s["user"] = user.id
+                self.save(room)
+                room.reseat()
+                return
+        raise BadRequest("that seat token opens no seat at this table")
+
+    async def _on_act(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
+        room = self._attached(conn, table)
+        if mid is None:
+            raise BadRequest("an act needs an id (a client-made unique id)")
+        seat = room.seat_of(conn.user.id)
+        if seat is None or room.conns.get(conn) != seat:
+            reason = "you hold no seat at this table: watchers do not act"
+            conn.send(
+                "refuse",
+                {"reason": reason, "snapshot": room.snapshot(room.conns.get(conn, SPECTATOR))},
+                table=room.id,
+                v=room.version,
+                id=mid,
+            )
+            return
+        if "action" not in data:
+            raise BadRequest("an act's data holds its action")
+        ok, reason = room.act(seat, data["action"], mid)
+        if ok:
+            room.flush()
+            conn.send(
+                "confirm", {"snapshot": room.snapshot(seat)}, table=room.id, v=room.version, id=mid
+            )
+        else:
+            conn.send(
+                "refuse",
+                {"reason": reason, "snapshot": room.snapshot(seat)},
+                table=room.id,
+                v=room.version,
+                id=mid,
+            )
+
+    async def _on_chat(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
+        from tricktable.chat import checked_line
+
+        text = data.get("text")
+        if table is None:
+            state = load_game("setback").new_state(0)  # no card is face up in the lobby
+            line = checked_line(state, text)
+            for other in list(self.lobby):
+                other.send(
+                    "chat", {"from": conn.user.name, "seat": None, "text": line, "watcher": False}
+                )
+            return
+        room = self._attached(conn, table)
+        viewer = room.conns[conn]
+        if viewer != SPECTATOR:
+            room.chat(viewer, text)
+            return
+        table_ = room.table
+        line = checked_line(
+            table_.state if table_ is not None else load_game("setback").new_state(0), text
+        )
+        quiet = room.spectators_only()
+        for other, v in list(room.conns.items()):
+            if v == SPECTATOR or not quiet:
+                other.send(
+                    "chat",
+                    {"from": conn.user.name, "seat": None, "text": line, "watcher": True},
+                    table=room.id,
+                )
+
+    async def _on_take_seat(
+        self, conn: Conn, table: str | None, mid: str | None, data: dict
+    ) -> None:
+        room = self._attached(conn, table)
+        seat = data.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(room.seats):
+            raise BadRequest(f"no seat {str(seat)[:10]!r}; seats are 0..{len(room.seats) - 1}")
+        s = room.seats[seat]
+        held = room.seat_of(conn.user.id)
+        if s["kind"] == "person" and s.get("user") == conn.user.id:
+            room.conns[conn] = seat
+            room.set_away(seat, False)
+            room.attach(conn, conn.versions.get(room.id))
+            return
+        if s["kind"] != "open" or room.status != "waiting":
+            raise BadRequest(f"seat {seat} is not free")
+        if held is not None:
+            raise BadRequest("you already hold a seat at this table")
+        room.seats[seat] = _person(conn.user)
+        self.save(room)
+        room.reseat()
+        if all(x["kind"] != "open" for x in room.seats):
+            room.start_match()
+        room.changed_seats()
+
+    async def _on_leave_seat(
+        self, conn: Conn, table: str | None, mid: str | None, data: dict
+    ) -> None:
+        room = self._attached(conn, table)
+        seat = room.seat_of(conn.user.id)
+        if seat is None:
+            raise BadRequest("you hold no seat at this table")
+        if room.status == "waiting":
+            room.seats[seat] = {"kind": "open", "name": ""}
+            self.save(room)
+            room.reseat()
+            room.changed_seats()
+        else:
+            room.set_away(seat, True)
+
+    async def _on_again(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
+        room = self._attached(conn, table)
+        if room.seat_of(conn.user.id) is None:
+            raise BadRequest("only a seated person starts the next match")
+        room.again()
+        room.broadcast_all()
+
+    async def _on_hint(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
+        room = self._attached(conn, table)
+        seat = room.seat_of(conn.user.id)
+        tab = room.table
+        if seat is None or tab is None or tab.whose_turn != seat:
+            raise BadRequest("a hint is for your own turn")
+        from tricktable.search.explain import hint
+
+        view = tab.view(seat)
+        given = await asyncio.to_thread(hint, view, 1.0)
+        best = given.best()
+        action = best.action if best is not None else given.heuristic
+        if action is None:
+            raise BadRequest("no hint for this decision")
+        text = tab.game.action_name(action)
+        conn.send(
+            "hint",
+            {
+                "action": action,
+                "text": text,
+                "words": [{"t": "text", "v": text}],
+                "note": given.note,
+            },
+            table=room.id,
+            id=mid,
+        )
+
+
+def _person(user: User) -> dict[str, Any]:
+    return {
+        "kind": "person",
+        "name": user.name,
+        "user": user.id,
+        "away": False,
+        "token": secrets.token_urlsafe(16),
+    }
+
+
+def check_settings(settings: object) -> dict[str, Any]:
+    """A table's settings, checked (docs/protocol-web.md: SETTINGS); BadRequest if not."""
+    if not isinstance(settings, dict):
+        raise BadRequest("a table's settings are a JSON object")
+    game = settings.get("game", "setback")
+    if not isinstance(game, str) or not 1 <= len(game) <= 200:
+        raise BadRequest("game is a game's or variant's name")
+    options = settings.get("options") or {}
+    if not isinstance(options, dict) or len(options) > 40:
+        raise BadRequest("options are an object of a game's options")
+    parts = []
+    for key, value in options.items():
+        if not isinstance(key, str) or not key.isidentifier() or len(key) > 40:
+            raise BadRequest(f"no option {str(key)[:40]!r}")
+        if isinstance(value, bool):
+            parts.append(f"{key}={'true' if value else 'false'}")
+        elif isinstance(value, int | float | str) and len(str(value)) <= 40:
+            if isinstance(value, str) and any(c in value for c in "(),="):
+                raise BadRequest(f"option {key}: a bad value")
+            parts.append(f"{key}={value}")
+        else:
+            raise BadRequest(f"option {key}: a number, a word or true/false")
+    spec = game if not parts else f"{game.split('(')[0]}({','.join(parts)})"
+    if parts and "(" in game:
+        spec = game[:-1] + "," + ",".join(parts) + ")"
+    load_game(spec)  # an OptionError (one line) for a bad game or option
+    move_time = settings.get("move_time", 0)
+    if not isinstance(move_time, int | float) or isinstance(move_time, bool):
+        raise BadRequest("move_time is seconds (a number)")
+    if move_time and not 1 <= move_time <= 600:
+        raise BadRequest("move_time is 0 (no clock) or 1 to 600 seconds")
+    when_empty = settings.get("when_empty", "finish")
+    if when_empty not in ("finish", "close"):
+        raise BadRequest("when_empty is 'finish' or 'close'")
+    seats_in = settings.get("seats", [{"kind": "me"}])
+    if not isinstance(seats_in, list) or len(seats_in) > 8:
+        raise BadRequest("seats is a list (one entry a seat)")
+    seat_list: list[dict[str, Any]] = []
+    from tricktable.characters.roster import CHARACTERS
+
+    for i, s in enumerate(seats_in):
+        if not isinstance(s, dict):
+            raise BadRequest(f"seat {i}: an object with its kind")
+        kind = s.get("kind")
+        level = s.get("level", "club")
+        if kind in ("me", "open"):
+            seat_list.append({"kind": kind})
+        elif kind == "bot":
+            if level not in LEVELS:
+                raise BadRequest(f"seat {i}: level is beginner, club or expert")
+            seat_list.append({"kind": "bot", "spec": LEVELS[level], "name": f"{level} bot"})
+        elif kind == "character":
+            name = s.get("name")
+            if not isinstance(name, str) or name.lower() not in CHARACTERS:
+                raise BadRequest(f"seat {i}: a character is one of {', '.join(CHARACTERS)}")
+            if level not in LEVELS:
+                raise BadRequest(f"seat {i}: level is beginner, club or expert")
+            key = name.lower()
+            player = f"{key}(base=ismcts)" if level == "expert" else key
+            seat_list.append({"kind": "character", "spec": player, "name": CHARACTERS[key].display})
+        else:
+            raise BadRequest(f"seat {i}: kind is me, open, bot or character")
+    return {
+        "spec": spec,
+        "move_time": move_time,
+        "when_empty": when_empty,
+        "private": bool(settings.get("private", False)),
+        "seat_list": seat_list,
+    }

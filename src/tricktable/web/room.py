@@ -1,0 +1,646 @@
+"""A room: one web table — its seats, its match (a :class:`Table` played by the driver),
+its journal, its clock and the connections watching it.
+
+The journal is the truth. Every change of the match (a deal, actions, chat lines) is one row,
+written by :meth:`Room._observe` as the table reports it (``Table.watch``: at once, before
+anything is sent or confirmed); the wire's version is the journal's length. A restarted
+server rebuilds the match from its rows (:meth:`Room.rebuild`): the same deals from the same
+seed, the same actions, the same events, each filed under the same version, so a client
+that says ``since`` gets exactly what it missed.
+
+People act through :meth:`Room.act` (``Table.submit``); bots and characters are played by
+:func:`tricktable.table.driver.run`. A person whose clock runs out, or who leaves during the
+match, is ``away``: the room's own heuristic plays the seat (submitting for it, as a person
+would) until the person takes it back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+import time
+from bisect import bisect_right
+from typing import TYPE_CHECKING, Any, Final
+
+from tricktable.bots.base import Bot
+from tricktable.db import StoreError
+from tricktable.engine.events import SPECTATOR, Event
+from tricktable.errors import TricktableError
+from tricktable.games import load_game
+from tricktable.seeds import fresh_seed
+from tricktable.table.driver import run
+from tricktable.table.table import Remote, Table
+from tricktable.web import seatview
+from tricktable.web.records import apply_step
+from tricktable.web.store import TableRow
+
+if TYPE_CHECKING:
+    from tricktable.web.hub import Conn, Hub
+
+#: the bot that plays an away person's seat
+AWAY_BOT: Final = "heuristic"
+#: the seat kinds a table's settings may name
+SEAT_KINDS: Final = ("open", "person", "bot", "character")
+
+
+def commitment_of(seed: int, nonce: str) -> str:
+    """The public SHA-256 (hex) of a match's secret seed and nonce (docs/protocol-web.md, 6)."""
+    return hashlib.sha256(f"tricktable-seed/1:{seed}:{nonce}".encode()).hexdigest()
+
+
+def new_seed() -> tuple[int, str, str]:
+    """A new match's seed, nonce and commitment."""
+    seed, nonce = fresh_seed(), secrets.token_hex(16)
+    return seed, nonce, commitment_of(seed, nonce)
+
+
+class Room:
+    """One web table (see the module). Made by the :class:`~tricktable.web.hub.Hub`."""
+
+    def __init__(self, hub: Hub, row: TableRow) -> None:
+        self.hub = hub
+        self.id = row.id
+        self.creator = row.creator
+        self.settings = row.settings
+        self.seats: list[dict[str, Any]] = row.seats
+        self.status = row.status
+        self.match_no = row.match_no
+        self.seed = row.seed
+        self.nonce = row.nonce
+        self.commitment = row.commitment
+        self.game = load_game(self.settings["spec"])
+        self.table: Table | None = None
+        #: the wire's version: the journal's length
+        self.version = 0
+        #: the version the current match began at (a ``since`` before it gets a snapshot)
+        self.match_start = 0
+        #: versions, and the length of the table's event log at each (the current match)
+        self._mark_v: list[int] = []
+        self._mark_end: list[int] = []
+        #: act ids applied at this table, and the version each made
+        self.applied: dict[str, int] = {}
+        #: the connections attached, and each one's viewer (a seat or SPECTATOR)
+        self.conns: dict[Conn, int] = {}
+        #: why the table refuses actions (the database cannot be written), or None
+        self.broken: str | None = None
+        self._broken_at = 0.0
+        self._driver: asyncio.Task[Any] | None = None
+        self._acting: str | None = None
+        self._seen = (0, 0, 0)  # hands, actions of the last hand, notes journaled
+        self._pending = False
+        self.clock: tuple[int, float] | None = None
+        self._clock_task: asyncio.Task[None] | None = None
+        self._away: dict[int, Bot] = {}
+        self._away_task: asyncio.Task[None] | None = None
+
+    # ----------------------------------------------------------------------- describing
+
+    @property
+    def names(self) -> list[str]:
+        """Each seat's name."""
+        return [s.get("name") or f"seat {i}" for i, s in enumerate(self.seats)]
+
+    def info(self) -> dict[str, Any]:
+        """The table as the lobby and ``table`` messages show it (TABLE_INFO)."""
+        over = self.status in ("over", "closed")
+        users = {c.user.id for c in self.conns}
+        return {
+            "id": self.id,
+            "url": f"/t/{self.id}",
+            "game": self.game.preset,
+            "title": self.game.preset.replace("_", " ").title(),
+            "spec": self.game.spec(),
+            "status": self.status,
+            "match": self.match_no,
+            "move_time": self.settings.get("move_time", 0),
+            "private": bool(self.settings.get("private")),
+            "watchers": sum(1 for v in self.conns.values() if v == SPECTATOR),
+            "seats": [
+                {
+                    "seat": i,
+                    "name": s.get("name") or "",
+                    "kind": s["kind"],
+                    "user": s.get("user"),
+                    "away": bool(s.get("away")),
+                    "connected": s.get("user") in users if s["kind"] == "person" else True,
+                    "avatar": s.get("name") or f"seat {i}",
+                }
+                for i, s in enumerate(self.seats)
+            ],
+            "commitment": self.commitment,
+            "seed": str(self.seed) if over else None,
+            "nonce": self.nonce if over else None,
+            "creator": self.creator,
+        }
+
+    def row(self) -> TableRow:
+        """The room as the database stores it."""
+        return TableRow(
+            id=self.id,
+            creator=self.creator,
+            settings=self.settings,
+            seats=self.seats,
+            status=self.status,
+            match_no=self.match_no,
+            seed=self.seed,
+            nonce=self.nonce,
+            commitment=self.commitment,
+        )
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` holds here, or None."""
+        for i, s in enumerate(self.seats):
+            if s["kind"] == "person" and s.get("user") == user_id:
+                return i
+        return None
+
+    def snapshot(self, viewer: int) -> dict[str, Any]:
+        """``viewer``'s snapshot now."""
+        table = self.table
+        if table is None:
+            table = self._idle_table()
+        return seatview.snapshot(table, viewer, self.version, self.names)
+
+    def _idle_table(self) -> Table:
+        """A table not yet dealt: what a room waiting for people shows."""
+        players = [Remote(n) for n in self.names]
+        return Table(self.game, players, seed=0, talk=False)
+
+    # ------------------------------------------------------------------------ the match
+
+    def start_match(self) -> None:
+        """Begin the current match (every seat filled): its first journal row, its driver."""
+        self.status = "playing"
+        self._journal([["begin", self.match_no, str(self.seed), self.nonce, self.commitment]])
+        self.hub.save(self)
+        self._build([])
+        self._drive()
+
+    def again(self) -> None:
+        """Start the next match at this table (after one is over): a new seed, committed."""
+        if self.status != "over":
+            raise TricktableError("the match is not over")
+        self.match_no += 1
+        self.seed, self.nonce, self.commitment = new_seed()
+        for s in self.seats:
+            s["away"] = False
+        self._close_table()
+        self.start_match()
+        self.changed_seats()
+
+    def rebuild(self) -> None:
+        """Rebuild the current match from the journal (a restart; a database back)."""
+        self._close_table()
+        rows = self.hub.store.journal(self.id)
+        self.version = rows[-1].seq if rows else 0
+        self.applied = {}
+        current = [r for r in rows if r.match_no == self.match_no]
+        if not current or self.status == "waiting":
+            return
+        self._build(current)
+        self.broken = None
+        if self.status == "playing" and not self.table_over:
+            self._drive()
+        elif self.status == "playing":
+            self._match_over()
+
+    @property
+    def table_over(self) -> bool:
+        """Whether the current match is over."""
+        return self.table is not None and self.table.is_over
+
+    def _build(self, rows: list[Any]) -> None:
+        """Make the current match's table, replaying ``rows`` (its journal so far)."""
+        state = self.game.new_state(self.seed)
+        log = state.listen()
+        self.match_start = rows[0].seq if rows else self.version
+        self._mark_v, self._mark_end = [], []
+        for row in rows:
+            self._row_seq = row.seq
+            for step in row.steps:
+                self._replay(state, step)
+            self._mark_v.append(row.seq)
+            self._mark_end.append(len(log.all))
+        if not rows:  # the "begin" row just written
+            self._mark_v.append(self.version)
+            self._mark_end.append(0)
+        players: list[Bot | str] = []
+        for i, s in enumerate(self.seats):
+            if s["kind"] == "person":
+                players.append(Remote(s.get("name") or f"seat {i}"))
+            else:
+                players.append(self.hub.make_bot(s["spec"]))
+        table = Table(self.game, players, seed=self.seed, state=state)
+        self.table = table
+        last = state.history[-1].actions if state.history else []
+        self._seen = (len(state.history), len(last), len(state.notes))
+        table.watch(self._observe)
+
+    def _replay(self, state: Any, step: list[Any]) -> None:
+        apply_step(state, step)
+        if step[0] == "act" and len(step) > 3 and step[3]:
+            self.applied[step[3]] = self._row_seq
+
+    _row_seq = 0
+
+    def _drive(self) -> None:
+        table = self.table
+        assert table is not None
+        people = any(s["kind"] == "person" for s in self.seats)
+        pace_s = self.hub.pace if people else 0.0
+
+        async def pace(_table: Table) -> None:
+            await asyncio.sleep(pace_s)
+
+        async def drive() -> None:
+            try:
+                await run(table, grace=2.0, pace=pace if pace_s > 0 else None)
+            except Exception as exc:  # a bot that cannot run at all: say so, keep serving
+                self.broken = f"the table stopped: {exc}"
+                self.hub.log(f"table {self.id}: {exc!r}")
+            if table is self.table and table.is_over:
+                self._match_over()
+
+        self._driver = asyncio.ensure_future(drive())
+        self._after()
+
+    def _match_over(self) -> None:
+        if self.status == "playing":
+            self.status = "over"
+            self.clock = None
+            self.hub.save(self)
+            self.changed_seats()
+
+    def _close_table(self) -> None:
+        if self._driver is not None:
+            self._driver.cancel()
+            self._driver = None
+        for task in (self._clock_task, self._away_task):
+            if task is not None:
+                task.cancel()
+        self._clock_task = self._away_task = None
+        self._away = {}
+        if self.table is not None:
+            self.table.stop()
+            self.table.close()
+            self.table = None
+
+    def close(self) -> None:
+        """Stop the match's tasks and bots (the server is stopping)."""
+        self._close_table()
+
+    # ----------------------------------------------------------------------- the journal
+
+    def _observe(self, table: Table) -> None:
+        """Journal what changed since the last row (called by the table at every change)."""
+        if table is not self.table or self.broken:
+            return
+        state = table.state
+        hands, acts, notes = self._seen
+        history = state.history
+        items: list[tuple[tuple[int, int, int, int], list[Any]]] = []
+        for h in range(max(hands - 1, 0), len(history)):
+            log = history[h]
+            start = acts if h == hands - 1 else 0
+            if h >= hands:
+                items.append(((h, -1, 0, 0), ["deal"]))
+            for i in range(start, len(log.actions)):
+                step: list[Any] = ["act", log.actors[i], log.actions[i]]
+                items.append(((h, i, 1, 0), step))
+        for k in range(notes, len(state.notes)):
+            note = state.notes[k]
+            if note.kind == "chat":
+                step = ["chat", note.seat, note.text]
+            elif note.kind == "substitute":
+                step = ["substitute", note.seat, note.text]
+            elif note.kind == "forfeit":
+                step = ["forfeit", note.seat]
+            else:
+                continue
+            items.append(((note.hand, note.at, 0, k), step))
+        last = history[-1].actions if history else []
+        self._seen = (len(history), len(last), len(state.notes))
+        if not items:
+            return
+        items.sort(key=lambda item: item[0])
+        steps = [step for _, step in items]
+        if self._acting is not None:
+            acts_ = [s for s in steps if s[0] == "act"]
+            if acts_:
+                acts_[-1].append(self._acting)
+        log_all = state.events.all if state.events is not None else []
+        if self._journal(steps):
+            self._mark_v.append(self.version)
+            self._mark_end.append(len(log_all))
+            for s in steps:
+                if s[0] == "act" and len(s) > 3:
+                    self.applied[s[3]] = self.version
+        self._after()
+
+    def _journal(self, steps: list[Any]) -> bool:
+        """Write one row; on a database error the table stops (``broken``) and False."""
+        seq = self.version + 1
+        try:
+            self.hub.store.append(self.id, seq, self.match_no, steps)
+        except StoreError as exc:
+            self.broken = (
+                f"the database cannot be written ({exc}); the table is stopped, nothing after "
+                f"version {self.version} is kept"
+            )
+            self._broken_at = time.monotonic()
+            if self.table is not None:
+                self.table.stop()
+            self.hub.log(f"table {self.id}: {self.broken}")
+            return False
+        self.version = seq
+        return True
+
+    def try_recover(self) -> bool:
+        """A stopped table whose database answers again: rebuilt from its journal."""
+        if self.broken is None:
+            return True
+        if time.monotonic() - self._broken_at < 1.0:
+            return False
+        self._broken_at = time.monotonic()
+        try:
+            self.hub.store.last_seq(self.id)
+            self.rebuild()
+        except StoreError:
+            return False
+        self.broadcast_all()
+        return self.broken is None
+
+    # ---------------------------------------------------------------------------- acting
+
+    def act(self, seat: int, action: object, act_id: str) -> tuple[bool, str]:
+        """Apply a person's action for ``seat``: (True, "") once journaled, or (False, why)."""
+        if act_id in self.applied:
+            return True, ""
+        if self.broken is not None and not self.try_recover():
+            return False, self.broken or "the table is stopped"
+        table = self.table
+        if table is None or self.status != "playing":
+            return False, "the match is not being played"
+        if self.seats[seat].get("away"):
+            return False, "a bot plays your seat now: take it back first (take_seat)"
+        if not isinstance(action, str | int) or isinstance(action, bool):
+            return False, "an action is its text ('bid 3') or its code (an int)"
+        self._acting = act_id
+        try:
+            code = table.submit(seat, action)
+        except TricktableError as exc:
+            return False, str(exc).splitlines()[0][:300] if str(exc) else "refused"
+        finally:
+            self._acting = None
+        del code
+        if self.broken is not None:
+            return False, self.broken
+        self.applied[act_id] = self.version
+        return True, ""
+
+    def chat(self, seat: int, text: object) -> None:
+        """A seated person's line at the table (chat's checks: :func:`checked_line`)."""
+        if self.broken is not None:
+            raise TricktableError(self.broken)
+        table = self.table
+        if table is None:
+            raise TricktableError("the table has no match yet: chat in the lobby")
+        if not isinstance(text, str):
+            raise TricktableError("a chat line must be text")
+        table.chat(seat, text)
+
+    # ------------------------------------------------------------------ after a change
+
+    def _after(self) -> None:
+        """Schedule the work after a change: send events, the clock, away seats, the lobby."""
+        if self._pending:
+            return
+        self._pending = True
+        asyncio.get_running_loop().call_soon(self._after_change)
+
+    def _after_change(self) -> None:
+        self._pending = False
+        self.flush()
+        table = self.table
+        if table is None:
+            return
+        if table.is_over:
+            self._set_clock(None)
+            return
+        turn = table.whose_turn
+        if turn >= 0 and table.is_person(turn) and self.seats[turn].get("away"):
+            self._set_clock(None)
+            if self._away_task is None or self._away_task.done():
+                self._away_task = asyncio.ensure_future(self._play_away(turn, table))
+            return
+        if turn >= 0 and table.is_person(turn) and self.settings.get("move_time"):
+            if self.clock is None or self.clock[0] != turn or self._clock_moves != table.moves:
+                self._clock_moves = table.moves
+                self._set_clock(turn)
+        elif self.clock is not None:
+            self._set_clock(None)
+
+    _clock_moves = -1
+
+    def _set_clock(self, seat: int | None) -> None:
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+            self._clock_task = None
+        if seat is None:
+            if self.clock is not None:
+                self.clock = None
+                self.send_all("clock", {"seat": None, "deadline": None})
+            return
+        seconds = float(self.settings["move_time"])
+        deadline = time.time() + seconds
+        self.clock = (seat, deadline)
+        self.send_all("clock", {"seat": seat, "deadline": deadline, "seconds": seconds})
+        self._clock_task = asyncio.ensure_future(self._time_out(seat, seconds))
+
+    async def _time_out(self, seat: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        table = self.table
+        if table is None or table.whose_turn != seat or self.clock is None:
+            return
+        self._clock_task = None
+        self.clock = None
+        self.set_away(seat, True)
+
+    def set_away(self, seat: int, away: bool) -> None:
+        """Hand ``seat`` to the room's bot (``away``) or back to its person."""
+        if bool(self.seats[seat].get("away")) == away:
+            return
+        self.seats[seat]["away"] = away
+        self.hub.save(self)
+        self.changed_seats()
+        if self.table is not None:
+            self._after()
+
+    async def _play_away(self, seat: int, table: Table) -> None:
+        """Play ``seat`` for its away person while it is away and to act."""
+        await asyncio.sleep(self.hub.pace)
+        while (
+            table is self.table
+            and not table.ended
+            and table.whose_turn == seat
+            and self.seats[seat].get("away")
+            and self.broken is None
+        ):
+            bot = self._away.get(seat)
+            if bot is None:
+                bot = self.hub.make_bot(AWAY_BOT)
+                bot.start_match(table.game, seat, self.seed ^ seat)
+                self._away[seat] = bot
+            view = table.view(seat)
+            moves = table.moves
+            code = await asyncio.to_thread(bot.act, view)
+            if table is not self.table or table.moves != moves or not self.seats[seat].get("away"):
+                return
+            try:
+                table.submit(seat, code)
+            except TricktableError:
+                legal = table.view(seat).legal_actions()
+                if not legal:
+                    return
+                table.submit(seat, legal[0])
+
+    # ---------------------------------------------------------------------- connections
+
+    def flush(self) -> None:
+        """Send every attached connection the events it has not had yet."""
+        for conn, viewer in list(self.conns.items()):
+            self.send_events(conn, viewer)
+
+    def send_events(self, conn: Conn, viewer: int) -> None:
+        """Send ``conn`` its events after the version it has (or a snapshot if needed)."""
+        have = conn.versions.get(self.id, -1)
+        if have >= self.version:
+            return
+        table = self.table
+        if table is None or have < self.match_start or not self._mark_v:
+            self.send_snapshot(conn, viewer)
+            return
+        events = self.events_after(viewer, have)
+        conn.versions[self.id] = self.version
+        if events:
+            conn.send("events", {"events": events}, table=self.id, v=self.version)
+        if viewer == table.whose_turn and not table.is_over:
+            # Your turn: the snapshot's legal actions (events do not carry them).
+            self.send_snapshot(conn, viewer)
+
+    def events_after(self, viewer: int, since: int) -> list[dict[str, Any]]:
+        """``viewer``'s events after version ``since`` (of the current match), as JSON."""
+        table = self.table
+        assert table is not None
+        log = table.state.events
+        assert log is not None
+        i = bisect_right(self._mark_v, since)
+        start = self._mark_end[i - 1] if i > 0 else 0
+        end = self._mark_end[-1]
+        out: list[dict[str, Any]] = []
+        mark = i
+        for k in range(start, end):
+            event: Event = log.all[k]
+            while self._mark_end[mark] <= k:
+                mark += 1
+            if event.visible_to(viewer):
+                out.append(seatview.event_json(event, table, viewer, self._mark_v[mark]))
+        return out
+
+    def send_snapshot(self, conn: Conn, viewer: int, kind: str = "snapshot") -> None:
+        """Send ``conn`` a fresh snapshot."""
+        conn.versions[self.id] = self.version
+        conn.send(kind, self.snapshot(viewer), table=self.id, v=self.version)
+
+    def attach(self, conn: Conn, since: int | None) -> None:
+        """Attach ``conn``: its viewer is its user's seat, else a spectator's."""
+        seat = self.seat_of(conn.user.id)
+        if seat is not None:
+            for other, viewer in list(self.conns.items()):
+                if other is not conn and other.user.id == conn.user.id and viewer == seat:
+                    other.send(
+                        "error",
+                        {
+                            "reason": "this seat is now played from another tab or device",
+                            "code": "taken_over",
+                        },
+                        table=self.id,
+                    )
+                    self.detach(other)
+        viewer = seat if seat is not None else SPECTATOR
+        self.conns[conn] = viewer
+        conn.room = self
+        self.send_table(conn)
+        ok_since = (
+            since is not None
+            and self.table is not None
+            and self.match_start <= since <= self.version
+            and bool(self._mark_v)
+        )
+        if ok_since:
+            assert since is not None
+            conn.versions[self.id] = since
+            events = self.events_after(viewer, since)
+            conn.versions[self.id] = self.version
+            conn.send("events", {"events": events}, table=self.id, v=self.version)
+        else:
+            self.send_snapshot(conn, viewer)
+        if self.clock is not None:
+            seat_, deadline = self.clock
+            conn.send(
+                "clock",
+                {"seat": seat_, "deadline": deadline, "seconds": self.settings["move_time"]},
+                table=self.id,
+            )
+        self.changed_seats(lobby_only=False)
+
+    def detach(self, conn: Conn) -> None:
+        """Detach ``conn`` (it closed, or said hello elsewhere)."""
+        if self.conns.pop(conn, None) is not None:
+            if conn.room is self:
+                conn.room = None
+            self.changed_seats()
+
+    def send_table(self, conn: Conn) -> None:
+        """Send ``conn`` the table's info with its own place."""
+        viewer = self.conns.get(conn, SPECTATOR)
+        seat = self.seat_of(conn.user.id)
+        you = {
+            "seat": seat,
+            "seat_token": self.seats[seat].get("token") if seat is not None else None,
+            "viewer": viewer,
+        }
+        conn.send("table", {**self.info(), "you": you}, table=self.id, v=self.version)
+
+    def changed_seats(self, lobby_only: bool = False) -> None:
+        """Tell everyone attached (and the lobby) that seats, watchers or status changed."""
+        if not lobby_only:
+            for conn in list(self.conns):
+                self.send_table(conn)
+        self.hub.lobby_changed()
+
+    def reseat(self) -> None:
+        """Give every attached connection the viewer its user's seat gives it now."""
+        for conn in list(self.conns):
+            seat = self.seat_of(conn.user.id)
+            viewer = seat if seat is not None else SPECTATOR
+            if self.conns[conn] != viewer:
+                self.conns[conn] = viewer
+                self.send_snapshot(conn, viewer)
+
+    def send_all(self, kind: str, data: dict[str, Any]) -> None:
+        """Send one message to every attached connection."""
+        for conn in list(self.conns):
+            conn.send(kind, data, table=self.id, v=self.version)
+
+    def broadcast_all(self) -> None:
+        """Send everyone attached a fresh table and snapshot (after a rebuild)."""
+        for conn, viewer in list(self.conns.items()):
+            self.send_table(conn)
+            self.send_snapshot(conn, viewer)
+
+    def spectators_only(self) -> bool:
+        """Whether watchers' chat stays among watchers now (during a hand)."""
+        table = self.table
+        return table is not None and not table.is_over and table.whose_turn >= 0

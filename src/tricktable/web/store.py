@@ -1,0 +1,308 @@
+"""The web server's rows: people, sessions, tables and each table's journal.
+
+A thin layer over the tournament database's engine (:class:`tricktable.db.Store`, which
+creates and upgrades the schema): every call is one short transaction. The journal is the
+truth of a table's play (:mod:`tricktable.web.room` writes a row for every change before it
+is confirmed); everything else here is what a restart needs to seat people again.
+
+Calls block: SQLite answers in well under a millisecond a write (write-ahead logging,
+``synchronous=NORMAL``), which the server's event loop affords. A database error is a
+:class:`~tricktable.db.StoreError` saying what could not be done.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Connection, delete, event, insert, select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+from tricktable.db import Store, StoreError
+from tricktable.db.models import WebJournal, WebSession, WebSetting, WebTable, WebUser
+
+#: how long a session lasts
+SESSION_DAYS = 30
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    """A person at the server (``kind``: ``guest`` or ``account``)."""
+
+    id: int
+    name: str
+    kind: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The user as the API shows it (never the password's hash)."""
+        return {"id": self.id, "name": self.name, "kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A stored table: its settings, seats and the current match's seed."""
+
+    id: str
+    creator: int | None
+    settings: dict[str, Any]
+    seats: list[dict[str, Any]]
+    status: str
+    match_no: int
+    seed: int
+    nonce: str
+    commitment: str
+
+
+@dataclass(frozen=True, slots=True)
+class JournalRow:
+    """One change of a table's match: ``seq`` the version after it, ``steps`` what it did."""
+
+    seq: int
+    match_no: int
+    steps: list[Any]
+
+
+class WebStore:
+    """The web server's rows in an open :class:`Store` (which it closes with itself)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.engine = store.engine
+        if self.engine.dialect.name == "sqlite":
+            # Durable at every commit in WAL mode as far as a crash of this process goes
+            # (a power cut may lose the last ones); far faster than FULL.
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+            self.engine.dispose()
+
+    @classmethod
+    def open(cls, target: str) -> WebStore:
+        """Open (creating or upgrading) the database at ``target``: a path or a URL."""
+        return cls(Store.open(target))
+
+    def close(self) -> None:
+        """Close the database's connections."""
+        self.store.close()
+
+    @contextmanager
+    def _write(self, doing: str) -> Iterator[Connection]:
+        try:
+            with self.engine.begin() as connection:
+                yield connection
+        except StoreError:
+            raise
+        except (SQLAlchemyError, OSError) as exc:
+            raise StoreError(f"{self.store.where}: {doing}: {_reason(exc)}") from exc
+
+    @contextmanager
+    def _read(self, doing: str) -> Iterator[Connection]:
+        try:
+            with self.engine.connect() as connection:
+                yield connection
+        except (SQLAlchemyError, OSError) as exc:
+            raise StoreError(f"{self.store.where}: {doing}: {_reason(exc)}") from exc
+
+    # -- settings ----------------------------------------------------------------------------
+
+    def secret(self) -> str:
+        """The server's cookie-signing secret, made on first use and kept in the database."""
+        with self._write("cannot read the server's secret") as c:
+            found = c.scalar(select(WebSetting.value).where(WebSetting.key == "secret"))
+            if found:
+                return found
+            value = secrets.token_urlsafe(48)
+            c.execute(insert(WebSetting).values(key="secret", value=value))
+            return value
+
+    # -- people and sessions -----------------------------------------------------------------
+
+    def add_user(self, name: str, kind: str, password: str | None = None) -> User:
+        """A new user; an account's name must be free (a :class:`StoreError` if taken)."""
+        key = fold(name) if kind == "account" else None
+        try:
+            with self._write("cannot add the user") as c:
+                uid = c.execute(
+                    insert(WebUser).values(
+                        name=name, name_key=key, kind=kind, password=password, created=_now()
+                    )
+                ).inserted_primary_key
+        except StoreError as exc:
+            if isinstance(exc.__cause__, IntegrityError):
+                raise NameTaken(f"the name {name!r} is taken") from None
+            raise
+        assert uid is not None
+        return User(int(uid[0]), name, kind)
+
+    def account(self, name: str) -> tuple[User, str] | None:
+        """The account named ``name`` (folded) and its password hash, or None."""
+        query = select(WebUser.id, WebUser.name, WebUser.kind, WebUser.password).where(
+            WebUser.name_key == fold(name)
+        )
+        with self._read("cannot read the accounts") as c:
+            row = c.execute(query).first()
+        if row is None or row.password is None:
+            return None
+        return User(row.id, row.name, row.kind), row.password
+
+    def user(self, uid: int) -> User | None:
+        """The user with id ``uid``, or None."""
+        query = select(WebUser.id, WebUser.name, WebUser.kind).where(WebUser.id == uid)
+        with self._read("cannot read the users") as c:
+            row = c.execute(query).first()
+        return None if row is None else User(row.id, row.name, row.kind)
+
+    def new_session(self, user: User) -> tuple[str, str]:
+        """A new session of ``user``: its id (for the signed cookie) and its CSRF token."""
+        sid, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+        now = _now()
+        with self._write("cannot start a session") as c:
+            c.execute(
+                insert(WebSession).values(
+                    id=sid,
+                    user_id=user.id,
+                    csrf=csrf,
+                    created=now,
+                    expires=now + timedelta(days=SESSION_DAYS),
+                )
+            )
+        return sid, csrf
+
+    def session(self, sid: str) -> tuple[User, str] | None:
+        """The user of session ``sid`` and its CSRF token; None if unknown or expired."""
+        query = (
+            select(WebUser.id, WebUser.name, WebUser.kind, WebSession.csrf, WebSession.expires)
+            .join(WebUser, WebUser.id == WebSession.user_id)
+            .where(WebSession.id == sid)
+        )
+        with self._read("cannot read the sessions") as c:
+            row = c.execute(query).first()
+        if row is None or _utc(row.expires) < _now():
+            return None
+        return User(row.id, row.name, row.kind), row.csrf
+
+    def end_session(self, sid: str) -> None:
+        """End session ``sid`` (logging out)."""
+        with self._write("cannot end the session") as c:
+            c.execute(delete(WebSession).where(WebSession.id == sid))
+
+    # -- tables ------------------------------------------------------------------------------
+
+    def add_table(self, row: TableRow) -> None:
+        """Store a new table."""
+        with self._write(f"cannot store table {row.id}") as c:
+            c.execute(
+                insert(WebTable).values(
+                    id=row.id,
+                    created=_now(),
+                    creator=row.creator,
+                    settings=_ENCODER.encode(row.settings),
+                    seats=_ENCODER.encode(row.seats),
+                    status=row.status,
+                    match_no=row.match_no,
+                    seed=str(row.seed),
+                    nonce=row.nonce,
+                    commitment=row.commitment,
+                )
+            )
+
+    def save_table(self, row: TableRow) -> None:
+        """Store a table's seats, status and match (after a change)."""
+        query = (
+            update(WebTable)
+            .where(WebTable.id == row.id)
+            .values(
+                seats=_ENCODER.encode(row.seats),
+                status=row.status,
+                match_no=row.match_no,
+                seed=str(row.seed),
+                nonce=row.nonce,
+                commitment=row.commitment,
+            )
+        )
+        with self._write(f"cannot store table {row.id}") as c:
+            c.execute(query)
+
+    def tables(self) -> list[TableRow]:
+        """Every table not closed, oldest first."""
+        query = select(WebTable).where(WebTable.status != "closed").order_by(WebTable.created)
+        with self._read("cannot read the tables") as c:
+            return [_table_row(r) for r in c.execute(query)]
+
+    def journal(self, table_id: str, match_no: int | None = None) -> list[JournalRow]:
+        """Table ``table_id``'s journal (of match ``match_no`` only, if given), in order."""
+        query = select(WebJournal.seq, WebJournal.match_no, WebJournal.steps).where(
+            WebJournal.table_id == table_id
+        )
+        if match_no is not None:
+            query = query.where(WebJournal.match_no == match_no)
+        with self._read(f"cannot read table {table_id}'s journal") as c:
+            rows = c.execute(query.order_by(WebJournal.seq)).all()
+        return [JournalRow(r.seq, r.match_no, json.loads(r.steps)) for r in rows]
+
+    def last_seq(self, table_id: str) -> int:
+        """The version of table ``table_id``: its journal's last ``seq`` (0 if none)."""
+        query = select(WebJournal.seq).where(WebJournal.table_id == table_id)
+        with self._read(f"cannot read table {table_id}'s journal") as c:
+            found = c.scalar(query.order_by(WebJournal.seq.desc()).limit(1))
+        return int(found or 0)
+
+    def append(self, table_id: str, seq: int, match_no: int, steps: list[Any]) -> None:
+        """Append one change to a table's journal (a :class:`StoreError` if it cannot be)."""
+        with self._write(f"cannot write table {table_id}'s journal") as c:
+            c.execute(
+                insert(WebJournal).values(
+                    table_id=table_id,
+                    seq=seq,
+                    match_no=match_no,
+                    steps=_ENCODER.encode(steps),
+                    at=_now(),
+                )
+            )
+
+
+class NameTaken(StoreError):
+    """An account's name already taken."""
+
+
+def fold(name: str) -> str:
+    """A name as accounts are told apart: case and spacing folded."""
+    return " ".join(name.casefold().split())
+
+
+def _table_row(r: Any) -> TableRow:
+    return TableRow(
+        id=r.id,
+        creator=r.creator,
+        settings=json.loads(r.settings),
+        seats=json.loads(r.seats),
+        status=r.status,
+        match_no=r.match_no,
+        seed=int(r.seed),
+        nonce=r.nonce,
+        commitment=r.commitment,
+    )
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc).splitlines()
+    return (text[0] if text else type(exc).__name__)[:120]

@@ -1,0 +1,188 @@
+"""A real tricktable web server on 127.0.0.1 for the web tests, and clients to talk to it.
+
+:func:`serving` runs uvicorn in a thread of the test process (its own event loop) on a free
+port with a real SQLite file; :func:`server_process` runs ``tricktable serve`` itself, for the
+tests that kill it. :class:`Client` is a websocket client (the ``websockets`` library, sync
+API) holding a session cookie made over HTTP (httpx).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from tricktable.web.app import make_app
+from tricktable.web.store import WebStore
+
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def serving(db: Path, pace: float = 0.0) -> Iterator[str]:
+    """A server for ``db`` in a thread; its base URL (``http://127.0.0.1:PORT``)."""
+    store = WebStore.open(str(db))
+    app = make_app(store, pace=pace)
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the web server did not start")
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        store.close()
+
+
+@contextlib.contextmanager
+def server_process(db: Path, port: int) -> Iterator[subprocess.Popen[str]]:
+    """``tricktable serve`` on ``port`` for ``db``, a real process (killed at the end)."""
+    env = {**os.environ, "PYTHONPATH": SRC}
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tricktable",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--pace",
+            "0",
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        wait_up(f"http://127.0.0.1:{port}", proc)
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(10)
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+def wait_up(base: str, proc: subprocess.Popen[str] | None = None, seconds: float = 30) -> None:
+    """Wait until ``base`` answers (or fail, with the process's output)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            out = proc.stdout.read() if proc.stdout else ""
+            raise RuntimeError(f"the server exited: {out}")
+        with contextlib.suppress(httpx.HTTPError):
+            httpx.get(base + "/api/me", timeout=1)
+            return
+        time.sleep(0.05)
+    raise RuntimeError("the server did not answer")
+
+
+class Client:
+    """A person: an HTTP session (cookie, CSRF token) and a websocket."""
+
+    def __init__(self, base: str, name: str = "Ann") -> None:
+        self.base = base
+        self.http = httpx.Client(base_url=base, timeout=10)
+        answer = self.http.post("/api/guest", json={"name": name})
+        answer.raise_for_status()
+        self.user = answer.json()["user"]
+        self.csrf = answer.json()["csrf"]
+        self.ws: ClientConnection | None = None
+        #: every frame received, in order
+        self.frames: list[dict[str, Any]] = []
+        self.version: int | None = None
+        self.snapshot: dict[str, Any] | None = None
+        self.you: dict[str, Any] = {}
+        self._n = 0
+
+    def post(self, path: str, body: dict[str, Any]) -> httpx.Response:
+        """A POST with the session's CSRF token."""
+        return self.http.post(path, json=body, headers={"X-CSRF-Token": self.csrf})
+
+    def connect(self, origin: str | None = None) -> ClientConnection:
+        """Open the websocket with the session's cookie."""
+        cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+        headers = {"Cookie": cookie}
+        if origin is not None:
+            headers["Origin"] = origin
+        self.ws = connect(self.base.replace("http", "ws") + "/ws", additional_headers=headers)
+        return self.ws
+
+    def send(
+        self,
+        kind: str,
+        table: str | None = None,
+        data: dict[str, Any] | None = None,
+        id: str | None = None,
+    ) -> None:
+        """Send one envelope."""
+        assert self.ws is not None
+        self.ws.send(json.dumps({"type": kind, "table": table, "id": id, "data": data or {}}))
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        """The next frame (kept in :attr:`frames`; a snapshot or version remembered)."""
+        assert self.ws is not None
+        frame = json.loads(self.ws.recv(timeout))
+        self.frames.append(frame)
+        kind, data = frame["type"], frame["data"]
+        if frame.get("v") is not None and kind in ("snapshot", "events", "confirm", "refuse"):
+            self.version = frame["v"]
+        if kind == "snapshot":
+            self.snapshot = data
+        elif kind in ("confirm", "refuse"):
+            self.snapshot = data["snapshot"]
+        elif kind == "table":
+            self.you = data["you"]
+        return frame
+
+    def until(self, kind: str, timeout: float = 20, **match: Any) -> dict[str, Any]:
+        """Read frames until one of type ``kind`` (with ``match``'s envelope fields)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no {kind} frame")
+            frame = self.recv(left)
+            if frame["type"] == kind and all(frame.get(k) == v for k, v in match.items()):
+                return frame
+
+    def next_id(self) -> str:
+        """A new act id."""
+        self._n += 1
+        return f"{self.user['id']}-{self._n}"
+
+    def close(self) -> None:
+        """Close the websocket and the HTTP client."""
+        if self.ws is not None:
+            self.ws.close()
+        self.http.close()
