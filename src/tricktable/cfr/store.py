@@ -189,7 +189,10 @@ def compact(source: Store, dest: str, min_weight: float = 0.0) -> int:
     ``dest`` (replaced if it exists), then VACUUM it; the number of keys written.
 
     Keys whose strategy sum is below ``min_weight`` (visited too seldom to have learnt
-    anything) are left out: the bot plays the heuristic there, as for any unseen key.
+    anything) are left out: the bot plays the heuristic there, as for any unseen key. In a
+    database trained by Linear CFR (``meta.weighting = linear``: iteration t weighs t) the sum
+    is first divided by the iterations: a visit at the last iteration counts 1, one halfway
+    through a half (:func:`visits_scale`).
     """
     if source.kind != "sums":
         raise StrategyError(f"strategy db {source.path!r} is already compacted")
@@ -204,13 +207,14 @@ def compact(source: Store, dest: str, min_weight: float = 0.0) -> int:
     if os.path.exists(tmp):
         os.remove(tmp)
     written = 0
+    scale = visits_scale(source)
     try:
         conn = sqlite3.connect(tmp)
         conn.executescript(_schema("average"))
         rows = []
         for key, total in source.conn.execute("SELECT key, total FROM nodes"):
             sums = _floats(total)
-            if sum(sums) < min_weight:
+            if sum(sums) / scale < min_weight:
                 continue
             rows.append((key, bytes(quantise(normalise(sums)))))
         rows.sort()  # in key order: a WITHOUT ROWID table packs tightest that way
@@ -229,6 +233,14 @@ def compact(source: Store, dest: str, min_weight: float = 0.0) -> int:
 
 
 # ----------------------------------------------------------------------------- helpers
+
+
+def visits_scale(store: Store) -> float:
+    """What a key's strategy sum is divided by to count its visits (see :func:`compact`): the
+    iterations where Linear CFR weighed iteration t by t, else 1."""
+    if store.meta.get("weighting") == "linear":
+        return float(max(1, store.iterations))
+    return 1.0
 
 
 def normalise(values: list[float]) -> list[float]:
@@ -304,4 +316,5 @@ __all__ = [
     "compact",
     "draw",
     "normalise",
+    "visits_scale",
 ]

@@ -24,6 +24,26 @@ since its last chunk; the parent adds them to the database's sums and writes the
 to SQLite at least every :data:`CHECKPOINT_SECONDS` and at the end. Sums add, so the merged
 table is what one table would hold had it received every worker's updates; a worker sees the
 others' updates only at the next run (each run's workers start from the merged database).
+
+**Payoffs from strong card play** (issue 21). Learnt in one walk, the bids are valued against
+the other seats' card play *in the training*, which after minutes is still close to uniform over
+the abstract actions: against it a contract is made easily, and the strategy overbids (the
+shipped strategy of the first scheme lost 3 points a deal to the heuristic, nearly all in the
+auction). So a run may learn one *phase* of the keys (:data:`PHASES`) and have the heuristic
+(:class:`~tricktable.bots.pitch_heuristic.PitchHeuristic`, one per seat) play every decision
+of the others — ``payoff="heuristic"``:
+
+- ``phase="auction"``: the auction and establish-trump keys are learnt, by all four seats
+  (self-play); after the first lead the heuristic plays the cards out, so a bid is valued by
+  what competent play makes of the hand;
+- ``phase="play"``: the playout keys are learnt; the heuristic bids and leads the first card;
+- ``phase="all"``: every key (the first scheme; ``payoff`` is then irrelevant).
+
+``against="heuristic"`` has the heuristic play every decision of the traverser's *opponents*
+too, learnt phase or not, so the traverser's side (the traverser explores, its partner samples
+the strategy and adds to its average) learns to play with itself against the heuristic — the
+setting of a duel. The utility is the same in every scheme; the keys and the store are too, so
+one database may be trained phase after phase (the auction, then the play).
 """
 
 from __future__ import annotations
@@ -35,6 +55,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from typing import Final
 
+from tricktable.bots.base import Bot
 from tricktable.cfr.keys import decision
 from tricktable.cfr.store import Node, Store, StrategyError, draw, normalise
 from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState
@@ -47,6 +68,56 @@ GAME_SPEC: Final = "setback"
 CHUNK_SECONDS: Final = 20.0
 #: the longest the parent keeps merged increments before writing them
 CHECKPOINT_SECONDS: Final = 60.0
+#: what plays the decisions a run does not learn: the strategy itself, or the heuristic
+PAYOFFS: Final = ("abstract", "heuristic")
+#: which keys a run learns (see the module)
+PHASES: Final = ("all", "auction", "play")
+#: who the traverser's opponents are: the strategy (self-play), or the heuristic
+AGAINST: Final = ("self", "heuristic")
+#: the kinds of decision a phase learns: (auction, establish trump, playout)
+_LEARNS: Final = {
+    "all": (True, True, True),
+    "auction": (True, True, False),
+    "play": (False, False, True),
+}
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """How a run trains: the ``phase`` learnt, the ``payoff`` (what plays the other phases)
+    and who the traverser plays ``against`` (see the module)."""
+
+    phase: str = "all"
+    payoff: str = "abstract"
+    against: str = "self"
+
+    def __post_init__(self) -> None:
+        for name, allowed in (("phase", PHASES), ("payoff", PAYOFFS), ("against", AGAINST)):
+            value = getattr(self, name)
+            if value not in allowed:
+                raise StrategyError(f"unknown CFR {name} {value!r}: one of {', '.join(allowed)}")
+        if self.phase != "all" and self.payoff == "abstract":
+            raise StrategyError(
+                f"phase {self.phase!r} learns only some keys: the others need a player"
+                " (payoff 'heuristic')"
+            )
+
+    @property
+    def uses_heuristic(self) -> bool:
+        """Whether any decision is played by the heuristic."""
+        return self.payoff == "heuristic" or self.against == "heuristic"
+
+    def text(self) -> str:
+        """The scheme in words, as the database's meta records it."""
+        return f"phase={self.phase} payoff={self.payoff} against={self.against}"
+
+
+def key_kind(key: str) -> int:
+    """0 for an auction key, 1 for an establish-trump key, 2 for a playout key."""
+    first = key[0]
+    if first == "E":
+        return 1
+    return 0 if first in "0S2345" else 2
 
 
 class Trainer:
@@ -55,11 +126,37 @@ class Trainer:
     ``deltas`` gathers every increment since the last :meth:`take_deltas`, for merging.
     """
 
-    def __init__(self, game: Game, table: dict[str, Node] | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        table: dict[str, Node] | None = None,
+        scheme: Scheme | None = None,
+        linear: bool = False,
+        base: int = 0,
+        stride: int = 1,
+    ) -> None:
         self.game = game
         self.table: dict[str, Node] = table if table is not None else {}
         self.deltas: dict[str, Node] = {}
         self.iterations = 0
+        #: Linear CFR: iteration t's regrets and strategy weigh t (see the module)
+        self.linear = linear
+        #: the iterations done before this trainer's first, and how many trainers run side by
+        #: side (this one's k-th iteration is about the ``base + k * stride``-th of them all)
+        self.base = base
+        self.stride = stride
+        self._weight = 1.0
+        self.scheme = scheme = scheme or Scheme()
+        self._learns = _LEARNS[scheme.phase]
+        self._against = scheme.against == "heuristic"
+        #: the heuristic of each seat, where the scheme has one play (else none)
+        self.bots: list[Bot] = []
+        if scheme.uses_heuristic:
+            from tricktable.bots.pitch_heuristic import PitchHeuristic
+
+            self.bots = [PitchHeuristic() for _ in range(game.num_players)]
+            for seat, bot in enumerate(self.bots):
+                bot.start_match(game, seat, 0)  # it draws nothing at random
 
     def take_deltas(self) -> dict[str, Node]:
         """The increments since the last call (and forget them)."""
@@ -80,6 +177,8 @@ class Trainer:
         """One deal at random, walked once for each seat as the traverser."""
         state = self.game.new_state(rng.getrandbits(62))
         state.deal()
+        if self.linear:
+            self._weight = float(self.base + self.iterations * self.stride + 1)
         for traverser in range(state.n):
             self.traverse(state.clone(), traverser, rng)
         self.iterations += 1
@@ -95,13 +194,23 @@ class Trainer:
 
     def traverse(self, state: TrickState, traverser: int, rng: random.Random) -> float:
         """The sampled value of ``state`` (which this call may change) for ``traverser``."""
+        bots = self.bots
+        learns = self._learns
+        against = self._against
+        sides = self.game.num_scores
         while state.phase == AUCTION or state.phase == PLAY:
             mask = state.legal_mask()
             if not mask & (mask - 1):  # one legal action: no decision
                 state.apply(mask.bit_length() - 1)
                 continue
             seat = state.to_act
-            found = decision(state.view(seat))
+            view = state.view(seat)
+            if bots:
+                kind = 0 if state.phase == AUCTION else 1 if view.trump < 0 else 2
+                if not learns[kind] or (against and (seat - traverser) % sides):
+                    state.apply(bots[seat].act(view))
+                    continue
+            found = decision(view)
             assert found is not None
             if found.key is None:
                 state.apply(found.concrete[0])
@@ -117,15 +226,17 @@ class Trainer:
                     values.append(self.traverse(child, traverser, rng))
                 expected = sum(p * v for p, v in zip(sigma, values, strict=True))
                 regret, dregret = node[0], delta[0]
+                weight = self._weight
                 for i in range(size):
-                    gain = values[i] - expected
+                    gain = (values[i] - expected) * weight
                     regret[i] += gain
                     dregret[i] += gain
                 return expected
             total, dtotal = node[1], delta[1]
+            weight = self._weight
             for i in range(size):
-                total[i] += sigma[i]
-                dtotal[i] += sigma[i]
+                total[i] += sigma[i] * weight
+                dtotal[i] += sigma[i] * weight
             state.apply(found.concrete[draw(sigma, rng)])
         # The hand is over (a fresh match: the scores are this hand's changes).
         scores = state.scores
@@ -161,15 +272,16 @@ def _load_game() -> Game:
     return load_game(GAME_SPEC)
 
 
-def _init_worker(path: str) -> None:
+def _init_worker(path: str, scheme: Scheme, linear: bool, stride: int) -> None:
     ignore_interrupts()
     global _WORKER
     store = Store.open(path, readonly=True)
     try:
         table = store.load_sums()
+        base = store.iterations
     finally:
         store.close()
-    _WORKER = Trainer(_load_game(), table)
+    _WORKER = Trainer(_load_game(), table, scheme, linear, base, stride)
 
 
 def _chunk(iterations: int, seconds: float | None, seed: int) -> tuple[int, dict[str, Node]]:
@@ -198,8 +310,16 @@ def merge(table: dict[str, Node], deltas: dict[str, Node], dirty: set[str]) -> N
 class _Run:
     """One training run's bookkeeping: the merged table, its unsaved keys, the counts."""
 
-    def __init__(self, store: Store, seconds: float | None) -> None:
+    def __init__(self, store: Store, seconds: float | None, scheme: Scheme) -> None:
         self.store = store
+        self.scheme = scheme
+        # What this database was trained by, run after run ("; " between them).
+        self.history = store.meta.get("schemes", "")
+        # A new database is trained by Linear CFR; one made before it, as it was begun.
+        self.weighting = store.meta.get("weighting") or (
+            "linear" if store.iterations == 0 else "uniform"
+        )
+        self.linear = self.weighting == "linear"
         self.table = store.load_sums()
         self.dirty: set[str] = set()
         self.done = 0
@@ -226,6 +346,10 @@ class _Run:
             "iterations": str(self.before + self.done),
             "seconds": f"{spent:.1f}",
             "game": GAME_SPEC,
+            "weighting": self.weighting,
+            "schemes": "; ".join(
+                filter(None, [self.history, f"{self.scheme.text()} iterations={self.done}"])
+            ),
         }
         self.store.write_sums(((k, self.table[k]) for k in self.dirty), meta)
         self.dirty = set()
@@ -239,20 +363,23 @@ def train(
     workers: int | None = None,
     seed: int = 1,
     progress: Callable[[Progress], None] | None = None,
+    scheme: Scheme | None = None,
 ) -> Progress:
     """Train the strategy of the database at ``path`` (made if new) for ``iterations``
-    iterations or ``seconds``, whichever ends first (at least one must be given).
+    iterations or ``seconds``, whichever ends first (at least one must be given), by
+    ``scheme`` (the first scheme, every key learnt in self-play, by default).
 
     Runs on ``workers`` processes (every core by default; 1: in this process). Ctrl-C stops
     it; what was merged is written first, then KeyboardInterrupt goes on.
     """
+    scheme = scheme or Scheme()
     if iterations is None and seconds is None:
         raise StrategyError("give the iterations or the seconds to train")
     target = iterations if iterations is not None else 1 << 62
     workers = workers or default_workers()
     store = Store.open(path, create=True)
     try:
-        run = _Run(store, seconds)
+        run = _Run(store, seconds, scheme)
         try:
             if target == 0:
                 pass  # nothing to train (e.g. only --compact): no pool to start
@@ -270,7 +397,7 @@ def train(
 def _train_here(
     run: _Run, target: int, seed: int, progress: Callable[[Progress], None] | None
 ) -> None:
-    trainer = Trainer(_load_game(), run.table)
+    trainer = Trainer(_load_game(), run.table, run.scheme, run.linear, run.before)
     task = 0
     while run.done < target:
         left = run.time_left()
@@ -296,7 +423,8 @@ def _train_pool(
     """Train on a pool of ``workers`` processes (see the module)."""
     assigned = 0
     task = 0
-    with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(path,)) as pool:
+    setup = (path, run.scheme, run.linear, workers)
+    with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=setup) as pool:
         running: dict[Future[tuple[int, dict[str, Node]]], int] = {}
         while True:
             left = run.time_left()
@@ -323,4 +451,15 @@ def _train_pool(
             run.save()
 
 
-__all__ = ["GAME_SPEC", "Progress", "Trainer", "merge", "train"]
+__all__ = [
+    "AGAINST",
+    "GAME_SPEC",
+    "PAYOFFS",
+    "PHASES",
+    "Progress",
+    "Scheme",
+    "Trainer",
+    "key_kind",
+    "merge",
+    "train",
+]
