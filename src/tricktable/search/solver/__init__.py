@@ -53,14 +53,22 @@ def supports(game: Game) -> bool:
     return game.name in _FOUR_SEATS and game.num_players == 4
 
 
-def solve(state: TrickState, seat: int, deadline: float | None = None) -> SolveResult:
+def solve(
+    state: TrickState, seat: int, deadline: float | None = None, *, core: str = "auto"
+) -> SolveResult:
     """Solve the rest of ``state``'s hand for ``seat`` with every hand known.
 
     ``deadline`` is a ``time.perf_counter()`` instant: past it the search stops with
     :class:`SolveTimeout` (it looks at the clock every 256 positions). A game :func:`supports`
     does not, a state out of card play or with hands unknown is a one-line
     :class:`~tricktable.errors.TricktableError`.
+
+    ``core``: ``"auto"`` (the compiled core, :mod:`.fast`, where it is built and takes the
+    game, else the Python search: the same values), ``"python"`` (the reference) or ``"c"``
+    (the compiled core, or a one-line error where it cannot).
     """
+    if core not in ("auto", "python", "c"):
+        raise TricktableError(f"solve: no core {core!r} (auto, python or c)")
     game = state.game
     if not supports(game):
         raise TricktableError(f"solve: {game.name} is not a game the solver knows")
@@ -71,19 +79,19 @@ def solve(state: TrickState, seat: int, deadline: float | None = None) -> SolveR
     if game.name == "hearts":
         from tricktable.search.solver.hearts import solve_hearts
 
-        return solve_hearts(state, seat, deadline)
+        return solve_hearts(state, seat, deadline, core)
     if game.name == "spades":
         from tricktable.search.solver.spades import solve_spades
 
-        return solve_spades(state, seat, deadline)
+        return solve_spades(state, seat, deadline, core)
     if game.name == "all-fours":
         from tricktable.search.solver.all_fours import solve_all_fours
 
-        return solve_all_fours(state, seat, deadline)
+        return solve_all_fours(state, seat, deadline, core)
     if game.name == "cinch":
         from tricktable.search.solver.cinch import solve_cinch
 
-        return solve_cinch(state, seat, deadline)
+        return solve_cinch(state, seat, deadline, core)
     from tricktable.search.solver.pitch import check_pitch, solve_pitch
 
-    return solve_pitch(check_pitch(state), seat, deadline)
+    return solve_pitch(check_pitch(state), seat, deadline, core)

@@ -29,6 +29,7 @@ from tricktable.errors import TricktableError
 from tricktable.games.all_fours import POINT_ORDER, AllFoursState
 from tricktable.games.pitch_scoring import game_count, high_low
 from tricktable.search.solver.core import (
+    Kernel,
     Rules,
     Search,
     SolveResult,
@@ -40,11 +41,13 @@ from tricktable.search.solver.core import (
 __all__ = ["AllFoursRules", "hand_change", "solve_all_fours"]
 
 
-def solve_all_fours(state: Any, seat: int, deadline: float | None) -> SolveResult:
+def solve_all_fours(
+    state: Any, seat: int, deadline: float | None, core: str = "auto"
+) -> SolveResult:
     """Solve an All Fours hand in card play (see :func:`tricktable.search.solver.solve`)."""
     if not isinstance(state, AllFoursState):
         raise TricktableError(f"solve: {state.game.name} is not All Fours")
-    search = Search(state, AllFoursRules(state, seat), deadline)
+    search = Search(state, AllFoursRules(state, seat), deadline, core=core)
     return solve_root(state, lambda card: search)
 
 
@@ -159,5 +162,14 @@ class AllFoursRules(Rules):
             return 2 * delta[me] - sum(delta)
 
         self.legal = follow_or_trump(trump_mask, may_trump)
+        # The summary is already the C core's: (point cards, Game count) by side.
+        self.kernel = Kernel(
+            slot_of=side_of,
+            nslots=nsides,
+            cw=self.worth,
+            pmask=pmask,
+            may_trump=may_trump,
+            trump_mask=trump_mask,
+        )
         self.take = take
         self.leaf = leaf

@@ -23,6 +23,7 @@ from tricktable.errors import TricktableError
 from tricktable.games.cinch import CinchState
 from tricktable.games.cinch_scoring import hand_points, high_low, point_card, score_hand
 from tricktable.search.solver.core import (
+    Kernel,
     Rules,
     Search,
     SolveResult,
@@ -35,12 +36,25 @@ from tricktable.search.solver.core import (
 __all__ = ["CinchRules", "solve_cinch"]
 
 
-def solve_cinch(state: Any, seat: int, deadline: float | None) -> SolveResult:
+def solve_cinch(state: Any, seat: int, deadline: float | None, core: str = "auto") -> SolveResult:
     """Solve a Cinch hand in card play (see :func:`tricktable.search.solver.solve`)."""
     if not isinstance(state, CinchState):
         raise TricktableError(f"solve: {state.game.name} is not a Cinch-family game")
-    search = Search(state, CinchRules(state, seat), deadline)
+    search = Search(state, CinchRules(state, seat), deadline, core=core)
     return solve_root(state, lambda card: search)
+
+
+def _with_counts(summary: Summary) -> tuple[int, ...]:
+    """Cinch's summary (point cards by side) in the C core's form, each count 0."""
+    out: list[int] = []
+    for cards in summary:  # type: ignore[attr-defined]
+        out += [cards, 0]
+    return tuple(out)
+
+
+def _cards_only(pairs: tuple[int, ...]) -> Summary:
+    """Cinch's summary from the C core's form."""
+    return pairs[0::2]
 
 
 class CinchRules(Rules):
@@ -98,5 +112,16 @@ class CinchRules(Rules):
             return 2 * delta[me] - sum(delta)
 
         self.legal = follow_or_trump(trump_mask, may_trump)
+        # The C core's summary is (point cards, count) by side: the count stays 0.
+        self.kernel = Kernel(
+            slot_of=side_of,
+            nslots=nsides,
+            cw=[0] * 64,
+            pmask=pmask,
+            may_trump=may_trump,
+            trump_mask=trump_mask,
+            to_c=_with_counts,
+            from_c=_cards_only,
+        )
         self.take = take
         self.leaf = leaf

@@ -69,6 +69,55 @@ class SolveTimeout(TricktableError):
     """A solve given a deadline passed it (sampling bots stop and use the worlds solved)."""
 
 
+#: the C core's first-lead rules (:class:`Kernel`): none; the card if held; the card itself
+FIRST_NONE, FIRST_PREFER, FIRST_EXACT = 0, 1, 2
+
+
+@dataclass
+class Kernel:
+    """How the compiled core (:mod:`.fast`) reads one game's :class:`Rules`: the legal hook as
+    masks and the summary's shape. The leaves and bounds stay the rules' own functions.
+
+    **Legal cards** (the engine's, as the Python hooks): at a trick's start, with every card of
+    the hand still live, ``first_lead`` (``FIRST_PREFER``: if held; ``FIRST_EXACT``: itself,
+    as Hearts' 2♣); else, once ``live & break_mask == break_mask`` (nothing of it played
+    yet), not ``no_lead`` unless nothing else is held (Setback's joker: ``break_mask`` 0).
+    Following: the suit led (or, ``may_trump``, a trump instead); void, anything but
+    ``first_forbid`` on the hand's first trick.
+
+    **The summary** is, by slot (``slot_of`` a seat), which of ``pmask``'s cards it took and
+    a count: ``cw`` by card won plus ``tw`` a trick (the Game count; Spades' tricks). Its
+    Python form is ``to_c`` / ``from_c`` of ``(cards, count)`` pairs by slot. Or, with
+    ``hearts``, Hearts' own ``(mine, candidate)`` of seat ``me``, ``cw`` the points of a
+    card, ``tracked`` the cards that decide a moon. ``bw``: by card, the weight that, with
+    the summary, decides :attr:`Rules.bounds` (None: no bounds).
+    """
+
+    slot_of: list[int]
+    nslots: int
+    cw: list[int]
+    first_mode: int = FIRST_NONE
+    first_lead: int = 0
+    break_mask: int = 0
+    no_lead: int = 0
+    first_forbid: int = 0
+    may_trump: bool = False
+    trump_mask: int = 0
+    hearts: bool = False
+    me: int = 0
+    pmask: int = 0
+    tracked: int = 0
+    tw: int = 0
+    bw: list[int] | None = None
+    to_c: Callable[[Summary], tuple[int, ...]] = field(default=lambda summary: _pairs(summary))
+    from_c: Callable[[tuple[int, ...]], Summary] = field(default=lambda pairs: pairs)
+
+
+def _pairs(summary: Summary) -> tuple[int, ...]:
+    """A summary already in the C core's form: ``(cards, count)`` by slot (Setback's)."""
+    return summary  # type: ignore[return-value]
+
+
 def follow_or_trump(
     trump_mask: int, may_trump: bool, forbid: int = 0
 ) -> Callable[[list[int], int, int, int, int], int]:
@@ -121,6 +170,8 @@ class Rules:
     #: ``bounds(summary, live)``: the least and the most the rest can be worth, at a trick's
     #: start, ``live`` being the cards still in hands; None where the game has none
     bounds: Callable[[Summary, int], tuple[int, int]] | None = None
+    #: how the compiled core reads these rules; None: the Python search alone
+    kernel: Kernel | None = None
 
 
 def check_play(state: TrickState) -> None:
@@ -140,6 +191,9 @@ class Search:
     """One search of one hand with the rules (and trump) fixed; the state is never changed.
 
     ``merge=False`` searches every legal card (for tests: merged moves equal unmerged).
+    ``core``: ``"auto"`` searches with the compiled core (:mod:`.fast`) where it is built
+    and takes the rules (:attr:`Rules.kernel`), else in Python; ``"python"`` always in
+    Python (the reference); ``"c"`` with the compiled core or a one-line error.
     """
 
     def __init__(
@@ -148,8 +202,10 @@ class Search:
         rules: Rules,
         deadline: float | None = None,
         merge: bool = True,
+        core: str = "auto",
     ) -> None:
         self.state = state
+        self.core = core
         self.rules = rules
         self.deadline = deadline
         self.nodes = 0
@@ -182,7 +238,15 @@ class Search:
         #: by card: the cards that follow the same suit and outrank it, for merging where
         #: power is not rank order (where it is, the moves are merged without it: left empty)
         self.above = [] if self.rank_order else _above(self.groups, power)
-        self.play = self._make_search()
+        self._play: Callable[..., int] | None = None
+
+    @property
+    def play(self) -> Callable[..., int]:
+        """The Python search's ``step`` (built on first use: a search the compiled core
+        answers never needs it)."""
+        if self._play is None:
+            self._play = self._make_search()
+        return self._play
 
     def move_value(self, card: int, guess: int | None = None) -> int:
         """The exact value of playing ``card`` now (a legal card of the seat to act).
@@ -790,14 +854,30 @@ def _above(groups: list[tuple[int, list[int]]], power: Sequence[int]) -> list[in
 
 def solve_root(state: TrickState, searches: Callable[[int], Search]) -> SolveResult:
     """Every legal card's value, each searched by ``searches(card)``: the first card of a
-    search with the window open, each next one by MTD(f) from the value of the one before."""
+    search with the window open, each next one by MTD(f) from the value of the one before
+    (in the compiled core where the search takes it, else in Python)."""
+    from tricktable.search.solver import fast
+
+    legal = state.legal_actions()
+    by_search: dict[Search, list[int]] = {}
+    for card in legal:
+        by_search.setdefault(searches(card), []).append(card)
     moves: dict[int, int] = {}
-    last: dict[Search, int] = {}
     maximise = True
-    for card in state.legal_actions():
-        search = searches(card)
-        moves[card] = last[search] = search.move_value(card, last.get(search))
+    nodes = 0
+    for search, cards in by_search.items():
         maximise = search.rules.maximise[state.to_act]
-    values = moves.values()
+        answer = fast.solve_cards(search, cards)
+        if answer is not None:
+            found, searched = answer
+            moves.update(zip(cards, found, strict=True))
+            nodes += searched
+            continue
+        guess: int | None = None
+        for card in cards:
+            moves[card] = guess = search.move_value(card, guess)
+        nodes += search.nodes
+    ordered = {card: moves[card] for card in legal}
+    values = ordered.values()
     value = max(values) if maximise else min(values)
-    return SolveResult(value, moves, sum(s.nodes for s in last))
+    return SolveResult(value, ordered, nodes)

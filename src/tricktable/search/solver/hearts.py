@@ -44,6 +44,8 @@ from tricktable.games.hearts import (
     hearts_score,
 )
 from tricktable.search.solver.core import (
+    FIRST_EXACT,
+    Kernel,
     Rules,
     Search,
     SolveResult,
@@ -59,11 +61,11 @@ NOBODY = -1
 SPLIT = -2
 
 
-def solve_hearts(state: Any, seat: int, deadline: float | None) -> SolveResult:
+def solve_hearts(state: Any, seat: int, deadline: float | None, core: str = "auto") -> SolveResult:
     """Solve a Hearts hand in card play (see :func:`tricktable.search.solver.solve`)."""
     if not isinstance(state, HeartsState):
         raise TricktableError(f"solve: {state.game.name} is not Hearts")
-    search = Search(state, HeartsRules(state, seat), deadline)
+    search = Search(state, HeartsRules(state, seat), deadline, core=core)
     return solve_root(state, lambda card: search)
 
 
@@ -175,3 +177,18 @@ class HeartsRules(Rules):
         self.take = take
         self.leaf = leaf
         self.bounds = bounds
+        # The C core keeps Hearts' own summary; the bounds hang on the points left.
+        self.kernel = Kernel(
+            slot_of=[0] * 4,
+            nslots=1,
+            cw=worth,
+            hearts=True,
+            me=seat,
+            tracked=POINT_CARDS,
+            first_mode=FIRST_EXACT,
+            first_lead=two_clubs,
+            break_mask=break_mask if breaking else 0,
+            no_lead=HEART_CARDS if breaking else 0,
+            first_forbid=first_forbid,
+            bw=worth,
+        )

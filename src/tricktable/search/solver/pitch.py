@@ -36,6 +36,7 @@ from tricktable.games.pitch_scoring import (
 )
 from tricktable.games.setback import SetbackState
 from tricktable.search.solver.core import (
+    Kernel,
     Rules,
     Search,
     SolveResult,
@@ -45,10 +46,13 @@ from tricktable.search.solver.core import (
 )
 
 
-def solve_pitch(state: SetbackState, seat: int, deadline: float | None) -> SolveResult:
+def solve_pitch(
+    state: SetbackState, seat: int, deadline: float | None, core: str = "auto"
+) -> SolveResult:
     """Solve a Setback hand in card play (see :func:`tricktable.search.solver.solve`)."""
     if state.tables.suit >= 0:
-        search = Search(state, PitchRules(state, seat, state.tables, state.lead_forbid), deadline)
+        rules = PitchRules(state, seat, state.tables, state.lead_forbid)
+        search = Search(state, rules, deadline, core=core)
         return solve_root(state, lambda card: search)
     searches: dict[int, Search] = {}
 
@@ -56,7 +60,7 @@ def solve_pitch(state: SetbackState, seat: int, deadline: float | None) -> Solve
         suit = card // 13
         if suit not in searches:
             rules = PitchRules(state, seat, state.trumps[suit], state.joker_forbid)
-            searches[suit] = Search(state, rules, deadline)
+            searches[suit] = Search(state, rules, deadline, core=core)
         return searches[suit]
 
     return solve_root(state, by_trump)
@@ -157,5 +161,15 @@ class PitchRules(Rules):
             return 2 * delta[me] - sum(delta)
 
         self.legal = follow_or_trump(trump_mask, may_trump, forbid)
+        # The summary is already the C core's: (point cards, Game count) by side.
+        self.kernel = Kernel(
+            slot_of=side_of,
+            nslots=nsides,
+            cw=self.worth,
+            pmask=pmask,
+            no_lead=forbid,
+            may_trump=may_trump,
+            trump_mask=trump_mask,
+        )
         self.take = take
         self.leaf = leaf

@@ -28,6 +28,9 @@ from typing import Any
 from tricktable.errors import TricktableError
 from tricktable.games.spades import SPADE_MASK, SpadesState, score_team
 from tricktable.search.solver.core import (
+    FIRST_NONE,
+    FIRST_PREFER,
+    Kernel,
     Rules,
     Search,
     SolveResult,
@@ -37,12 +40,25 @@ from tricktable.search.solver.core import (
 )
 
 
-def solve_spades(state: Any, seat: int, deadline: float | None) -> SolveResult:
+def solve_spades(state: Any, seat: int, deadline: float | None, core: str = "auto") -> SolveResult:
     """Solve a Spades hand in card play (see :func:`tricktable.search.solver.solve`)."""
     if not isinstance(state, SpadesState):
         raise TricktableError(f"solve: {state.game.name} is not Spades")
-    search = Search(state, SpadesRules(state, seat), deadline)
+    search = Search(state, SpadesRules(state, seat), deadline, core=core)
     return solve_root(state, lambda card: search)
+
+
+def _with_cards(summary: Summary) -> tuple[int, ...]:
+    """Spades' summary (tricks by slot) in the C core's form, with no point cards."""
+    out: list[int] = []
+    for tricks in summary:  # type: ignore[attr-defined]
+        out += [0, tricks]
+    return tuple(out)
+
+
+def _counts_only(pairs: tuple[int, ...]) -> Summary:
+    """Spades' summary from the C core's form."""
+    return pairs[1::2]
 
 
 def splits(tricks: int, slots: int) -> list[tuple[int, ...]]:
@@ -129,6 +145,21 @@ class SpadesRules(Rules):
             return found
 
         self.legal = legal
+        # The C core counts tricks by slot (one a trick, no card counted) and bounds by
+        # the cards left; the first lead and the break as masks.
+        self.kernel = Kernel(
+            slot_of=slot,
+            nslots=4,
+            cw=[0] * 64,
+            tw=1,
+            first_mode=FIRST_PREFER if first_2c else FIRST_NONE,
+            first_lead=1,
+            break_mask=spades if breaking else 0,
+            no_lead=SPADE_MASK if breaking else 0,
+            bw=[1] * 64,
+            to_c=_with_cards,
+            from_c=_counts_only,
+        )
         self.take = take
         self.leaf = leaf
         self.bounds = bounds

@@ -1,0 +1,994 @@
+/* The solver's double-dummy core in C: the search of tricktable.search.solver.core, compiled.
+ *
+ * The Python front end (fast.py) describes one hand to it: the hands, the cards won, the trick
+ * being played, the trump tables (power, suit to follow), the legal-card rule of the game as a
+ * few masks, what of the cards won the score depends on (the summary: the owner of each point
+ * card and a count by side, or Hearts' own), the game's move order and which cards merge. The
+ * leaves and the bounds are the Python rules' own functions, called back once per summary (and
+ * per summary and weight left) and cached here, so the scoring is written once, in Python.
+ *
+ * The search is the Python one (core.py): fail-soft alpha-beta, a transposition table at each
+ * trick's start keyed by the canonical form of the cards still live (per suit group, in order
+ * of power: the owner and the tag of each, so positions that differ only in which low cards
+ * were played share an entry), equal cards merged, the table's best card tried first, then the
+ * game's order, and each root card valued by MTD(f) from the value of the card before.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef uint64_t u64;
+
+#define INF (1 << 20)
+#define MAXN 8    /* seats */
+#define MAXK 16   /* words of a table key */
+#define PROBE 4   /* slots looked at for one key */
+
+enum { ERR_NONE = 0, ERR_PY = 1, ERR_TIME = 2 };
+enum { FIRST_NONE = 0, FIRST_PREFER = 1, FIRST_EXACT = 2 };
+enum { SUM_SLOTS = 0, SUM_HEARTS = 1 };
+
+typedef struct {
+    u64 a, b;
+} Sum;
+
+/* A small open-addressing map from a summary (and a weight) to one or two ints. */
+typedef struct {
+    u64 *keys;   /* 3 words a slot: a, b, w; w == ~0 marks an empty slot */
+    int *vals;   /* 2 a slot */
+    size_t cap, used;
+} Cache;
+
+typedef struct {
+    /* the table */
+    int n, turn, last;
+    u64 hands[MAXN], won[MAXN];
+    int maximise[MAXN];
+    /* the trump tables and the game's order */
+    int power[64];
+    u64 suit_mask[64];
+    int order[64];
+    int worth[64];
+    u64 special;
+    u64 above[64];
+    int rankpos[64];   /* the card's place when groups are listed each by power */
+    int group_of[64];
+    /* legal cards */
+    int first_mode, may_trump;
+    u64 first_lead, deck, break_mask, no_lead, first_forbid, trump_mask;
+    /* the summary */
+    int smode, me;
+    int slot_of[MAXN];
+    int nslots;
+    u64 pmask, tracked;
+    int pidx[64];
+    int pcard[16];
+    int npoints;
+    int cw[64];
+    int tw;
+    /* bounds */
+    int has_bounds;
+    int bw[64];
+    PyObject *leaf_cb, *bounds_cb;
+    Cache leaves, bounds;
+    /* canonical keys */
+    int ngroups;
+    int gcards[64];
+    int gstart[65], gend[65];
+    int tag_id[64];
+    int obits, tbits, K;
+    /* the transposition table */
+    u64 *tt;
+    size_t tt_mask;
+    int stride;
+    uint32_t gen;
+    /* bookkeeping */
+    long long nodes;
+    double deadline;
+    int error;
+} Solver;
+
+/* ---- time ---- */
+
+static double now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- hashing ---- */
+
+static inline u64 mix(u64 x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+/* ---- the small caches ---- */
+
+static int cache_init(Cache *c, size_t cap) {
+    c->cap = cap;
+    c->used = 0;
+    c->keys = malloc(cap * 3 * sizeof(u64));
+    c->vals = malloc(cap * 2 * sizeof(int));
+    if (!c->keys || !c->vals) return -1;
+    for (size_t i = 0; i < cap; i++) c->keys[3 * i + 2] = ~(u64)0;
+    return 0;
+}
+
+static void cache_free(Cache *c) {
+    free(c->keys);
+    free(c->vals);
+    c->keys = NULL;
+    c->vals = NULL;
+}
+
+static int *cache_find(Cache *c, Sum s, u64 w, int *found) {
+    size_t i = mix(s.a * 31 + mix(s.b) + w * 0x9e3779b97f4a7c15ULL) & (c->cap - 1);
+    for (;;) {
+        u64 *k = c->keys + 3 * i;
+        if (k[2] == ~(u64)0) {
+            *found = 0;
+            return c->vals + 2 * i;
+        }
+        if (k[0] == s.a && k[1] == s.b && k[2] == w) {
+            *found = 1;
+            return c->vals + 2 * i;
+        }
+        i = (i + 1) & (c->cap - 1);
+    }
+}
+
+static int cache_grow(Cache *c) {
+    Cache bigger;
+    if (cache_init(&bigger, c->cap * 2) < 0) return -1;
+    for (size_t i = 0; i < c->cap; i++) {
+        u64 *k = c->keys + 3 * i;
+        if (k[2] == ~(u64)0) continue;
+        Sum s = {k[0], k[1]};
+        int found;
+        int *v = cache_find(&bigger, s, k[2], &found);
+        size_t j = (size_t)(v - bigger.vals) / 2;
+        memcpy(bigger.keys + 3 * j, k, 3 * sizeof(u64));
+        v[0] = c->vals[2 * i];
+        v[1] = c->vals[2 * i + 1];
+        bigger.used++;
+    }
+    cache_free(c);
+    *c = bigger;
+    return 0;
+}
+
+static int cache_put(Cache *c, Sum s, u64 w, int v0, int v1) {
+    int found;
+    if (2 * (c->used + 1) > c->cap && cache_grow(c) < 0) return -1;
+    int *v = cache_find(c, s, w, &found);
+    size_t i = (size_t)(v - c->vals) / 2;
+    c->keys[3 * i] = s.a;
+    c->keys[3 * i + 1] = s.b;
+    c->keys[3 * i + 2] = w;
+    v[0] = v0;
+    v[1] = v1;
+    if (!found) c->used++;
+    return 0;
+}
+
+/* ---- the summary ---- */
+
+static inline Sum take(const Solver *S, Sum s, int winner, u64 tm) {
+    if (S->smode == SUM_HEARTS) {
+        if (!(tm & S->tracked)) return s;
+        int got = 0;
+        for (u64 r = tm; r; r &= r - 1) got += S->cw[__builtin_ctzll(r)];
+        int64_t cand = (int64_t)s.a - 2;
+        if (winner == S->me) s.b += (u64)(int64_t)got;
+        if (cand == -1)
+            cand = winner;
+        else if (cand != winner)
+            cand = -2;
+        s.a = (u64)(cand + 2);
+        return s;
+    }
+    int slot = S->slot_of[winner];
+    for (u64 r = tm & S->pmask; r; r &= r - 1) {
+        int c = __builtin_ctzll(r);
+        s.a |= (u64)(slot + 1) << (4 * S->pidx[c]);
+    }
+    int cnt = S->tw;
+    for (u64 r = tm; r; r &= r - 1) cnt += S->cw[__builtin_ctzll(r)];
+    s.b += (u64)cnt << (8 * slot);
+    return s;
+}
+
+/* The summary as the Python front end reads it: (mine, candidate) in Hearts; else, by slot,
+ * the point cards it took and its count. */
+static PyObject *sum_tuple(const Solver *S, Sum s) {
+    if (S->smode == SUM_HEARTS)
+        return Py_BuildValue("(LL)", (long long)(int64_t)s.b, (long long)((int64_t)s.a - 2));
+    PyObject *t = PyTuple_New(2 * S->nslots);
+    if (!t) return NULL;
+    for (int slot = 0; slot < S->nslots; slot++) {
+        u64 pm = 0;
+        for (int i = 0; i < S->npoints; i++)
+            if ((int)((s.a >> (4 * i)) & 15) == slot + 1) pm |= (u64)1 << S->pcard[i];
+        PyObject *x = PyLong_FromUnsignedLongLong(pm);
+        PyObject *y = PyLong_FromLong((long)((s.b >> (8 * slot)) & 255));
+        if (!x || !y) {
+            Py_XDECREF(x);
+            Py_XDECREF(y);
+            Py_DECREF(t);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, 2 * slot, x);
+        PyTuple_SET_ITEM(t, 2 * slot + 1, y);
+    }
+    return t;
+}
+
+static int leaf(Solver *S, Sum s) {
+    int found;
+    int *v = cache_find(&S->leaves, s, 0, &found);
+    if (found) return v[0];
+    PyObject *t = sum_tuple(S, s);
+    PyObject *won = PyList_New(S->n);
+    if (!t || !won) goto fail;
+    for (int i = 0; i < S->n; i++) {
+        PyObject *x = PyLong_FromUnsignedLongLong(S->won[i]);
+        if (!x) goto fail;
+        PyList_SET_ITEM(won, i, x);
+    }
+    PyObject *r = PyObject_CallFunctionObjArgs(S->leaf_cb, t, won, NULL);
+    Py_DECREF(t);
+    Py_DECREF(won);
+    if (!r) {
+        S->error = ERR_PY;
+        return 0;
+    }
+    long value = PyLong_AsLong(r);
+    Py_DECREF(r);
+    if (value == -1 && PyErr_Occurred()) {
+        S->error = ERR_PY;
+        return 0;
+    }
+    if (cache_put(&S->leaves, s, 0, (int)value, 0) < 0) {
+        PyErr_NoMemory();
+        S->error = ERR_PY;
+    }
+    return (int)value;
+fail:
+    Py_XDECREF(t);
+    Py_XDECREF(won);
+    S->error = ERR_PY;
+    return 0;
+}
+
+/* The least and the most the rest can be worth (the Python rules' bounds), by summary and
+ * the weight still live. */
+static void bounds(Solver *S, Sum s, u64 live, int *lo, int *hi) {
+    u64 w = 0;
+    for (u64 r = live; r; r &= r - 1) w += (u64)(int64_t)S->bw[__builtin_ctzll(r)];
+    int found;
+    int *v = cache_find(&S->bounds, s, w & 0xffffffffULL, &found);
+    if (found) {
+        *lo = v[0];
+        *hi = v[1];
+        return;
+    }
+    PyObject *t = sum_tuple(S, s);
+    PyObject *l = PyLong_FromUnsignedLongLong(live);
+    PyObject *r = NULL;
+    if (t && l) r = PyObject_CallFunctionObjArgs(S->bounds_cb, t, l, NULL);
+    Py_XDECREF(t);
+    Py_XDECREF(l);
+    long a = 0, b = 0;
+    if (!r || !PyArg_ParseTuple(r, "ll", &a, &b)) {
+        Py_XDECREF(r);
+        S->error = ERR_PY;
+        *lo = -INF;
+        *hi = INF;
+        return;
+    }
+    Py_DECREF(r);
+    *lo = (int)a;
+    *hi = (int)b;
+    if (cache_put(&S->bounds, s, w & 0xffffffffULL, *lo, *hi) < 0) {
+        PyErr_NoMemory();
+        S->error = ERR_PY;
+    }
+}
+
+/* ---- legal cards: the engine's rules, from the position alone ---- */
+
+static inline u64 legal(const Solver *S, int seat, int pos, u64 lead_mask, u64 tmask) {
+    u64 hand = S->hands[seat];
+    u64 live = 0;
+    if (pos == 0) {
+        for (int s = 0; s < S->n; s++) live |= S->hands[s];
+        if (S->first_mode != FIRST_NONE && live == S->deck) {
+            if (S->first_mode == FIRST_EXACT) return S->first_lead;
+            return (hand & S->first_lead) ? hand & S->first_lead : hand;
+        }
+        if ((live & S->break_mask) == S->break_mask) {
+            u64 r = hand & ~S->no_lead;
+            return r ? r : hand;
+        }
+        return hand;
+    }
+    u64 follow = hand & lead_mask;
+    if (follow) return S->may_trump ? follow | (hand & S->trump_mask) : follow;
+    if (S->first_forbid) {
+        for (int s = 0; s < S->n; s++) live |= S->hands[s];
+        if ((live | tmask) == S->deck) {
+            u64 r = hand & ~S->first_forbid;
+            return r ? r : hand;
+        }
+    }
+    return hand;
+}
+
+/* ---- the moves of a node: equal cards merged, the table's card first, then the order ---- */
+
+static int moves(const Solver *S, int seat, u64 leg, u64 tmask, int first, int *out) {
+    int cards[64];
+    int k = 0;
+    for (u64 r = leg; r; r &= r - 1) {
+        int c = __builtin_ctzll(r);
+        int j = k++;
+        while (j > 0 && S->rankpos[cards[j - 1]] > S->rankpos[c]) {
+            cards[j] = cards[j - 1];
+            j--;
+        }
+        cards[j] = c;
+    }
+    u64 live = tmask;
+    for (int s = 0; s < S->n; s++)
+        if (s != seat) live |= S->hands[s];
+    int m = 0;
+    int prev = -1;
+    for (int i = 0; i < k; i++) {
+        int c = cards[i];
+        if (prev >= 0 && S->group_of[c] == S->group_of[prev] && !((S->special >> c) & 1) &&
+            !((S->special >> prev) & 1) && S->worth[c] == S->worth[prev] &&
+            !(live & S->above[c] & ~S->above[prev] & ~((u64)1 << prev))) {
+            prev = c;
+            continue; /* equal to the higher card just kept (or merged) */
+        }
+        prev = c;
+        int j = m++;
+        while (j > 0 && S->order[out[j - 1]] < S->order[c]) {
+            out[j] = out[j - 1];
+            j--;
+        }
+        out[j] = c;
+    }
+    if (first >= 0 && out[0] != first) {
+        for (int i = 1; i < m; i++) {
+            if (out[i] == first) {
+                memmove(out + 1, out, (size_t)i * sizeof(int));
+                out[0] = first;
+                break;
+            }
+        }
+    }
+    return m;
+}
+
+/* ---- the canonical key of a trick's start ---- */
+
+static void trick_key(const Solver *S, int seat, Sum s, u64 live, u64 *key) {
+    int owner[64];
+    for (int t = 0; t < S->n; t++)
+        for (u64 r = S->hands[t]; r; r &= r - 1) owner[__builtin_ctzll(r)] = t;
+    memset(key, 0, (size_t)S->K * sizeof(u64));
+    int base = 0;
+    for (int g = 0; g < S->ngroups; g++) {
+        int p = base;
+        for (int i = S->gstart[g]; i < S->gend[g]; i++) {
+            int c = S->gcards[i];
+            if (!((live >> c) & 1)) continue;
+            u64 bit = (u64)1 << p++;
+            key[0] |= bit;
+            int o = owner[c];
+            for (int b = 0; b < S->obits; b++)
+                if ((o >> b) & 1) key[1 + b] |= bit;
+            int t = S->tag_id[c];
+            for (int b = 0; b < S->tbits; b++)
+                if ((t >> b) & 1) key[1 + S->obits + b] |= bit;
+        }
+        base += S->gend[g] - S->gstart[g];
+    }
+    key[S->K - 2] = s.a;
+    key[S->K - 1] = s.b ^ ((u64)(seat + 1) << 56);
+}
+
+/* A table slot: K key words, then lo | hi << 32, then gen | best << 32 | depth << 40. */
+
+static u64 *tt_probe(Solver *S, const u64 *key, int *found) {
+    u64 h = 0;
+    for (int i = 0; i < S->K; i++) h = mix(h ^ key[i]) + (u64)i;
+    u64 *empty = NULL, *victim = NULL;
+    int victim_depth = 1 << 30;
+    for (int j = 0; j < PROBE; j++) {
+        u64 *e = S->tt + ((h + (u64)j) & S->tt_mask) * (u64)S->stride;
+        u64 meta = e[S->K + 1];
+        if ((uint32_t)meta != S->gen) {
+            if (!empty) empty = e;
+            continue;
+        }
+        if (!memcmp(e, key, (size_t)S->K * sizeof(u64))) {
+            *found = 1;
+            return e;
+        }
+        /* the entry nearest the leaves (fewest live cards) makes way */
+        int d = (int)((meta >> 40) & 0xff);
+        if (d < victim_depth) {
+            victim = e;
+            victim_depth = d;
+        }
+    }
+    *found = 0;
+    return empty ? empty : victim;
+}
+
+/* ---- the search ---- */
+
+static int ab(Solver *S, int seat, int pos, u64 lead_mask, int best_power, int best_seat,
+              u64 tmask, Sum s, int alpha, int beta);
+
+static int step(Solver *S, int seat, int pos, u64 lead_mask, int best_power, int best_seat,
+                u64 tmask, Sum s, int card, int alpha, int beta) {
+    u64 bit = (u64)1 << card;
+    S->hands[seat] ^= bit;
+    int p = S->power[card];
+    if (pos == 0) {
+        lead_mask = S->suit_mask[card];
+        best_power = p;
+        best_seat = seat;
+    } else {
+        if (p < 100 && !(bit & lead_mask)) p = -1;
+        if (p > best_power) {
+            best_power = p;
+            best_seat = seat;
+        }
+    }
+    int value;
+    if (pos == S->last) {
+        u64 tm = tmask | bit;
+        u64 old = S->won[best_seat];
+        S->won[best_seat] = old | tm;
+        value = ab(S, best_seat, 0, 0, -1, -1, 0, take(S, s, best_seat, tm), alpha, beta);
+        S->won[best_seat] = old;
+    } else {
+        int next = ((seat + S->turn) % S->n + S->n) % S->n;
+        value = ab(S, next, pos + 1, lead_mask, best_power, best_seat, tmask | bit, s, alpha,
+                   beta);
+    }
+    S->hands[seat] ^= bit;
+    return value;
+}
+
+static int ab(Solver *S, int seat, int pos, u64 lead_mask, int best_power, int best_seat,
+              u64 tmask, Sum s, int alpha, int beta) {
+    if (S->error) return 0;
+    u64 live = 0;
+    if (pos == 0) {
+        u64 hand = S->hands[seat];
+        if (!(hand & (hand - 1))) {
+            if (!hand) return leaf(S, s);
+            /* the last trick: every card forced, played out here */
+            S->nodes++;
+            int card = __builtin_ctzll(hand);
+            u64 lm = S->suit_mask[card];
+            int bp = S->power[card], winner = seat;
+            u64 tm = hand;
+            int t = seat;
+            for (int i = 0; i < S->last; i++) {
+                t = ((t + S->turn) % S->n + S->n) % S->n;
+                u64 h = S->hands[t];
+                if (!h) break;
+                card = 63 - __builtin_clzll(h);
+                int p = S->power[card];
+                if (p < 100 && !((lm >> card) & 1)) p = -1;
+                if (p > bp) {
+                    bp = p;
+                    winner = t;
+                }
+                tm |= (u64)1 << card;
+            }
+            u64 old = S->won[winner];
+            S->won[winner] = old | tm;
+            int v = leaf(S, take(S, s, winner, tm));
+            S->won[winner] = old;
+            return v;
+        }
+        for (int t = 0; t < S->n; t++) live |= S->hands[t];
+        if (S->has_bounds) {
+            int lo, hi;
+            bounds(S, s, live, &lo, &hi);
+            if (S->error) return 0;
+            if (lo == hi || hi <= alpha) return hi;
+            if (lo >= beta) return lo;
+        }
+    }
+    u64 leg = legal(S, seat, pos, lead_mask, tmask);
+    S->nodes++;
+    if (S->deadline > 0 && !(S->nodes & 255) && now() > S->deadline) {
+        S->error = ERR_TIME;
+        return 0;
+    }
+    if (!(leg & (leg - 1)))
+        return step(S, seat, pos, lead_mask, best_power, best_seat, tmask, s,
+                    __builtin_ctzll(leg), alpha, beta);
+    u64 key[MAXK];
+    int found = 0;
+    int first = -1;
+    int depth = __builtin_popcountll(live);
+    int elo = -INF, ehi = INF;
+    if (pos == 0) {
+        trick_key(S, seat, s, live, key);
+        u64 *entry = tt_probe(S, key, &found);
+        if (found) {
+            u64 bounds_word = entry[S->K];
+            elo = (int32_t)(uint32_t)bounds_word;
+            ehi = (int32_t)(uint32_t)(bounds_word >> 32);
+            first = (int)(int8_t)((entry[S->K + 1] >> 32) & 0xff);
+            if (elo >= beta) return elo;
+            if (ehi <= alpha) return ehi;
+            if (elo == ehi) return elo;
+            if (elo > alpha) alpha = elo;
+            if (ehi < beta) beta = ehi;
+        }
+    }
+    int maximise = S->maximise[seat];
+    int window_low = alpha, window_high = beta;
+    int best = maximise ? -INF : INF;
+    int best_card = -1;
+    int list[64];
+    int m = moves(S, seat, leg, tmask, first, list);
+    for (int i = 0; i < m; i++) {
+        int card = list[i];
+        int value = step(S, seat, pos, lead_mask, best_power, best_seat, tmask, s, card, alpha,
+                         beta);
+        if (S->error) return 0;
+        if (maximise) {
+            if (value > best) {
+                best = value;
+                best_card = card;
+                if (value > alpha) alpha = value;
+            }
+        } else if (value < best) {
+            best = value;
+            best_card = card;
+            if (value < beta) beta = value;
+        }
+        if (alpha >= beta) break;
+    }
+    if (pos == 0) {
+        /* Fail-soft: at or below the window the value is an upper bound, at or above it a
+         * lower bound, inside it exact; kept with what the table knew (looked up again: the
+         * search below may have moved the entry). */
+        int lo, hi;
+        if (best <= window_low) {
+            lo = -INF;
+            hi = best;
+        } else if (best >= window_high) {
+            lo = best;
+            hi = INF;
+        } else {
+            lo = hi = best;
+        }
+        if (elo > lo) lo = elo;
+        if (ehi < hi) hi = ehi;
+        int again;
+        u64 *entry = tt_probe(S, key, &again);
+        if (again) {
+            int olo = (int32_t)(uint32_t)entry[S->K], ohi = (int32_t)(uint32_t)(entry[S->K] >> 32);
+            if (olo > lo) lo = olo;
+            if (ohi < hi) hi = ohi;
+        } else {
+            memcpy(entry, key, (size_t)S->K * sizeof(u64));
+        }
+        entry[S->K] = (u64)(uint32_t)lo | ((u64)(uint32_t)hi << 32);
+        entry[S->K + 1] =
+            (u64)S->gen | ((u64)(uint8_t)(int8_t)best_card << 32) | ((u64)(depth & 0xff) << 40);
+    }
+    return best;
+}
+
+/* ---- the table's memory: one buffer kept between calls (a call that finds it taken, by
+ * another thread while a callback runs, makes its own) ---- */
+
+static u64 *kept_tt = NULL;
+static size_t kept_words = 0;
+static uint32_t kept_gen = 0;
+
+/* ---- reading the arguments ---- */
+
+static int read_u64s(PyObject *seq, u64 *out, int n, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %d items", what, n);
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        PyObject *x = PySequence_Fast_GET_ITEM(fast, i);
+        out[i] = PyLong_AsUnsignedLongLongMask(x);
+        if (out[i] == (u64)-1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static int read_ints(PyObject *seq, int *out, int n, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %d items", what, n);
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static u64 mask_arg(PyObject *x) { return PyLong_AsUnsignedLongLongMask(x); }
+
+/* solve(spec, root, cards, guess, deadline) -> (values, nodes)
+ *
+ * spec: a dict describing the hand (see fast.py); root: (seat, pos, lead_mask, best_power,
+ * best_seat, tmask, hands, won); cards: the root's cards to value, in order (each from the
+ * value of the one before, by MTD(f); the first with the window open, or from ``guess`` when
+ * it is not None); deadline: seconds left, or a negative number for none. Raises TimeoutError
+ * past the deadline. */
+
+#define GET(name)                                                                  \
+    PyObject *name = PyDict_GetItemString(spec, #name);                            \
+    if (!name) {                                                                   \
+        PyErr_SetString(PyExc_KeyError, "solve: the spec has no " #name);          \
+        goto done;                                                                 \
+    }
+
+static PyObject *dd_solve(PyObject *self, PyObject *args) {
+    PyObject *spec, *root, *cards, *guess_obj;
+    double seconds;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!O!OOd", &PyDict_Type, &spec, &PyTuple_Type, &root, &cards,
+                          &guess_obj, &seconds))
+        return NULL;
+    Solver *S = calloc(1, sizeof(Solver));
+    if (!S) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    u64 *tt = NULL;
+    size_t words = 0;
+    PyObject *cards_fast = NULL;
+
+    GET(n)
+    GET(turn)
+    GET(maximise)
+    GET(power)
+    GET(suit_mask)
+    GET(order)
+    GET(worth)
+    GET(special)
+    GET(first_mode)
+    GET(first_lead)
+    GET(deck)
+    GET(break_mask)
+    GET(no_lead)
+    GET(first_forbid)
+    GET(may_trump)
+    GET(trump_mask)
+    GET(smode)
+    GET(me)
+    GET(slot_of)
+    GET(nslots)
+    GET(pmask)
+    GET(tracked)
+    GET(cw)
+    GET(tw)
+    GET(summary)
+    GET(bw)
+    GET(leaf)
+    GET(bounds)
+    GET(tt_bits)
+
+    S->n = (int)PyLong_AsLong(n);
+    S->turn = (int)PyLong_AsLong(turn);
+    if (S->n < 2 || S->n > 7) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "solve: 2 to 7 seats");
+        goto done;
+    }
+    S->last = S->n - 1;
+    if (read_ints(maximise, S->maximise, S->n, "maximise") < 0) goto done;
+    if (read_ints(power, S->power, 64, "power") < 0) goto done;
+    if (read_u64s(suit_mask, S->suit_mask, 64, "suit_mask") < 0) goto done;
+    if (read_ints(order, S->order, 64, "order") < 0) goto done;
+    if (read_ints(worth, S->worth, 64, "worth") < 0) goto done;
+    S->special = mask_arg(special);
+    S->first_mode = (int)PyLong_AsLong(first_mode);
+    S->first_lead = mask_arg(first_lead);
+    S->deck = mask_arg(deck);
+    S->break_mask = mask_arg(break_mask);
+    S->no_lead = mask_arg(no_lead);
+    S->first_forbid = mask_arg(first_forbid);
+    S->may_trump = PyObject_IsTrue(may_trump);
+    S->trump_mask = mask_arg(trump_mask);
+    S->smode = (int)PyLong_AsLong(smode);
+    S->me = (int)PyLong_AsLong(me);
+    if (read_ints(slot_of, S->slot_of, S->n, "slot_of") < 0) goto done;
+    S->nslots = (int)PyLong_AsLong(nslots);
+    S->pmask = mask_arg(pmask);
+    S->tracked = mask_arg(tracked);
+    if (read_ints(cw, S->cw, 64, "cw") < 0) goto done;
+    S->tw = (int)PyLong_AsLong(tw);
+    if (PyErr_Occurred()) goto done;
+    if (S->nslots < 1 || S->nslots > 7 || __builtin_popcountll(S->pmask) > 15) {
+        PyErr_SetString(PyExc_ValueError, "solve: 1 to 7 slots, at most 15 point cards");
+        goto done;
+    }
+    S->npoints = 0;
+    for (int c = 0; c < 64; c++) {
+        S->pidx[c] = -1;
+        if ((S->pmask >> c) & 1) {
+            S->pidx[c] = S->npoints;
+            S->pcard[S->npoints++] = c;
+        }
+    }
+    /* the summary at the root: (mine, candidate) or, by slot, its point cards and count */
+    Sum s0 = {0, 0};
+    {
+        PyObject *sf = PySequence_Fast(summary, "summary");
+        if (!sf) goto done;
+        Py_ssize_t len = PySequence_Fast_GET_SIZE(sf);
+        if (S->smode == SUM_HEARTS) {
+            if (len != 2) {
+                Py_DECREF(sf);
+                PyErr_SetString(PyExc_ValueError, "solve: a Hearts summary is (mine, cand)");
+                goto done;
+            }
+            long mine = PyLong_AsLong(PySequence_Fast_GET_ITEM(sf, 0));
+            long cand = PyLong_AsLong(PySequence_Fast_GET_ITEM(sf, 1));
+            s0.a = (u64)(cand + 2);
+            s0.b = (u64)(int64_t)mine;
+        } else {
+            if (len != 2 * S->nslots) {
+                Py_DECREF(sf);
+                PyErr_SetString(PyExc_ValueError, "solve: a summary of 2 items a slot");
+                goto done;
+            }
+            for (int slot = 0; slot < S->nslots; slot++) {
+                u64 pm = mask_arg(PySequence_Fast_GET_ITEM(sf, 2 * slot)) & S->pmask;
+                long cnt = PyLong_AsLong(PySequence_Fast_GET_ITEM(sf, 2 * slot + 1));
+                for (u64 r = pm; r; r &= r - 1)
+                    s0.a |= (u64)(slot + 1) << (4 * S->pidx[__builtin_ctzll(r)]);
+                s0.b += (u64)(cnt & 255) << (8 * slot);
+            }
+        }
+        Py_DECREF(sf);
+        if (PyErr_Occurred()) goto done;
+    }
+    S->has_bounds = bw != Py_None;
+    if (S->has_bounds && read_ints(bw, S->bw, 64, "bw") < 0) goto done;
+    S->leaf_cb = leaf;
+    S->bounds_cb = bounds;
+
+    /* the suit groups, each by power (highest first, equal power by code), and what is
+     * above each card in its group; the tags of the canonical keys */
+    {
+        u64 seen = 0;
+        int k = 0;
+        S->ngroups = 0;
+        for (int c0 = 0; c0 < 64; c0++) {
+            if (!((S->deck >> c0) & 1) || ((seen >> c0) & 1)) continue;
+            u64 g = S->suit_mask[c0];
+            int start = k;
+            for (int c = 0; c < 64; c++) {
+                if (!((S->deck >> c) & 1) || ((seen >> c) & 1) || S->suit_mask[c] != g) continue;
+                seen |= (u64)1 << c;
+                int j = k++;
+                while (j > start && S->power[S->gcards[j - 1]] < S->power[c]) {
+                    S->gcards[j] = S->gcards[j - 1];
+                    j--;
+                }
+                S->gcards[j] = c;
+            }
+            S->gstart[S->ngroups] = start;
+            S->gend[S->ngroups] = k;
+            S->ngroups++;
+        }
+        for (int c = 0; c < 64; c++) {
+            S->rankpos[c] = 64 + c;
+            S->group_of[c] = -1 - c;
+            S->above[c] = 0;
+        }
+        for (int g = 0; g < S->ngroups; g++) {
+            u64 higher = 0, run = 0;
+            int run_power = INF;
+            for (int i = S->gstart[g]; i < S->gend[g]; i++) {
+                int c = S->gcards[i];
+                if (S->power[c] != run_power) {
+                    higher |= run;
+                    run = 0;
+                    run_power = S->power[c];
+                }
+                S->above[c] = higher;
+                run |= (u64)1 << c;
+                S->rankpos[c] = i;
+                S->group_of[c] = g;
+            }
+        }
+        /* tags: the card itself where it is special, else its worth */
+        long long tags[64];
+        int ntags = 0;
+        for (int c = 0; c < 64; c++) {
+            S->tag_id[c] = 0;
+            if (!((S->deck >> c) & 1)) continue;
+            long long tag = ((S->special >> c) & 1) ? 1000000LL + c : (long long)S->worth[c];
+            int id = -1;
+            for (int i = 0; i < ntags; i++)
+                if (tags[i] == tag) id = i;
+            if (id < 0) {
+                id = ntags;
+                tags[ntags++] = tag;
+            }
+            S->tag_id[c] = id;
+        }
+        S->obits = 0;
+        while ((1 << S->obits) < S->n) S->obits++;
+        S->tbits = 0;
+        while ((1 << S->tbits) < ntags) S->tbits++;
+        S->K = 1 + S->obits + S->tbits + 2;
+        if (S->K > MAXK) {
+            PyErr_SetString(PyExc_ValueError, "solve: too many kinds of card for a key");
+            goto done;
+        }
+    }
+
+    if (PyErr_Occurred()) goto done;
+    if (cache_init(&S->leaves, 256) < 0 || cache_init(&S->bounds, 256) < 0) {
+        PyErr_NoMemory();
+        goto done;
+    }
+
+    /* the table: kept between calls, cleared by a generation stamp */
+    {
+        long bits = PyLong_AsLong(tt_bits);
+        if (bits < 8 || bits > 24) bits = 16;
+        S->stride = S->K + 2;
+        size_t slots = (size_t)1 << bits;
+        words = slots * (size_t)S->stride;
+        if (kept_tt && kept_words != words) {
+            free(kept_tt);
+            kept_tt = NULL;
+        }
+        if (kept_tt) {
+            tt = kept_tt;
+            kept_tt = NULL;
+            S->gen = ++kept_gen;
+            if (S->gen == 0) {
+                memset(tt, 0, words * sizeof(u64));
+                S->gen = kept_gen = 1;
+            }
+        } else {
+            tt = calloc(words, sizeof(u64));
+            if (!tt) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            S->gen = 1;
+        }
+        S->tt = tt;
+        S->tt_mask = slots - 1;
+    }
+
+    /* the root */
+    int seat, pos, best_power, best_seat;
+    unsigned long long lead_mask, tmask;
+    PyObject *hands, *won;
+    if (!PyArg_ParseTuple(root, "iiKiiKOO", &seat, &pos, &lead_mask, &best_power, &best_seat,
+                          &tmask, &hands, &won))
+        goto done;
+    u64 hands0[MAXN], won0[MAXN];
+    if (read_u64s(hands, hands0, S->n, "hands") < 0) goto done;
+    if (read_u64s(won, won0, S->n, "won") < 0) goto done;
+    S->deadline = seconds >= 0 ? now() + seconds : -1.0;
+
+    cards_fast = PySequence_Fast(cards, "cards");
+    if (!cards_fast) goto done;
+    Py_ssize_t ncards = PySequence_Fast_GET_SIZE(cards_fast);
+    PyObject *values = PyList_New(ncards);
+    if (!values) goto done;
+    int have_guess = guess_obj != Py_None;
+    int guess = have_guess ? (int)PyLong_AsLong(guess_obj) : 0;
+    for (Py_ssize_t i = 0; i < ncards && !PyErr_Occurred(); i++) {
+        int card = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(cards_fast, i));
+        if (card < 0 || card > 63) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "solve: a card is 0..63");
+            break;
+        }
+        int value;
+        memcpy(S->hands, hands0, sizeof hands0);
+        memcpy(S->won, won0, sizeof won0);
+        Sum s = s0;
+        if (!have_guess) {
+            value = step(S, seat, pos, lead_mask, best_power, best_seat, tmask, s, card, -INF,
+                         INF);
+        } else {
+            int lo = -INF, hi = INF;
+            value = guess;
+            while (lo < hi && !S->error) {
+                int beta = value == lo ? value + 1 : value;
+                memcpy(S->hands, hands0, sizeof hands0);
+                memcpy(S->won, won0, sizeof won0);
+                value = step(S, seat, pos, lead_mask, best_power, best_seat, tmask, s, card,
+                             beta - 1, beta);
+                if (value < beta)
+                    hi = value;
+                else
+                    lo = value;
+            }
+        }
+        if (S->error) break;
+        PyList_SET_ITEM(values, i, PyLong_FromLong(value));
+        guess = value;
+        have_guess = 1;
+    }
+    if (S->error == ERR_TIME) {
+        PyErr_SetString(PyExc_TimeoutError, "solve: past its deadline");
+    }
+    if (PyErr_Occurred()) {
+        Py_DECREF(values);
+        goto done;
+    }
+    result = Py_BuildValue("(NL)", values, S->nodes);
+
+done:
+    Py_XDECREF(cards_fast);
+    cache_free(&S->leaves);
+    cache_free(&S->bounds);
+    if (tt) {
+        if (!kept_tt) {
+            kept_gen = S->gen;
+            kept_tt = tt;
+            kept_words = words;
+        } else {
+            free(tt);
+        }
+    }
+    free(S);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"solve", dd_solve, METH_VARARGS,
+     "solve(spec, root, cards, guess, seconds) -> (values, nodes): each root card's exact "
+     "value (see tricktable.search.solver.fast)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_dd",
+    "The solver's double-dummy core in C (see tricktable.search.solver.fast).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__dd(void) { return PyModule_Create(&module); }

@@ -1,0 +1,154 @@
+"""The solver's compiled core: the front end of the C search (``_dd.c``).
+
+:func:`solve_cards` hands one :class:`~.core.Search` (a hand, its rules, trump fixed) to the
+C extension when it is built and the rules say how it reads them (:attr:`.core.Rules.kernel`),
+and returns each card's value: the same values as the Python search, which stays the
+reference (``tests/test_csolver.py`` compares them on thousands of positions). Where the
+extension is not built (the source tree, a machine without a C compiler), or a search is
+beyond what it encodes (more than seven sides, fifteen point cards, a count past 255), it
+returns None and the Python search answers.
+
+What the C side is given: the hands, the cards won and the trick being played; the trump
+tables (power, suit to follow), the game's move order, each card's worth and the cards never
+merged; the legal hook as a few masks and the summary's shape (:class:`~.core.Kernel`); and
+the rules' own ``leaf`` and ``bounds``, which it calls once per summary (and per summary and
+weight left) and caches, so every score is still the game's own Python function.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tricktable.errors import TricktableError
+from tricktable.search.solver.core import Kernel, Search, SolveTimeout, hand_cards
+
+try:
+    from tricktable.search.solver import _dd  # type: ignore[attr-defined]
+except ImportError:  # not built: the Python search answers
+    _dd = None
+
+__all__ = ["available", "solve_cards"]
+
+
+def available() -> bool:
+    """Whether the C core is built (importable)."""
+    return _dd is not None
+
+
+def _tt_bits(live: int) -> int:
+    """The log2 of the transposition table's slots for ``live`` cards left in hands: small
+    for short hands (a Setback hand needs few), at most 2**19 slots (tens of MB)."""
+    if live <= 16:
+        return 12
+    if live <= 28:
+        return 15
+    if live <= 40:
+        return 17
+    return 19
+
+
+def _spec(search: Search, kernel: Kernel) -> dict[str, Any] | None:
+    """The hand as the C core reads it, or None where it is beyond what the core encodes."""
+    state = search.state
+    rules = search.rules
+    n = search.n
+    if not 2 <= n <= 7 or not 1 <= kernel.nslots <= 7 or kernel.pmask.bit_count() > 15:
+        return None
+    deck = hand_cards(state)
+    live = 0
+    for h in state.hands:
+        live |= h
+    summary = kernel.to_c(rules.summary)
+    if not kernel.hearts:
+        # Counts are kept in a byte a slot: refuse a hand where one could pass 255.
+        counts = summary[1::2]
+        room = sum(kernel.cw[c] for c in range(64) if live >> c & 1) + sum(
+            kernel.cw[c] for c in range(64) if state.trick_mask >> c & 1
+        )
+        tricks = live.bit_count() // n + 1
+        if max(counts) + room + kernel.tw * tricks > 255 or min(kernel.cw) < 0:
+            return None
+    leaf = rules.leaf
+    from_c = kernel.from_c
+
+    def leaf_c(summary: tuple[int, ...], won: list[int]) -> int:
+        return leaf(from_c(summary), won)
+
+    bounds_c = None
+    if rules.bounds is not None and kernel.bw is not None:
+        bounds = rules.bounds
+
+        def bounds_c(summary: tuple[int, ...], live: int) -> tuple[int, int]:
+            return bounds(from_c(summary), live)
+
+    mask64 = (1 << 64) - 1
+    return {
+        "n": n,
+        "turn": search.turn,
+        "maximise": [int(m) for m in rules.maximise],
+        "power": rules.tables.power,
+        "suit_mask": rules.tables.suit_mask,
+        "order": rules.order,
+        "worth": rules.worth,
+        "special": search.special & mask64,
+        "first_mode": kernel.first_mode,
+        "first_lead": kernel.first_lead,
+        "deck": deck,
+        "break_mask": kernel.break_mask,
+        "no_lead": kernel.no_lead,
+        "first_forbid": kernel.first_forbid,
+        "may_trump": kernel.may_trump,
+        "trump_mask": kernel.trump_mask,
+        "smode": 1 if kernel.hearts else 0,
+        "me": kernel.me,
+        "slot_of": kernel.slot_of,
+        "nslots": kernel.nslots,
+        "pmask": kernel.pmask,
+        "tracked": kernel.tracked,
+        "cw": kernel.cw,
+        "tw": kernel.tw,
+        "summary": summary,
+        "bw": kernel.bw if bounds_c is not None else None,
+        "leaf": leaf_c,
+        "bounds": bounds_c,
+        "tt_bits": _tt_bits(live.bit_count()),
+    }
+
+
+def solve_cards(search: Search, cards: list[int]) -> tuple[list[int], int] | None:
+    """Each of ``cards``' value (legal cards of the seat to act), by the C core, and the
+    positions it searched; None where the Python search must answer (``search.core`` is
+    ``"python"``, the core is not built, or the rules are beyond it)."""
+    if search.core == "python":
+        return None
+    kernel = search.rules.kernel
+    spec = _spec(search, kernel) if _dd is not None and kernel is not None else None
+    if spec is None:
+        if search.core == "c":
+            raise TricktableError("solve: the compiled core does not take this hand")
+        return None
+    state = search.state
+    if state.trick:
+        root = (
+            state.to_act,
+            len(state.trick),
+            state.lead_mask,
+            state.best_power,
+            state.best_seat,
+            state.trick_mask,
+            state.hands,
+            state.won,
+        )
+    else:
+        root = (state.to_act, 0, 0, -1, -1, 0, state.hands, state.won)
+    seconds = -1.0
+    if search.deadline is not None:
+        from time import perf_counter
+
+        seconds = max(0.0, search.deadline - perf_counter())
+    try:
+        values, nodes = _dd.solve(spec, root, cards, None, seconds)
+    except TimeoutError:
+        raise SolveTimeout("solve: past its deadline") from None
+    search.nodes += nodes
+    return values, nodes
