@@ -33,6 +33,7 @@ from tricktable.engine.trick import (
     AUCTION,
     DEAL,
     PLAY,
+    SPECIAL,
     Game,
     TrickState,
     TrumpTables,
@@ -150,20 +151,40 @@ class CinchState(TrickState):
             return self.bid_masks[self.high_bid]
         if phase == NAMING:
             return 0xF << TRUMP
-        if phase == DISCARDING:
-            return self._discard_mask(self.to_act) << DISCARD | (
-                1 << DRAW if self._may_draw(self.to_act) else 0
-            )
-        if phase == ROBBING:
-            return (self.hands[self.dealer] & ~self.kept) << KEEP
-        return 0
+        # The discard's and the rob's actions are listed, not masked: their codes lie above
+        # bit 320, and a mask of them is a big int to make, test and decode at every turn
+        # (a new one every turn, so no table of decoded masks holds it either).
+        return SPECIAL if phase in (DISCARDING, ROBBING) else 0
 
-    def _other_list(self) -> list[int]:
-        # The discard's and the rob's masks are new every hand: not for the engine's table.
+    def _other_cards(self) -> int:
+        """The cards of the discard's or the rob's actions now, as a card mask."""
+        if self.phase == DISCARDING:
+            return self._discard_mask(self.to_act)
+        return self.hands[self.dealer] & ~self.kept
+
+    def _other_actions(self) -> list[int]:
         phase = self.phase
-        if phase in (DISCARDING, ROBBING):
-            return _decode(self._other_legal())
-        return super()._other_list()
+        if phase == DISCARDING:
+            out = [DISCARD + c for c in cards_in(self._discard_mask(self.to_act))]
+            if self._may_draw(self.to_act):
+                out.append(DRAW)
+            return out
+        if phase == ROBBING:
+            return [KEEP + c for c in cards_in(self.hands[self.dealer] & ~self.kept)]
+        return []
+
+    def _other_allows(self, action: int) -> bool:
+        phase = self.phase
+        if phase == DISCARDING:
+            if action == DRAW:
+                return self._may_draw(self.to_act)
+            base = DISCARD
+        elif phase == ROBBING:
+            base = KEEP
+        else:
+            return False
+        card = action - base
+        return 0 <= card < 64 and bool(self._other_cards() >> card & 1)
 
     def _apply_other(self, action: int) -> None:
         phase = self.phase
@@ -411,16 +432,6 @@ class CinchState(TrickState):
             self.to_act == self.dealer,
             action,
         )
-
-
-def _decode(mask: int) -> list[int]:
-    """The action codes of a mask over action codes, lowest first."""
-    out: list[int] = []
-    while mask:
-        bit = mask & -mask
-        mask ^= bit
-        out.append(bit.bit_length() - 1)
-    return out
 
 
 #: the points of a thrown-in hand: none
