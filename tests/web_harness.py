@@ -22,6 +22,8 @@ from typing import Any
 
 import httpx
 import uvicorn
+from pwdlib import PasswordHash
+from pwdlib.hashers.argon2 import Argon2Hasher
 from websockets.sync.client import ClientConnection, connect
 
 from tricktable.web.app import make_app
@@ -41,7 +43,9 @@ def free_port() -> int:
 def serving(db: Path, pace: float = 0.0) -> Iterator[str]:
     """A server for ``db`` in a thread; its base URL (``http://127.0.0.1:PORT``)."""
     store = WebStore.open(str(db))
-    app = make_app(store, pace=pace)
+    # argon2 as the server uses it, with a test's cost (the default takes 64 MiB a hash)
+    hasher = PasswordHash((Argon2Hasher(time_cost=1, memory_cost=1024, parallelism=1),))
+    app = make_app(store, pace=pace, hasher=hasher)
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan="on")
     server = uvicorn.Server(config)

@@ -129,9 +129,16 @@ def _name(value: object) -> str:
     return name
 
 
-def make_app(store: WebStore, pace: float = 0.4, https_only: bool = False) -> Starlette:
+def make_app(
+    store: WebStore,
+    pace: float = 0.4,
+    https_only: bool = False,
+    hasher: PasswordHash | None = None,
+) -> Starlette:
     """The application serving ``store``'s tables (``pace``: seconds shown after each move
-    at a table where people sit)."""
+    at a table where people sit; ``hasher``: pwdlib's recommended argon2 unless given — the
+    tests give a cheaper one)."""
+    hasher = hasher or _HASHER
     hub = Hub(store, pace=pace)
     web = Web(store, hub)
 
@@ -191,7 +198,7 @@ def make_app(store: WebStore, pace: float = 0.4, https_only: bool = False) -> St
         password = data.get("password")
         if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= 200:
             raise BadRequest(f"a password is {MIN_PASSWORD} to 200 characters")
-        hashed = await asyncio.to_thread(_HASHER.hash, password)
+        hashed = await asyncio.to_thread(hasher.hash, password)
         user = store.add_user(name, "account", hashed)
         return sign_in(request, user)
 
@@ -210,7 +217,7 @@ def make_app(store: WebStore, pace: float = 0.4, https_only: bool = False) -> St
         found = store.account(name)
         ok = False
         if found is not None:
-            ok = await asyncio.to_thread(_verify, password, found[1])
+            ok = await asyncio.to_thread(_verify, hasher, password, found[1])
         if not ok:
             web.failed(*keys)
             return _error(401, "wrong name or password")
@@ -328,9 +335,9 @@ def make_app(store: WebStore, pace: float = 0.4, https_only: bool = False) -> St
     return app
 
 
-def _verify(password: str, hashed: str) -> bool:
+def _verify(hasher: PasswordHash, password: str, hashed: str) -> bool:
     try:
-        return bool(_HASHER.verify(password, hashed))
+        return bool(hasher.verify(password, hashed))
     except Exception:  # a damaged hash is a failed login, not a crash
         return False
 
@@ -406,7 +413,17 @@ def _envelope(kind: str, reason: str, code: str) -> dict[str, Any]:
     }
 
 
+#: the games' listing, made once (it loads every game and variant)
+_GAMES: list[dict[str, Any]] = []
+
+
 def _games() -> list[dict[str, Any]]:
+    if not _GAMES:
+        _GAMES.extend(_list_games())
+    return _GAMES
+
+
+def _list_games() -> list[dict[str, Any]]:
     from tricktable.games import GAMES, PRESETS, load_game
 
     out = []
