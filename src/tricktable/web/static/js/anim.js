@@ -18,6 +18,7 @@ export class Animator {
   speed() {
     const reduce = matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
     if (document.hidden || reduce) return 0;
+    if (this.store.replay) return 1.3;
     const n = this.store.queue.length;
     return n > 16 ? 0.15 : n > 6 ? 0.5 : 1;
   }
@@ -86,7 +87,7 @@ export class Animator {
       await Promise.all(flights);
     } else if (ev.kind === "bid" || ev.kind === "call") {
       await sleep(300 * k);
-    } else if (ev.kind === "hand") {
+    } else if (ev.kind === "scored") {
       await sleep(400 * k);
     }
   }

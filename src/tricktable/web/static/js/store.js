@@ -28,6 +28,7 @@ export class Store {
     this.notice = null; // one line: a refusal, an error
     this.hint = null; // {action, text}
     this.summaries = []; // [{number, words: [phrase...]}] seen this visit
+    this.info = null; // the server's TABLE_INFO with `you`
     this.said = ""; // the live region's last line
     this.listeners = new Set();
     this.tick = 0;
@@ -71,21 +72,62 @@ export class Store {
     const hand = snap.hand || {};
     if (snap.summary && snap.summary.length) {
       const number = hand.number ?? this.summaries.length + 1;
-      if (!this.summaries.some((s) => s.number === number))
-        this.summaries.push({ number, words: snap.summary, open: true });
+      this.addSummary(number, snap.summary.filter((p) => p && p.length), true);
     }
   }
 
-  /** Events from the server, in order; returns those that are new. */
-  events(list) {
+  /** A hand's summary: the snapshot's (`rich`) replaces one made from its `scored` event. */
+  addSummary(number, words, rich) {
+    const had = this.summaries.find((s) => s.number === number);
+    if (!had) this.summaries.push({ number, words, open: true, rich });
+    else if (rich && !had.rich) Object.assign(had, { words, rich });
+  }
+
+  /** The words of a `scored` event's result: who bid, each point's side, what each took. */
+  scoredWords(ev) {
+    const lines = [];
+    if (ev.words && ev.words.length) lines.push(ev.words);
+    const result = ev.data && ev.data.result;
+    const snap = this.shown;
+    if (!result || !snap) return lines;
+    const sides = (snap.game && snap.game.sides) || (snap.scores || []).length || 2;
+    const side = (k) => {
+      const who = (snap.seats || []).filter((s) => (s.side ?? s.seat % sides) === k).map((s) => s.name);
+      return who.join(" & ") || `side ${k + 1}`;
+    };
+    if (typeof result.declarer === "number") {
+      const bid = [{ t: "seat", v: result.declarer }, { t: "text", v: ` bid ${result.bid ?? ""}` }];
+      if (result.trump) bid.push({ t: "text", v: ", trump " }, { t: "suit", v: result.trump });
+      lines.push(bid);
+    }
+    for (const [key, value] of Object.entries(result.points || {})) {
+      const label = key.replace(/_/g, "-").replace(/^./, (c) => c.toUpperCase());
+      lines.push([{ t: "text", v: `${label}: ${typeof value === "number" ? side(value) : "—"}` }]);
+    }
+    if (Array.isArray(result.taken))
+      lines.push([{ t: "text", v: "Took: " + result.taken.map((n, k) => `${side(k)} ${n}`).join(" · ") }]);
+    const scores = result.scores || (ev.data && ev.data.scores);
+    if (Array.isArray(scores))
+      lines.push([{ t: "text", v: "Scores: " + scores.map((n, k) => `${side(k)} ${n}`).join(" · "), s: "bold" }]);
+    return lines;
+  }
+
+  /**
+   * Events from the server, in order; `v` the version after the last. Returns those that are
+   * new: one action may make several events of one version (a card, the trick it ends, the
+   * hand), so what is old is what is at or below the version known before this message.
+   */
+  events(list, v) {
     const fresh = [];
+    const before = this.seen;
     for (const ev of list || []) {
       if (!ev || typeof ev !== "object") continue;
-      if (typeof ev.version === "number" && this.seen != null && ev.version <= this.seen) continue;
-      if (typeof ev.version === "number") this.seen = ev.version;
+      if (typeof ev.version === "number" && before != null && ev.version <= before) continue;
+      if (typeof ev.version === "number") this.seen = Math.max(this.seen ?? -1, ev.version);
       this.queue.push(ev);
       fresh.push(ev);
     }
+    if (typeof v === "number") this.seen = Math.max(this.seen ?? -1, v);
     if (fresh.length) this.changed();
     return fresh;
   }
@@ -115,9 +157,51 @@ export class Store {
       hand.trick = [];
       if (seatInfo) seatInfo.tricks = (seatInfo.tricks || 0) + 1;
     } else if (ev.kind === "bid" || ev.kind === "call") {
-      if (seatInfo && ev.words) seatInfo.last_call = ev.words;
+      if (seatInfo && ev.words) {
+        // "Edna stand": the seat's own name is already on its plate.
+        const words = ev.words.slice();
+        if (words.length && words[0].t === "seat" && words[0].v === seat) words.shift();
+        if (words.length && words[0].t === "text") words[0] = { ...words[0], v: words[0].v.trimStart() };
+        seatInfo.last_call = words;
+      }
       snap.legal = [];
+    } else if (ev.kind === "trump") {
+      const suit = (ev.words || []).find((t) => t.t === "suit");
+      if (suit) hand.trump = suit.v;
+    } else if (ev.kind === "scored") {
+      const number = ev.data && typeof ev.data.hand === "number" ? ev.data.hand + 1 : hand.number;
+      this.addSummary(number, this.scoredWords(ev), false);
+      const scores = ev.data && (ev.data.scores || (ev.data.result && ev.data.result.scores));
+      if (Array.isArray(scores)) snap.scores = scores;
+    } else if (ev.kind === "deal") {
+      hand.trick = [];
+      hand.last_trick = null;
+      hand.trump = null;
+      hand.contract = [];
+      for (const s of snap.seats || []) {
+        s.tricks = 0;
+        s.last_call = [];
+      }
+    } else if (ev.kind === "dealt" && seat === snap.viewer) {
+      const cards = (ev.words || []).filter((t) => t.t === "card").map((t) => t.v);
+      if (cards.length) {
+        hand.cards = cards;
+        for (const s of snap.seats || []) s.cards_left = cards.length;
+      }
     }
+  }
+
+  /** A table with nobody's cards yet, from the server's TABLE_INFO: where a replay starts. */
+  blank() {
+    const seats = (this.info.seats || []).map((s) => ({
+      seat: s.seat, name: s.name, kind: s.kind, avatar: s.avatar, side: s.seat, cards_left: 0,
+      tricks: 0, last_call: [], dealer: false, turn: false,
+    }));
+    this.shown = {
+      version: 0, game: { title: this.info.title, seats: seats.length }, viewer: SPECTATOR, seats,
+      hand: { trick: [], cards: [] }, scores: [], score_line: [], legal: [], over: false, summary: null,
+    };
+    this.applied = 0;
   }
 
   /** The queue is empty: draw the truth, unless events newer than it are already drawn. */
@@ -129,11 +213,18 @@ export class Store {
   addChat(msg) {
     if (!msg) return;
     const names = this.names();
-    const text = msg.text ?? plain(msg.words, names);
+    const seat = typeof msg.seat === "number" && msg.seat >= 0 ? msg.seat : null;
+    let text = msg.text;
+    if (text == null) {
+      // A chat event's words: the speaker's name first, then the line.
+      const words = Array.isArray(msg.words) ? msg.words.slice() : [];
+      if (seat != null && words.length && words[0].t === "seat" && words[0].v === seat) words.shift();
+      text = plain(words, names).replace(/^[:\s]+/, "");
+    }
     if (!text) return;
-    const seat = typeof msg.seat === "number" ? msg.seat : null;
-    const name = msg.name ?? (seat != null ? names[seat] : null) ?? "someone";
-    this.chat.push({ name, text, seat, kind: msg.kind || null });
+    const name = msg.from ?? msg.name ?? (seat != null ? names[seat] : msg.seat === -1 ? "table" : null) ?? "someone";
+    const kind = seat != null && this.shown ? ((this.shown.seats || [])[seat] || {}).kind : msg.watcher ? "watcher" : null;
+    this.chat.push({ name, text, seat, kind: kind || null });
     if (this.chat.length > 200) this.chat.splice(0, this.chat.length - 200);
     if (seat != null && seat !== SPECTATOR) this.bubbles[seat] = { text, until: Date.now() + 5000 };
     this.say(`${name} says: ${text}`);

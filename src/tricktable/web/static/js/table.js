@@ -34,7 +34,7 @@ function avatarUrl(seat) {
   return `/api/avatar/${encodeURIComponent(seat.avatar || seat.name || "seat" + seat.seat)}.svg`;
 }
 
-const KIND_WORDS = { person: "", bot: "bot", character: "character", open: "open seat", absent: "away — a bot plays" };
+const KIND_WORDS = { person: "", remote: "", local: "", bot: "bot", character: "character", open: "open seat", absent: "away — a bot plays" };
 
 // ------------------------------------------------------------------------------- the parts
 
@@ -75,10 +75,14 @@ function Seat({ seat, snap, store, wire, n }) {
   const showBubble = bubble && bubble.until > Date.now();
   const clock = store.clock && store.clock.seat === seat.seat ? store.clock : null;
   const isMe = seat.seat === snap.viewer;
-  const kind = KIND_WORDS[seat.kind] ?? seat.kind;
-  const open = seat.kind === "open";
+  const info = store.info && (store.info.seats || []).find((s) => s.seat === seat.seat);
+  const away = !!(info && info.away);
+  const kind = away ? KIND_WORDS.absent : KIND_WORDS[seat.kind] ?? seat.kind;
+  const open = seat.kind === "open" || (info && info.kind === "open");
+  const you = store.info && store.info.you;
+  const mine = you && you.seat === seat.seat;
   return html`<div
-    class=${"seat" + (seat.turn ? " turn" : "") + (isMe ? " me" : "") + (y < 30 ? " top" : y > 70 ? " bottom" : "")}
+    class=${"seat" + (seat.turn ? " turn" : "") + (away ? " away" : "") + (isMe ? " me" : "") + (y < 30 ? " top" : y > 70 ? " bottom" : "")}
     data-seat=${seat.seat}
     style=${{ left: `clamp(calc(var(--plate-w) / 2), ${x}%, calc(100% - var(--plate-w) / 2))`, top: y + "%" }}
     role="group"
@@ -108,9 +112,14 @@ function Seat({ seat, snap, store, wire, n }) {
           )}
         </div>`
       : null}
-    ${open && snap.viewer === SPECTATOR
+    ${open && snap.viewer === SPECTATOR && !store.replay
       ? html`<button type="button" class="sit" onClick=${() => wire.send("take_seat", { seat: seat.seat })}>
           Sit here
+        </button>`
+      : null}
+    ${away && mine
+      ? html`<button type="button" class="sit" onClick=${() => wire.send("take_seat", { seat: seat.seat })}>
+          Take my seat back
         </button>`
       : null}
   </div>`;
@@ -243,7 +252,7 @@ function Chat({ store, wire }) {
   </section>`;
 }
 
-function Summary({ store, snap, tableId, skin }) {
+function Summary({ store, snap, tableId, skin, wire }) {
   const names = store.names(snap);
   const open = store.summaries.filter((s) => s.open);
   const last = open[open.length - 1];
@@ -251,12 +260,18 @@ function Summary({ store, snap, tableId, skin }) {
   useEffect(() => {
     if (ref.current) ref.current.focus();
   }, [last && last.number, snap.over]);
-  if (snap.over) {
+  if (snap.over && !store.replay) {
     return html`<div class="summary" role="dialog" aria-labelledby="summary-title">
       <h2 id="summary-title">The match is over</h2>
       ${(snap.score_line || []).map((p, i) => html`<p key=${i}><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
       ${last ? last.words.map((p, i) => html`<p key=${"s" + i}><${Phrase} words=${p} names=${names} skin=${skin} /></p>`) : null}
+      ${store.info && store.info.commitment
+        ? html`<p class="fair">Fair deal: the seed ${store.info.seed ?? "(not yet shown)"} matches the commitment
+            <code>${store.info.commitment.slice(0, 16)}…</code> published before the deal
+            (<code>tricktable verify</code> checks every deal of the record).</p>`
+        : null}
       <p class="links">
+        ${snap.viewer !== SPECTATOR ? html`<button type="button" onClick=${() => wire.send("again", {})}>Play again</button>` : null}
         <a ref=${ref} href=${`/api/tables/${encodeURIComponent(tableId)}/record`} download>Download the record</a>
         <a href=${`/t/${encodeURIComponent(tableId)}?replay=1`}>Watch the replay</a>
         <a href="/">Back to the lobby</a>
@@ -302,7 +317,7 @@ function App({ store, wire, animator, tableId }) {
   const snap = store.shown;
   const header = html`<header class="bar">
     <a class="home" href="/">tricktable</a>
-    <span class="title">${snap && snap.game ? snap.game.title : "Table"}</span>
+    <span class="title">${snap && snap.game ? snap.game.title : "Table"}${store.replay ? " — replay" : ""}</span>
     <span class=${"status " + store.status} role="status">${store.status === "open" ? "connected" : store.status === "closed" ? "reconnecting…" : "connecting…"}</span>
     <label class="skin">Cards
       <select value=${skin} onChange=${(e) => {
@@ -354,9 +369,12 @@ function App({ store, wire, animator, tableId }) {
           <${Trick} snap=${snap} n=${n} skin=${skin} />
           ${me ? html`<${Seat} key=${me.seat} seat=${me} snap=${snap} store=${store} wire=${wire} n=${n} />` : null}
         </div>
-        <div class="turn-line" aria-hidden="true">
+        <div class="turn-line">
           ${myTurn ? "Your turn" : snap.over ? "Match over" : ""}
           ${store.notice ? html`<span class="notice">${store.notice}</span>` : null}
+          ${store.takenOver
+            ? html`<button type="button" onClick=${() => { store.takenOver = false; store.notice = null; wire.hello(); }}>Play here</button>`
+            : null}
         </div>
         ${others.length || (myTurn && !snap.over)
           ? html`<div class="actions" role="group" aria-label="Your call" onKeyDown=${(e) => moveFocus(e, "button")}>
@@ -387,7 +405,7 @@ function App({ store, wire, animator, tableId }) {
         <${ScorePad} snap=${snap} store=${store} skin=${skin} />
         <${Chat} store=${store} wire=${wire} />
       </aside>
-      <${Summary} store=${store} snap=${snap} tableId=${tableId} skin=${skin} />
+      <${Summary} store=${store} snap=${snap} tableId=${tableId} skin=${skin} wire=${wire} />
     </main>
     ${live}`;
 }
@@ -397,10 +415,19 @@ function App({ store, wire, animator, tableId }) {
 /** Start the table page in `root` for the table `tableId` (the path /t/{id}). */
 export function start(root, tableId) {
   const store = new Store();
+  // A replay: attach as from the start of the match and watch every event again, slowly.
+  store.replay = new URLSearchParams(location.search).has("replay");
+  let first = store.replay;
   const animator = new Animator(store, () => "classic");
   const wire = new Wire({
     table: tableId,
-    version: () => store.seen,
+    version: () => {
+      if (first) {
+        first = false;
+        return 0;
+      }
+      return store.seen;
+    },
     onStatus: (s) => {
       store.status = s;
       store.changed();
@@ -433,8 +460,13 @@ function handle(env, store, animator) {
       store.snapshot(data.snapshot || data);
       break;
     case "events":
-      store.events(data.events);
+      if (store.replay && !store.shown && store.info) store.blank();
+      store.events(data.events, env.v);
       animator.kick();
+      break;
+    case "table":
+      store.info = data;
+      store.changed();
       break;
     case "confirm":
       store.notice = null;
@@ -465,6 +497,7 @@ function handle(env, store, animator) {
       break;
     }
     case "error":
+      store.takenOver = data.code === "taken_over";
       store.notice = data.reason || "error";
       store.say(store.notice);
       store.changed();

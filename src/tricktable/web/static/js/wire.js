@@ -4,10 +4,10 @@
 // the last version it saw (`since`), so the server sends what it missed or a fresh snapshot —
 // the page is never reloaded. An `act` carries an id made here and is sent again after a
 // reconnection until the server confirms or refuses it (the server applies an id once).
-// A ping every 15 s; a connection silent for 40 s is taken for dead and replaced.
+// A ping every 15 s; a connection silent for 45 s is taken for dead and replaced.
 
 const PING_MS = 15000;
-const DEAD_MS = 40000;
+const DEAD_MS = 45000;
 
 function newId() {
   if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();
@@ -31,7 +31,7 @@ export class Wire {
     this.version = version || (() => null);
     this.pending = new Map(); // act id -> envelope, until confirmed or refused
     this.ws = null;
-    this.backoff = 250;
+    this.backoff = 500;
     this.lastHeard = 0;
     this.closed = false;
     this.timer = setInterval(() => this.tick(), 1000);
@@ -54,7 +54,7 @@ export class Wire {
     }
     this.ws = ws;
     ws.onopen = () => {
-      this.backoff = 250;
+      this.backoff = 500;
       this.lastHeard = Date.now();
       this.onStatus("open");
       if (this.lobby) this.raw({ type: "lobby", table: null, v: null, id: null, data: {} });
@@ -70,7 +70,7 @@ export class Wire {
           table: this.table,
           v: null,
           id: null,
-          data: { table: this.table, since: this.version(), seat_token: token },
+          data: { since: this.version(), seat_token: token },
         });
       }
       for (const env of this.pending.values()) this.raw(env);
@@ -85,7 +85,8 @@ export class Wire {
       }
       if (!env || typeof env !== "object") return;
       if ((env.type === "confirm" || env.type === "refuse") && env.id) this.pending.delete(env.id);
-      const token = env.data && env.data.seat_token;
+      const you = env.type === "table" && env.data && env.data.you;
+      const token = you && you.seat_token;
       if (token && this.table) {
         try {
           localStorage.setItem(seatTokenKey(this.table), token);
@@ -108,7 +109,7 @@ export class Wire {
   retry() {
     if (this.closed) return;
     const wait = this.backoff;
-    this.backoff = Math.min(this.backoff * 2, 5000);
+    this.backoff = Math.min(this.backoff * 2, 8000);
     setTimeout(() => this.connect(), wait);
   }
 
@@ -132,6 +133,11 @@ export class Wire {
   raw(env) {
     const ws = this.ws;
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(env));
+  }
+
+  /** Say `hello` again (after another tab took the seat over). */
+  hello() {
+    if (this.ws) this.ws.onopen();
   }
 
   /** Send a message of `type` with `data` about this table. */
