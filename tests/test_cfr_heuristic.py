@@ -136,6 +136,7 @@ def test_phase_after_phase_on_a_pool_then_compacted_and_played(tmp_path: Path) -
     assert second.total_iterations == 6
     store = Store.open(db, readonly=True)
     assert store.meta["weighting"] == "linear"
+    assert (store.meta["iterations_auction"], store.meta["iterations_play"]) == ("4", "2")
     assert store.meta["schemes"] == (
         "phase=auction payoff=heuristic against=self iterations=4; "
         "phase=play payoff=heuristic against=heuristic iterations=2"
@@ -189,3 +190,22 @@ def test_the_command_trains_a_phase_and_refuses_a_bad_scheme(tmp_path: Path) -> 
         "error: phase 'auction' learns only some keys: the others need a player"
         " (payoff 'heuristic')"
     ]
+
+
+@pytest.mark.parametrize(
+    ("strategy", "probs"),
+    [("average", [0.25, 0.75, 0.0]), ("current", [0.0, 0.0, 1.0]), ("best", [0.0, 1.0, 0.0])],
+)
+def test_compact_writes_the_strategy_asked_for(
+    strategy: str, probs: list[float], tmp_path: Path
+) -> None:
+    db = str(tmp_path / "s.db")
+    store = Store.open(db, create=True)
+    store.write_sums([("0Ax", [[-1.0, -2.0, 4.0], [1.0, 3.0, 0.0]])], {"iterations": "1"})
+    out = str(tmp_path / f"{strategy}.db")
+    assert compact(store, out, strategy=strategy) == 1
+    store.close()
+    small = Store.open(out, readonly=True)
+    assert small.average("0Ax") == pytest.approx(probs, abs=1 / 255)
+    assert small.meta["strategy"] == strategy
+    small.close()

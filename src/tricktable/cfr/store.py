@@ -184,7 +184,12 @@ class Store:
                 yield key, normalise([float(b) for b in probs])
 
 
-def compact(source: Store, dest: str, min_weight: float = 0.0) -> int:
+#: what :func:`compact` may keep of a key: the average strategy, the current one (regret
+#: matching of the cumulative regrets), or the average's most probable action alone
+STRATEGIES: Final = ("average", "current", "best")
+
+
+def compact(source: Store, dest: str, min_weight: float = 0.0, strategy: str = "average") -> int:
     """Write ``source``'s average strategy, rounded to 255ths, as a new ``average`` database at
     ``dest`` (replaced if it exists), then VACUUM it; the number of keys written.
 
@@ -193,7 +198,17 @@ def compact(source: Store, dest: str, min_weight: float = 0.0) -> int:
     database trained by Linear CFR (``meta.weighting = linear``: iteration t weighs t) the sum
     is first divided by the iterations: a visit at the last iteration counts 1, one halfway
     through a half (:func:`visits_scale`).
+
+    ``strategy`` (:data:`STRATEGIES`) chooses what is kept of each key. CFR's guarantees are
+    about the average; Pluribus (Brown and Sandholm 2019) played the *current* strategy in all
+    but the first betting round of its blueprint, cheaper and as strong in practice; ``best``
+    plays the average's most probable action always (a "purified" strategy, which the poker
+    literature found often stronger against the strategies it was not trained with). Keys
+    learnt against fixed opponents (``--against heuristic``) learn a best response, for which
+    a pure strategy loses nothing.
     """
+    if strategy not in STRATEGIES:
+        raise StrategyError(f"unknown strategy {strategy!r}: one of {', '.join(STRATEGIES)}")
     if source.kind != "sums":
         raise StrategyError(f"strategy db {source.path!r} is already compacted")
     p = Path(dest)
@@ -207,21 +222,28 @@ def compact(source: Store, dest: str, min_weight: float = 0.0) -> int:
     if os.path.exists(tmp):
         os.remove(tmp)
     written = 0
-    scale = visits_scale(source)
+    scales = [visits_scale(source, kind) for kind in range(3)]
     try:
         conn = sqlite3.connect(tmp)
         conn.executescript(_schema("average"))
         rows = []
-        for key, total in source.conn.execute("SELECT key, total FROM nodes"):
+        for key, regret, total in source.conn.execute("SELECT key, regret, total FROM nodes"):
             sums = _floats(total)
-            if sum(sums) / scale < min_weight:
+            if sum(sums) / scales[key_kind(key)] < min_weight:
                 continue
-            rows.append((key, bytes(quantise(normalise(sums)))))
+            if strategy == "current":
+                probs = normalise(_floats(regret))
+            else:
+                probs = normalise(sums)
+                if strategy == "best":
+                    top = max(range(len(probs)), key=probs.__getitem__)
+                    probs = [float(i == top) for i in range(len(probs))]
+            rows.append((key, bytes(quantise(probs))))
         rows.sort()  # in key order: a WITHOUT ROWID table packs tightest that way
         conn.executemany("INSERT INTO strategy VALUES (?, ?)", rows)
         written = len(rows)
         meta = dict(source.meta)
-        meta.update({"kind": "average", "keys_written": str(written)})
+        meta.update({"kind": "average", "keys_written": str(written), "strategy": strategy})
         _write_meta(conn, meta)
         conn.commit()
         conn.execute("VACUUM")
@@ -235,12 +257,31 @@ def compact(source: Store, dest: str, min_weight: float = 0.0) -> int:
 # ----------------------------------------------------------------------------- helpers
 
 
-def visits_scale(store: Store) -> float:
-    """What a key's strategy sum is divided by to count its visits (see :func:`compact`): the
-    iterations where Linear CFR weighed iteration t by t, else 1."""
-    if store.meta.get("weighting") == "linear":
-        return float(max(1, store.iterations))
-    return 1.0
+def key_kind(key: str) -> int:
+    """0 for an auction key, 1 for an establish-trump key, 2 for a playout key (keys.py)."""
+    first = key[0]
+    if first == "E":
+        return 1
+    return 0 if first in "0S2345" else 2
+
+
+#: the training phases that learn each kind of key (auction, establish trump, playout)
+_PHASES_OF: Final = (("all", "auction"), ("all", "auction"), ("all", "play"))
+
+
+def phase_iterations(store: Store, phase: str) -> int:
+    """The iterations of training phase ``phase`` the database holds (``meta``'s
+    ``iterations_<phase>``; 0 in one trained before phases were counted)."""
+    return int(store.meta.get(f"iterations_{phase}", "0"))
+
+
+def visits_scale(store: Store, kind: int) -> float:
+    """What the strategy sum of a key of ``kind`` (:func:`key_kind`) is divided by to count
+    its visits (see :func:`compact`): where Linear CFR weighed a phase's iteration t by t, the
+    iterations of the phases that learn that kind; else 1."""
+    if store.meta.get("weighting") != "linear":
+        return 1.0
+    return float(max(1, sum(phase_iterations(store, p) for p in _PHASES_OF[kind])))
 
 
 def normalise(values: list[float]) -> list[float]:
@@ -310,11 +351,14 @@ def _read_meta(conn: sqlite3.Connection, path: str, tables: set[str]) -> dict[st
 __all__ = [
     "FORMAT",
     "KEYS_VERSION",
+    "STRATEGIES",
     "Node",
     "Store",
     "StrategyError",
     "compact",
     "draw",
+    "key_kind",
     "normalise",
+    "phase_iterations",
     "visits_scale",
 ]

@@ -57,7 +57,15 @@ from typing import Final
 
 from tricktable.bots.base import Bot
 from tricktable.cfr.keys import decision
-from tricktable.cfr.store import Node, Store, StrategyError, draw, normalise
+from tricktable.cfr.store import (
+    Node,
+    Store,
+    StrategyError,
+    draw,
+    key_kind,
+    normalise,
+    phase_iterations,
+)
 from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState
 from tricktable.seeds import derive_seed
 from tricktable.workers import default_workers, forking, ignore_interrupts
@@ -110,14 +118,6 @@ class Scheme:
     def text(self) -> str:
         """The scheme in words, as the database's meta records it."""
         return f"phase={self.phase} payoff={self.payoff} against={self.against}"
-
-
-def key_kind(key: str) -> int:
-    """0 for an auction key, 1 for an establish-trump key, 2 for a playout key."""
-    first = key[0]
-    if first == "E":
-        return 1
-    return 0 if first in "0S2345" else 2
 
 
 class Trainer:
@@ -278,7 +278,7 @@ def _init_worker(path: str, scheme: Scheme, linear: bool, stride: int) -> None:
     store = Store.open(path, readonly=True)
     try:
         table = store.load_sums()
-        base = store.iterations
+        base = phase_iterations(store, scheme.phase)
     finally:
         store.close()
     _WORKER = Trainer(_load_game(), table, scheme, linear, base, stride)
@@ -324,6 +324,9 @@ class _Run:
         self.dirty: set[str] = set()
         self.done = 0
         self.before = store.iterations
+        # Linear CFR counts a phase's iterations alone: the play learnt after the auction
+        # weighs its own first iterations least, not as the auction's last.
+        self.phase_before = phase_iterations(store, scheme.phase)
         self.before_seconds = store.seconds
         self.start = self.last_write = time.monotonic()
         self.seconds = seconds
@@ -344,6 +347,7 @@ class _Run:
         spent = self.before_seconds + now - self.start
         meta = {
             "iterations": str(self.before + self.done),
+            f"iterations_{self.scheme.phase}": str(self.phase_before + self.done),
             "seconds": f"{spent:.1f}",
             "game": GAME_SPEC,
             "weighting": self.weighting,
@@ -397,7 +401,7 @@ def train(
 def _train_here(
     run: _Run, target: int, seed: int, progress: Callable[[Progress], None] | None
 ) -> None:
-    trainer = Trainer(_load_game(), run.table, run.scheme, run.linear, run.before)
+    trainer = Trainer(_load_game(), run.table, run.scheme, run.linear, run.phase_before)
     task = 0
     while run.done < target:
         left = run.time_left()

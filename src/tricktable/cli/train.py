@@ -32,6 +32,7 @@ def run_train_cfr(
     phase: str = "all",
     payoff: str = "abstract",
     against: str = "self",
+    strategy: str = "average",
 ) -> int:
     """Train (see :func:`tricktable.cfr.train.train`), say how it went; the exit status."""
     from tricktable.cfr.store import Store, compact
@@ -57,10 +58,10 @@ def run_train_cfr(
         if compact_to is not None:
             store = Store.open(db, readonly=True)
             try:
-                kept = compact(store, compact_to, min_weight)
+                kept = compact(store, compact_to, min_weight, strategy)
             finally:
                 store.close()
-            print(f"wrote the average strategy of {kept} keys to {compact_to}")
+            print(f"wrote the {strategy} strategy of {kept} keys to {compact_to}")
     except KeyboardInterrupt:
         print("interrupted: what was merged is saved", file=sys.stderr)
         return 130
@@ -114,7 +115,15 @@ def run_train_cfr(
     type=click.FloatRange(min=0),
     default=0.0,
     show_default=True,
-    help="with --compact: leave out keys whose strategy sum is below this",
+    help="with --compact: leave out keys visited fewer times (docs/cfr.md)",
+)
+@click.option(
+    "--strategy",
+    type=click.Choice(["average", "current", "best"]),
+    default="average",
+    show_default=True,
+    help="with --compact: the strategy written: the average, the current, or the average's"
+    " most probable action",
 )
 def cfr_command(
     iterations: int | None,
@@ -127,6 +136,7 @@ def cfr_command(
     against: str,
     compact_to: str | None,
     min_weight: float,
+    strategy: str,
 ) -> None:
     """Train Setback's CFR strategy by Monte Carlo CFR (external sampling) on every core.
 
@@ -139,7 +149,17 @@ def cfr_command(
         raise click.UsageError("give --iterations N, --seconds T or both")
     sys.exit(
         run_train_cfr(
-            iterations, db, workers, seed, seconds, compact_to, min_weight, phase, payoff, against
+            iterations,
+            db,
+            workers,
+            seed,
+            seconds,
+            compact_to,
+            min_weight,
+            phase,
+            payoff,
+            against,
+            strategy,
         )
     )
 
