@@ -85,11 +85,10 @@ export class Store {
 
   /** The words of a `scored` event's result: who bid, each point's side, what each took. */
   scoredWords(ev) {
-    const lines = [];
-    if (ev.words && ev.words.length) lines.push(ev.words);
     const result = ev.data && ev.data.result;
     const snap = this.shown;
-    if (!result || !snap) return lines;
+    if (!result || !snap) return ev.words && ev.words.length ? [ev.words] : [];
+    const lines = [];
     const sides = (snap.game && snap.game.sides) || (snap.scores || []).length || 2;
     const side = (k) => {
       const who = (snap.seats || []).filter((s) => (s.side ?? s.seat % sides) === k).map((s) => s.name);

@@ -205,7 +205,7 @@ function ScorePad({ snap, store, skin }) {
     ${(hand.facts || []).map((p, i) => html`<p key=${"f" + i} class="fact"><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
     ${hand.last_trick && hand.last_trick.cards && hand.last_trick.cards.length
       ? html`<p class="last-trick">
-          Last trick (${names[hand.last_trick.winner] ?? "?"}):
+          Last trick (${names[hand.last_trick.winner] ?? "?"}):${" "}
           ${hand.last_trick.cards.map((c, i) => html`<${Phrase} key=${i} words=${[{ t: "card", v: c.card }, { t: "text", v: " " }]} skin=${skin} />`)}
         </p>`
       : null}
