@@ -270,6 +270,9 @@ class Room:
             self.status = "over"
             self.clock = None
             self.hub.save(self)
+            self.flush()
+            for conn, viewer in list(self.conns.items()):
+                self.send_snapshot(conn, viewer)  # the end: every viewer's final picture
             self.changed_seats()
 
     def _close_table(self) -> None:
