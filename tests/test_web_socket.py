@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from web_harness import Client, serving
+from web_harness import Client, my_turn, serving
 
 BOTS = [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
 
@@ -29,16 +29,6 @@ def new_table(client: Client, **settings: Any) -> str:
     answer = client.post("/api/tables", body)
     assert answer.status_code == 200, answer.text
     return str(answer.json()["table"]["id"])
-
-
-def my_turn(client: Client, timeout: float = 20) -> dict[str, Any]:
-    """Read until a snapshot where the client is to act; that snapshot."""
-    deadline = time.monotonic() + timeout
-    while True:
-        snap = client.snapshot
-        if snap is not None and snap["legal"] and snap["version"] == client.version:
-            return dict(snap)
-        client.recv(max(deadline - time.monotonic(), 0.01))
 
 
 def sit(base: str, name: str = "Ann", **settings: Any) -> tuple[Client, str]:
@@ -325,4 +315,68 @@ def test_unknown_tables_and_seats_are_refused(base: str, tmp_path: Path) -> None
     assert "no seat" in ann.until("error", id="s")["data"]["reason"]
     ann.send("act", "nowhere", {"action": "pass"}, id="n")
     assert "no table" in ann.until("error", id="n")["data"]["reason"]
+    ann.close()
+
+
+def play_to_the_end(client: Client, table: str, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    n = 0
+    while not (client.snapshot or {}).get("over"):
+        assert time.monotonic() < deadline, "the match did not end"
+        snap = client.snapshot
+        if snap is not None and snap["legal"] and snap["version"] == client.version:
+            n += 1
+            client.send("act", table, {"action": snap["legal"][0]["action"]}, id=f"e{n}")
+            client.until("confirm", id=f"e{n}")
+        else:
+            client.recv(20)
+
+
+def test_play_again_commits_a_new_seed_and_the_last_match_is_revealed(base: str) -> None:
+    ann, table = sit(base, game="setback(target=3)")
+    first = ann.until("table")["data"]
+    play_to_the_end(ann, table)
+    deadline = time.monotonic() + 10
+    while True:
+        info = ann.until("table")["data"]
+        if info["status"] == "over":
+            break
+        assert time.monotonic() < deadline
+    assert info["commitment"] == first["commitment"] and info["seed"] is not None
+    revealed = info["seed"]
+    ann.send("again", table)
+    while True:
+        info = ann.until("table")["data"]
+        if info["match"] == 2:
+            break
+    assert info["status"] == "playing" and info["seed"] is None
+    assert info["commitment"] != first["commitment"]
+    record = ann.http.get(f"/api/tables/{table}/record?match=1").json()
+    assert str(record["seed"]) == revealed
+    assert record["fair"]["commitment"] == first["commitment"]
+    assert ann.http.get(f"/api/tables/{table}/record").status_code == 409
+    ann.close()
+
+
+def test_a_table_closes_when_its_last_person_leaves_if_its_creator_chose_so(base: str) -> None:
+    ann, table = sit(base, when_empty="close")
+    my_turn(ann)
+    ann.send("leave_seat", table)
+    deadline = time.monotonic() + 10
+    while True:
+        info = ann.until("table")["data"]
+        if info["status"] == "closed":
+            break
+        assert time.monotonic() < deadline
+    ann.send("act", table, {"action": "pass"}, id="late")
+    assert "no table" in ann.until("error", id="late")["data"]["reason"]
+    ann.close()
+
+
+def test_a_hint_on_your_turn(base: str) -> None:
+    ann, table = sit(base)
+    snap = my_turn(ann)
+    ann.send("hint", table, id="h")
+    hint = ann.until("hint", id="h", timeout=30)["data"]
+    assert hint["action"] in [a["action"] for a in snap["legal"]]
     ann.close()

@@ -190,3 +190,13 @@ class Client:
         if self.ws is not None:
             self.ws.close()
         self.http.close()
+
+
+def my_turn(client: Client, timeout: float = 20) -> dict[str, Any]:
+    """Read until a snapshot where the client is to act; that snapshot."""
+    deadline = time.monotonic() + timeout
+    while True:
+        snap = client.snapshot
+        if snap is not None and snap["legal"] and snap["version"] == client.version:
+            return dict(snap)
+        client.recv(max(deadline - time.monotonic(), 0.01))

@@ -475,6 +475,17 @@ class Room:
         if bool(self.seats[seat].get("away")) == away:
             return
         self.seats[seat]["away"] = away
+        people = [s for s in self.seats if s["kind"] == "person"]
+        if (
+            away
+            and self.settings.get("when_empty") == "close"
+            and all(s.get("away") for s in people)
+            and self.status == "playing"
+        ):
+            # No person left, and the creator chose that its bots do not play on.
+            self.status = "closed"
+            self._close_table()
+            self.clock = None
         self.hub.save(self)
         self.changed_seats()
         if self.table is not None:
