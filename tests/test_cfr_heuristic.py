@@ -209,3 +209,32 @@ def test_compact_writes_the_strategy_asked_for(
     assert small.average("0Ax") == pytest.approx(probs, abs=1 / 255)
     assert small.meta["strategy"] == strategy
     small.close()
+
+
+def test_compact_keeps_the_most_visited_keys_within_a_budget(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.db")
+    store = Store.open(db, create=True)
+    nodes = [("0Ax", [[0.0, 0.0], [1.0, 1.0]]), ("0Kx", [[0.0, 0.0], [5.0, 0.0]])]
+    store.write_sums(nodes, {"iterations": "1"})
+    out = str(tmp_path / "small.db")
+    assert compact(store, out, max_keys=1) == 1
+    store.close()
+    small = Store.open(out, readonly=True)
+    assert small.average("0Kx") == [1.0, 0.0] and small.average("0Ax") is None
+    small.close()
+
+
+def test_compact_keeps_one_phases_keys(tmp_path: Path) -> None:
+    db = str(tmp_path / "s.db")
+    store = Store.open(db, create=True)
+    nodes = [(k, [[0.0, 0.0], [1.0, 1.0]]) for k in ("0Ax", "E2Ax", "H31+0.......S.T4")]
+    store.write_sums(nodes, {"iterations": "1"})
+    for phase, kept in (("auction", {"0Ax", "E2Ax"}), ("play", {"H31+0.......S.T4"})):
+        out = str(tmp_path / f"{phase}.db")
+        assert compact(store, out, phase=phase) == len(kept)
+        small = Store.open(out, readonly=True)
+        assert {k for k, _ in small.averages()} == kept
+        small.close()
+    with pytest.raises(StrategyError, match="unknown phase"):
+        compact(store, str(tmp_path / "x.db"), phase="bids")
+    store.close()

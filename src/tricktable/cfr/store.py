@@ -189,15 +189,25 @@ class Store:
 STRATEGIES: Final = ("average", "current", "best")
 
 
-def compact(source: Store, dest: str, min_weight: float = 0.0, strategy: str = "average") -> int:
-    """Write ``source``'s average strategy, rounded to 255ths, as a new ``average`` database at
-    ``dest`` (replaced if it exists), then VACUUM it; the number of keys written.
+def compact(
+    source: Store,
+    dest: str,
+    min_weight: float = 0.0,
+    strategy: str = "average",
+    max_keys: int | None = None,
+    phase: str = "all",
+) -> int:
+    """Write ``source``'s strategy (the average by default), rounded to 255ths, as a new
+    ``average`` database at ``dest`` (replaced if it exists), then VACUUM it; the number of
+    keys written.
 
     Keys whose strategy sum is below ``min_weight`` (visited too seldom to have learnt
     anything) are left out: the bot plays the heuristic there, as for any unseen key. In a
     database trained by Linear CFR (``meta.weighting = linear``: iteration t weighs t) the sum
     is first divided by the iterations: a visit at the last iteration counts 1, one halfway
-    through a half (:func:`visits_scale`).
+    through a half (:func:`visits_scale`). ``max_keys`` then keeps that many keys at most,
+    the most visited: the shipped file's budget. ``phase`` ``auction`` or ``play`` keeps only
+    the keys that phase learns (the bot plays the heuristic at the others).
 
     ``strategy`` (:data:`STRATEGIES`) chooses what is kept of each key. CFR's guarantees are
     about the average; Pluribus (Brown and Sandholm 2019) played the *current* strategy in all
@@ -223,13 +233,21 @@ def compact(source: Store, dest: str, min_weight: float = 0.0, strategy: str = "
         os.remove(tmp)
     written = 0
     scales = [visits_scale(source, kind) for kind in range(3)]
+    kinds = {kind for kind in range(3) if phase in _PHASES_OF[kind]}
+    if not kinds:
+        raise StrategyError(f"unknown phase {phase!r}: one of all, auction, play")
     try:
         conn = sqlite3.connect(tmp)
         conn.executescript(_schema("average"))
         rows = []
+        visits: dict[str, float] = {}
         for key, regret, total in source.conn.execute("SELECT key, regret, total FROM nodes"):
+            kind = key_kind(key)
+            if kind not in kinds:
+                continue
             sums = _floats(total)
-            if sum(sums) / scales[key_kind(key)] < min_weight:
+            seen = visits[key] = sum(sums) / scales[kind]
+            if seen < min_weight:
                 continue
             if strategy == "current":
                 probs = normalise(_floats(regret))
@@ -239,6 +257,9 @@ def compact(source: Store, dest: str, min_weight: float = 0.0, strategy: str = "
                     top = max(range(len(probs)), key=probs.__getitem__)
                     probs = [float(i == top) for i in range(len(probs))]
             rows.append((key, bytes(quantise(probs))))
+        if max_keys is not None and len(rows) > max_keys:
+            rows.sort(key=lambda row: -visits[row[0]])
+            del rows[max_keys:]
         rows.sort()  # in key order: a WITHOUT ROWID table packs tightest that way
         conn.executemany("INSERT INTO strategy VALUES (?, ?)", rows)
         written = len(rows)

@@ -33,6 +33,8 @@ def run_train_cfr(
     payoff: str = "abstract",
     against: str = "self",
     strategy: str = "average",
+    max_keys: int | None = None,
+    compact_phase: str = "all",
 ) -> int:
     """Train (see :func:`tricktable.cfr.train.train`), say how it went; the exit status."""
     from tricktable.cfr.store import Store, compact
@@ -58,7 +60,7 @@ def run_train_cfr(
         if compact_to is not None:
             store = Store.open(db, readonly=True)
             try:
-                kept = compact(store, compact_to, min_weight, strategy)
+                kept = compact(store, compact_to, min_weight, strategy, max_keys, compact_phase)
             finally:
                 store.close()
             print(f"wrote the {strategy} strategy of {kept} keys to {compact_to}")
@@ -125,6 +127,19 @@ def run_train_cfr(
     help="with --compact: the strategy written: the average, the current, or the average's"
     " most probable action",
 )
+@click.option(
+    "--max-keys",
+    type=click.IntRange(min=1),
+    default=None,
+    help="with --compact: keep this many keys at most, the most visited",
+)
+@click.option(
+    "--compact-phase",
+    type=click.Choice(["all", "auction", "play"]),
+    default="all",
+    show_default=True,
+    help="with --compact: keep only the keys this phase learns",
+)
 def cfr_command(
     iterations: int | None,
     db: str,
@@ -137,6 +152,8 @@ def cfr_command(
     compact_to: str | None,
     min_weight: float,
     strategy: str,
+    max_keys: int | None,
+    compact_phase: str,
 ) -> None:
     """Train Setback's CFR strategy by Monte Carlo CFR (external sampling) on every core.
 
@@ -160,6 +177,8 @@ def cfr_command(
             payoff,
             against,
             strategy,
+            max_keys,
+            compact_phase,
         )
     )
 
