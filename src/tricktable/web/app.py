@@ -362,7 +362,10 @@ async def serve_socket(websocket: WebSocket, web: Web) -> None:
         await websocket.close(code=4401)
         return
     await websocket.accept()
-    conn = Conn(found[0], websocket.send_text)
+    async def close(code: int) -> None:
+        await websocket.close(code=code)
+
+    conn = Conn(found[0], websocket.send_text, close)
     hub = web.hub
     writer = asyncio.ensure_future(conn.write())
     hub.connect(conn)

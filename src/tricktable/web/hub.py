@@ -9,6 +9,7 @@ answers it: every bad frame is one ``error`` and changes nothing (docs/protocol-
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 import sys
@@ -49,9 +50,15 @@ class BadRequest(TricktableError):
 class Conn:
     """One websocket connection: its user, its outgoing queue, its limit, its room."""
 
-    def __init__(self, user: User, send_text: Callable[[str], Any]) -> None:
+    def __init__(
+        self,
+        user: User,
+        send_text: Callable[[str], Any],
+        close: Callable[[int], Any] | None = None,
+    ) -> None:
         self.user = user
         self._send_text = send_text
+        self._close = close
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         #: the version of each table this connection has had
         self.versions: dict[str, int] = {}
@@ -99,6 +106,9 @@ class Conn:
         while True:
             text = await self.queue.get()
             if text is None:
+                if self._close is not None:
+                    with contextlib.suppress(Exception):
+                        await self._close(1000)  # the reader sees it and ends
                 return
             await self._send_text(text)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -74,6 +74,7 @@ class WebStore:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.engine = store.engine
+        self._journal: Connection | None = None
         if self.engine.dialect.name == "sqlite":
             # Durable at every commit in WAL mode as far as a crash of this process goes
             # (a power cut may lose the last ones); far faster than FULL.
@@ -87,6 +88,10 @@ class WebStore:
 
     def close(self) -> None:
         """Close the database's connections."""
+        if self._journal is not None:
+            with suppress(Exception):
+                self._journal.close()
+            self._journal = None
         self.store.close()
 
     @contextmanager
@@ -252,17 +257,35 @@ class WebStore:
         return int(found or 0)
 
     def append(self, table_id: str, seq: int, match_no: int, steps: list[Any]) -> None:
-        """Append one change to a table's journal (a :class:`StoreError` if it cannot be)."""
-        with self._write(f"cannot write table {table_id}'s journal") as c:
-            c.execute(
-                insert(WebJournal).values(
-                    table_id=table_id,
-                    seq=seq,
-                    match_no=match_no,
-                    steps=_ENCODER.encode(steps),
-                    at=_now(),
-                )
-            )
+        """Append one change to a table's journal (a :class:`StoreError` if it cannot be).
+
+        Written on a connection kept open for the journal (a write is the hot path: one a
+        move); a failure closes it, and the next write opens another.
+        """
+        row = {
+            "table_id": table_id,
+            "seq": seq,
+            "match_no": match_no,
+            "steps": _ENCODER.encode(steps),
+            "at": _now(),
+        }
+        try:
+            if self._journal is None:
+                self._journal = self.engine.connect()
+            connection = self._journal
+            with connection.begin():
+                connection.execute(_APPEND, row)
+        except (SQLAlchemyError, OSError) as exc:
+            journal, self._journal = self._journal, None
+            if journal is not None:
+                with suppress(Exception):
+                    journal.close()
+            doing = f"cannot write table {table_id}'s journal"
+            raise StoreError(f"{self.store.where}: {doing}: {_reason(exc)}") from exc
+
+
+#: the journal's one statement
+_APPEND = insert(WebJournal)
 
 
 class NameTaken(StoreError):

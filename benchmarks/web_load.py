@@ -1,0 +1,239 @@
+"""Load on one ``tricktable serve`` process: concurrent tables played over real websockets.
+
+Starts ``tricktable serve`` (``--pace 0``, a new SQLite file) on a free loopback port, then
+seats ``--tables`` tables of Setback, every seat a client of this process playing over its
+own websocket (``websockets``' asyncio client; the first legal action, at once). It plays for
+``--seconds`` and reports: moves a second (confirmed, all tables), the delay from a move's
+being sent to its ``confirm`` and its ``events`` having reached every seat (p50, p99), the
+server's memory per table (its resident memory after seating, less before, over the tables),
+and whether every confirmed move is in the journal exactly once (none lost, none doubled).
+
+Usage: ``python benchmarks/web_load.py [--tables 100 500 1000] [--seconds 20]
+[--server-cpus 0,1]``. The clients (one process) share the machine with the server unless
+``--server-cpus`` pins the server to those cores (``taskset``): a two-core server measured
+on a larger machine, its clients on the other cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+class Seat:
+    """One websocket client at one seat."""
+
+    def __init__(self, base: str, name: str) -> None:
+        self.base = base
+        self.name = name
+        self.ws: ClientConnection | None = None
+        self.confirmed: list[str] = []
+        #: when each act not yet confirmed was sent
+        self.acts: dict[str, float] = {}
+        self.n = 0
+        self.table = ""
+
+    async def open(self, http: httpx.AsyncClient) -> None:
+        answer = await http.post(self.base + "/api/guest", json={"name": self.name})
+        cookie = "; ".join(f"{k}={v}" for k, v in answer.cookies.items())
+        self.csrf = answer.json()["csrf"]
+        self.cookie = cookie
+        url = self.base.replace("http", "ws") + "/ws"
+        self.ws = await connect(url, additional_headers={"Cookie": cookie}, max_size=None)
+
+    async def act(self, action: int) -> None:
+        self.n += 1
+        act_id = f"{self.name}-{self.n}"
+        self.acts[act_id] = time.monotonic()
+        await self.send("act", {"action": action}, id=act_id)
+
+    async def send(self, kind: str, data: dict[str, Any], id: str | None = None) -> None:
+        assert self.ws is not None
+        await self.ws.send(json.dumps({"type": kind, "table": self.table, "id": id, "data": data}))
+
+
+async def play(
+    seat: Seat,
+    stop: float,
+    sent: dict[tuple[str, int], float],
+    arrived: dict[tuple[str, int], list[float]],
+) -> None:
+    """Read frames; act at once on a snapshot that is the seat's turn."""
+    assert seat.ws is not None
+    version = -1
+    while time.monotonic() < stop:
+        try:
+            raw = await asyncio.wait_for(seat.ws.recv(), max(stop - time.monotonic(), 0.01))
+        except TimeoutError:
+            return
+        frame = json.loads(raw)
+        kind, data, v = frame["type"], frame["data"], frame.get("v")
+        if kind == "events":
+            now = time.monotonic()
+            for event in data["events"]:
+                arrived[(seat.table, event["version"])].append(now)
+            version = v
+        elif kind == "confirm":
+            sent[(seat.table, v)] = seat.acts.pop(frame["id"], time.monotonic())
+            arrived[(seat.table, v)].append(time.monotonic())
+            seat.confirmed.append(frame["id"])
+            version = v
+        elif kind == "snapshot":
+            version = v
+            if data["legal"] and data["version"] == version and not data.get("over"):
+                await seat.act(data["legal"][0]["action"])
+        elif kind == "refuse" and data["snapshot"]["legal"]:
+            await seat.act(data["snapshot"]["legal"][0]["action"])
+
+
+async def seat_table(base: str, http: httpx.AsyncClient, k: int) -> list[Seat]:
+    seats = [Seat(base, f"t{k}s{s}") for s in range(4)]
+    await asyncio.gather(*(s.open(http) for s in seats))
+    body = {"game": "setback(target=500)", "seats": [{"kind": "me"}] + [{"kind": "open"}] * 3}
+    first = seats[0]
+    answer = await http.post(
+        base + "/api/tables",
+        json=body,
+        headers={"X-CSRF-Token": first.csrf, "Cookie": first.cookie},
+    )
+    table = answer.json()["table"]["id"]
+    for i, seat in enumerate(seats):
+        seat.table = table
+        await seat.send("hello", {})
+        if i:
+            await seat.send("take_seat", {"seat": i})
+    return seats
+
+
+async def run(base: str, pid: int, tables: int, seconds: float) -> dict[str, Any]:
+    before = rss_kib(pid)
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+        all_seats: list[Seat] = []
+        for start in range(0, tables, 50):
+            batch = await asyncio.gather(
+                *(seat_table(base, http, k) for k in range(start, min(start + 50, tables)))
+            )
+            for seats in batch:
+                all_seats.extend(seats)
+        await asyncio.sleep(1.0)
+        seated = rss_kib(pid)
+        sent: dict[tuple[str, int], float] = {}
+        arrived: dict[tuple[str, int], list[float]] = defaultdict(list)
+        stop = time.monotonic() + seconds
+        began = time.monotonic()
+        await asyncio.gather(*(play(s, stop, sent, arrived) for s in all_seats))
+        spent = time.monotonic() - began
+        for seat in all_seats:
+            assert seat.ws is not None
+            await seat.ws.close()
+    delays = []
+    for key, t0 in sent.items():
+        times = arrived.get(key, [])
+        if len(times) >= 4:  # the three other seats' events and the actor's confirm
+            delays.append(max(times) - t0)
+    confirmed = [i for s in all_seats for i in s.confirmed]
+    delays.sort()
+    return {
+        "tables": tables,
+        "moves_per_s": len(confirmed) / spent,
+        "p50_ms": 1000 * delays[len(delays) // 2] if delays else None,
+        "p99_ms": 1000 * delays[int(len(delays) * 0.99)] if delays else None,
+        "kib_per_table": (seated - before) / tables,
+        "confirmed": confirmed,
+    }
+
+
+def journal_ids(db: Path) -> list[str]:
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute("SELECT steps FROM web_journal").fetchall()
+    return [s[3] for (steps,) in rows for s in json.loads(steps) if s[0] == "act" and len(s) > 3]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=[100, 500, 1000])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--server-cpus", default=None, help="pin the server: taskset's list")
+    args = parser.parse_args()
+    for tables in args.tables:
+        with tempfile.TemporaryDirectory() as folder:
+            db = Path(folder) / "load.db"
+            port = free_port()
+            env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+            pin = ["taskset", "-c", args.server_cpus] if args.server_cpus else []
+            server = subprocess.Popen(
+                [
+                    *pin,
+                    sys.executable,
+                    "-m",
+                    "tricktable",
+                    "serve",
+                    "--port",
+                    str(port),
+                    "--db",
+                    str(db),
+                    "--pace",
+                    "0",
+                ],
+                env=env,
+                stdout=subprocess.DEVNULL,
+            )
+            base = f"http://127.0.0.1:{port}"
+            try:
+                for _ in range(300):
+                    try:
+                        httpx.get(base + "/api/me", timeout=1)
+                        break
+                    except httpx.HTTPError:
+                        time.sleep(0.1)
+                result = asyncio.run(run(base, server.pid, tables, args.seconds))
+            finally:
+                server.terminate()
+                server.wait(30)
+            ids = journal_ids(db)
+            confirmed = result.pop("confirmed")
+            lost = set(confirmed) - set(ids)
+            doubled = len(ids) - len(set(ids))
+            p50, p99 = result["p50_ms"], result["p99_ms"]
+            print(
+                f"{tables:5d} tables: {result['moves_per_s']:8.1f} moves/s, act to every "
+                f"seat p50 {p50 if p50 is None else round(p50, 1)} ms, p99 "
+                f"{p99 if p99 is None else round(p99, 1)} ms, "
+                f"{result['kib_per_table']:.0f} KiB a table; {len(confirmed)} confirmed, "
+                f"{len(lost)} lost, {doubled} doubled",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()
