@@ -5,6 +5,7 @@ their fair-deal proof (``tricktable verify``)."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,10 +18,15 @@ from tricktable.errors import RecordError
 from tricktable.records import replay
 from web_harness import Client, serving
 
+#: each server's database file, by its base URL
+DATABASES: dict[str, Path] = {}
+
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serving(tmp_path_factory.mktemp("api") / "web.db") as url:
+    db = tmp_path_factory.mktemp("api") / "web.db"
+    with serving(db) as url:
+        DATABASES[url] = db
         yield url
 
 
@@ -158,3 +164,14 @@ def test_a_bot_table_plays_its_match_and_the_record_proves_its_deals(
         check_fair(swapped)
     path.write_text(json.dumps(forged))
     assert run_verify(str(path)) == 2
+
+
+def test_an_expired_session_is_no_session(base: str) -> None:
+    ann = Client(base, "Old Ann")  # a new session: not yet read, so not yet remembered
+    with sqlite3.connect(DATABASES[base]) as connection:
+        connection.execute(
+            "UPDATE web_session SET expires = '2000-01-01 00:00:00.000000' WHERE user_id = ?",
+            (ann.user["id"],),
+        )
+    assert ann.http.get("/api/me").json()["user"] is None
+    assert ann.post("/api/tables", {"game": "setback"}).status_code == 401

@@ -41,6 +41,8 @@ MAX_BODY: Final = 32 * 1024
 #: the shortest password an account may have
 MIN_PASSWORD: Final = 8
 COOKIE: Final = "tricktable_session"
+#: seconds a session read from the database is trusted before it is read again
+SESSION_CACHE_S: Final = 5.0
 
 _HASHER = PasswordHash.recommended()
 
@@ -54,15 +56,19 @@ class Web:
         self.store = store
         self.hub = hub
         self.failures: dict[str, deque[float]] = {}
-        #: sessions read recently: id -> (user, csrf, read at)
+        #: sessions read recently: id -> (user, csrf, read at); a logout drops its own
         self.sessions: dict[str, tuple[User, str, float]] = {}
 
     def session(self, sid: object) -> tuple[User, str] | None:
-        """The user and CSRF token of session ``sid``, or None (unknown, ended, expired)."""
+        """The user and CSRF token of session ``sid``, or None (unknown, ended, expired).
+
+        Read from the database at most every few seconds a session: a session ended
+        elsewhere (expired, or by another process) ends here within that time.
+        """
         if not isinstance(sid, str) or len(sid) > 100:
             return None
         cached = self.sessions.get(sid)
-        if cached is not None and time.monotonic() - cached[2] < 60:
+        if cached is not None and time.monotonic() - cached[2] < SESSION_CACHE_S:
             return cached[0], cached[1]
         found = self.store.session(sid)
         if found is None:
@@ -362,6 +368,7 @@ async def serve_socket(websocket: WebSocket, web: Web) -> None:
         await websocket.close(code=4401)
         return
     await websocket.accept()
+
     async def close(code: int) -> None:
         await websocket.close(code=code)
 

@@ -109,7 +109,7 @@ class Room:
             "id": self.id,
             "url": f"/t/{self.id}",
             "game": self.game.preset,
-            "title": self.game.preset.replace("_", " ").title(),
+            "title": _title(self.game),
             "spec": self.game.spec(),
             "status": self.status,
             "match": self.match_no,
@@ -658,3 +658,12 @@ class Room:
         """Whether watchers' chat stays among watchers now (during a hand)."""
         table = self.table
         return table is not None and not table.is_over and table.whose_turn >= 0
+
+
+def _title(game: Any) -> str:
+    """A game's name as people write it: its variant's, else the game's own title."""
+    preset = game.preset
+    base = getattr(type(game), "title", "") or preset
+    if preset == getattr(type(game), "name", preset):
+        return str(base)
+    return preset.replace("-", " ").replace("_", " ").title()
