@@ -86,6 +86,9 @@ typedef struct {
     size_t tt_mask;
     int stride;
     uint32_t gen;
+    /* move ordering when following: the game's order, or (``cheap``) the cheapest card that
+     * takes the trick from the other side, then the lowest losers */
+    int cheap;
     /* bookkeeping */
     long long nodes;
     double deadline;
@@ -335,7 +338,9 @@ static inline u64 legal(const Solver *S, int seat, int pos, u64 lead_mask, u64 t
 
 /* ---- the moves of a node: equal cards merged, the table's card first, then the order ---- */
 
-static int moves(const Solver *S, int seat, u64 leg, u64 tmask, int first, int *out) {
+static int moves(const Solver *S, int seat, int pos, u64 lead_mask, int best_power, int best_seat,
+                 u64 leg, u64 tmask, int first, int *out) {
+    int key[64];
     int cards[64];
     int k = 0;
     for (u64 r = leg; r; r &= r - 1) {
@@ -361,8 +366,21 @@ static int moves(const Solver *S, int seat, u64 leg, u64 tmask, int first, int *
             continue; /* equal to the higher card just kept (or merged) */
         }
         prev = c;
+        int sc = S->order[c];
+        if (S->cheap && pos > 0) {
+            int p = S->power[c];
+            if (p < 100 && !((lead_mask >> c) & 1)) p = -1;
+            int mine = S->maximise[best_seat] == S->maximise[seat];
+            if (p > best_power && !mine)
+                sc = 4000 - p; /* the cheapest card that takes the trick from the others */
+            else if (p > best_power)
+                sc = 1000 - p;
+            else
+                sc = 2000 + S->order[c] - 2 * p; /* a loser: the lowest, or one worth most */
+        }
+        key[c] = sc;
         int j = m++;
-        while (j > 0 && S->order[out[j - 1]] < S->order[c]) {
+        while (j > 0 && key[out[j - 1]] < key[c]) {
             out[j] = out[j - 1];
             j--;
         }
@@ -404,8 +422,9 @@ static void trick_key(const Solver *S, int seat, Sum s, u64 live, u64 *key) {
         }
         base += S->gend[g] - S->gstart[g];
     }
-    key[S->K - 2] = s.a;
-    key[S->K - 1] = s.b ^ ((u64)(seat + 1) << 56);
+    key[S->K - 3] = s.a;
+    key[S->K - 2] = s.b;
+    key[S->K - 1] = (u64)(seat + 1);
 }
 
 /* A table slot: K key words, then lo | hi << 32, then gen | best << 32 | depth << 40. */
@@ -551,7 +570,7 @@ static int ab(Solver *S, int seat, int pos, u64 lead_mask, int best_power, int b
     int best = maximise ? -INF : INF;
     int best_card = -1;
     int list[64];
-    int m = moves(S, seat, leg, tmask, first, list);
+    int m = moves(S, seat, pos, lead_mask, best_power, best_seat, leg, tmask, first, list);
     for (int i = 0; i < m; i++) {
         int card = list[i];
         int value = step(S, seat, pos, lead_mask, best_power, best_seat, tmask, s, card, alpha,
@@ -711,6 +730,7 @@ static PyObject *dd_solve(PyObject *self, PyObject *args) {
     GET(leaf)
     GET(bounds)
     GET(tt_bits)
+    GET(cheap)
 
     S->n = (int)PyLong_AsLong(n);
     S->turn = (int)PyLong_AsLong(turn);
@@ -741,6 +761,7 @@ static PyObject *dd_solve(PyObject *self, PyObject *args) {
     S->tracked = mask_arg(tracked);
     if (read_ints(cw, S->cw, 64, "cw") < 0) goto done;
     S->tw = (int)PyLong_AsLong(tw);
+    S->cheap = PyObject_IsTrue(cheap);
     if (PyErr_Occurred()) goto done;
     if (S->nslots < 1 || S->nslots > 7 || __builtin_popcountll(S->pmask) > 15) {
         PyErr_SetString(PyExc_ValueError, "solve: 1 to 7 slots, at most 15 point cards");
@@ -857,7 +878,8 @@ static PyObject *dd_solve(PyObject *self, PyObject *args) {
         while ((1 << S->obits) < S->n) S->obits++;
         S->tbits = 0;
         while ((1 << S->tbits) < ntags) S->tbits++;
-        S->K = 1 + S->obits + S->tbits + 2;
+        /* live cards, owners, tags, the summary, the seat */
+        S->K = 1 + S->obits + S->tbits + 3;
         if (S->K > MAXK) {
             PyErr_SetString(PyExc_ValueError, "solve: too many kinds of card for a key");
             goto done;
@@ -912,7 +934,6 @@ static PyObject *dd_solve(PyObject *self, PyObject *args) {
     if (read_u64s(hands, hands0, S->n, "hands") < 0) goto done;
     if (read_u64s(won, won0, S->n, "won") < 0) goto done;
     S->deadline = seconds >= 0 ? now() + seconds : -1.0;
-
     cards_fast = PySequence_Fast(cards, "cards");
     if (!cards_fast) goto done;
     Py_ssize_t ncards = PySequence_Fast_GET_SIZE(cards_fast);
@@ -989,6 +1010,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_dd",
     "The solver's double-dummy core in C (see tricktable.search.solver.fast).", -1, methods,
+    NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__dd(void) { return PyModule_Create(&module); }

@@ -109,6 +109,10 @@ class Kernel:
     tracked: int = 0
     tw: int = 0
     bw: list[int] | None = None
+    #: the order of a follower's cards: the game's (``order``), or the cheapest card that
+    #: takes the trick from the other side first, then the lowest (Spades' tricks: a third
+    #: fewer positions; not Hearts', where points decide, nor Setback's)
+    cheap: bool = False
     to_c: Callable[[Summary], tuple[int, ...]] = field(default=lambda summary: _pairs(summary))
     from_c: Callable[[tuple[int, ...]], Summary] = field(default=lambda pairs: pairs)
 

@@ -112,6 +112,7 @@ def _spec(search: Search, kernel: Kernel) -> dict[str, Any] | None:
         "leaf": leaf_c,
         "bounds": bounds_c,
         "tt_bits": _tt_bits(live.bit_count()),
+        "cheap": kernel.cheap,
     }
 
 

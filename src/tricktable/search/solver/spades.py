@@ -157,6 +157,7 @@ class SpadesRules(Rules):
             break_mask=spades if breaking else 0,
             no_lead=SPADE_MASK if breaking else 0,
             bw=[1] * 64,
+            cheap=True,
             to_c=_with_cards,
             from_c=_counts_only,
         )
