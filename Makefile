@@ -4,7 +4,9 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-SOURCES := pyproject.toml setup.py $(shell find src -name '*.py' 2>/dev/null)
+# every file of the package (the C solver, the web page's files and the data, not only the
+# Python), so that editing any of them reinstalls
+SOURCES := pyproject.toml setup.py $(shell find src -type f -not -path '*/__pycache__/*' -not -name '*.so' -not -name '*.pyc' 2>/dev/null)
 STAMP := $(VENV)/.installed-dev
 RUN_STAMP := $(VENV)/.installed
 
@@ -29,8 +31,10 @@ $(STAMP): $(SOURCES) | $(BIN)/python
 	$(BIN)/pip install --quiet '.[dev,openspiel]'
 	touch $@ $(RUN_STAMP)
 
+# The card tables in the browser on the embedded defaults: http://127.0.0.1:8000/, a SQLite
+# file in the working directory (`tricktable serve --help` for the rest).
 run: $(RUN_STAMP)
-	$(BIN)/tricktable tui
+	$(BIN)/tricktable serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks setup.py
