@@ -1,8 +1,15 @@
 """The solver benchmark: positions per second, and the time to solve a hand, by game.
 
 Not a test: run it by hand, e.g. ``PYTHONPATH=src .venv/bin/python benchmarks/solver_speed.py``
-(the source tree; the solver is not compiled), or ``--deals 20`` for a quick look, or
-``--games hearts --cards 5,6,7,8`` for one game further back. See benchmarks/README.md.
+(the source tree), or ``--deals 20`` for a quick look, or ``--games hearts --cards 5,6,7,8``
+for one game further back. See benchmarks/README.md and docs/solver.md.
+
+**Both cores.** The solver searches in C (``search/solver/_dd.c``) where the extension is
+built (``TRICKTABLE_SOLVER_ONLY=1 .venv/bin/python setup.py build_ext --inplace``), else in
+Python; ``--cores c,python`` times each on the same positions (``--cards`` are the Hearts and
+Spades starts for the C core, ``--python-cards`` for the Python one, far slower; Python gets
+``--python-deals`` deals). A solve past ``--cap`` seconds is stopped and counted as the cap
+(``over_cap`` says how many: the figures are then lower bounds).
 
 **Setback** (RULES.md's options): each of ``--deals`` seeded deals is bid at random (a
 thrown-in deal is dealt again) and its declarer's first card drawn at random among the legal
@@ -40,7 +47,7 @@ from tricktable.engine.phases import PLAY
 from tricktable.engine.state import TrickState
 from tricktable.games import load_game
 from tricktable.games.setback import SetbackState
-from tricktable.search.solver import solve
+from tricktable.search.solver import SolveTimeout, fast, solve
 
 
 def first_lead(seed: int) -> TrickState:
@@ -105,15 +112,21 @@ def engine_rate(seconds: float) -> float:
     return nodes / (time.process_time() - start)
 
 
-def timed(states: list[tuple[TrickState, int]]) -> dict[str, object]:
-    """Solve each (state, seat): the figures of the times and nodes."""
+def timed(states: list[tuple[TrickState, int]], core: str, cap: float) -> dict[str, object]:
+    """Solve each (state, seat) with ``core``: the figures of the times (CPU seconds) and
+    nodes; a solve past ``cap`` wall seconds counts as the cap."""
     times: list[float] = []
     nodes: list[int] = []
+    over = 0
     for state, seat in states:
         start = time.process_time()
-        result = solve(state, seat)
-        times.append(time.process_time() - start)
-        nodes.append(result.nodes)
+        try:
+            result = solve(state, seat, time.perf_counter() + cap, core=core)
+            nodes.append(result.nodes)
+            times.append(time.process_time() - start)
+        except SolveTimeout:
+            over += 1
+            times.append(max(cap, time.process_time() - start))
     ordered = sorted(times)
     p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
     return {
@@ -121,7 +134,8 @@ def timed(states: list[tuple[TrickState, int]]) -> dict[str, object]:
         "median_s": round(statistics.median(times), 4),
         "p99_s": round(p99, 4),
         "max_s": round(ordered[-1], 4),
-        "mean_nodes": round(statistics.mean(nodes)),
+        "over_cap": over,
+        "mean_nodes": round(statistics.mean(nodes)) if nodes else 0,
         "nodes_per_s": round(sum(nodes) / max(sum(times), 1e-9)),
     }
 
@@ -131,39 +145,59 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=100, help="deals per game and start")
     parser.add_argument("--games", default="setback,hearts,spades")
     parser.add_argument(
-        "--cards", default="5,6,7", help="Hearts and Spades: cards a seat left at the start"
+        "--cores",
+        default="c,python" if fast.available() else "python",
+        help="the solver cores to time: c (where built), python",
     )
+    parser.add_argument(
+        "--cards", default="13,10,7", help="Hearts and Spades, the C core: cards a seat to start"
+    )
+    parser.add_argument(
+        "--python-cards", default="7,6,5", help="Hearts and Spades, the Python core: the same"
+    )
+    parser.add_argument("--python-deals", type=int, default=20, help="deals for the Python core")
+    parser.add_argument("--cap", type=float, default=30.0, help="wall seconds a solve at most")
+    parser.add_argument("--no-engine", action="store_true", help="skip the engine's rate")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
-    starts = [int(k) for k in args.cards.split(",") if k.strip()]
+    cores = [c.strip() for c in args.cores.split(",") if c.strip()]
+    if "c" in cores and not fast.available():
+        parser.error("the C core is not built (see docs/solver.md)")
     figures: dict[str, object] = {
         "load_before": os.getloadavg()[0],
         "python": platform.python_version(),
-        "compiled": False,
+        "machine": platform.processor() or platform.machine(),
+        "c_core_built": fast.available(),
     }
-    for game in games:
-        if game == "setback":
-            deals = []
-            for seed in range(args.deals):
-                state = first_lead(seed)
-                assert isinstance(state, SetbackState)
-                deals.append((state, state.declarer))
-            figures["setback: whole hand after the first lead"] = timed(deals)
-        elif game in ("hearts", "spades"):
-            for k in starts:
-                states = [at_trick(game, seed, k) for seed in range(args.deals)]
-                label = f"{game}: from the lead of trick {14 - k} ({k} cards a seat)"
-                figures[label] = timed([(s, s.to_act) for s in states])
-        else:
-            parser.error(f"unknown game {game!r}: setback, hearts or spades")
-    figures["engine_nodes_per_s"] = round(engine_rate(3.0))
+    for core in cores:
+        deals = args.deals if core == "c" else args.python_deals
+        cards = args.cards if core == "c" else args.python_cards
+        starts = [int(k) for k in cards.split(",") if k.strip()]
+        for game in games:
+            if game == "setback":
+                hands = []
+                for seed in range(deals):
+                    state = first_lead(seed)
+                    assert isinstance(state, SetbackState)
+                    hands.append((state, state.declarer))
+                label = f"{core}: setback: whole hand after the first lead"
+                figures[label] = timed(hands, core, args.cap)
+            elif game in ("hearts", "spades"):
+                for k in starts:
+                    states = [at_trick(game, seed, k) for seed in range(deals)]
+                    label = f"{core}: {game}: from the lead of trick {14 - k} ({k} cards a seat)"
+                    figures[label] = timed([(s, s.to_act) for s in states], core, args.cap)
+            else:
+                parser.error(f"unknown game {game!r}: setback, hearts or spades")
+    if not args.no_engine:
+        figures["engine_nodes_per_s"] = round(engine_rate(3.0))
     figures["load_after"] = os.getloadavg()[0]
     if args.json:
         print(json.dumps(figures))
     else:
         for name, value in figures.items():
-            print(f"{name}: {value}")
+            print(f"{name}: {value}", flush=True)
     return 0
 
 
