@@ -404,13 +404,17 @@ async def serve_socket(websocket: WebSocket, web: Web) -> None:
 
 
 async def _heartbeat(hub: Hub) -> None:
-    """Close connections silent for two minutes (uvicorn pings every 20 s besides)."""
+    """Close connections silent for two minutes (uvicorn pings every 20 s besides); start
+    again the tables stopped by a database error once it answers (a bots' table too)."""
     while True:
         await asyncio.sleep(10)
         now = time.monotonic()
         for conn in list(hub.conns):
             if now - conn.last_heard > 120:
                 conn.close()
+        for room in list(hub.rooms.values()):
+            if room.broken is not None and room.try_recover():
+                hub.log(f"table {room.id}: the database answers again; the table plays on")
 
 
 def _envelope(kind: str, reason: str, code: str) -> dict[str, Any]:

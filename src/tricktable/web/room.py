@@ -40,6 +40,8 @@ if TYPE_CHECKING:
 
 #: the bot that plays an away person's seat
 AWAY_BOT: Final = "heuristic"
+#: missed events beyond which a reconnecting client gets a snapshot instead
+SNAPSHOT_AFTER: Final = 100
 #: the seat kinds a table's settings may name
 SEAT_KINDS: Final = ("open", "person", "bot", "character")
 
@@ -592,13 +594,14 @@ class Room:
             and self.match_start <= since <= self.version
             and bool(self._mark_v)
         )
+        events = None
         if ok_since:
             assert since is not None
-            conn.versions[self.id] = since
             events = self.events_after(viewer, since)
+        if events is not None and len(events) <= SNAPSHOT_AFTER:
             conn.versions[self.id] = self.version
             conn.send("events", {"events": events}, table=self.id, v=self.version)
-        else:
+        else:  # nothing to go on, or so much missed that the picture is cheaper
             self.send_snapshot(conn, viewer)
         if self.clock is not None:
             seat_, deadline = self.clock
