@@ -78,6 +78,10 @@ MOON: Final = 300
 #: a pass of cards is), so that no hand's mask is ever the code of a hidden discard; its
 #: phase lists its actions (``SPECIAL``)
 DISCARD: Final = 1 << 65
+#: the discard of each card, made once: compiled, a code above 2**64 is a new object at
+#: every sum (and the kitty's discard lists a dozen or two of them at each decision)
+_DISCARD_CODES: Final = tuple(DISCARD + card for card in range(64))
+_DISCARD_END: Final = DISCARD + 64
 #: the phase of the declarer's discard, after it took the kitty
 DISCARDING: Final = 11
 
@@ -110,6 +114,9 @@ class SetbackState(TrickState):
         self.kitty = 0
         self.discards = 0
         self.kitty_taken = False
+        #: the kitty's card names, made once a hand for the declarer's views (a view's
+        #: ``info()`` copies its lists, so every view may share this one)
+        self.kitty_names: list[str] = []
 
     def _start_hand(self) -> None:
         self.phase = AUCTION
@@ -121,6 +128,7 @@ class SetbackState(TrickState):
         self.kitty = 0
         self.discards = 0
         self.kitty_taken = False
+        self.kitty_names = []
         size = self.kitty_size
         if size and len(self.stock) < size:
             # A deal given without its stock (tests, tools): the rest of the deck, lowest first.
@@ -145,6 +153,7 @@ class SetbackState(TrickState):
         other.kitty = self.kitty
         other.discards = self.discards
         other.kitty_taken = self.kitty_taken
+        other.kitty_names = self.kitty_names
 
     def _play_mask(self, seat: int, hand: int) -> int:
         if not self.trick:
@@ -173,10 +182,11 @@ class SetbackState(TrickState):
     def _other_actions(self) -> list[int]:
         if self.phase != DISCARDING:
             return []
-        return [DISCARD + c for c in cards_in(self._discard_mask())]
+        codes = _DISCARD_CODES
+        return [codes[c] for c in cards_in(self._discard_mask())]
 
     def _other_allows(self, action: int) -> bool:
-        if self.phase != DISCARDING or not DISCARD <= action < DISCARD + 64:
+        if self.phase != DISCARDING or not DISCARD <= action < _DISCARD_END:
             return False
         return bool(self._discard_mask() >> (action - DISCARD) & 1)
 
@@ -221,6 +231,7 @@ class SetbackState(TrickState):
             self.hands[declarer] |= self.kitty
             self.dealt[declarer] |= self.kitty
             self.kitty_taken = True
+            self.kitty_names = [card_name(c) for c in cards_in(self.kitty)]
             self.phase = DISCARDING
             self.to_act = declarer
             return
@@ -363,7 +374,7 @@ class SetbackState(TrickState):
             facts["moon"] = level == self.moon_level
         if self.kitty_size:
             mine = self.kitty_taken and seat == self.declarer
-            facts["kitty"] = [card_name(c) for c in cards_in(self.kitty)] if mine else None
+            facts["kitty"] = self.kitty_names if mine else None
             facts["discarded"] = self.discards.bit_count()  # how many: all see the cards go
         return facts
 
