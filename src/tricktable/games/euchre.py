@@ -21,7 +21,16 @@ from mypy_extensions import mypyc_attr
 
 from tricktable.cards import JACK, SUIT_NAMES, SUITS, card_name, cards_in, parse_card
 from tricktable.engine.actions import PASS, PASS_BIT
-from tricktable.engine.trick import AUCTION, DEAL, PLAY, Game, TrickState, TrumpTables, trump_tables
+from tricktable.engine.trick import (
+    AUCTION,
+    DEAL,
+    PLAY,
+    SPECIAL,
+    Game,
+    TrickState,
+    TrumpTables,
+    trump_tables,
+)
 from tricktable.errors import NotationError, TricktableError
 from tricktable.games.euchre_options import EuchreOptions
 from tricktable.games.euchre_results import EuchreResult
@@ -134,15 +143,22 @@ class EuchreState(TrickState):
             if self.stick and self.to_act == self.dealer:
                 mask &= ~PASS_BIT
             return mask
-        if phase == DISCARDING:
-            return self.hands[self.dealer] << DISCARD
-        return 0
+        # The discard is listed, not masked: its mask (above bit 320) would be a new big int
+        # every hand, made and decoded bit by bit, and no table of lists would hold it.
+        return SPECIAL if phase == DISCARDING else 0
 
-    def _other_list(self) -> list[int]:
-        # The discard's mask is new every hand: not one for the engine's table of lists.
-        if self.phase == DISCARDING:
-            return [DISCARD + c for c in cards_in(self.hands[self.dealer])]
-        return super()._other_list()
+    def _other_actions(self) -> list[int]:
+        if self.phase != DISCARDING:
+            return []
+        return [DISCARD + c for c in cards_in(self.hands[self.dealer])]
+
+    def _other_allows(self, action: int) -> bool:
+        card = action - DISCARD
+        return (
+            self.phase == DISCARDING
+            and 0 <= card < 64
+            and bool(self.hands[self.dealer] >> card & 1)
+        )
 
     def _apply_other(self, action: int) -> None:
         seat = self.to_act
@@ -279,7 +295,10 @@ class EuchreState(TrickState):
         other.discarded = self.discarded
 
     def _phase_name(self) -> str:
-        return {ROUND2: "name-trump", DISCARDING: "discard"}.get(self.phase, str(self.phase))
+        phase = self.phase
+        if phase == ROUND2:
+            return "name-trump"
+        return "discard" if phase == DISCARDING else str(phase)
 
     def _view_extra(self, seat: int) -> dict[str, Any]:
         return {
