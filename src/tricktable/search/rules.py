@@ -108,6 +108,10 @@ class SearchRules:
         state.scores = list(view.scores)
         state.results = list(view.results)
 
+    def refuses(self, game: Game) -> str:
+        """Why worlds of ``game``, with its options, cannot be sampled ("" when they can)."""
+        return ""
+
 
 #: the rules of each game class (see :func:`rules_for`)
 RULES: dict[type[Game], SearchRules] = {}
@@ -138,7 +142,7 @@ def unsupported(game: Game) -> str:
     own stock or hidden actions (a drawn pack, a rob, a kitty) with no hooks here, whose deals
     the base rules would rebuild wrong."""
     if any(klass in RULES for klass in type(game).__mro__[:-1] if klass is not Game):
-        return ""
+        return rules_for(game).refuses(game)
     if game.records_stock or game.private_actions:
         return f"sampling {game.name}'s hidden stock and actions is not written yet"
     return ""
@@ -401,3 +405,8 @@ class TricksRules(SearchRules):
     def position(self, state: TrickState, view: View) -> None:
         super().position(state, view)
         state.scores = [s - t for s, t in zip(view.scores, view.tricks_won, strict=True)]
+
+
+# The games whose hooks live beside them and whose modules do not import them (Cinch's is
+# imported here, once these rules are defined: it imports them).
+from tricktable.games import cinch_search  # noqa: E402, F401
