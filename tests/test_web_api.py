@@ -175,3 +175,28 @@ def test_an_expired_session_is_no_session(base: str) -> None:
         )
     assert ann.http.get("/api/me").json()["user"] is None
     assert ann.post("/api/tables", {"game": "setback"}).status_code == 401
+
+
+def test_the_verify_and_serve_commands(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from tricktable.cli.main import cli
+
+    game = replay({"format": "tricktable-record/1", "game": "setback", "hands": []}).game
+    state = game.new_state(99)
+    state.deal()
+    while state.to_act >= 0:
+        state.apply(state.legal_actions()[0])
+    from tricktable.records import to_record
+
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(to_record(state)))
+    runner = CliRunner()
+    ok = runner.invoke(cli, ["verify", str(path)])
+    assert ok.exit_code == 0 and "verified" in ok.output
+    record = to_record(state)
+    record["seed"] = 100
+    path.write_text(json.dumps(record))
+    bad = runner.invoke(cli, ["verify", str(path)])
+    assert bad.exit_code == 2
+    assert "--port" in runner.invoke(cli, ["serve", "--help"]).output

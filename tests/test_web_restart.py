@@ -45,6 +45,8 @@ def test_sigkill_mid_hand_then_restart_plays_on_without_loss(tmp_path: Path) -> 
     port = free_port()
     with server_process(db, port) as proc:
         base = f"http://127.0.0.1:{port}"
+        assert proc.stdout is not None
+        assert proc.stdout.readline().startswith(f"tricktable serving on {base}/")
         ann = Client(base, "Ann")
         answer = ann.post(
             "/api/tables",

@@ -4,6 +4,7 @@ second tab, chat, clocks and away seats, and bad input of every kind (docs/proto
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterator
@@ -380,3 +381,37 @@ def test_a_hint_on_your_turn(base: str) -> None:
     hint = ann.until("hint", id="h", timeout=30)["data"]
     assert hint["action"] in [a["action"] for a in snap["legal"]]
     ann.close()
+
+
+def test_acting_out_of_turn_is_refused_and_changes_nothing(base: str) -> None:
+    ann = Client(base, "Ann")
+    seats = [{"kind": "me"}, {"kind": "open"}, {"kind": "bot"}, {"kind": "bot"}]
+    table = new_table(ann, seats=seats)
+    bob = Client(base, "Bob")
+    for client in (ann, bob):
+        client.connect()
+        client.send("hello", table)
+        client.until("snapshot")
+    bob.send("take_seat", table, {"seat": 1})
+    # Whoever is to act first, the other one tries to act: refused with the engine's reason.
+    deadline = time.monotonic() + 20
+    while True:
+        for client in (ann, bob):
+            snap = client.snapshot
+            if snap is not None and snap["legal"] and snap["version"] == client.version:
+                break
+        else:
+            for client in (ann, bob):
+                with contextlib.suppress(TimeoutError):
+                    client.recv(0.05)
+            assert time.monotonic() < deadline
+            continue
+        break
+    waiting = bob if client is ann else ann
+    waiting.send("act", table, {"action": snap["legal"][0]["action"]}, id="early")
+    refused = waiting.until("refuse", id="early")
+    assert refused["data"]["reason"] and refused["data"]["snapshot"]["legal"] == []
+    client.send("act", table, {"action": snap["legal"][0]["action"]}, id="on-turn")
+    assert client.until("confirm", id="on-turn")["v"] == snap["version"] + 1
+    ann.close()
+    bob.close()
