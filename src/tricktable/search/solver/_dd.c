@@ -89,6 +89,9 @@ typedef struct {
     /* move ordering when following: the game's order, or (``cheap``) the cheapest card that
      * takes the trick from the other side, then the lowest losers */
     int cheap;
+    /* Hearts, once the points are split (no moon left): the value falls by this much a point
+     * the seat takes (0: not so) */
+    int slope;
     /* bookkeeping */
     long long nodes;
     double deadline;
@@ -458,6 +461,12 @@ static u64 *tt_probe(Solver *S, const u64 *key, int *found) {
 
 /* ---- the search ---- */
 
+/* A table value moved by ``off``: the bounds past any value (INF) stay where they are. */
+static inline int unshift(int v, int off) {
+    if (v >= INF || v <= -INF) return v;
+    return v + off;
+}
+
 static int ab(Solver *S, int seat, int pos, u64 lead_mask, int best_power, int best_seat,
               u64 tmask, Sum s, int alpha, int beta);
 
@@ -550,13 +559,21 @@ static int ab(Solver *S, int seat, int pos, u64 lead_mask, int best_power, int b
     int first = -1;
     int depth = __builtin_popcountll(live);
     int elo = -INF, ehi = INF;
+    int off = 0; /* the table keeps values less this (see ``slope``) */
     if (pos == 0) {
-        trick_key(S, seat, s, live, key);
+        Sum ks = s;
+        if (S->slope && (int64_t)s.a - 2 == -2) {
+            /* Hearts with the points split: the value falls by ``slope`` a point the seat
+             * takes, whatever it took before; one entry serves every count taken so far. */
+            off = -S->slope * (int)(int64_t)s.b;
+            ks.b = 0;
+        }
+        trick_key(S, seat, ks, live, key);
         u64 *entry = tt_probe(S, key, &found);
         if (found) {
             u64 bounds_word = entry[S->K];
-            elo = (int32_t)(uint32_t)bounds_word;
-            ehi = (int32_t)(uint32_t)(bounds_word >> 32);
+            elo = unshift((int32_t)(uint32_t)bounds_word, off);
+            ehi = unshift((int32_t)(uint32_t)(bounds_word >> 32), off);
             first = (int)(int8_t)((entry[S->K + 1] >> 32) & 0xff);
             if (elo >= beta) return elo;
             if (ehi <= alpha) return ehi;
@@ -608,12 +625,15 @@ static int ab(Solver *S, int seat, int pos, u64 lead_mask, int best_power, int b
         int again;
         u64 *entry = tt_probe(S, key, &again);
         if (again) {
-            int olo = (int32_t)(uint32_t)entry[S->K], ohi = (int32_t)(uint32_t)(entry[S->K] >> 32);
+            int olo = unshift((int32_t)(uint32_t)entry[S->K], off);
+            int ohi = unshift((int32_t)(uint32_t)(entry[S->K] >> 32), off);
             if (olo > lo) lo = olo;
             if (ohi < hi) hi = ohi;
         } else {
             memcpy(entry, key, (size_t)S->K * sizeof(u64));
         }
+        lo = unshift(lo, -off);
+        hi = unshift(hi, -off);
         entry[S->K] = (u64)(uint32_t)lo | ((u64)(uint32_t)hi << 32);
         entry[S->K + 1] =
             (u64)S->gen | ((u64)(uint8_t)(int8_t)best_card << 32) | ((u64)(depth & 0xff) << 40);
@@ -731,6 +751,7 @@ static PyObject *dd_solve(PyObject *self, PyObject *args) {
     GET(bounds)
     GET(tt_bits)
     GET(cheap)
+    GET(slope)
 
     S->n = (int)PyLong_AsLong(n);
     S->turn = (int)PyLong_AsLong(turn);
@@ -762,6 +783,7 @@ static PyObject *dd_solve(PyObject *self, PyObject *args) {
     if (read_ints(cw, S->cw, 64, "cw") < 0) goto done;
     S->tw = (int)PyLong_AsLong(tw);
     S->cheap = PyObject_IsTrue(cheap);
+    S->slope = (int)PyLong_AsLong(slope);
     if (PyErr_Occurred()) goto done;
     if (S->nslots < 1 || S->nslots > 7 || __builtin_popcountll(S->pmask) > 15) {
         PyErr_SetString(PyExc_ValueError, "solve: 1 to 7 slots, at most 15 point cards");
@@ -939,13 +961,52 @@ static PyObject *dd_solve(PyObject *self, PyObject *args) {
     Py_ssize_t ncards = PySequence_Fast_GET_SIZE(cards_fast);
     PyObject *values = PyList_New(ncards);
     if (!values) goto done;
+    if (ncards > 64) {
+        PyErr_SetString(PyExc_ValueError, "solve: at most 64 cards");
+        Py_DECREF(values);
+        goto done;
+    }
+    /* Equal cards at the root (as moves() merges them) share one value: each card's
+     * representative is the highest card of its run. */
+    int cardv[64], rep[64], known[64], valv[64];
+    for (Py_ssize_t i = 0; i < ncards; i++) {
+        cardv[i] = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(cards_fast, i));
+        if (cardv[i] < 0 || cardv[i] > 63) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "solve: a card is 0..63");
+            Py_DECREF(values);
+            goto done;
+        }
+        rep[i] = (int)i;
+        known[i] = 0;
+    }
+    {
+        int idx[64];
+        for (int i = 0; i < (int)ncards; i++) {
+            int j = i;
+            while (j > 0 && S->rankpos[cardv[idx[j - 1]]] > S->rankpos[cardv[i]]) {
+                idx[j] = idx[j - 1];
+                j--;
+            }
+            idx[j] = i;
+        }
+        u64 others = tmask;
+        for (int t = 0; t < S->n; t++)
+            if (t != seat) others |= hands0[t];
+        for (int j = 1; j < (int)ncards; j++) {
+            int c = cardv[idx[j]], prev = cardv[idx[j - 1]];
+            if (S->group_of[c] == S->group_of[prev] && !((S->special >> c) & 1) &&
+                !((S->special >> prev) & 1) && S->worth[c] == S->worth[prev] &&
+                !(others & S->above[c] & ~S->above[prev] & ~((u64)1 << prev)))
+                rep[idx[j]] = rep[idx[j - 1]];
+        }
+    }
     int have_guess = guess_obj != Py_None;
     int guess = have_guess ? (int)PyLong_AsLong(guess_obj) : 0;
     for (Py_ssize_t i = 0; i < ncards && !PyErr_Occurred(); i++) {
-        int card = (int)PyLong_AsLong(PySequence_Fast_GET_ITEM(cards_fast, i));
-        if (card < 0 || card > 63) {
-            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "solve: a card is 0..63");
-            break;
+        int card = cardv[i];
+        if (known[rep[i]]) {
+            PyList_SET_ITEM(values, i, PyLong_FromLong(valv[rep[i]]));
+            continue;
         }
         int value;
         memcpy(S->hands, hands0, sizeof hands0);
@@ -971,6 +1032,8 @@ static PyObject *dd_solve(PyObject *self, PyObject *args) {
         }
         if (S->error) break;
         PyList_SET_ITEM(values, i, PyLong_FromLong(value));
+        valv[rep[i]] = value;
+        known[rep[i]] = 1;
         guess = value;
         have_guess = 1;
     }

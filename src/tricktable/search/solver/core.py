@@ -113,6 +113,10 @@ class Kernel:
     #: takes the trick from the other side first, then the lowest (Spades' tricks: a third
     #: fewer positions; not Hearts', where points decide, nor Setback's)
     cheap: bool = False
+    #: Hearts: once the points are split, what each point the seat takes costs it (the value
+    #: is then that much less a point whatever came before: the table shares positions
+    #: across the points taken so far); 0 where it is not so
+    slope: int = 0
     to_c: Callable[[Summary], tuple[int, ...]] = field(default=lambda summary: _pairs(summary))
     from_c: Callable[[tuple[int, ...]], Summary] = field(default=lambda pairs: pairs)
 

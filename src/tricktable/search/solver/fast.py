@@ -113,6 +113,7 @@ def _spec(search: Search, kernel: Kernel) -> dict[str, Any] | None:
         "bounds": bounds_c,
         "tt_bits": _tt_bits(live.bit_count()),
         "cheap": kernel.cheap,
+        "slope": kernel.slope if kernel.hearts else 0,
     }
 
 

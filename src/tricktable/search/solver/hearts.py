@@ -191,4 +191,7 @@ class HeartsRules(Rules):
             no_lead=HEART_CARDS if breaking else 0,
             first_forbid=first_forbid,
             bw=worth,
+            # Split (no moon left), every point is scored as taken: the value is the points
+            # dealt less 4 times the seat's (see value()), 4 a point it takes.
+            slope=4,
         )
