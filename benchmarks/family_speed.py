@@ -20,6 +20,12 @@ for about ``--seconds`` (default 1.5 s), rounded to 1, 2 or 5 times a power of t
 of a rate. It prints a Markdown table and, with
 ``--json PATH``, writes the figures as JSON.
 
+``--clock cpu`` times each process by the CPU seconds it used (user and system, from the
+kernel's account of the finished child) instead of the wall clock: on a shared machine, where
+other work makes the wall time of one run two or three times another's, a process's CPU time
+moves far less, and the ratios to Setback stay comparable. N is then picked from the probe's
+rate scaled the same way (its CPU time over its wall time).
+
 The command is the ``tricktable`` script beside this Python when there is one, else
 ``python -m tricktable``; ``PYTHONPATH`` reaches the child, so ``PYTHONPATH=src`` measures the
 source tree. ``--register MODULE,...`` first registers game modules that are written but not
@@ -34,6 +40,7 @@ import json
 import math
 import os
 import platform
+import resource
 import shlex
 import subprocess
 import sys
@@ -158,14 +165,29 @@ class RunError(Exception):
     """A timed command that failed: its one-line reason."""
 
 
+def child_cpu() -> float:
+    """CPU seconds (user and system) of this process's finished children so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def time_run(cmd: list[str], hands: int) -> tuple[float, dict[str, Any]]:
     """Run a ``simulate --json`` command once: (wall seconds of the process, its report)."""
+    wall, _cpu, report = time_run_cpu(cmd, hands)
+    return wall, report
+
+
+def time_run_cpu(cmd: list[str], hands: int) -> tuple[float, float, dict[str, Any]]:
+    """Run a ``simulate --json`` command once: (wall seconds of the process, its CPU seconds,
+    its report)."""
     began = time.perf_counter()
+    cpu_began = child_cpu()
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         raise RunError(f"no answer within {TIMEOUT:.0f} s") from None
     elapsed = time.perf_counter() - began
+    cpu = child_cpu() - cpu_began
     if done.returncode != 0:
         lines = [line for line in done.stderr.strip().splitlines() if line.strip()]
         # A traceback's last line says what went wrong; a clean error is one line anyway.
@@ -178,7 +200,7 @@ def time_run(cmd: list[str], hands: int) -> tuple[float, dict[str, Any]]:
     if not isinstance(report, dict) or report.get("hands") != hands:
         played = report.get("hands") if isinstance(report, dict) else None
         raise RunError(f"played {played} hands, not {hands}")
-    return elapsed, report
+    return elapsed, cpu, report
 
 
 def play_rate(report: dict[str, Any]) -> float | None:
@@ -243,23 +265,33 @@ class Row:
 
 
 def measure(
-    base: list[str], game: str, kind: str, hands: int | None, seconds: float, runs: int
+    base: list[str],
+    game: str,
+    kind: str,
+    hands: int | None,
+    seconds: float,
+    runs: int,
+    clock: str = "wall",
 ) -> Row:
-    """Probe, then time ``runs`` runs of one game; the best (shortest) run counts."""
+    """Probe, then time ``runs`` runs of one game; the best (shortest) run counts, by the
+    wall clock or (``clock="cpu"``) by the process's CPU time."""
     row = Row(game=game, kind=kind)
     try:
         probe = simulate_command(base, game, PROBE_HANDS)
         row.command = show_command(probe)
-        _, report = time_run(probe, PROBE_HANDS)
+        wall, cpu, report = time_run_cpu(probe, PROBE_HANDS)
         if hands is None:
             rate = play_rate(report) or 1000.0
+            if clock == "cpu" and cpu > 0:
+                rate *= wall / cpu  # what the play's rate would be on an idle core
             hands = nice(rate * seconds)
         row.hands = hands
         cmd = simulate_command(base, game, hands)
         row.command = show_command(cmd)
         best_play = None
         for _ in range(runs):
-            elapsed, report = time_run(cmd, hands)
+            wall, cpu, report = time_run_cpu(cmd, hands)
+            elapsed = cpu if clock == "cpu" else wall
             row.runs.append(round(elapsed, 4))
             if row.best_seconds is None or elapsed < row.best_seconds:
                 row.best_seconds = elapsed
@@ -345,6 +377,12 @@ def main() -> None:
     parser.add_argument(
         "--register", default="", help="game modules to register first, e.g. spades,oh_hell"
     )
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="time a process by the wall clock (default) or by its CPU time (a shared machine)",
+    )
     parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
     args = parser.parse_args()
     if args.hands is not None and args.hands < 1:
@@ -372,6 +410,7 @@ def main() -> None:
     if os.environ.get("PYTHONPATH"):
         print(f"PYTHONPATH: {os.environ['PYTHONPATH']}")
     print(f"load average before: {load_before}")
+    print(f"clock: {'CPU time of each process (user + system)' if args.clock == 'cpu' else 'wall'}")
     print(
         f"runs per game: {args.runs} (best counts), hands per run: "
         f"{args.hands if args.hands else f'picked for about {args.seconds} s of play'}"
@@ -379,7 +418,7 @@ def main() -> None:
     print(flush=True)
     rows = []
     for game, kind in names:
-        row = measure(base, game, kind, args.hands, args.seconds, max(1, args.runs))
+        row = measure(base, game, kind, args.hands, args.seconds, max(1, args.runs), args.clock)
         status = row.error or f"{row.hands_per_second:,.0f} hands/s"
         print(f"  {game}: {status}", file=sys.stderr, flush=True)
         rows.append(row)
@@ -400,6 +439,7 @@ def main() -> None:
             "load_average_before": load_before,
             "load_average_after": load_after,
             "runs": args.runs,
+            "clock": args.clock,
             "rows": [asdict(r) for r in rows],
         }
         Path(args.json).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
