@@ -415,3 +415,15 @@ def test_acting_out_of_turn_is_refused_and_changes_nothing(base: str) -> None:
     assert client.until("confirm", id="on-turn")["v"] == snap["version"] + 1
     ann.close()
     bob.close()
+
+
+def test_people_waiting_at_a_table_chat(base: str) -> None:
+    ann = Client(base, "Ann")
+    table = new_table(ann, seats=[{"kind": "me"}])
+    ann.connect()
+    ann.send("hello", table)
+    ann.until("snapshot")
+    ann.send("chat", table, {"text": "waiting for three more"})
+    heard = ann.until("chat")["data"]
+    assert heard == {"from": "Ann", "seat": 0, "text": "waiting for three more", "watcher": False}
+    ann.close()

@@ -381,8 +381,8 @@ class Hub:
             return
         room = self._attached(conn, table)
         viewer = room.conns[conn]
-        if viewer != SPECTATOR:
-            room.chat(viewer, text)
+        if viewer != SPECTATOR and room.table is not None:
+            room.chat(viewer, text)  # a line of the match: journaled, an event for all
             return
         table_ = room.table
         line = checked_line(
@@ -393,7 +393,12 @@ class Hub:
             if v == SPECTATOR or not quiet:
                 other.send(
                     "chat",
-                    {"from": conn.user.name, "seat": None, "text": line, "watcher": True},
+                    {
+                        "from": conn.user.name,
+                        "seat": None if viewer == SPECTATOR else viewer,
+                        "text": line,
+                        "watcher": viewer == SPECTATOR,
+                    },
                     table=room.id,
                 )
 
