@@ -376,8 +376,6 @@ def play_turns(
     """
     ref = referee
     table = ref.seated(bots)
-    apply = state.apply
-    view = state.view
     # The seats whose bots speak, as bits: read once, not at every action (a class attribute
     # is a generic lookup in compiled code), and again after a fault may seat a substitute.
     chatty = _chatty(table)
@@ -388,7 +386,9 @@ def play_turns(
     while state.to_act >= 0:
         seat = state.to_act
         bot = table[seat]
-        seen = view(seat)  # the engine's work, outside the bot's try
+        # The engine's work, outside the bot's try. Called on the state, not through bound
+        # methods kept in locals: compiled, those are Python calls, these native ones.
+        seen = state.view(seat)
         try:
             if guarded >> seat & 1:
                 action = clock.decide(seat, bot, seen)
@@ -409,7 +409,7 @@ def play_turns(
         if chatty >> seat & 1:
             relay_chat(state, table, seat, ref)  # said before its answer: logged before it
         try:
-            apply(action)
+            state.apply(action)
         except IllegalAction as exc:
             if _is_person(bot):
                 raise
@@ -430,7 +430,7 @@ def play_turns(
         bot = table[seat]
         if type(bot).end_hand is _QUIET:
             continue  # a bot that does nothing at a hand's end needs no view for it
-        seen = view(seat)
+        seen = state.view(seat)
         try:
             if guarded >> seat & 1:
                 clock.call(seat, bot, ref.options.decision_time, bot.end_hand, seen, result)

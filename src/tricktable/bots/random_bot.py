@@ -8,6 +8,10 @@ the uninterrupted match would have.
 
 from __future__ import annotations
 
+from typing import Final
+
+from mypy_extensions import i64
+
 from tricktable.bots.base import Bot
 from tricktable.engine.mixing import M31, mix31
 from tricktable.engine.trick import PLAY, Game, View
@@ -27,11 +31,29 @@ class RandomBot(Bot):
         # enough for machine arithmetic when compiled (see tricktable.engine.mixing).
         x = mix31((self._key + view.hand_number * 0x9E3779B - view.step * 0x14CAD3) & M31)
         mask = view.legal_mask()
-        if mask > 0 and view.phase == PLAY:
+        if 0 < mask < _NATIVE and view.phase == PLAY:
             # The x-th card of the mask, lowest first: what legal[x % len(legal)] is, without
-            # making the list.
-            for _ in range(x % mask.bit_count()):
-                mask &= mask - 1
-            return (mask & -mask).bit_length() - 1
+            # making the list; counted and walked in native integers (compiled, int.bit_count
+            # is a method looked up by name at every call).
+            m: i64 = mask
+            for _ in range(x % _bit_count(m)):
+                m &= m - 1
+            low: int = m & -m
+            return low.bit_length() - 1
         legal = view.legal_actions()
         return legal[x % len(legal)]
+
+
+#: masks below this fit a native integer (cards are codes 0..53)
+_NATIVE: Final = 1 << 62
+
+
+def _bit_count(m: i64) -> i64:
+    """How many bits of ``m`` (0 <= m < 2^62) are set: SWAR, in native integers."""
+    m = m - (m >> 1 & 0x5555555555555555)
+    m = (m & 0x3333333333333333) + (m >> 2 & 0x3333333333333333)
+    m = m + (m >> 4) & 0x0F0F0F0F0F0F0F0F
+    m += m >> 8
+    m += m >> 16
+    m += m >> 32
+    return m & 0x7F

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from mypy_extensions import mypyc_attr
+from mypy_extensions import i64, mypyc_attr
 
 from tricktable.cards import (
     SUITS,
@@ -122,7 +122,10 @@ class TrickState:
         #: whether ``_view_extra`` is the same for every seat (a game sets it): then the
         #: seats share one dict
         self._facts_public = False
-        self._results_seen: tuple[Any, ...] = ()
+        #: the results as an immutable chain of ``(before, result)`` nodes, for views: each
+        #: hand adds a node (a copy of the list a hand cost as much as the match was long)
+        self._results_node: tuple[Any, ...] | None = None
+        self._results_n = 0
 
     # ----------------------------------------------------------------- the public interface
 
@@ -267,12 +270,24 @@ class TrickState:
         """What views share until it changes, made at most once between two changes."""
         snap = self._snap
         # A hand scored in an action other than a card (a thrown-in deal) is caught here.
-        if snap is None or len(snap.results) != len(self.results):
-            results = self._results_seen
-            if len(results) != len(self.results):
-                results = self._results_seen = tuple(self.results)
-            snap = self._snap = Shared(self, results)
+        if snap is None or snap.nresults != len(self.results):
+            snap = self._snap = Shared(self, self._results_chain())
         return snap
+
+    def _results_chain(self) -> tuple[Any, ...] | None:
+        """The results as a chain of ``(before, result)`` nodes, up to now."""
+        results = self.results
+        n = len(results)
+        node = self._results_node
+        k = self._results_n
+        if k > n or (node is not None and node[1] is not results[k - 1]):
+            node, k = None, 0  # taken back (undo) or replaced: made again
+        while k < n:
+            node = (node, results[k])
+            k += 1
+        self._results_node = node
+        self._results_n = n
+        return node
 
     def _log_chain(self) -> tuple[Any, ...] | None:
         """This hand's log as a chain of ``(before, actor, action)`` nodes, up to now, from
@@ -566,7 +581,8 @@ class TrickState:
         other._frames = self._frames[:]
         other._snap = None
         other._infos = None
-        other._results_seen = ()
+        other._results_node = self._results_node  # immutable: shared
+        other._results_n = self._results_n
         self._clone_extra(other)
 
     def view(self, seat: int) -> View:
@@ -694,15 +710,18 @@ class TrickState:
         # that no two hands of any two matches share a stream by chance (2^62 keys), and
         # every product stays a machine integer when compiled. Seeding a Mersenne Twister for
         # each hand cost a fifth of a hand's time.
+        # The draws are native integers (i64): compiled, the loop is plain C arithmetic.
         deck = list(self.game.deck)
         key = self.deal_key
         hand = len(self.history)
-        lane = mix31((key + hand * 0x2F0A3B5) & M31)
-        salt = mix31(((key >> 31) ^ hand * 0x61C8864) & M31)
-        size = len(deck)
-        n, per = self.n, self.hand_size
+        lane: i64 = mix31((key + hand * 0x2F0A3B5) & M31)
+        salt: i64 = mix31(((key >> 31) ^ hand * 0x61C8864) & M31)
+        size: i64 = len(deck)
+        n: i64 = self.n
+        per: i64 = self.hand_size
         hands = [0] * n
-        i = 0
+        i: i64 = 0
+        j: i64
         for seat in range(n):
             mask = 0
             for _ in range(per):
@@ -719,9 +738,12 @@ class TrickState:
             hands[seat] = mask
         if not self.game.records_stock:
             return hands, []
-        for k in range(i, min(i + self._stock_used(), size - 1)):
+        end: i64 = min(i + self._stock_used(), size - 1)
+        k: i64 = i
+        while k < end:
             j = k + mix31(((lane + k * 0x9E3779B) & M31) ^ salt) % (size - k)
             deck[k], deck[j] = deck[j], deck[k]
+            k += 1
         return hands, deck[i:]
 
     def _explain_play(self, card: int) -> str:

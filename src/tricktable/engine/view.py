@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 class Shared:
     """What every view of a state shares until the state changes it: the finished tricks,
-    cards won, scores and results as tuples, and the hand's fixed facts.
+    cards won and scores as tuples, the results as the state's immutable chain (a tuple of
+    them cost a copy of the whole match's at every hand), and the hand's fixed facts.
 
     Made at most once between a trick's end and the next, or a hand's (neither a card in
     mid-trick nor a bid changes any of it), so a view costs a reference, not copies.
@@ -31,6 +32,7 @@ class Shared:
         "facts",
         "hand_number",
         "n",
+        "nresults",
         "results",
         "scores",
         "tricks",
@@ -38,12 +40,14 @@ class Shared:
         "won",
     )
 
-    def __init__(self, state: TrickState, results: tuple[Any, ...]) -> None:
+    def __init__(self, state: TrickState, results: tuple[Any, ...] | None) -> None:
         self.tricks: tuple[tuple[int, tuple[int, ...], int], ...] = tuple(state.tricks)
         self.won: tuple[int, ...] = tuple(state.won)
         self.tricks_won: tuple[int, ...] = tuple(state.tricks_won)
         self.scores: tuple[int, ...] = tuple(state.scores)
-        self.results: tuple[Any, ...] = results
+        #: the results as the state's chain of ``(before, result)`` nodes, and how many
+        self.results: tuple[Any, ...] | None = results
+        self.nresults: int = len(state.results)
         self.dealer: int = state.dealer
         self.hand_number: int = max(len(state.history) - 1, 0)
         self.n: int = state.n
@@ -98,7 +102,7 @@ class View:
         # The state's caches are read here first, their makers called only when they miss:
         # a view is made at every decision, and a call each cost as much as the read.
         snap = state._snap
-        if snap is None or len(snap.results) != len(state.results):
+        if snap is None or snap.nresults != len(state.results):
             snap = state._shared()
         self._shared: Shared = snap
         # The hand's log is an immutable chain (see TrickState._log_chain): a view keeps its
@@ -201,7 +205,15 @@ class View:
     @property
     def results(self) -> list[HandResult]:
         """The results of the finished hands."""
-        return list(self._shared.results)
+        shared = self._shared
+        out: list[HandResult] = []
+        node = shared.results
+        for _ in range(shared.nresults):
+            assert node is not None
+            out.append(node[1])
+            node = node[0]
+        out.reverse()
+        return out
 
     @property
     def actions(self) -> list[tuple[int, int]]:
