@@ -144,6 +144,8 @@ def test_a_guest_creates_a_table_with_three_characters_and_plays_a_hand(
     page.goto(server + "/")
     form = page.get_by_role("region", name="Start a table")
     form.wait_for()
+    # Beginners answer at once (the club level's characters think).
+    form.get_by_label("Bots and characters play at").select_option("beginner")
     assert form.get_by_label("Game").input_value() == "setback"
     form.get_by_role("button", name="Create the table").click()
     page.wait_for_url("**/t/**")

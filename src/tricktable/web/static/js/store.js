@@ -29,7 +29,8 @@ export class Store {
     this.hint = null; // {action, text}
     this.summaries = []; // [{number, words: [phrase...]}] seen this visit
     this.info = null; // the server's TABLE_INFO with `you`
-    this.said = ""; // the live region's last line
+    this.said = []; // the live region's last lines: [{id, text}]
+    this.lines = 0;
     this.listeners = new Set();
     this.tick = 0;
   }
@@ -50,20 +51,37 @@ export class Store {
     return out;
   }
 
+  sayTurn() {
+    if (this.turnToSay && this.truth && (this.truth.legal || []).length) this.say("Your turn");
+    this.turnToSay = false;
+  }
+
+  /** A line for the live region (a log: each new line is read once, the last few kept). */
   say(text) {
     if (!text) return;
-    // The same line twice is still read: a zero-width change makes it new to the region.
-    this.said = text === this.said ? text + "\u200b" : text;
+    this.lines += 1;
+    this.said.push({ id: this.lines, text });
+    if (this.said.length > 6) this.said.shift();
   }
 
   /** A snapshot from the server: the truth from now on. */
   snapshot(snap) {
     if (!snap || typeof snap !== "object") return;
-    if (this.truth && typeof snap.version === "number" && snap.version < this.truth.version) return;
+    // An older snapshot is stale — unless it is another viewer's (a seat just taken or left).
+    const sameViewer = this.truth && this.truth.viewer === snap.viewer;
+    if (sameViewer && typeof snap.version === "number" && snap.version < this.truth.version) return;
+    if (!sameViewer) {
+      this.queue.length = 0;
+      this.applied = null;
+    }
+    const wasTurn = !!(this.truth && (this.truth.legal || []).length);
     this.truth = snap;
+    // "Your turn" is said after the moves before it, when the queue has played them.
+    if (!wasTurn && (snap.legal || []).length) this.turnToSay = true;
     if (typeof snap.version === "number") this.seen = Math.max(this.seen ?? -1, snap.version);
     this.noteSummary(snap);
     this.hint = null;
+    if (!this.queue.length && !this.busy) this.sayTurn();
     if (!this.queue.length && !this.busy && !(this.applied > snap.version)) this.shown = clone(snap);
     this.changed();
   }
@@ -138,7 +156,9 @@ export class Store {
     const names = this.names();
     const line = plain(ev.words, names);
     if (line && ev.kind !== "chat") this.say(line);
-    if (!snap || !snap.hand) return;
+    if (!snap) return;
+    // Before the first deal a snapshot has no hand yet: the deal's events start one.
+    if (!snap.hand) snap.hand = { trick: [], cards: [], number: 0 };
     const hand = snap.hand;
     const seat = ev.seat;
     const seatInfo = (snap.seats || []).find((s) => s.seat === seat);
@@ -173,6 +193,11 @@ export class Store {
       const scores = ev.data && (ev.data.scores || (ev.data.result && ev.data.result.scores));
       if (Array.isArray(scores)) snap.scores = scores;
     } else if (ev.kind === "deal") {
+      if (ev.data && typeof ev.data.hand === "number") hand.number = ev.data.hand + 1;
+      if (ev.data && typeof ev.data.dealer === "number") {
+        hand.dealer = ev.data.dealer;
+        for (const s of snap.seats || []) s.dealer = s.seat === ev.data.dealer;
+      }
       hand.trick = [];
       hand.last_trick = null;
       hand.trump = null;
@@ -205,6 +230,7 @@ export class Store {
 
   /** The queue is empty: draw the truth, unless events newer than it are already drawn. */
   settle() {
+    this.sayTurn();
     if (this.truth && !(this.applied > this.truth.version)) this.shown = clone(this.truth);
     this.changed();
   }

@@ -39,11 +39,11 @@ const KIND_WORDS = { person: "", remote: "", local: "", bot: "bot", character: "
 // ------------------------------------------------------------------------------- the parts
 
 function Card({ code, skin, label, onPlay, legal, hinted, index, count }) {
-  const fan = count > 1 ? (index - (count - 1) / 2) * Math.min(5, 40 / count) : 0;
+  const fan = count > 1 ? (index - (count - 1) / 2) * Math.min(4, 36 / count) : 0;
   return html`<button
     type="button"
     class=${"card hand-card" + (legal ? " legal" : "") + (hinted ? " hinted" : "")}
-    style=${{ "--fan": fan + "deg", "--i": index }}
+    style=${{ "--fan": fan.toFixed(2), "--i": index }}
     aria-label=${label || cardName(code)}
     aria-disabled=${legal ? "false" : "true"}
     data-card=${code}
@@ -333,7 +333,9 @@ function App({ store, wire, animator, tableId }) {
       ${sound ? "Sound on" : "Sound off"}
     </button>
   </header>`;
-  const live = html`<div id="live" class="sr-only" aria-live="polite" aria-atomic="true">${store.said}</div>`;
+  const live = html`<div id="live" class="sr-only" role="log" aria-live="polite" aria-label="The play">
+    ${store.said.map((l) => html`<p key=${l.id}>${l.text}</p>`)}
+  </div>`;
   if (!snap) {
     return html`${header}<main class="loading"><p>Finding the table…</p>${store.notice ? html`<p class="notice">${store.notice}</p>` : null}</main>${live}`;
   }
