@@ -95,6 +95,8 @@ class Room:
         self._clock_task: asyncio.Task[None] | None = None
         self._away: dict[int, Bot] = {}
         self._away_task: asyncio.Task[None] | None = None
+        #: the snapshots made at the current version, by viewer (-100: that version)
+        self._snapshots: dict[int, Any] = {}
 
     # ----------------------------------------------------------------------- describing
 
@@ -158,11 +160,17 @@ class Room:
         return None
 
     def snapshot(self, viewer: int) -> dict[str, Any]:
-        """``viewer``'s snapshot now."""
-        table = self.table
-        if table is None:
-            table = self._idle_table()
-        return seatview.snapshot(table, viewer, self.version, self.names)
+        """``viewer``'s snapshot now (made once a version: a seat's turn and its confirm, or
+        two tabs, share it)."""
+        cache = self._snapshots
+        if cache.get(-100) != self.version or self.table is None:
+            cache.clear()
+            cache[-100] = self.version
+        snap = cache.get(viewer)
+        if snap is None:
+            table = self.table if self.table is not None else self._idle_table()
+            snap = cache[viewer] = seatview.snapshot(table, viewer, self.version, self.names)
+        return snap
 
     def _idle_table(self) -> Table:
         """A table not yet dealt: what a room waiting for people shows."""
@@ -214,6 +222,7 @@ class Room:
 
     def _build(self, rows: list[Any]) -> None:
         """Make the current match's table, replaying ``rows`` (its journal so far)."""
+        self._snapshots.clear()
         state = self.game.new_state(self.seed)
         log = state.listen()
         self.match_start = rows[0].seq if rows else self.version
