@@ -384,10 +384,10 @@ def train(
     store = Store.open(path, create=True)
     try:
         run = _Run(store, seconds, scheme)
+        if target == 0:
+            return run.report()  # nothing to train (e.g. only --compact): nothing to write
         try:
-            if target == 0:
-                pass  # nothing to train (e.g. only --compact): no pool to start
-            elif workers <= 1:
+            if workers <= 1:
                 _train_here(run, target, seed, progress)
             else:
                 _train_pool(run, path, workers, target, seed, progress)
