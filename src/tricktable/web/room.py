@@ -80,7 +80,8 @@ class Room:
         #: versions, and the length of the table's event log at each (the current match)
         self._mark_v: list[int] = []
         self._mark_end: list[int] = []
-        #: act ids applied at this table, and the version each made
+        #: the acts applied at this table (``seat:id``: ids are each seat's own), and the
+        #: version each made
         self.applied: dict[str, int] = {}
         #: the connections attached, and each one's viewer (a seat or SPECTATOR)
         self.conns: dict[Conn, int] = {}
@@ -251,7 +252,7 @@ class Room:
     def _replay(self, state: Any, step: list[Any]) -> None:
         apply_step(state, step)
         if step[0] == "act" and len(step) > 3 and step[3]:
-            self.applied[step[3]] = self._row_seq
+            self.applied[f"{step[1]}:{step[3]}"] = self._row_seq
 
     _row_seq = 0
 
@@ -349,7 +350,7 @@ class Room:
             self._mark_end.append(len(log_all))
             for s in steps:
                 if s[0] == "act" and len(s) > 3:
-                    self.applied[s[3]] = self.version
+                    self.applied[f"{s[1]}:{s[3]}"] = self.version
         self._after()
 
     def _journal(self, steps: list[Any]) -> bool:
@@ -389,7 +390,7 @@ class Room:
 
     def act(self, seat: int, action: object, act_id: str) -> tuple[bool, str]:
         """Apply a person's action for ``seat``: (True, "") once journaled, or (False, why)."""
-        if act_id in self.applied:
+        if f"{seat}:{act_id}" in self.applied:
             return True, ""
         if self.broken is not None and not self.try_recover():
             return False, self.broken or "the table is stopped"
@@ -410,7 +411,7 @@ class Room:
         del code
         if self.broken is not None:
             return False, self.broken
-        self.applied[act_id] = self.version
+        self.applied[f"{seat}:{act_id}"] = self.version
         return True, ""
 
     def chat(self, seat: int, text: object) -> None:
