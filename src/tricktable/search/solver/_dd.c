@@ -86,8 +86,9 @@ typedef struct {
     size_t tt_mask;
     int stride;
     uint32_t gen;
-    /* move ordering when following: the game's order, or (``cheap``) the cheapest card that
-     * takes the trick from the other side, then the lowest losers */
+    /* move ordering: the game's order, or (``cheap``) leads from the side suits first, and
+     * when following the cheapest card that takes the trick from the other side, then the
+     * lowest losers */
     int cheap;
     /* Hearts, once the points are split (no moon left): the value falls by this much a point
      * the seat takes (0: not so) */
@@ -380,6 +381,10 @@ static int moves(const Solver *S, int seat, int pos, u64 lead_mask, int best_pow
                 sc = 1000 - p;
             else
                 sc = 2000 + S->order[c] - 2 * p; /* a loser: the lowest, or one worth most */
+        }
+        if (S->cheap && pos == 0) {
+            int p = S->power[c];
+            sc = p >= 100 ? p - 100 : p + 50; /* a lead: side suits first, highest first */
         }
         key[c] = sc;
         int j = m++;

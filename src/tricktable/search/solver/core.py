@@ -109,9 +109,10 @@ class Kernel:
     tracked: int = 0
     tw: int = 0
     bw: list[int] | None = None
-    #: the order of a follower's cards: the game's (``order``), or the cheapest card that
-    #: takes the trick from the other side first, then the lowest (Spades' tricks: a third
-    #: fewer positions; not Hearts', where points decide, nor Setback's)
+    #: the order of the cards tried: the game's (``order``), or leads from the side suits
+    #: first and, following, the cheapest card that takes the trick from the other side,
+    #: then the lowest (Spades' tricks: a third fewer positions; not Hearts', where points
+    #: decide, nor Setback's)
     cheap: bool = False
     #: Hearts: once the points are split, what each point the seat takes costs it (the value
     #: is then that much less a point whatever came before: the table shares positions
