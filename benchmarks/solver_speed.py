@@ -112,9 +112,12 @@ def engine_rate(seconds: float) -> float:
     return nodes / (time.process_time() - start)
 
 
-def timed(states: list[tuple[TrickState, int]], core: str, cap: float) -> dict[str, object]:
+def timed(
+    states: list[tuple[TrickState, int]], core: str, cap: float, raw: bool = False
+) -> dict[str, object]:
     """Solve each (state, seat) with ``core``: the figures of the times (CPU seconds) and
-    nodes; a solve past ``cap`` wall seconds counts as the cap."""
+    nodes; a solve past ``cap`` wall seconds counts as the cap. ``raw`` keeps every time
+    (to merge runs made side by side)."""
     times: list[float] = []
     nodes: list[int] = []
     over = 0
@@ -137,12 +140,14 @@ def timed(states: list[tuple[TrickState, int]], core: str, cap: float) -> dict[s
         "over_cap": over,
         "mean_nodes": round(statistics.mean(nodes)) if nodes else 0,
         "nodes_per_s": round(sum(nodes) / max(sum(times), 1e-9)),
+        **({"times_s": [round(t, 5) for t in times]} if raw else {}),
     }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=100, help="deals per game and start")
+    parser.add_argument("--first-seed", type=int, default=0, help="the first deal's seed")
     parser.add_argument("--games", default="setback,hearts,spades")
     parser.add_argument(
         "--cores",
@@ -159,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cap", type=float, default=30.0, help="wall seconds a solve at most")
     parser.add_argument("--no-engine", action="store_true", help="skip the engine's rate")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--raw", action="store_true", help="and every solve's time")
     args = parser.parse_args(argv)
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     cores = [c.strip() for c in args.cores.split(",") if c.strip()]
@@ -176,18 +182,19 @@ def main(argv: list[str] | None = None) -> int:
         starts = [int(k) for k in cards.split(",") if k.strip()]
         for game in games:
             if game == "setback":
-                hands = []
-                for seed in range(deals):
+                hands: list[tuple[TrickState, int]] = []
+                for seed in range(args.first_seed, args.first_seed + deals):
                     state = first_lead(seed)
                     assert isinstance(state, SetbackState)
                     hands.append((state, state.declarer))
                 label = f"{core}: setback: whole hand after the first lead"
-                figures[label] = timed(hands, core, args.cap)
+                figures[label] = timed(hands, core, args.cap, args.raw)
             elif game in ("hearts", "spades"):
                 for k in starts:
-                    states = [at_trick(game, seed, k) for seed in range(deals)]
+                    seeds = range(args.first_seed, args.first_seed + deals)
+                    states = [(s, s.to_act) for s in (at_trick(game, seed, k) for seed in seeds)]
                     label = f"{core}: {game}: from the lead of trick {14 - k} ({k} cards a seat)"
-                    figures[label] = timed([(s, s.to_act) for s in states], core, args.cap)
+                    figures[label] = timed(states, core, args.cap, args.raw)
             else:
                 parser.error(f"unknown game {game!r}: setback, hearts or spades")
     if not args.no_engine:
