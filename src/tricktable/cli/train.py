@@ -52,11 +52,14 @@ def run_train_cfr(
     try:
         scheme = Scheme(phase, payoff, against)
         done = train(db, iterations, seconds, workers, seed, progress, scheme)
-        print(
-            f"trained {done.iterations} iterations in {done.seconds:.1f} s"
-            f" ({done.rate:.2f} iterations/s, {workers} workers, {scheme.text()});"
-            f" {db} holds {done.keys} keys from {done.total_iterations} iterations"
-        )
+        held = f"{db} holds {done.keys} keys from {done.total_iterations} iterations"
+        if iterations == 0:
+            print(held)  # only compacting
+        else:
+            print(
+                f"trained {done.iterations} iterations in {done.seconds:.1f} s"
+                f" ({done.rate:.2f} iterations/s, {workers} workers, {scheme.text()}); {held}"
+            )
         if compact_to is not None:
             store = Store.open(db, readonly=True)
             try:
