@@ -1,0 +1,530 @@
+"""The snapshot: everything one viewer may see of a match now, as JSON-ready data.
+
+``snapshot(table, viewer)`` and ``snapshot_of(state, viewer, seats, version)`` build it from
+the viewer's sealed view (:func:`~tricktable.seat.views.view_for`), its event stream and public
+facts (who sits where, how many cards each holds), never from a hidden part of the state, so
+it cannot show a card the viewer may not know. ``viewer`` is a seat, ``SPECTATOR`` (someone
+watching: what every seat may see) or ``EVERYONE`` (every hand face up: after the match, or a
+replay of a record).
+
+Its words are phrases (:mod:`tricktable.seat.phrases`) written by the game's presenter, so
+the terminal, the TUI and the web page say the same things. The shape (see
+``/docs/protocol-web.md``)::
+
+    {version, game {name, spec, title, seats, sides, partners, target, family}, viewer,
+     seats [{seat, name, kind, side, place, cards_left, tricks, last_call, dealer, turn,
+             avatar}],
+     hand {number, phase, dealer, turn, trump, contract, cards, trick, leader, winning,
+           last_trick, shown, facts, tally, situation, history, title},
+     scores, score_line, legal [{action, text, label, words}], over, winners, summary}
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Final
+
+from rich.text import Text
+
+from tricktable.cards import (
+    RANKS,
+    SUIT_NAMES,
+    SUITS,
+    card_name,
+    cards_in,
+)
+from tricktable.engine import actions as act
+from tricktable.engine.events import (
+    SPECTATOR,
+    Acted,
+    CardPlayed,
+    Chat,
+    Dealt,
+    Event,
+    Fault,
+    Forfeited,
+    HandScored,
+    HandStarted,
+    MatchOver,
+    PassReceived,
+    Substituted,
+    TrickWon,
+    TrumpNamed,
+)
+from tricktable.engine.phases import PHASE_NAMES, PLAY
+from tricktable.engine.tables import trick_winner
+from tricktable.engine.trick import TrickState, View
+from tricktable.errors import TricktableError
+from tricktable.seat import phrases as ph
+from tricktable.seat.phrases import Phrase
+from tricktable.seat.seen import Seen
+from tricktable.seat.views import EVERYONE, view_for
+from tricktable.ui.games import Presenter, Seating, presenter_for, safely
+
+if TYPE_CHECKING:
+    from tricktable.table.table import Table
+
+#: where each seat sits round a table of 2 to 7, seen from the viewer at the bottom (S)
+PLACES: Final[dict[int, tuple[str, ...]]] = {
+    2: ("S", "N"),
+    3: ("S", "W", "E"),
+    4: ("S", "W", "N", "E"),
+    5: ("S", "W", "NW", "NE", "E"),
+    6: ("S", "W", "NW", "N", "NE", "E"),
+    7: ("S", "SW", "W", "NW", "NE", "E", "SE"),
+}
+#: each place's name, as the snapshot writes it
+PLACE_WORDS: Final = {
+    "S": "south",
+    "SW": "southwest",
+    "W": "west",
+    "NW": "northwest",
+    "N": "north",
+    "NE": "northeast",
+    "E": "east",
+    "SE": "southeast",
+}
+_RANK_WORDS: Final = dict(
+    zip(
+        RANKS,
+        (
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "jack",
+            "queen",
+            "king",
+            "ace",
+        ),
+        strict=True,
+    )
+)
+#: the wire's name of each event kind
+EVENT_KINDS: Final = {
+    "hand_started": "deal",
+    "dealt": "dealt",
+    "hand_changed": "hand",
+    "pass_received": "pass",
+    "acted": "bid",
+    "card_played": "play",
+    "trump_named": "trump",
+    "trick_won": "trick",
+    "hand_scored": "scored",
+    "match_over": "over",
+    "chat": "chat",
+    "fault": "fault",
+    "substituted": "substituted",
+    "forfeited": "forfeited",
+}
+
+
+class Words:
+    """A game's presenter called with seat markers for names: its texts read as phrases.
+
+    ``names`` are the real names (``You`` kept as words: the presenter conjugates for it).
+    """
+
+    def __init__(self, state: TrickState, names: Sequence[str]) -> None:
+        game = state.game
+        self.presenter: Presenter = presenter_for(game)
+        self.generic = Presenter(game)
+        self.names = list(names)
+        self.seating = Seating(game, ph.seat_markers(self.names))
+
+    def phrase(self, text: Text | str) -> Phrase:
+        """One presenter text as a phrase."""
+        return ph.phrase_of(text)
+
+    def lines(self, make: Any, fallback: Any = None) -> list[Phrase]:
+        """``make(presenter)``'s lines as phrases (the generic presenter's if it fails)."""
+        back = fallback or make
+        texts = safely(lambda: make(self.presenter), lambda: back(self.generic))
+        return [ph.phrase_of(t) for t in texts]
+
+
+def snapshot(table: Table, viewer: int) -> dict[str, Any]:
+    """What ``viewer`` (a seat, ``SPECTATOR`` or, after the match, ``EVERYONE``) may see at
+    ``table`` now, as JSON-ready data (see the module)."""
+    if viewer == EVERYONE and not table.is_over:
+        raise TricktableError("every hand is shown face up only after the match")
+    kinds = [_kind(p) for p in table.players]
+    return snapshot_of(table.state, viewer, table.labels, table.version, kinds=kinds)
+
+
+def snapshot_of(
+    state: TrickState,
+    viewer: int,
+    seats: Sequence[str] | None = None,
+    version: int = 0,
+    kinds: Sequence[str] | None = None,
+    names: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """The snapshot of ``state`` for ``viewer`` (see the module), for a screen that holds a
+    state but no table: ``seats`` are the seats' labels (``bot:heuristic``, a person's name;
+    ``seat N`` if None), ``version`` the screen's count of changes, ``kinds`` each seat's kind
+    (``person``, ``bot``, ...; read from its label if None) and ``names`` what the presenters
+    call each seat (``You``, ``West``; the labels' display names if None).
+
+    ``EVERYONE`` sees every hand face up: the caller vouches that the match is over (or that
+    this is a replay of a record, public after the fact).
+    """
+    n = state.n
+    if not (viewer in (SPECTATOR, EVERYONE) or (viewer.__class__ is int and 0 <= viewer < n)):
+        raise TricktableError(f"no viewer {viewer!r}: a seat 0..{n - 1}, spectator or everyone")
+    game = state.game
+    labels = list(seats) if seats is not None else [f"seat {s}" for s in range(n)]
+    if len(labels) != n:
+        raise TricktableError(f"{n} seats need {n} labels, got {len(labels)}")
+    shown_names = list(names) if names is not None else [_display(label) for label in labels]
+    view = view_for(state, viewer)
+    words = Words(state, shown_names)
+    seating = words.seating
+    seen = Seen(n, game.num_scores).take_all(_stream(state, viewer))
+    hand_seen = seen.hand
+    if hand_seen is not None and view.hand_number == hand_seen.number:
+        hand_seen.facts = view.info()
+        hand_seen.opening = hand_seen.opening or hand_seen.facts
+        hand_seen.tables = view.tables
+    seat_me = viewer if 0 <= viewer < n else -1
+    target = getattr(game.options, "target", None)
+    out: dict[str, Any] = {
+        "version": version,
+        "game": {
+            "name": game.name,
+            "spec": game.spec(),
+            "title": game.title or game.name,
+            "seats": n,
+            "sides": game.num_scores,
+            "partners": seating.partners,
+            "target": target if isinstance(target, int) else None,
+            "family": game.family,
+        },
+        "viewer": viewer,
+        "seats": _seats(state, view, words, labels, kinds, seat_me),
+        "hand": _hand(state, view, words, seen, viewer),
+        "scores": list(view.scores),
+        "score_line": [ph.phrase_of(seating.scores_text(view.scores))],
+        "legal": _legal(view, words) if seat_me >= 0 else [],
+        "over": state.is_over,
+        "winners": _winners(state, words, seen),
+        "summary": _summary(words, seen) if _between_hands(state, hand_seen) else None,
+    }
+    return out
+
+
+# ------------------------------------------------------------------------------ parts
+
+
+def _seats(
+    state: TrickState,
+    view: View,
+    words: Words,
+    labels: Sequence[str],
+    kinds: Sequence[str] | None,
+    me: int,
+) -> list[dict[str, Any]]:
+    n = state.n
+    places = PLACES.get(n)
+    bottom = max(me, 0)
+    playing = state.phase not in (0, 3) and not state.needs_deal and not state.is_over
+    trumps = view.tables.mask
+    calls: dict[int, Phrase] = {}
+    for actor, action in view.actions:
+        if not act.is_play(action):
+            calls[actor] = words.phrase(words.presenter.action_words(action, trumps))
+    out = []
+    for s in range(n):
+        place = places[(s - bottom) % n] if places is not None else ""
+        kind = kinds[s] if kinds is not None else _kind_of_label(labels[s])
+        out.append(
+            {
+                "seat": s,
+                "name": words.names[s],
+                "label": labels[s],
+                "kind": kind,
+                "side": state.game.team_of(s),
+                "place": PLACE_WORDS.get(place, ""),
+                "cards_left": hand_size(state, s) if playing else 0,
+                "tricks": view.tricks_won[s] if playing else 0,
+                "last_call": calls.get(s),
+                "dealer": s == view.dealer and bool(state.history),
+                "turn": s == view.to_act,
+                "avatar": _display(labels[s]),
+            }
+        )
+    return out
+
+
+def hand_size(state: TrickState, seat: int) -> int:
+    """How many cards ``seat`` holds: public (everyone at a table sees a hand's size)."""
+    return int(state.hands[seat].bit_count())
+
+
+def _hand(
+    state: TrickState, view: View, words: Words, seen: Seen, viewer: int
+) -> dict[str, Any] | None:
+    if not state.history:
+        return None  # nothing dealt yet
+    n = state.n
+    presenter, seating = words.presenter, words.seating
+    phase_name = PHASE_NAMES.get(view.phase) or view.to_dict()["phase"]
+    trumps = view.tables.mask
+    info = view.info()
+    trick = view.trick
+    played_by = {c: s for s, c in view.actions if act.is_play(c)}
+    winning = trick_winner(view.tables, [c for _, c in trick]) if trick else -1
+    last = view.tricks[-1] if view.tricks else None
+    hand_seen = seen.hand
+    between = _between_hands(state, hand_seen)
+    out: dict[str, Any] = {
+        "number": view.hand_number + 1,
+        "phase": str(phase_name),
+        "dealer": view.dealer,
+        "turn": view.to_act,
+        "trump": SUITS[view.trump] if 0 <= view.trump < 4 else None,
+        "contract": _contract(info, n),
+        "cards": [card_name(c) for c in cards_in(view.hand)],
+        "trick": [_play(s, c, trumps) for s, c in trick],
+        "leader": trick[0][0] if trick else None,
+        "winning": trick[winning][0] if trick else None,
+        "last_trick": None,
+        "shown": {},
+        "facts": [],
+        "tally": [],
+        "situation": [],
+        "history": [],
+    }
+    if last is not None:
+        leader, cards, winner = last
+        step = state.game.step
+        out["last_trick"] = {
+            "leader": leader,
+            "cards": [
+                _play(played_by.get(c, (leader + i * step) % n), c, trumps)
+                for i, c in enumerate(cards)
+            ],
+            "winner": winner,
+        }
+    if viewer == EVERYONE:
+        out["shown"] = {str(s): [card_name(c) for c in cards_in(state.hands[s])] for s in range(n)}
+    elif between:
+        taken: dict[int, list[str]] = {}
+        for s, c in view.actions:
+            if act.is_play(c):
+                taken.setdefault(s, []).append(card_name(c))
+        out["shown"] = {str(s): cs for s, cs in sorted(taken.items())}
+    if hand_seen is not None and hand_seen.number == view.hand_number:
+        out["history"] = [
+            {"seat": s, "words": words.phrase(presenter.action_words(a, hand_seen.trumps))}
+            for s, a in hand_seen.acted
+        ]
+    if between or state.is_over:
+        return out
+    if view.phase == PLAY:
+        out["facts"] = words.lines(lambda p: p.play_facts(seating, view))
+    else:
+        out["facts"] = words.lines(lambda p: p.bidding_facts(seating, view))
+    if viewer != EVERYONE:
+        out["tally"] = words.lines(lambda p: p.tally_lines(seating, view))
+    if 0 <= viewer < n and view.to_act == viewer:
+        out["situation"] = words.lines(lambda p: p.situation_lines(seating, view))
+    return out
+
+
+def _between_hands(state: TrickState, hand: Any) -> bool:
+    """Whether the last hand is over and the next not dealt (or the match over)."""
+    return bool(state.history) and (state.needs_deal or state.is_over)
+
+
+def _play(seat: int, code: int, trumps: int) -> dict[str, Any]:
+    out: dict[str, Any] = {"seat": seat, "card": card_name(code)}
+    if trumps >> code & 1:
+        out["trump"] = True
+    return out
+
+
+def _contract(info: dict[str, Any], n: int) -> Phrase | None:
+    """Who made the contract and what, from the public facts (``declarer``/``maker``, ``bid``)."""
+    for key in ("declarer", "maker", "bidder"):
+        who = info.get(key)
+        if isinstance(who, int) and not isinstance(who, bool) and 0 <= who < n:
+            bid = info.get("bid", info.get("contract"))
+            if isinstance(bid, int) and not isinstance(bid, bool):
+                return [ph.seat(who), ph.text(f" bid {bid}")]
+            return [ph.seat(who), ph.text(" made trump" if key == "maker" else " declares")]
+    return None
+
+
+def _legal(view: View, words: Words) -> list[dict[str, Any]]:
+    game = view.game
+    trumps = view.tables.mask
+    out = []
+    for action in view.legal_actions():
+        text = game.action_name(action)
+        out.append(
+            {
+                "action": action,
+                "text": text,
+                "label": action_label(action, text),
+                "words": words.phrase(words.presenter.action_words(action, trumps)),
+            }
+        )
+    return out
+
+
+def action_label(action: int, text: str) -> str:
+    """An action's accessible name: a card in words ("queen of hearts"), else its text."""
+    if act.is_play(action):
+        return card_words(action)
+    return text
+
+
+def card_words(code: int) -> str:
+    """A card in words: "ten of diamonds", "the joker"."""
+    if code >= 52:
+        return "the joker" if card_name(code) == "JK" else "the little joker"
+    return f"{_RANK_WORDS[RANKS[code % 13]]} of {SUIT_NAMES[code // 13]}"
+
+
+def _winners(state: TrickState, words: Words, seen: Seen) -> list[int]:
+    over = seen.over
+    if not state.is_over or over is None:
+        return []
+    try:
+        return words.presenter.winners(seen.last, over.winner)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, TricktableError):
+        return Presenter(state.game).winners(None, over.winner)
+
+
+def _summary(words: Words, seen: Seen) -> list[Phrase] | None:
+    hand = seen.hand
+    if hand is None or hand.result is None:
+        return None
+    seating = words.seating
+    lines = words.lines(lambda p: p.result_lines(seating, hand))
+    lines += words.lines(lambda p: p.score_lines(seating, hand))
+    return lines
+
+
+def _stream(state: TrickState, viewer: int) -> Sequence[Event]:
+    """The events ``viewer`` may see (everyone: the whole log)."""
+    log = state.events
+    if log is None:
+        return ()
+    if viewer == EVERYONE:
+        return log.all
+    return log.stream(viewer)
+
+
+def _kind(player: Any) -> str:
+    kind = getattr(player, "kind", None)
+    if isinstance(kind, str) and getattr(player, "interactive", False):
+        return kind
+    return "character" if getattr(player, "talks", False) else "bot"
+
+
+def _kind_of_label(label: str) -> str:
+    if label.startswith("bot:"):
+        return "bot"
+    return "person"
+
+
+@lru_cache(maxsize=4096)
+def _display(label: str) -> str:
+    from tricktable.avatars import avatar_name
+
+    try:
+        return avatar_name(label)
+    except TricktableError:
+        return label
+
+
+# ----------------------------------------------------------------------------- events
+
+
+def event_json(
+    event: Event, table: Table | None, viewer: int, version: int | None = None
+) -> dict[str, Any]:
+    """``event`` for the wire, as ``viewer`` may see it: ``{version, kind, seat, card, words,
+    data}`` (``data`` the event's own JSON). Refused for an event not in the viewer's stream."""
+    if viewer != EVERYONE and not (
+        viewer.__class__ is int and 0 <= viewer <= SPECTATOR and event.visible_to(viewer)
+    ):
+        raise TricktableError(f"viewer {viewer} may not see a {event.kind} event")
+    if version is None:
+        version = table.version if table is not None else 0
+    seat = getattr(event, "seat", None)
+    if isinstance(event, TrickWon):
+        seat = event.winner
+    elif isinstance(event, PassReceived):
+        seat = event.giver
+    card = getattr(event, "card", None)
+    game = table.game if table is not None else None
+    return {
+        "version": version,
+        "kind": EVENT_KINDS.get(event.kind, event.kind),
+        "seat": seat if isinstance(seat, int) and seat >= 0 else None,
+        "card": card_name(card) if isinstance(card, int) else None,
+        "words": event_words(event, game),
+        "data": event.to_dict(),
+    }
+
+
+def event_words(event: Event, game: Any = None) -> Phrase:
+    """What ``event`` says, as a phrase (seats as tokens)."""
+    if isinstance(event, CardPlayed):
+        return [ph.seat(event.seat), ph.text(" plays "), ph.card(event.card)]
+    if isinstance(event, Acted):
+        words = _action_phrase(event.action, event.text, game)
+        return [ph.seat(event.seat), ph.text(" "), *words]
+    if isinstance(event, TrickWon):
+        return [ph.seat(event.winner), ph.text(f" takes trick {event.number + 1}")]
+    if isinstance(event, TrumpNamed):
+        out: Phrase = [ph.text("Trump: "), ph.suit(event.suit)]
+        return out if event.seat < 0 else [ph.seat(event.seat), ph.text(" names trump "), *out[1:]]
+    if isinstance(event, HandStarted):
+        return [ph.text(f"Hand {event.hand + 1}: "), ph.seat(event.dealer), ph.text(" deals")]
+    if isinstance(event, Dealt):
+        return [ph.text("Your cards: "), *_cards_phrase(event.cards)]
+    if isinstance(event, PassReceived):
+        return [ph.seat(event.giver), ph.text(" passes you "), *_cards_phrase(event.cards)]
+    if isinstance(event, HandScored):
+        scores = " · ".join(map(str, event.scores))
+        return [ph.text(f"Hand {event.hand + 1} scored: {scores}")]
+    if isinstance(event, MatchOver):
+        scores = " · ".join(map(str, event.scores))
+        return [ph.text(f"The match is over: {scores}")]
+    if isinstance(event, Chat):
+        if event.seat < 0:
+            return [ph.text(event.text)]
+        return [ph.seat(event.seat), ph.text(f": {event.text}")]
+    if isinstance(event, Fault):
+        return [ph.seat(event.seat), ph.text(f" {event.fault}: {event.penalty}")]
+    if isinstance(event, Substituted):
+        return [ph.seat(event.seat), ph.text(f" is played by {event.player} now")]
+    if isinstance(event, Forfeited):
+        return [ph.seat(event.seat), ph.text("'s side forfeits the match")]
+    return [ph.text(event.kind.replace("_", " "))]
+
+
+def _action_phrase(action: int, text: str, game: Any) -> Phrase:
+    if game is not None:
+        presenter = presenter_for(game)
+        return ph.phrase_of(presenter.action_words(action))
+    return [ph.text(text)]
+
+
+def _cards_phrase(mask: int) -> Phrase:
+    out: Phrase = []
+    for i, c in enumerate(cards_in(mask)):
+        if i:
+            out.append(ph.text(" "))
+        out.append(ph.card(c))
+    return out

@@ -1,0 +1,251 @@
+"""The seat model (:mod:`tricktable.seat`): snapshots and events of every game at every table.
+
+Whole random matches of every game and preset at every table size it allows
+(:mod:`table_shapes`) are snapshotted at every decision, for the seat to act and, in turn,
+every other seat and a spectator: each snapshot is JSON, names no card its viewer may not know
+(:func:`helpers.known`), shows a spectator no hand, lists exactly the viewer's legal actions,
+and carries a version that only grows; after the match everyone sees every hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from typing import Any
+
+import pytest
+from rich.text import Text
+
+from helpers import card_names, known
+from table_shapes import all_shapes
+from tricktable.bots import make_bot
+from tricktable.cards import card_name, cards_in, mask_of, parse_cards
+from tricktable.engine.events import SPECTATOR
+from tricktable.engine.trick import TrickState
+from tricktable.errors import TricktableError
+from tricktable.games import load_game, names
+from tricktable.seat import EVERYONE, event_json, snapshot, snapshot_of
+from tricktable.seat import phrases as ph
+from tricktable.table.table import Table
+from tricktable.ui.games import card_text, join, line, suit_text
+
+SHAPES = all_shapes()
+#: hands a match is played to: more at a preset's own table
+OWN_HANDS = 3
+OTHER_HANDS = 1
+
+
+def _labels(n: int) -> list[str]:
+    return ["alice", *(f"bot:random{s}" for s in range(1, n))]
+
+
+def _check(state: TrickState, viewer: int, snap: dict[str, Any], version: int) -> None:
+    text = json.dumps(snap)
+    assert json.loads(text) == snap
+    named = card_names(text)
+    allowed = known(state, viewer)
+    assert named & ~allowed == 0, (viewer, cards_in(named & ~allowed))
+    assert snap["version"] == version and snap["viewer"] == viewer
+    assert len(snap["seats"]) == state.n
+    hand = snap["hand"]
+    if viewer == SPECTATOR:
+        assert hand is None or hand["cards"] == []
+        assert snap["legal"] == []
+    else:
+        view = state.view(viewer)
+        assert [a["action"] for a in snap["legal"]] == view.legal_actions()
+        if hand is not None:
+            assert hand["cards"] == [card_name(c) for c in cards_in(view.hand)]
+    if hand is not None and state.to_act >= 0:
+        assert hand["shown"] == {}
+        assert hand["turn"] == state.to_act
+    for seat in snap["seats"]:
+        assert seat["turn"] == (seat["seat"] == state.to_act)
+
+
+def _play(spec: str, seed: int, hands: int) -> None:
+    game = load_game(spec)
+    state = game.new_state(seed)
+    state.listen()
+    rng = random.Random(seed)
+    n = state.n
+    labels = _labels(n)
+    version = 0
+    dealt = 0
+    while not state.is_over:
+        if state.needs_deal:
+            if dealt == hands:
+                break
+            state.deal()
+            dealt += 1
+        version += 1
+        seat = state.to_act
+        if seat >= 0:
+            _check(state, seat, snapshot_of(state, seat, labels, version), version)
+        other = SPECTATOR if version % (n + 1) == n else version % (n + 1)
+        _check(state, other, snapshot_of(state, other, labels, version), version)
+        if seat < 0:
+            continue
+        state.apply(rng.choice(state.legal_actions()))
+    # Between hands, or after the match: the last hand's summary; its cards are public.
+    snap = snapshot_of(state, SPECTATOR, labels, version + 1)
+    assert json.loads(json.dumps(snap)) == snap
+    if state.history and state.results:
+        assert snap["summary"]
+    final = snapshot_of(state, EVERYONE, labels, version + 2)
+    shown = final["hand"]["shown"] if final["hand"] else {}
+    assert set(shown) == {str(s) for s in range(n)} or not state.history
+    for s, cards in shown.items():
+        assert mask_of(parse_cards(cards)) == state.hands[int(s)]
+
+
+@pytest.mark.parametrize("spec", SHAPES)
+def test_snapshots_of_every_game_at_every_table(spec: str) -> None:
+    _play(spec, seed=7, hands=OWN_HANDS if spec in names() else OTHER_HANDS)
+
+
+def test_every_table_size_is_snapshotted() -> None:
+    assert {load_game(s).num_players for s in SHAPES} == set(range(2, 8))
+
+
+# ------------------------------------------------------------------------------- a table
+
+
+def _table(spec: str = "setback(target=5)", seed: int = 3) -> Table:
+    game = load_game(spec)
+    return Table(game, ["person", *["random"] * (game.num_players - 1)], seed=seed, talk=False)
+
+
+def _bots_play(table: Table) -> None:
+    """Play the table to its end, every seat as the heuristic bot would (the person's too)."""
+    bots = [make_bot("heuristic") for _ in range(table.num_seats)]
+    for seat, bot in enumerate(bots):
+        bot.start_match(table.game, seat, seat)
+    while not table.is_over:
+        state = table.state
+        if state.needs_deal:
+            assert len(state.history) < 40, "a match that does not end"
+            table.deal_next()
+            continue
+        seat = state.to_act
+        action = bots[seat].act(table.view(seat))
+        if seat == 0:
+            table.submit(0, action)
+        else:
+            table.play_for(seat, action)
+
+
+def test_a_tables_snapshots_version_and_end() -> None:
+    table = _table()
+    versions = []
+    seen: list[dict[str, Any]] = []
+
+    def look(t: Table) -> None:
+        snap = snapshot(t, SPECTATOR)
+        versions.append(snap["version"])
+        if t.whose_turn == 0:
+            seen.append(snapshot(t, 0))
+
+    table.watch(look)
+    with pytest.raises(TricktableError, match="after the match"):
+        snapshot(table, EVERYONE)
+    _bots_play(table)
+    assert versions == sorted(set(versions)) and len(versions) > 10
+    assert seen and all(s["legal"] for s in seen)
+    assert seen[0]["seats"][0]["kind"] == "person"
+    assert seen[0]["seats"][1]["kind"] == "bot"
+    end = snapshot(table, EVERYONE)
+    assert end["over"] and end["winners"]
+    spectator = snapshot(table, SPECTATOR)
+    assert spectator["hand"]["cards"] == []
+    table.close()
+
+
+def test_event_json_speaks_only_of_the_viewers_stream() -> None:
+    table = _table()
+    _bots_play(table)
+    for viewer in (0, 1, SPECTATOR):
+        events = table.events_since(viewer)
+        out = [event_json(e, table, viewer) for e in events]
+        text = json.dumps(out)
+        assert json.loads(text) == out
+        kinds = {e["kind"] for e in out}
+        assert {"play", "bid", "trick", "scored", "over"} <= kinds
+        if viewer == SPECTATOR:
+            assert "dealt" not in kinds
+        assert all(isinstance(e["words"], list) and e["words"] for e in out)
+    dealt = next(e for e in table.events_since(0) if e.kind == "dealt")
+    with pytest.raises(TricktableError):
+        event_json(dealt, table, 1)
+    table.close()
+
+
+def test_a_person_at_a_table_gets_a_snapshot_on_its_turn() -> None:
+    async def main() -> dict[str, Any]:
+        table = _table("hearts")
+        table.deal_next()
+        while table.whose_turn != 0:
+            seat = table.whose_turn
+            table.play_for(seat, table.state.legal_actions()[0])
+        snap = snapshot(table, 0)
+        table.close()
+        return snap
+
+    snap = asyncio.run(main())
+    assert snap["legal"] and snap["hand"]["situation"]
+    assert snap["game"]["seats"] == 4 and snap["seats"][0]["place"] == "south"
+
+
+# ------------------------------------------------------------------------------- phrases
+
+
+def test_phrases_read_back_a_presenters_text_exactly() -> None:
+    names = ["You", "West", "North", "East"]
+    marks = ph.seat_markers(names)
+    text = line(
+        f"{marks[1]} ", card_text(9 + 13, trumps=1 << 22), " · ", suit_text(2), " ", card_text(52)
+    )
+    text.append(f" {marks[3]:<8}|", style="bold")
+    phrase = ph.phrase_of(text)
+    kinds = [t["t"] for t in phrase]
+    assert kinds[:3] == ["seat", "text", "card"]
+    assert {"t": "seat", "v": 1} in phrase and {"t": "seat", "v": 3, "s": "bold"} in phrase
+    assert {"t": "card", "v": "JD", "trump": True, "s": "bold red"} in phrase
+    assert {"t": "card", "v": "JK", "s": "bold magenta"} in phrase
+    rendered = ph.to_rich(phrase, names)
+    expected = line(
+        "West ", card_text(9 + 13, trumps=1 << 22), " · ", suit_text(2), " ", card_text(52)
+    )
+    expected.append(" East    |", style="bold")
+    assert rendered.plain == expected.plain
+    assert _styles(rendered) == _styles(expected)
+    assert ph.to_plain(phrase, names) == expected.plain
+    assert ph.from_json(json.loads(json.dumps(ph.to_json(phrase)))) == phrase
+
+
+def _styles(text: Text) -> list[str]:
+    """The style of each character (what a renderer draws)."""
+    out = []
+    for i in range(len(text.plain)):
+        style = text.get_style_at_offset(_console(), i)
+        out.append(str(style))
+    return out
+
+
+def _console() -> Any:
+    from rich.console import Console
+
+    return Console()
+
+
+def test_a_bad_token_is_refused() -> None:
+    for bad in (
+        [{"t": "card", "v": "ZZ"}],
+        [{"t": "blink", "v": "x"}],
+        [{"t": "seat", "v": "1"}],
+        "text",
+    ):
+        with pytest.raises(TricktableError):
+            ph.from_json(bad)
+    assert join([]).plain == ""
