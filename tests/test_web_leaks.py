@@ -2,7 +2,8 @@
 whole matches (several games, several table sizes) names no card that viewer may not know
 at that frame's version (``helpers.known``, accumulated: what was once face up stays known).
 
-Two people and a watcher sit at each table with bots; afterwards the table's journal (the
+People sit at every seat (Setback at three and four seats, Hearts) or at two of them with bots
+(Euchre, cut-throat Spades), and a watcher watches; afterwards the table's journal (the
 database's truth) is replayed version by version to say what each viewer may know."""
 
 from __future__ import annotations
@@ -27,12 +28,13 @@ from web_harness import Client, serving
 #: would read as a card
 NO_CARDS = ("table", "lobby", "created", "pong", "clock")
 
+#: (game, its seats, how many of them people play: the rest are bots)
 GAMES = [
-    ("setback(target=5)", 4),
-    ("setback(players=3,partners=false,target=4)", 3),
-    ("hearts(target=20)", 4),
-    ("euchre(target=3)", 4),
-    ("spades(players=3,target=100)", 3),
+    ("setback(target=5)", 4, 4),
+    ("setback(players=3,partners=false,target=4)", 3, 3),
+    ("hearts(target=20)", 4, 4),
+    ("euchre(target=3)", 4, 2),
+    ("spades(players=3,target=100)", 3, 2),
 ]
 
 
@@ -107,40 +109,47 @@ def frames_leak(client: Client, viewer: int, may_know: dict[int, int]) -> list[s
     return problems
 
 
-@pytest.mark.parametrize(("spec", "seats"), GAMES)
+@pytest.mark.parametrize(("spec", "seats", "people"), GAMES)
 def test_no_frame_names_a_card_its_viewer_may_not_know(
-    db_and_base: tuple[Path, str], spec: str, seats: int
+    db_and_base: tuple[Path, str], spec: str, seats: int, people: int
 ) -> None:
     db, base = db_and_base
-    ann, bob, eve = Client(base, "Ann"), Client(base, "Bob"), Client(base, "Eve")
-    other = seats - 1
-    layout: list[dict[str, Any]] = [{"kind": "me"}] + [{"kind": "bot"}] * (seats - 1)
-    layout[other] = {"kind": "open"}
-    answer = ann.post("/api/tables", {"game": spec, "seats": layout})
+    players = [Client(base, f"P{k}") for k in range(people)]
+    eve = Client(base, "Eve")
+    # People at the first seats and the last, bots between: every seat's number is a person's
+    # somewhere in the list of games.
+    where = [0, *range(seats - people + 1, seats)]
+    layout: list[dict[str, Any]] = [{"kind": "bot"}] * seats
+    layout[0] = {"kind": "me"}
+    for seat in where[1:]:
+        layout[seat] = {"kind": "open"}
+    answer = players[0].post("/api/tables", {"game": spec, "seats": layout})
     assert answer.status_code == 200, answer.text
     table = answer.json()["table"]["id"]
-    for client in (ann, bob, eve):
+    for client in (*players, eve):
         client.connect()
         client.send("hello", table)
         client.until("snapshot")
-    bob.send("take_seat", table, {"seat": other})
-    play_match([ann, bob], table)
+    for client, seat in zip(players[1:], where[1:], strict=True):
+        client.send("take_seat", table, {"seat": seat})
+    play_match(players, table)
     eve_deadline = time.monotonic() + 10
     while not (eve.snapshot or {}).get("over") and time.monotonic() < eve_deadline:
         try:
             eve.recv(0.2)
         except TimeoutError:
             break
-    may = knowledge(db, table, spec, [0, other, SPECTATOR])
-    problems = (
-        frames_leak(ann, 0, may[0])
-        + frames_leak(bob, other, may[other])
-        + frames_leak(eve, SPECTATOR, may[SPECTATOR])
-    )
+    may = knowledge(db, table, spec, [*where, SPECTATOR])
+    problems = [
+        p
+        for client, seat in zip(players, where, strict=True)
+        for p in frames_leak(client, seat, may[seat])
+    ]
+    problems += frames_leak(eve, SPECTATOR, may[SPECTATOR])
     assert not problems, problems[:5]
-    # Not vacuous: Ann's frames name cards of her own that the watcher may not know then.
-    assert frames_leak(ann, SPECTATOR, may[SPECTATOR])
+    # Not vacuous: the first person's frames name cards of their own the watcher may not know.
+    assert frames_leak(players[0], SPECTATOR, may[SPECTATOR])
     # The watcher saw the match's cards as they were played.
     assert any(f["type"] == "events" for f in eve.frames)
-    for client in (ann, bob, eve):
+    for client in (*players, eve):
         client.close()
