@@ -12,7 +12,9 @@ Each run starts ``python -m tricktable simulate --game G --players P --hands N -
 --workers 1 --json`` once per build, in turn (``PYTHONPATH`` = the build's folder), so that a
 machine whose speed drifts slows them alike; the first round is a warm-up. It prints, per
 build, the median and best hands per second of the whole process and of the play alone (the
-process's own figure), and the ratio of each build's median play rate to the first build's.
+process's own figure), and the ratio of each build's median play rate to the first build's;
+then the same for CPU time (hands per second of the process's user and system time, start-up
+included), which a machine shared with other work disturbs far less than the wall clock.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -41,17 +44,21 @@ def main() -> None:
     ]  # fmt: skip
     whole: dict[str, list[float]] = {name: [] for name in builds}
     play: dict[str, list[float]] = {name: [] for name in builds}
+    cpu: dict[str, list[float]] = {name: [] for name in builds}
     for run in range(args.runs + 1):
         for name, folder in builds.items():
             env = dict(os.environ, PYTHONPATH=folder)
+            used = _children_cpu()
             began = time.perf_counter()
             done = subprocess.run(command, capture_output=True, text=True, env=env, cwd="/")
             spent = time.perf_counter() - began
+            used = _children_cpu() - used
             if done.returncode:
                 raise SystemExit(f"{name}: {done.stderr.strip()}")
             if run:  # the first round warms the disk cache
                 whole[name].append(args.hands / spent)
                 play[name].append(json.loads(done.stdout)["timing"]["hands_per_second"])
+                cpu[name].append(args.hands / used)
     first = statistics.median(play[next(iter(builds))])
     for name in builds:
         median = statistics.median(play[name])
@@ -60,7 +67,20 @@ def main() -> None:
             f" best {max(whole[name]):8,.0f}   play median {median:8,.0f}"
             f" best {max(play[name]):8,.0f}   {median / first:.3f}x"
         )
+    first = statistics.median(cpu[next(iter(builds))])
+    for name in builds:
+        median = statistics.median(cpu[name])
+        print(
+            f"{args.game:16s} {name:10s} cpu median {median:8,.0f} best {max(cpu[name]):8,.0f}"
+            f" hands/s   {median / first:.3f}x"
+        )
     print("load", " ".join(f"{x:.2f}" for x in os.getloadavg()))
+
+
+def _children_cpu() -> float:
+    """The user and system seconds of this process's finished children so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 if __name__ == "__main__":

@@ -44,13 +44,15 @@ class RandomBot(Bot):
         return legal[x % len(legal)]
 
 
-#: masks below this fit a native integer (cards are codes 0..53)
-_NATIVE: Final = 1 << 62
+#: masks below this are short ints when compiled, and fit a native integer (cards are codes
+#: 0..53): a constant of 2^62 or more would be a long integer, compared by a call
+_NATIVE: Final = 1 << 60
 
 
 def _bit_count(m: i64) -> i64:
-    """How many bits of ``m`` (0 <= m < 2^62) are set: SWAR, in native integers."""
-    m = m - (m >> 1 & 0x5555555555555555)
+    """How many bits of ``m`` (0 <= m < 2^60) are set: SWAR, in native integers (each
+    constant below 2^62, where mypyc keeps it a machine constant)."""
+    m = m - (m >> 1 & 0x1555555555555555)
     m = (m & 0x3333333333333333) + (m >> 2 & 0x3333333333333333)
     m = m + (m >> 4) & 0x0F0F0F0F0F0F0F0F
     m += m >> 8

@@ -119,6 +119,9 @@ class TrickState:
         # public lists as tuples, and each seat's game-specific facts.
         self._snap: Shared | None = None
         self._infos: list[Any] | None = None
+        #: the facts every seat shares where the game's are public (``_facts_public``): one
+        #: dict, no list of them to make after each bid
+        self._public_info: dict[str, Any] | None = None
         #: whether ``_view_extra`` is the same for every seat (a game sets it): then the
         #: seats share one dict
         self._facts_public = False
@@ -191,6 +194,7 @@ class TrickState:
             self._play(action)
         else:
             self._infos = None  # a bid changes the game's facts, not the shared lists
+            self._public_info = None
             if self.private_actions and self._private(action):
                 self._note_private()
             self._apply_other(action)
@@ -209,6 +213,7 @@ class TrickState:
         else:
             before = self.hands[:]
             self._infos = None
+            self._public_info = None
             if self.private_actions and self._private(action):
                 self._note_private()
             self._apply_other(action)
@@ -261,6 +266,7 @@ class TrickState:
         """Forget what views share: something public other than the trick changes."""
         self._snap = None
         self._infos = None
+        self._public_info = None
 
     def _trick_over(self) -> None:
         """Forget what views share that a finished trick changes."""
@@ -344,11 +350,14 @@ class TrickState:
 
     def _info_of(self, seat: int) -> dict[str, Any]:
         """``seat``'s game-specific facts, made once and shared until they change."""
+        if self._facts_public:
+            info = self._public_info
+            if info is None:
+                info = self._public_info = self._view_extra(0)
+            return info
         infos = self._infos
         if infos is None:
             infos = self._infos = [None] * self.n
-        if self._facts_public:
-            seat = 0
         info = infos[seat]
         if info is None:
             info = infos[seat] = self._view_extra(seat)
@@ -507,9 +516,10 @@ class TrickState:
         self.next_dealer = (self.dealer + self.step) % n
         self.hand_size = self._deal_size()
         if hands is None:
-            hands, stock = self._shuffle()
-        self.stock = list(stock or ())
-        masks = list(hands)
+            masks, self.stock = self._shuffle()  # new lists: nobody else holds them
+        else:
+            self.stock = list(stock or ())
+            masks = list(hands)
         self.hands = masks
         self.dealt = list(masks)
         self.won = [0] * n
@@ -581,6 +591,7 @@ class TrickState:
         other._frames = self._frames[:]
         other._snap = None
         other._infos = None
+        other._public_info = None
         other._results_node = self._results_node  # immutable: shared
         other._results_n = self._results_n
         self._clone_extra(other)

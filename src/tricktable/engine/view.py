@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from tricktable.cards import SUITS, card_name, cards_in, format_cards
 from tricktable.engine import actions as act
 from tricktable.engine.game import Game, _action_text, _refused_now
@@ -18,6 +20,9 @@ if TYPE_CHECKING:
     from tricktable.engine.state import TrickState
 
 
+# One instance kept for reuse when freed (mypyc's free list): a trick's Shared is freed as
+# the next is made, a view as soon as its bot has answered.
+@mypyc_attr(free_list_len=1)
 class Shared:
     """What every view of a state shares until the state changes it: the finished tricks,
     cards won and scores as tuples, the results as the state's immutable chain (a tuple of
@@ -54,6 +59,7 @@ class Shared:
         self.facts: dict[str, Any] = state._trick_facts()
 
 
+@mypyc_attr(free_list_len=1)
 class View:
     """What one seat may know about a state, taken when the view is made: a sealed snapshot.
 
@@ -128,8 +134,11 @@ class View:
             self._before = ()
             self._n = n
         self._ntrick: int = len(state.trick)
-        infos = state._infos
-        info = None if infos is None else infos[0 if state._facts_public else seat]
+        if state._facts_public:
+            info = state._public_info
+        else:
+            infos = state._infos
+            info = None if infos is None else infos[seat]
         self._info: dict[str, Any] = info if info is not None else state._info_of(seat)
         # The list of legal actions is made when a bot asks for it (legal_actions): a bot may
         # choose from the mask alone. Only a phase whose actions are listed, not masked, lists
