@@ -92,8 +92,9 @@ def card_style(code: int, trump: bool = False) -> str:
     """The style the terminal draws a card in: red hearts and diamonds, bold trumps."""
     if code >= 52:
         return "bold magenta"
-    style = "red" if code // 13 in (1, 2) else ""
-    return (style + " bold").strip() if trump else style
+    if code // 13 in (1, 2):
+        return "bold red" if trump else "red"
+    return "bold" if trump else ""
 
 
 # ---------------------------------------------------------------------------- drawing

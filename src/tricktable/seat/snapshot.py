@@ -138,9 +138,25 @@ class Words:
         self.names = list(names)
         self.seating = Seating(game, ph.seat_markers(self.names))
 
+        self._actions: dict[tuple[int, int], Phrase] = {}
+
     def phrase(self, text: Text | str) -> Phrase:
         """One presenter text as a phrase."""
         return ph.phrase_of(text)
+
+    def action(self, action: int, trumps: int = 0) -> Phrase:
+        """An action's words (the presenter's ``action_words``) as a phrase; a card's is its
+        token, as :func:`~tricktable.ui.games.card_text` draws it."""
+        key = (action, trumps >> action & 1 if act.is_play(action) else trumps)
+        out = self._actions.get(key)
+        if out is None:
+            if act.is_play(action):
+                trump = bool(trumps >> action & 1)
+                out = [ph.card(action, ph.card_style(action, trump), trump and action < 52)]
+            else:
+                out = ph.phrase_of(self.presenter.action_words(action, trumps))
+            self._actions[key] = out
+        return [dict(t) for t in out]
 
     def lines(self, make: Any, fallback: Any = None) -> list[Phrase]:
         """``make(presenter)``'s lines as phrases (the generic presenter's if it fails)."""
@@ -238,7 +254,7 @@ def _seats(
     calls: dict[int, Phrase] = {}
     for actor, action in view.actions:
         if not act.is_play(action):
-            calls[actor] = words.phrase(words.presenter.action_words(action, trumps))
+            calls[actor] = words.action(action, trumps)
     out = []
     for s in range(n):
         place = places[(s - bottom) % n] if places is not None else ""
@@ -322,7 +338,7 @@ def _hand(
         out["shown"] = {str(s): cs for s, cs in sorted(taken.items())}
     if hand_seen is not None and hand_seen.number == view.hand_number:
         out["history"] = [
-            {"seat": s, "words": words.phrase(presenter.action_words(a, hand_seen.trumps))}
+            {"seat": s, "words": words.action(a, hand_seen.trumps)}
             for s, a in hand_seen.acted
         ]
     if between or state.is_over:
@@ -373,7 +389,7 @@ def _legal(view: View, words: Words) -> list[dict[str, Any]]:
                 "action": action,
                 "text": text,
                 "label": action_label(action, text),
-                "words": words.phrase(words.presenter.action_words(action, trumps)),
+                "words": words.action(action, trumps),
             }
         )
     return out
