@@ -289,7 +289,7 @@ def _hand(
     if not state.history:
         return None  # nothing dealt yet
     n = state.n
-    presenter, seating = words.presenter, words.seating
+    seating = words.seating
     phase_name = PHASE_NAMES.get(view.phase) or view.to_dict()["phase"]
     trumps = view.tables.mask
     info = view.info()
@@ -338,8 +338,7 @@ def _hand(
         out["shown"] = {str(s): cs for s, cs in sorted(taken.items())}
     if hand_seen is not None and hand_seen.number == view.hand_number:
         out["history"] = [
-            {"seat": s, "words": words.action(a, hand_seen.trumps)}
-            for s, a in hand_seen.acted
+            {"seat": s, "words": words.action(a, hand_seen.trumps)} for s, a in hand_seen.acted
         ]
     if between or state.is_over:
         return out
