@@ -76,6 +76,12 @@ ROBBING: Final = 12
 
 _PHASES: Final = {NAMING: "name-trump", DISCARDING: "discard", ROBBING: "rob"}
 
+#: the discard and the keep of each card, made once: compiled, a code above 256 put in a list
+#: is a new int object, and the rob lists up to thirty of them at each decision (typed Any,
+#: compiled code hands these objects on as they are)
+_DISCARD_CODES: Final[list[Any]] = [DISCARD + card for card in range(64)]
+_KEEP_CODES: Final[list[Any]] = [KEEP + card for card in range(64)]
+
 
 def _rank_order(card: int) -> int:
     """A key giving back discards highest rank first (then highest suit)."""
@@ -98,6 +104,15 @@ class CinchState(TrickState):
         self.may_trump: bool = opts.may_trump
         self.play_size: int = opts.play_size
         self.discard_rule: str = opts.discard
+        # The options read at each decision or hand, as fields of the state: compiled, a
+        # field is a slot read, an option an attribute looked up on a Python object.
+        self.deal_size: int = opts.hand_size
+        self.max_bid: int = opts.max_bid
+        self.dealer_takes: bool = opts.dealer_takes
+        #: a discard of one's choice is face down (the excess trumps of non-trumps are shown)
+        self.hidden_discard: bool = opts.discard != "non-trumps"
+        #: the pack is drawn from (or robbed): its cards are shuffled, else only the hands
+        self.draws: bool = opts.discard in ("non-trumps", "any")
         self.robs: bool = game.robs
         self.high_bid = 0
         self.high_bidder = -1
@@ -115,7 +130,11 @@ class CinchState(TrickState):
     # ------------------------------------------------------------------------- the auction
 
     def _deal_size(self) -> int:
-        return int(self.options.hand_size)
+        return self.deal_size
+
+    def _stock_used(self) -> int:
+        # Discarding down (or not at all), nobody draws: the pack is recorded, not shuffled.
+        return super()._stock_used() if self.draws else 0
 
     def _start_hand(self) -> None:
         self.hand_size = self.play_size  # the tricks of the hand (the deal was hand_size)
@@ -165,12 +184,14 @@ class CinchState(TrickState):
     def _other_actions(self) -> list[int]:
         phase = self.phase
         if phase == DISCARDING:
-            out = [DISCARD + c for c in cards_in(self._discard_mask(self.to_act))]
+            codes = _DISCARD_CODES
+            out = [codes[c] for c in cards_in(self._discard_mask(self.to_act))]
             if self._may_draw(self.to_act):
                 out.append(DRAW)
             return out
         if phase == ROBBING:
-            return [KEEP + c for c in cards_in(self.hands[self.dealer] & ~self.kept)]
+            codes = _KEEP_CODES
+            return [codes[c] for c in cards_in(self.hands[self.dealer] & ~self.kept)]
         return []
 
     def _other_allows(self, action: int) -> bool:
@@ -222,8 +243,8 @@ class CinchState(TrickState):
         if action != PASS:
             self.high_bid = action - BID
             self.high_bidder = seat
-            if self.high_bid >= self.options.max_bid:
-                if self.options.dealer_takes and seat != self.dealer:
+            if self.high_bid >= self.max_bid:
+                if self.dealer_takes and seat != self.dealer:
                     self.to_act = self.dealer  # only the dealer may still act: take it or not
                 else:
                     self._end_auction()
@@ -394,7 +415,7 @@ class CinchState(TrickState):
         if KEEP <= action < DRAW:
             return True
         # A discard of one's choice is face down; the excess trumps of non-trumps are shown.
-        return DISCARD <= action < KEEP and self.discard_rule != "non-trumps"
+        return DISCARD <= action < KEEP and self.hidden_discard
 
     def _public(self, viewer: int, actor: int, action: int) -> bool:
         return not self._private(action)
