@@ -204,6 +204,8 @@ def main() -> None:
                     str(db),
                     "--pace",
                     "0",
+                    "--new-people",
+                    "100000",
                 ],
                 env=env,
                 stdout=subprocess.DEVNULL,

@@ -200,3 +200,18 @@ def test_the_verify_and_serve_commands(tmp_path: Path) -> None:
     bad = runner.invoke(cli, ["verify", str(path)])
     assert bad.exit_code == 2
     assert "--port" in runner.invoke(cli, ["serve", "--help"]).output
+
+
+def test_new_people_and_tables_are_limited(base: str) -> None:
+    from tricktable.web.hub import MAX_OPEN_TABLES
+
+    ann = Client(base, "Busy Ann")
+    codes = [
+        ann.post("/api/tables", {"game": "setback", "seats": [{"kind": "me"}]}).status_code
+        for _ in range(MAX_OPEN_TABLES + 1)
+    ]
+    assert codes[:MAX_OPEN_TABLES] == [200] * MAX_OPEN_TABLES
+    assert codes[-1] == 400
+    with httpx.Client(base_url=base) as web:
+        made = [web.post("/api/guest", json={"name": f"g{k}"}).status_code for k in range(70)]
+    assert made[-1] == 429 and made.count(200) <= 60

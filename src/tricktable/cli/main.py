@@ -527,11 +527,18 @@ def replay(path: str, as_json: bool, game_spec: str | None) -> None:
     show_default=True,
     help="seconds a move is shown before the next at tables where people sit",
 )
-def serve(host: str, port: int, db: str, pace: float) -> None:
+@click.option(
+    "--new-people",
+    type=click.IntRange(min=1),
+    default=60,
+    show_default=True,
+    help="guests and accounts one address may make a minute",
+)
+def serve(host: str, port: int, db: str, pace: float, new_people: int) -> None:
     """Serve the lobby and live tables in the browser (docs/protocol-web.md)."""
     from tricktable.cli.serve import run_serve
 
-    sys.exit(run_serve(host, port, db, pace))
+    sys.exit(run_serve(host, port, db, pace, new_people))
 
 
 @cli.command()

@@ -8,8 +8,11 @@ from tricktable.cli import fail
 from tricktable.errors import TricktableError
 
 
-def run_serve(host: str, port: int, db: str, pace: float = 0.4) -> int:
-    """Serve the tables of database ``db`` on ``host:port`` until interrupted; the exit status."""
+def run_serve(host: str, port: int, db: str, pace: float = 0.4, new_people: int = 60) -> int:
+    """Serve the tables of database ``db`` on ``host:port`` until interrupted; the exit status.
+
+    ``new_people``: guests and accounts one address may make a minute (a load test's many).
+    """
     import uvicorn
 
     from tricktable.web.app import make_app
@@ -20,7 +23,7 @@ def run_serve(host: str, port: int, db: str, pace: float = 0.4) -> int:
     except TricktableError as exc:
         return fail(exc)
     try:
-        app = make_app(store, pace=pace)
+        app = make_app(store, pace=pace, new_people=new_people)
         shown = f"[{host}]" if ":" in host else host
         print(
             f"tricktable serving on http://{shown}:{port}/  (database {store.store.where})",

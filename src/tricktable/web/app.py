@@ -36,6 +36,8 @@ from tricktable.web.store import SESSION_DAYS, NameTaken, User, WebStore
 STATIC: Final = Path(__file__).with_name("static")
 #: failed logins a minute allowed per name and per address
 LOGIN_TRIES: Final = 5
+#: new people (guests, accounts) a minute allowed from one address
+NEW_PEOPLE: Final = 60
 #: the longest JSON body read (bytes)
 MAX_BODY: Final = 32 * 1024
 #: the shortest password an account may have
@@ -81,14 +83,18 @@ class Web:
 
     def limited(self, *keys: str) -> bool:
         """Whether any of ``keys`` has failed :data:`LOGIN_TRIES` times in the last minute."""
+        return any(self.limited_to(key, LOGIN_TRIES) for key in keys)
+
+    def limited_to(self, key: str, most: int) -> bool:
+        """Whether ``key`` has been counted ``most`` times in the last minute."""
         now = time.monotonic()
-        for key in keys:
-            tries = self.failures.get(key)
-            while tries and now - tries[0] > 60:
-                tries.popleft()
-            if tries and len(tries) >= LOGIN_TRIES:
-                return True
-        return False
+        tries = self.failures.get(key)
+        while tries and now - tries[0] > 60:
+            tries.popleft()
+        if not tries:
+            self.failures.pop(key, None)
+            return False
+        return len(tries) >= most
 
     def failed(self, *keys: str) -> None:
         """Count a failed login against ``keys``."""
@@ -140,10 +146,11 @@ def make_app(
     pace: float = 0.4,
     https_only: bool = False,
     hasher: PasswordHash | None = None,
+    new_people: int = NEW_PEOPLE,
 ) -> Starlette:
     """The application serving ``store``'s tables (``pace``: seconds shown after each move
     at a table where people sit; ``hasher``: pwdlib's recommended argon2 unless given — the
-    tests give a cheaper one)."""
+    tests give a cheaper one; ``new_people``: guests and accounts a minute from one address)."""
     hasher = hasher or _HASHER
     hub = Hub(store, pace=pace)
     web = Web(store, hub)
@@ -189,9 +196,20 @@ def make_app(
     def origin_ok(request: Request) -> bool:
         return _same_origin(request.headers.get("origin"), request.headers.get("host"))
 
+    def too_many_new(request: Request) -> bool:
+        """Whether this address has made ``new_people`` people in the last minute."""
+        address = request.client.host if request.client else "?"
+        key = f"new:{address}"
+        if web.limited_to(key, new_people):
+            return True
+        web.failed(key)
+        return False
+
     async def guest(request: Request) -> Response:
         if not origin_ok(request):
             return _error(403, "wrong origin")
+        if too_many_new(request):
+            return _error(429, "too many new players from here: wait a minute")
         data = await _body(request)
         user = store.add_user(_name(data.get("name")), "guest")
         return sign_in(request, user)
@@ -199,6 +217,8 @@ def make_app(
     async def signup(request: Request) -> Response:
         if not origin_ok(request):
             return _error(403, "wrong origin")
+        if too_many_new(request):
+            return _error(429, "too many new players from here: wait a minute")
         data = await _body(request)
         name = _name(data.get("name"))
         password = data.get("password")

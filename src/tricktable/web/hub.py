@@ -34,6 +34,8 @@ BURST: Final = 40.0
 FLOOD_CLOSE: Final = 200
 #: messages waiting to be sent after which a connection is dropped (it does not read)
 MAX_QUEUE: Final = 5000
+#: tables waiting or playing that one person may have made
+MAX_OPEN_TABLES: Final = 20
 #: the levels a bot seat may have, as player specs
 LEVELS: Final = {"beginner": "beginner", "club": "club", "expert": "expert"}
 #: the client's message types
@@ -188,20 +190,30 @@ class Hub:
     def create(self, user: User, settings: object) -> Room:
         """A new table from ``settings`` (docs/protocol-web.md: SETTINGS), made by ``user``."""
         clean = check_settings(settings)
+        mine = sum(
+            1
+            for r in self.rooms.values()
+            if r.creator == user.id and r.status in ("waiting", "playing")
+        )
+        if mine >= MAX_OPEN_TABLES:
+            raise BadRequest(
+                f"you have {mine} tables open already ({MAX_OPEN_TABLES} at most): "
+                "finish or leave one first"
+            )
         game = load_game(clean["spec"])
         n = game.num_players
         given = clean.pop("seat_list")
         if len(given) > n:
             raise BadRequest(f"{game.preset} has {n} seats; {len(given)} given")
         seats: list[dict[str, Any]] = []
-        mine = False
+        seated = False
         for i in range(n):
             s = given[i] if i < len(given) else {"kind": "open"}
             kind = s["kind"]
             if kind == "me":
-                if mine:
+                if seated:
                     raise BadRequest("you may take one seat of a table")
-                mine = True
+                seated = True
                 seats.append(_person(user))
             elif kind == "open":
                 seats.append({"kind": "open", "name": ""})
