@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 # every file of the package (the C solver, the web page's files and the data, not only the
 # Python), so that editing any of them reinstalls
-SOURCES := pyproject.toml setup.py $(shell find src -type f -not -path '*/__pycache__/*' -not -name '*.so' -not -name '*.pyc' 2>/dev/null)
+SOURCES := pyproject.toml setup.py $(shell find src -type f -not -path '*/__pycache__/*' -not -name '*.so' -not -name '*.pyc' -not -path '*.egg-info/*' 2>/dev/null)
 STAMP := $(VENV)/.installed-dev
 RUN_STAMP := $(VENV)/.installed
 
