@@ -125,18 +125,27 @@ def main() -> int:
     shutil.copy(work, os.path.join(args.out, "auction-sums.db"))
     if args.play_seconds > 0:
         _train(work, args.play_seconds, args.workers, args.seed + 1, play)
-    store = Store.open(work, readonly=True)
     forms: list[tuple[str, str]] = [("shipped", shipped_db())]
+    # The play phase leaves the auction's keys as they were: their forms are compacted from the
+    # small copy, not by reading every playout key again.
+    small = Store.open(os.path.join(args.out, "auction-sums.db"), readonly=True)
+    big = Store.open(work, readonly=True)
     try:
         for name, phase, strategy in FORMS:
             if phase != "auction" and args.play_seconds <= 0:
                 continue
             path = os.path.join(args.out, f"cfr-{name}.db")
-            kept = compact(store, path, args.min_weight, strategy, args.max_keys, phase)
-            _say(f"{name}: {kept} keys, {os.path.getsize(path)} bytes")
+            start = time.monotonic()
+            source = small if phase == "auction" else big
+            kept = compact(source, path, args.min_weight, strategy, args.max_keys, phase)
+            _say(
+                f"{name}: {kept} keys, {os.path.getsize(path)} bytes"
+                f" ({time.monotonic() - start:.0f} s)"
+            )
             forms.append((name, path))
     finally:
-        store.close()
+        small.close()
+        big.close()
     lines = [f"cfr v heuristic, {args.deals} duplicate deals, seed {args.duel_seed}"]
     means: dict[str, float] = {}
     with open(os.path.join(args.out, "duels.jsonl"), "w") as log:
