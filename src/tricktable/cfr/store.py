@@ -203,19 +203,21 @@ def compact(
 
     Keys whose strategy sum is below ``min_weight`` (visited too seldom to have learnt
     anything) are left out: the bot plays the heuristic there, as for any unseen key. In a
-    database trained by Linear CFR (``meta.weighting = linear``: iteration t weighs t) the sum
-    is first divided by the iterations: a visit at the last iteration counts 1, one halfway
-    through a half (:func:`visits_scale`). ``max_keys`` then keeps that many keys at most,
-    the most visited: the shipped file's budget. ``phase`` ``auction`` or ``play`` keeps only
-    the keys that phase learns (the bot plays the heuristic at the others).
+    database trained by Linear CFR (``meta.weighting = linear``: a phase's iteration t weighs
+    t) the sum is first divided by the iterations of the phases that learn the key: a visit at
+    the last iteration counts 1, one halfway through a half (:func:`visits_scale`).
+    ``max_keys`` then keeps that many keys at most, the most visited: the shipped file's
+    budget. ``phase`` ``auction`` or ``play`` keeps only the keys that phase learns (the bot
+    plays the heuristic at the others).
 
     ``strategy`` (:data:`STRATEGIES`) chooses what is kept of each key. CFR's guarantees are
-    about the average; Pluribus (Brown and Sandholm 2019) played the *current* strategy in all
-    but the first betting round of its blueprint, cheaper and as strong in practice; ``best``
-    plays the average's most probable action always (a "purified" strategy, which the poker
-    literature found often stronger against the strategies it was not trained with). Keys
-    learnt against fixed opponents (``--against heuristic``) learn a best response, for which
-    a pure strategy loses nothing.
+    about the average; Pluribus (Brown and Sandholm 2019) played the *current* strategy of its
+    blueprint after the first betting round; ``best`` plays the average's most probable action
+    always, a "purified" strategy (Ganzfried, Sandholm and Waugh, *Strategy Purification and
+    Thresholding*, 2012, found purification often stronger in abstracted poker). Keys learnt
+    against fixed opponents (``--against heuristic``) learn a best response, for which a pure
+    strategy loses nothing, and purification drops the mistakes that sampling noise leaves in
+    a short run's average.
     """
     if strategy not in STRATEGIES:
         raise StrategyError(f"unknown strategy {strategy!r}: one of {', '.join(STRATEGIES)}")
