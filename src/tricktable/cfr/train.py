@@ -33,17 +33,26 @@ auction). So a run may learn one *phase* of the keys (:data:`PHASES`) and have t
 (:class:`~tricktable.bots.pitch_heuristic.PitchHeuristic`, one per seat) play every decision
 of the others — ``payoff="heuristic"``:
 
-- ``phase="auction"``: the auction and establish-trump keys are learnt, by all four seats
-  (self-play); after the first lead the heuristic plays the cards out, so a bid is valued by
-  what competent play makes of the hand;
+- ``phase="auction"``: the auction and establish-trump keys are learnt; after the first lead
+  the heuristic plays the cards out, so a bid is valued by what competent play makes of the
+  hand;
 - ``phase="play"``: the playout keys are learnt; the heuristic bids and leads the first card;
 - ``phase="all"``: every key (the first scheme; ``payoff`` is then irrelevant).
 
 ``against="heuristic"`` has the heuristic play every decision of the traverser's *opponents*
 too, learnt phase or not, so the traverser's side (the traverser explores, its partner samples
 the strategy and adds to its average) learns to play with itself against the heuristic — the
-setting of a duel. The utility is the same in every scheme; the keys and the store are too, so
-one database may be trained phase after phase (the auction, then the play).
+setting of a duel; ``against="self"`` has them sample the strategy (self-play). The utility
+is the same in every scheme; the keys and the store are too, so one database may be trained
+phase after phase (the auction, then the play).
+
+**Linear CFR** (Brown and Sandholm, *Solving Imperfect-Information Games via Discounted Regret
+Minimization*, 2019): with ``linear``, iteration t's regret and strategy-sum increments weigh t,
+t counting the iterations of the run's phase (``meta.iterations_<phase>``; a worker of W
+numbers its k-th iteration ``base + k * W``). The first iterations play a nearly uniform
+strategy; weighed as much as the last, they would stay in the average for a long time.
+:func:`train` trains a new database so (``meta.weighting = linear``) and one made before,
+uniformly, as it was begun.
 """
 
 from __future__ import annotations
