@@ -25,7 +25,7 @@ from tricktable.engine.events import SPECTATOR
 from tricktable.engine.trick import TrickState
 from tricktable.errors import TricktableError
 from tricktable.games import load_game, names
-from tricktable.seat import EVERYONE, event_json, snapshot, snapshot_of
+from tricktable.seat import EVERYONE, event_json, snapshot, snapshot_of, snapshot_of_view
 from tricktable.seat import phrases as ph
 from tricktable.table.table import Table
 from tricktable.ui.games import card_text, join, line, suit_text
@@ -87,7 +87,10 @@ def _play(spec: str, seed: int, hands: int, every: int = 1) -> None:
             state.apply(rng.choice(state.legal_actions()))
             continue
         if seat >= 0:
-            _check(state, seat, snapshot_of(state, seat, labels, version), version)
+            snap = snapshot_of(state, seat, labels, version)
+            _check(state, seat, snap, version)
+            alone = snapshot_of_view(state.view(seat), labels, version)
+            assert alone["hand"] == snap["hand"] and alone["legal"] == snap["legal"]
         other = SPECTATOR if version % (n + 1) == n else version % (n + 1)
         _check(state, other, snapshot_of(state, other, labels, version), version)
         if seat < 0:

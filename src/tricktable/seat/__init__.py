@@ -9,7 +9,21 @@ a spectator's (:data:`SPECTATOR`) or, after the match, everyone's (:data:`EVERYO
 from __future__ import annotations
 
 from tricktable.engine.events import SPECTATOR
-from tricktable.seat.snapshot import event_json, event_words, snapshot, snapshot_of
+from tricktable.seat.snapshot import (
+    event_json,
+    event_words,
+    snapshot,
+    snapshot_of,
+    snapshot_of_view,
+)
 from tricktable.seat.views import EVERYONE
 
-__all__ = ["EVERYONE", "SPECTATOR", "event_json", "event_words", "snapshot", "snapshot_of"]
+__all__ = [
+    "EVERYONE",
+    "SPECTATOR",
+    "event_json",
+    "event_words",
+    "snapshot",
+    "snapshot_of",
+    "snapshot_of_view",
+]

@@ -52,9 +52,9 @@ from tricktable.engine.events import (
     TrickWon,
     TrumpNamed,
 )
-from tricktable.engine.phases import PHASE_NAMES, PLAY
+from tricktable.engine.phases import DEAL, OVER, PHASE_NAMES, PLAY
 from tricktable.engine.tables import trick_winner
-from tricktable.engine.trick import TrickState, View
+from tricktable.engine.trick import Game, TrickState, View
 from tricktable.errors import TricktableError
 from tricktable.seat import phrases as ph
 from tricktable.seat.phrases import Phrase
@@ -131,8 +131,7 @@ class Words:
     ``names`` are the real names (``You`` kept as words: the presenter conjugates for it).
     """
 
-    def __init__(self, state: TrickState, names: Sequence[str]) -> None:
-        game = state.game
+    def __init__(self, game: Game, names: Sequence[str]) -> None:
         self.presenter: Presenter = presenter_for(game)
         self.generic = Presenter(game)
         self.names = list(names)
@@ -194,15 +193,73 @@ def snapshot_of(
     n = state.n
     if not (viewer in (SPECTATOR, EVERYONE) or (viewer.__class__ is int and 0 <= viewer < n)):
         raise TricktableError(f"no viewer {viewer!r}: a seat 0..{n - 1}, spectator or everyone")
-    game = state.game
+    view = view_for(state, viewer)
+    public = Public(
+        view,
+        sizes=[hand_size(state, s) for s in range(n)],
+        stream=_stream(state, viewer),
+        hands=list(state.hands) if viewer == EVERYONE else None,
+    )
+    return _snapshot(public, viewer, seats, version, kinds, names)
+
+
+def snapshot_of_view(
+    view: View,
+    seats: Sequence[str] | None = None,
+    version: int = 0,
+    kinds: Sequence[str] | None = None,
+    names: Sequence[str] | None = None,
+) -> dict[str, Any]:
+    """The snapshot of a seat's own ``view`` alone (a screen given a view, no state): as
+    :func:`snapshot_of` for that seat, but each other seat's ``cards_left`` is None."""
+    n = len(view.won)
+    sizes: list[int | None] = [None] * n
+    sizes[view.seat] = view.hand.bit_count()
+    public = Public(view, sizes=sizes, stream=view.events, hands=None)
+    return _snapshot(public, view.seat, seats, version, kinds, names)
+
+
+class Public:
+    """What a snapshot reads beside the viewer's view: facts every seat may know (how many
+    cards each holds), the viewer's event stream, and every hand (everyone's view only)."""
+
+    def __init__(
+        self,
+        view: View,
+        sizes: Sequence[int | None],
+        stream: Sequence[Event],
+        hands: Sequence[int] | None,
+    ) -> None:
+        self.view = view
+        self.game: Game = view.game
+        self.n: int = len(view.won)
+        self.sizes = list(sizes)
+        self.stream = stream
+        self.hands = hands
+        #: whether the match is over
+        self.over = view.phase == OVER
+        #: whether a hand has been dealt (the match has begun)
+        self.dealt = view.phase != DEAL or bool(view.results)
+        #: whether the last hand is over and the next not dealt (or the match over)
+        self.between = self.dealt and view.phase in (DEAL, OVER)
+
+
+def _snapshot(
+    public: Public,
+    viewer: int,
+    seats: Sequence[str] | None,
+    version: int,
+    kinds: Sequence[str] | None,
+    names: Sequence[str] | None,
+) -> dict[str, Any]:
+    view, game, n = public.view, public.game, public.n
     labels = list(seats) if seats is not None else [f"seat {s}" for s in range(n)]
     if len(labels) != n:
         raise TricktableError(f"{n} seats need {n} labels, got {len(labels)}")
     shown_names = list(names) if names is not None else [_display(label) for label in labels]
-    view = view_for(state, viewer)
-    words = Words(state, shown_names)
+    words = Words(game, shown_names)
     seating = words.seating
-    seen = Seen(n, game.num_scores).take_all(_stream(state, viewer))
+    seen = Seen(n, game.num_scores).take_all(public.stream)
     hand_seen = seen.hand
     if hand_seen is not None and view.hand_number == hand_seen.number:
         hand_seen.facts = view.info()
@@ -210,7 +267,7 @@ def snapshot_of(
         hand_seen.tables = view.tables
     seat_me = viewer if 0 <= viewer < n else -1
     target = getattr(game.options, "target", None)
-    out: dict[str, Any] = {
+    return {
         "version": version,
         "game": {
             "name": game.name,
@@ -223,37 +280,35 @@ def snapshot_of(
             "family": game.family,
         },
         "viewer": viewer,
-        "seats": _seats(state, view, words, labels, kinds, seat_me),
-        "hand": _hand(state, view, words, seen, viewer),
+        "seats": _seats(public, words, labels, kinds, seat_me),
+        "hand": _hand(public, words, seen, viewer),
         "scores": list(view.scores),
         "score_line": [ph.phrase_of(seating.scores_text(view.scores))],
         "legal": _legal(view, words) if seat_me >= 0 else [],
-        "over": state.is_over,
-        "winners": _winners(state, words, seen),
-        "summary": _summary(words, seen) if _between_hands(state, hand_seen) else None,
+        "over": public.over,
+        "winners": _winners(public, words, seen),
+        "summary": _summary(words, seen) if public.between else None,
     }
-    return out
 
 
 # ------------------------------------------------------------------------------ parts
 
 
 def _seats(
-    state: TrickState,
-    view: View,
+    public: Public,
     words: Words,
     labels: Sequence[str],
     kinds: Sequence[str] | None,
     me: int,
 ) -> list[dict[str, Any]]:
-    n = state.n
+    view, n = public.view, public.n
     places = PLACES.get(n)
     bottom = max(me, 0)
-    playing = state.phase not in (0, 3) and not state.needs_deal and not state.is_over
     trumps = view.tables.mask
     calls: dict[int, Phrase] = {}
     for actor, action in view.actions:
-        if not act.is_play(action):
+        # a call: a bid, a pass, trump named (cards passed or discarded are no call)
+        if not act.is_play(action) and not act.PASS_CARDS & action:
             calls[actor] = words.action(action, trumps)
     out = []
     for s in range(n):
@@ -265,12 +320,12 @@ def _seats(
                 "name": words.names[s],
                 "label": labels[s],
                 "kind": kind,
-                "side": state.game.team_of(s),
+                "side": public.game.team_of(s),
                 "place": PLACE_WORDS.get(place, ""),
-                "cards_left": hand_size(state, s) if playing else 0,
-                "tricks": view.tricks_won[s] if playing else 0,
+                "cards_left": public.sizes[s],
+                "tricks": view.tricks_won[s],
                 "last_call": calls.get(s),
-                "dealer": s == view.dealer and bool(state.history),
+                "dealer": s == view.dealer and public.dealt,
                 "turn": s == view.to_act,
                 "avatar": _display(labels[s]),
             }
@@ -283,12 +338,10 @@ def hand_size(state: TrickState, seat: int) -> int:
     return int(state.hands[seat].bit_count())
 
 
-def _hand(
-    state: TrickState, view: View, words: Words, seen: Seen, viewer: int
-) -> dict[str, Any] | None:
-    if not state.history:
+def _hand(public: Public, words: Words, seen: Seen, viewer: int) -> dict[str, Any] | None:
+    if not public.dealt:
         return None  # nothing dealt yet
-    n = state.n
+    view, n = public.view, public.n
     seating = words.seating
     phase_name = PHASE_NAMES.get(view.phase) or view.to_dict()["phase"]
     trumps = view.tables.mask
@@ -298,7 +351,7 @@ def _hand(
     winning = trick_winner(view.tables, [c for _, c in trick]) if trick else -1
     last = view.tricks[-1] if view.tricks else None
     hand_seen = seen.hand
-    between = _between_hands(state, hand_seen)
+    between = public.between
     out: dict[str, Any] = {
         "number": view.hand_number + 1,
         "phase": str(phase_name),
@@ -319,7 +372,7 @@ def _hand(
     }
     if last is not None:
         leader, cards, winner = last
-        step = state.game.step
+        step = public.game.step
         out["last_trick"] = {
             "leader": leader,
             "cards": [
@@ -328,8 +381,10 @@ def _hand(
             ],
             "winner": winner,
         }
-    if viewer == EVERYONE:
-        out["shown"] = {str(s): [card_name(c) for c in cards_in(state.hands[s])] for s in range(n)}
+    if public.hands is not None:
+        out["shown"] = {
+            str(s): [card_name(c) for c in cards_in(h)] for s, h in enumerate(public.hands)
+        }
     elif between:
         taken: dict[int, list[str]] = {}
         for s, c in view.actions:
@@ -340,22 +395,17 @@ def _hand(
         out["history"] = [
             {"seat": s, "words": words.action(a, hand_seen.trumps)} for s, a in hand_seen.acted
         ]
-    if between or state.is_over:
+    # The tally stays the last hand's between hands (what a player counted, still there).
+    out["tally"] = words.lines(lambda p: p.tally_lines(seating, view))
+    if between:
         return out
     if view.phase == PLAY:
         out["facts"] = words.lines(lambda p: p.play_facts(seating, view))
     else:
         out["facts"] = words.lines(lambda p: p.bidding_facts(seating, view))
-    if viewer != EVERYONE:
-        out["tally"] = words.lines(lambda p: p.tally_lines(seating, view))
     if 0 <= viewer < n and view.to_act == viewer:
         out["situation"] = words.lines(lambda p: p.situation_lines(seating, view))
     return out
-
-
-def _between_hands(state: TrickState, hand: Any) -> bool:
-    """Whether the last hand is over and the next not dealt (or the match over)."""
-    return bool(state.history) and (state.needs_deal or state.is_over)
 
 
 def _play(seat: int, code: int, trumps: int) -> dict[str, Any]:
@@ -408,14 +458,14 @@ def card_words(code: int) -> str:
     return f"{_RANK_WORDS[RANKS[code % 13]]} of {SUIT_NAMES[code // 13]}"
 
 
-def _winners(state: TrickState, words: Words, seen: Seen) -> list[int]:
+def _winners(public: Public, words: Words, seen: Seen) -> list[int]:
     over = seen.over
-    if not state.is_over or over is None:
+    if not public.over or over is None:
         return []
     try:
         return words.presenter.winners(seen.last, over.winner)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, TricktableError):
-        return Presenter(state.game).winners(None, over.winner)
+        return Presenter(public.game).winners(None, over.winner)
 
 
 def _summary(words: Words, seen: Seen) -> list[Phrase] | None:
