@@ -19,19 +19,26 @@ one). The views tell nobody how many cards another seat threw and drew.
 
 A sampled world deals the hidden cards to the hands and to two piles: the non-trumps some seat
 must have thrown (refusing trumps), and the rest (more discards, the dealer's robbed cards that
-he did not keep, the pack left undrawn). It is then rebuilt from the deal: each seat's deal is
-the cards it kept, its discards drawn from the piles (non-trumps where they must be), and the
-pack is laid out so that the draws give each seat the cards it holds, the dealer's rob last;
-the discards, draws and keeps the seat did not see are added to the hand's actions. Replaying
-them reproduces the holding exactly, or refuses it (the determinizer draws again): the hidden
-counts (how many each seat kept of its deal) are chosen at random among those the holding
-allows, and a holding that allows none (a seat holding too few trumps for the draws the pack
-could give) is refused. A hand where the pack ran out (a seat took its own discards back) is
-not sampled.
+he did not keep, the pack left undrawn). It is then rebuilt from the deal: how many cards each
+seat needed after its discard is chosen at random among the counts its holding allows, such
+that the pack, drawn in turn, gives the seat viewing what it got (and leaves the robbing dealer
+viewing what he found); each seat's deal is then the cards it kept, the cards it took back
+where the pack ran out on it (its highest discards, as the game has it) and its other discards
+from the piles (non-trumps where they must be, below those taken back); the pack is laid out
+so that the draws give each seat the cards it holds, the dealer's rob last, and the discards,
+draws and keeps the seat did not see are added to the hand's actions. Replaying them
+reproduces the holding exactly, or refuses it and the determinizer draws again: a holding no
+count fits (a seat with too few trumps for the draws the pack could give), or discards no pile
+can give (too few low cards below those taken back).
 
 Where the counts of the other hands are hidden (during the discard and the rob), one choice of
-them consistent with the view is made for the decision: the fewest cards thrown so far by the
-seat discarding, and for the seats done, the fewest cards drawn that the cards unseen allow.
+them consistent with the view is made for the decision: the seat discarding has thrown nothing
+hidden yet; the seats done kept as many trumps as the cards unseen make needed (``non-trumps``)
+or threw the fewest (``any``, ``down``); in the rob, the others drew as much as the pack gave.
+
+A table whose pack is smaller than the cards its drawing seats throw at the least (five seats
+of nine cards) runs the pack out on nearly every seat; its worlds are not sampled
+(:meth:`CinchRules.refuses`).
 
 Registered by :mod:`tricktable.search.rules` (the search's rules import the games, so a game
 module cannot import them at its own import).
@@ -69,7 +76,7 @@ class _Course(NamedTuple):
     #: the keeps the view shows (the viewer's own, as dealer), the cards played
     keeps: list[int]
     plays: list[int]
-    #: by seat: the trumps it threw face up, and whether one of them was a point card
+    #: by seat (not the viewer): the trumps it threw face up
     shown: list[int]
     #: by seat: how many cards it holds now (-1: the hand's course gives it), and how many
     #: it needed after its discard (-1: free, chosen for each world)
@@ -99,13 +106,15 @@ def _order_of(game: Cinch, dealer: int) -> list[int]:
     return order if game.options.discard != "none" else []
 
 
+#: the last view read and its course (every hook of a decision asks for it, many times)
 _LAST: list[tuple[View, _Course]] = []
 
 
 def _course(view: View) -> _Course:
-    """The view's course (made once for each view: every hook asks)."""
-    if _LAST and _LAST[0][0] is view:
-        return _LAST[0][1]
+    """The view's course (read once for each view)."""
+    last = _LAST[-1] if _LAST else None
+    if last is not None and last[0] is view:
+        return last[1]
     course = _read(view)
     _LAST[:] = [(view, course)]
     return course
@@ -174,9 +183,22 @@ def _discarding(view: View, course: _Course, size: int, keep: int) -> _Course:
     """Counts during the discard: a seat not yet come to it holds its deal; the seat
     discarding has thrown nothing hidden yet; the seats done kept the fewest cards the rule
     lets them (``non-trumps``: their trumps, as many as the unseen cards allow)."""
-    _game, rule, _robs = _rules(view)
+    game, rule, _robs = _rules(view)
     counts, shown = course.counts, course.shown
     me = view.seat
+    sizes = _sizes(view)
+    if sizes is not None:
+        # Told: a seat done (and the one discarding) threw its deal but what it holds.
+        thrown = 0
+        for s in range(game.num_players):
+            if s != me:
+                counts[s] = sizes[s]
+        if rule != "non-trumps":
+            return course
+        for s in course.order[: course.done + 1]:
+            if s != me:
+                thrown += size - sizes[s] - shown[s].bit_count()
+        return course._replace(thrown=thrown)
     for s in course.order[: course.done]:
         if s == me:
             continue
@@ -229,9 +251,10 @@ def _discarding(view: View, course: _Course, size: int, keep: int) -> _Course:
 
 def _robbing(view: View, course: _Course, size: int, keep: int) -> _Course:
     """Counts during the rob: every other seat holds play_size; the dealer the deal and the
-    pack the others left. A dealer viewing saw that rest; any other viewer knows only its own
-    draw: the others are taken to have drawn as much as they could (their whole deal's
-    non-trumps thrown), the pack running out where it would."""
+    pack the others left. A dealer viewing saw that rest; any other viewer knows its own draw
+    (and the dealer's hand, where the view tells the hands' sizes): the others are taken to
+    have drawn as much as they could (their whole deal's non-trumps thrown) and it allows, the
+    pack running out where it would."""
     game, rule, _robs = _rules(view)
     n = game.num_players
     me = view.seat
@@ -249,6 +272,16 @@ def _robbing(view: View, course: _Course, size: int, keep: int) -> _Course:
         for s in course.order:
             thrown += size - keep - shown[s].bit_count()
         return course._replace(thrown=thrown)
+    rest = _robbed(view, course)
+    if rest >= 0:
+        # Told the dealer's hand: the others drew the rest of the pack, what each is chosen
+        # for each world; every card unseen is a non-trump one of them threw.
+        counts[dealer] = size + rest
+        thrown = pack - rest - _mine(view, course)[1]
+        for s in course.order:
+            if s != me and rule == "non-trumps":
+                thrown += size - keep - shown[s].bit_count()
+        return course._replace(thrown=thrown if rule == "non-trumps" else 0)
     low, high = _bounds(view, course, [keep] * n)  # as if each held trumps enough to keep
     chosen = _choose(view, course, low, high, None, None)
     if chosen is None:
@@ -319,49 +352,74 @@ def _choose(
     rng: random.Random | None,
 ) -> list[int] | None:
     """What each other seat needed after its discard, within ``low`` and ``high``, such that
-    the pack, drawn in turn, gives the viewer what it got (and leaves the robbing dealer
-    viewing what he found); a seat the pack ran out on took back no more than its ``spare``
+    the pack, drawn in turn, gives the viewer what it got and leaves the dealer what he robbed
+    (where the view tells it); a seat the pack ran out on took back no more than its ``spare``
     cards. At random with ``rng``, else as many as may be. None: nothing fits."""
     game, _rule, _robs = _rules(view)
     me = view.seat
     order = course.order
     left = len(game.deck) - game.num_players * game.options.hand_size
-    # The bounds on what the pack holds when the viewer comes to draw (or at the end).
-    stop, at_least, at_most = -1, 0, left
+    # What the pack holds when a seat comes to draw (the order's length: at the end).
+    marks: list[tuple[int, int, int]] = []
+    mine = _mine(view, course) if me in order else (0, 0, 0)
     if me in order:
-        stop = order.index(me)
-        need, drew, back = _mine(view, course)
-        if back:
-            at_least = at_most = drew
-        elif need:
-            at_least = need
-    elif view.phase == ROBBING:
-        stop = len(order)
-        at_least = at_most = (view.hand & ~view.dealt).bit_count()
+        need, drew, back = mine
+        marks.append((order.index(me), drew if back else need, drew if back else left))
+    rest = _robbed(view, course)
+    if rest >= 0:
+        marks.append((len(order), rest, rest))
+
+    def bounds(t: int) -> tuple[int, int]:
+        return (mine[0], mine[0]) if t == me else (low[t], high[t])
+
     out = list(low)
     for i, s in enumerate(order):
         if s == me:
-            left -= min(_mine(view, course)[0], left)
+            left -= min(mine[0], left)
             continue
         most = high[s] if spare is None else min(high[s], left + spare[s])
         options = list(range(low[s], most + 1))
-        if i < stop:
-            rest_low = sum(low[t] for t in order[i + 1 : stop] if t != me)
-            rest_high = sum(high[t] for t in order[i + 1 : stop] if t != me)
+        for at, at_least, at_most in marks:
+            if at <= i:
+                continue
+            between = [bounds(t) for t in order[i + 1 : at]]
+            fewest = sum(b[0] for b in between)
+            most_of = sum(b[1] for b in between)
             options = [
                 x
                 for x in options
-                if max(0, left - min(x, left) - rest_high) <= at_most
-                and max(0, left - min(x, left) - rest_low) >= at_least
+                if max(0, left - min(x, left) - most_of) <= at_most
+                and max(0, left - min(x, left) - fewest) >= at_least
             ]
         if not options:
             return None
         x = rng.choice(options) if rng is not None else options[-1]
         out[s] = x
         left -= min(x, left)
-    if stop == len(order) and not at_least <= left <= at_most:
+    if rest >= 0 and left != rest:
         return None
     return out
+
+
+def _robbed(view: View, course: _Course) -> int:
+    """How many cards of the pack the robbing dealer took, where the view tells it (-1: not):
+    the dealer viewing saw them, and a view telling the hands' sizes tells his."""
+    game, _rule, robs = _rules(view)
+    if not robs or view.phase != ROBBING:
+        return -1
+    if view.seat == view.dealer:
+        return (view.hand & ~view.dealt).bit_count()
+    sizes = _sizes(view)
+    return sizes[view.dealer] - game.options.hand_size if sizes is not None else -1
+
+
+def _sizes(view: View) -> list[int] | None:
+    """How many cards each seat holds, where the view's facts tell it (``hand_sizes``: as at a
+    table, where every hand's size is seen) during the discard and the rob."""
+    sizes = view.info().get("hand_sizes")
+    if isinstance(sizes, list) and len(sizes) == view.game.num_players:
+        return [int(size) for size in sizes]
+    return None
 
 
 @register(Cinch)
@@ -514,12 +572,12 @@ class _Builder:
         if view.phase in (ROBBING, PLAY):
             self._refill(dealt, sections, drawn)
         else:
-            for i, s in enumerate(course.order[: course.done + 1]):
+            for s in course.order[: course.done + 1]:
                 if s == me:
                     dealt[s] = view.dealt
                     sections[s] = course.seen[s]
-                elif i < course.done or self.rule == "non-trumps":
-                    dealt[s], sections[s] = self._discarded(s, i < course.done)
+                else:  # done, or discarding now (what it threw so far)
+                    dealt[s], sections[s] = self._discarded(s)
         pack = [c for s in course.order for c in drawn[s]]
         keeps: list[int] = []
         if self.robs and view.phase in (ROBBING, PLAY):
@@ -537,7 +595,7 @@ class _Builder:
         actions += course.plays
         return dealt, pack, actions
 
-    def _discarded(self, seat: int, done: bool) -> tuple[int, list[int]]:
+    def _discarded(self, seat: int) -> tuple[int, list[int]]:
         """The deal and discard-phase actions of a seat discarding (``non-trumps``: all its
         non-trumps gone) or done, before the draw (not the viewer)."""
         held = self.held[seat]
@@ -616,7 +674,7 @@ class _Builder:
     def _needs(self) -> list[int]:
         """What each other seat of the order needed after its discard, in this world."""
         view, course = self.view, self.course
-        if view.phase == ROBBING and view.seat != view.dealer:
+        if view.phase == ROBBING and _robbed(view, course) < 0:
             return course.needs  # chosen for the decision: the dealer's count tells them
         trumps = [(h & self.trumps).bit_count() for h in self.held]
         low, high = _bounds(view, course, trumps)
