@@ -703,42 +703,11 @@ def train() -> None:
     """Train a bot's strategy (docs/cfr.md)."""
 
 
-@train.command("cfr")
-@click.option("--iterations", type=click.IntRange(min=0), default=None, help="deals to train on")
-@click.option("--db", required=True, help="the strategy's SQLite file: made if new, else continued")
-@workers_option
-@click.option("--seed", type=SEED, default=1, show_default=True)
-@click.option(
-    "--seconds", type=click.FloatRange(min=0, min_open=True), default=None, help="time limit"
-)
-@click.option(
-    "--compact",
-    "compact_to",
-    default=None,
-    help="then write the average strategy alone, rounded, to this file (what a bot needs)",
-)
-@click.option(
-    "--min-weight",
-    type=click.FloatRange(min=0),
-    default=0.0,
-    show_default=True,
-    help="with --compact: leave out keys whose strategy sum is below this",
-)
-def train_cfr(
-    iterations: int | None,
-    db: str,
-    workers: int | None,
-    seed: int,
-    seconds: float | None,
-    compact_to: str | None,
-    min_weight: float,
-) -> None:
-    """Train Setback's CFR strategy by Monte Carlo CFR (external sampling) on every core."""
-    from tricktable.cli.train import run_train_cfr
+# The whole command lives with its options in cli/train.py (the scheme's --phase, --payoff,
+# --against, ...: docs/cfr.md); it imports nothing heavy.
+from tricktable.cli.train import cfr_command  # noqa: E402
 
-    if iterations is None and seconds is None:
-        raise click.UsageError("give --iterations N, --seconds T or both")
-    sys.exit(run_train_cfr(iterations, db, workers, seed, seconds, compact_to, min_weight))
+train.add_command(cfr_command)
 
 
 def main() -> None:
