@@ -360,6 +360,7 @@ def _hand(public: Public, words: Words, seen: Seen, viewer: int) -> dict[str, An
         "trump": SUITS[view.trump] if 0 <= view.trump < 4 else None,
         "contract": _contract(info, n),
         "cards": [card_name(c) for c in cards_in(view.hand)],
+        "cards_words": _cards_words(view.hand, trumps),
         "trick": [_play(s, c, trumps) for s, c in trick],
         "leader": trick[0][0] if trick else None,
         "winning": trick[winning][0] if trick else None,
@@ -584,6 +585,15 @@ def _action_phrase(action: int, text: str, game: Any) -> Phrase:
         presenter = presenter_for(game)
         return ph.phrase_of(presenter.action_words(action))
     return [ph.text(text)]
+
+
+def _cards_words(mask: int, trumps: int) -> Phrase:
+    """Cards as the table draws them, one token each (trumps marked), no separators."""
+    out: Phrase = []
+    for c in cards_in(mask):
+        trump = bool(trumps >> c & 1)
+        out.append(ph.card(c, ph.card_style(c, trump), trump and c < 52))
+    return out
 
 
 def _cards_phrase(mask: int) -> Phrase:

@@ -18,13 +18,13 @@ import io
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.padding import Padding
 from rich.text import Text
 
-from tricktable.cards import SUIT_SYMBOLS, SUITS, cards_in, mask_of
+from tricktable.cards import SUIT_SYMBOLS, SUITS, cards_in, mask_of, parse_card
 from tricktable.engine import actions as act
 from tricktable.engine.events import (
     SPECTATOR,
@@ -47,6 +47,9 @@ from tricktable.engine.events import (
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import PLAY, Game, TrickState, View
 from tricktable.errors import IllegalAction, TricktableError
+from tricktable.seat.phrases import Token, lines_to_rich, to_rich
+from tricktable.seat.phrases import text as text_token
+from tricktable.seat.snapshot import snapshot_of_view
 from tricktable.ui.answers import clip, clip_answer, is_passing
 from tricktable.ui.games import (
     Presenter,
@@ -618,67 +621,72 @@ class TableDisplay(Seating):
 
     # ------------------------------------------------------------------ a human's turn
 
+    def seat_snapshot(self, view: View) -> dict[str, Any]:
+        """The seat model's snapshot of ``view``'s seat (:mod:`tricktable.seat`), in this
+        table's names: what a person's turn shows is read from it."""
+        return snapshot_of_view(view, seats=self.names, names=self.names)
+
     def show_situation(self, view: View) -> None:
         """What the seat to act needs to decide: the phase or trick, its hand, its choices."""
         self.show((), view)  # what is due first: a resumed hand's banner, the bidding's end
         console = self.console
         console.print()
-        self._print(
-            safely(
-                lambda: self.presenter.situation_lines(self, view),
-                lambda: self.generic.situation_lines(self, view),
-            )
-        )
+        snap = self.seat_snapshot(view)
+        hand = snap["hand"] or {}
+        self._print(lines_to_rich(hand.get("situation", []), self.names))
         name = self.names[view.seat]
         label = Text("Your hand: " if name == "You" else f"{name}, your hand: ", style="bold")
-        cards = cards_in(view.hand)
-        trumps = view.tables.mask
+        cards = hand.get("cards_words", [])
         if not cards and view.phase != PLAY:
             label.append("not looked at yet")
-        elif is_passing(view.legal_actions()):
-            label.append_text(
-                join((line(f"{i + 1}) ", card_text(c, trumps)) for i, c in enumerate(cards)), "  ")
-            )
+        elif is_passing([a["action"] for a in snap["legal"]]):
+            numbered = (line(f"{i + 1}) ", to_rich([c], self.names)) for i, c in enumerate(cards))
+            label.append_text(join(numbered, "  "))
         else:
-            label.append_text(cards_text(cards, trumps))
+            label.append_text(to_rich(_spaced(cards), self.names))
         console.print(label)
-        console.print(self.choices_text(view))
+        console.print(self._choices(snap))
 
     def choices_text(self, view: View) -> Text:
         """The legal actions: numbered cards or choices, the bids, or how to pass cards."""
-        legal = view.legal_actions()
-        presenter = self.presenter
-        trumps = view.tables.mask
+        return self._choices(self.seat_snapshot(view))
+
+    def _choices(self, snap: dict[str, Any]) -> Text:
+        """The legal actions of a seat's snapshot, as :meth:`choices_text` says them."""
+        choices = snap["legal"]
+        legal = [c["action"] for c in choices]
+        names = self.names
         text = Text("Choices: ", style="bold")
         if is_passing(legal):
             count = (legal[0] ^ act.PASS_CARDS).bit_count()
-            hand = cards_in(view.hand)[:count]
+            hand = [parse_card(c) for c in (snap["hand"] or {}).get("cards", [])[:count]]
             text.append(f"pass {count} cards: type them, like ")
             text.append_text(cards_text(hand))
             text.append(f", or their numbers, like {' '.join(map(str, range(1, count + 1)))}")
             return text
+        words = [to_rich(c["words"], names) for c in choices]
         if legal and all(act.is_play(a) for a in legal):
-            for i, action in enumerate(legal):
+            for i, shown in enumerate(words):
                 if i:
                     text.append("  ")
                 text.append(f"{i + 1}) ")
-                text.append_text(presenter.action_words(action, trumps))
+                text.append_text(shown)
             text.append("   (a number or a card)", style="dim")
             return text
         bids = [a - act.BID for a in legal if act.is_bid(a)]
         if bids:
-            text.append_text(join(presenter.action_words(a, trumps) for a in legal))
+            text.append_text(join(words))
             if act.PASS in legal:
                 hint = f"   (pass, or a bid like {bids[0]})"
             else:
                 hint = f"   (a number: the bid, like {bids[len(bids) // 2]})"
             text.append(hint, style="dim")
             return text
-        for i, action in enumerate(legal):
+        for i, shown in enumerate(words):
             if i:
                 text.append("  ")
             text.append(f"{i + 1}) ")
-            text.append_text(presenter.action_words(action, trumps))
+            text.append_text(shown)
         text.append("   (a number or the words)", style="dim")
         return text
 
@@ -756,6 +764,16 @@ class TableDisplay(Seating):
         row = Text(f"  ✗ {message}", style="red")
         row.append("  (? for help)", style="dim")
         self.console.print(row)
+
+
+def _spaced(tokens: Sequence[Token]) -> list[Token]:
+    """Tokens with a space between each two (cards in a row)."""
+    out: list[Token] = []
+    for i, token in enumerate(tokens):
+        if i:
+            out.append(text_token(" "))
+        out.append(token)
+    return out
 
 
 def second_person(reason: str) -> str:
