@@ -29,6 +29,7 @@ export class Store {
     this.hint = null; // {action, text}
     this.summaries = []; // [{number, words: [phrase...]}] seen this visit
     this.info = null; // the server's TABLE_INFO with `you`
+    this.matchOver = null; // {match, words, scores} once a match ends, until closed
     this.said = []; // the live region's last lines: [{id, text}]
     this.lines = 0;
     this.listeners = new Set();
@@ -97,7 +98,7 @@ export class Store {
   /** A hand's summary: the snapshot's (`rich`) replaces one made from its `scored` event. */
   addSummary(number, words, rich) {
     const had = this.summaries.find((s) => s.number === number);
-    if (!had) this.summaries.push({ number, words, open: true, rich });
+    if (!had) this.summaries.push({ number, words, open: !this.replay, rich });
     else if (rich && !had.rich) Object.assign(had, { words, rich });
   }
 
@@ -192,6 +193,13 @@ export class Store {
       this.addSummary(number, this.scoredWords(ev), false);
       const scores = ev.data && (ev.data.scores || (ev.data.result && ev.data.result.scores));
       if (Array.isArray(scores)) snap.scores = scores;
+    } else if (ev.kind === "over") {
+      // The match is over: its panel stays until closed, even when the next match starts.
+      const match = this.info && typeof this.info.match === "number" ? this.info.match : null;
+      this.overClosed = false;
+      this.matchOver = { match, words: ev.words || [], scores: (ev.data && ev.data.scores) || snap.scores };
+      snap.over = true;
+      snap.legal = [];
     } else if (ev.kind === "deal") {
       if (ev.data && typeof ev.data.hand === "number") hand.number = ev.data.hand + 1;
       if (ev.data && typeof ev.data.dealer === "number") {
@@ -213,19 +221,6 @@ export class Store {
         for (const s of snap.seats || []) s.cards_left = cards.length;
       }
     }
-  }
-
-  /** A table with nobody's cards yet, from the server's TABLE_INFO: where a replay starts. */
-  blank() {
-    const seats = (this.info.seats || []).map((s) => ({
-      seat: s.seat, name: s.name, kind: s.kind, avatar: s.avatar, side: s.seat, cards_left: 0,
-      tricks: 0, last_call: [], dealer: false, turn: false,
-    }));
-    this.shown = {
-      version: 0, game: { title: this.info.title, seats: seats.length }, viewer: SPECTATOR, seats,
-      hand: { trick: [], cards: [] }, scores: [], score_line: [], legal: [], over: false, summary: null,
-    };
-    this.applied = 0;
   }
 
   /** The queue is empty: draw the truth, unless events newer than it are already drawn. */

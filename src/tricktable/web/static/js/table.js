@@ -12,6 +12,7 @@ import { clone, SPECTATOR, Store } from "./store.js";
 import { Animator } from "./anim.js";
 import { Wire } from "./wire.js";
 import { setSound, soundOn } from "./sound.js";
+import { Replay } from "./replay.js";
 
 function loadSkin() {
   try {
@@ -181,11 +182,13 @@ function ScorePad({ snap, store, skin }) {
   const hand = snap.hand || {};
   return html`<section class="panel scorepad" aria-label="Score pad">
     <h2>Score${snap.game && snap.game.target ? html` <small>to ${snap.game.target}</small>` : null}</h2>
-    <table>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>
+    ${(snap.scores || []).length
+      ? html`<table>
+          <tbody>
+            ${rows}
+          </tbody>
+        </table>`
+      : null}
     ${(snap.score_line || []).map((p, i) => html`<p key=${i} class="line"><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
     <h3>Hand ${hand.number ?? ""} ${hand.phase ? html`<small>· ${hand.phase}</small>` : null}</h3>
     ${hand.contract && hand.contract.length
@@ -259,22 +262,37 @@ function Summary({ store, snap, tableId, skin, wire }) {
   const ref = useRef(null);
   useEffect(() => {
     if (ref.current) ref.current.focus();
-  }, [last && last.number, snap.over]);
-  if (snap.over && !store.replay) {
+  }, [last && last.number, !!store.matchOver]);
+  const ended = store.overClosed ? null : store.matchOver || (snap.over ? { match: null, words: [] } : null);
+  if (ended && !store.replay) {
+    const query = ended.match != null ? `?match=${ended.match}` : "";
+    const record = `/api/tables/${encodeURIComponent(tableId)}/record${query}`;
+    const info = store.info || {};
+    const close = () => {
+      store.overClosed = true;
+      for (const s of store.summaries) s.open = false;
+      store.changed();
+    };
     return html`<div class="summary" role="dialog" aria-labelledby="summary-title">
       <h2 id="summary-title">The match is over</h2>
+      ${ended.words && ended.words.length ? html`<p><${Phrase} words=${ended.words} names=${names} skin=${skin} /></p>` : null}
       ${(snap.score_line || []).map((p, i) => html`<p key=${i}><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
       ${last ? last.words.map((p, i) => html`<p key=${"s" + i}><${Phrase} words=${p} names=${names} skin=${skin} /></p>`) : null}
-      ${store.info && store.info.commitment
-        ? html`<p class="fair">Fair deal: the seed ${store.info.seed ?? "(not yet shown)"} matches the commitment
-            <code>${store.info.commitment.slice(0, 16)}…</code> published before the deal
-            (<code>tricktable verify</code> checks every deal of the record).</p>`
+      ${info.commitment
+        ? html`<p class="fair">Fair deals: the seed was committed before the deal
+            (SHA-256 <code>${info.commitment.slice(0, 16)}…</code>); the record carries it
+            for${" "}<code>tricktable verify</code>.</p>`
         : null}
       <p class="links">
-        ${snap.viewer !== SPECTATOR ? html`<button type="button" onClick=${() => wire.send("again", {})}>Play again</button>` : null}
-        <a ref=${ref} href=${`/api/tables/${encodeURIComponent(tableId)}/record`} download>Download the record</a>
-        <a href=${`/t/${encodeURIComponent(tableId)}?replay=1`}>Watch the replay</a>
+        <a ref=${ref} href=${record} download>Download the record</a>
+        <a href=${`/t/${encodeURIComponent(tableId)}?replay=1${ended.match != null ? "&match=" + ended.match : ""}`}>Watch the replay</a>
         <a href="/">Back to the lobby</a>
+      </p>
+      <p class="row-buttons">
+        ${snap.viewer !== SPECTATOR && info.status === "over"
+          ? html`<button type="button" onClick=${() => { close(); wire.send("again", {}); }}>Play again</button>`
+          : null}
+        <button type="button" onClick=${close}>Close</button>
       </p>
     </div>`;
   }
@@ -318,7 +336,7 @@ function App({ store, wire, animator, tableId }) {
   const header = html`<header class="bar">
     <a class="home" href="/">tricktable</a>
     <span class="title">${snap && snap.game ? snap.game.title : "Table"}${store.replay ? " — replay" : ""}</span>
-    <span class=${"status " + store.status} role="status">${store.status === "open" ? "connected" : store.status === "closed" ? "reconnecting…" : "connecting…"}</span>
+    <span class=${"status " + store.status} role="status" hidden=${!!store.replay}>${store.status === "open" ? "connected" : store.status === "closed" ? "reconnecting…" : "connecting…"}</span>
     <label class="skin">Cards
       <select value=${skin} onChange=${(e) => {
         const s = e.currentTarget.value;
@@ -328,6 +346,10 @@ function App({ store, wire, animator, tableId }) {
         ${SKINS.map((s) => html`<option key=${s} value=${s}>${s}</option>`)}
       </select>
     </label>
+    ${store.replayer
+      ? html`<button type="button" class="pause" aria-pressed=${store.replayer.paused ? "true" : "false"}
+          onClick=${() => store.replayer.toggle()}>${store.replayer.paused ? "Play" : "Pause"}</button>`
+      : null}
     <button type="button" class="sound" aria-pressed=${sound ? "true" : "false"}
       onClick=${() => { setSound(!sound); setSoundState(!sound); }}>
       ${sound ? "Sound on" : "Sound off"}
@@ -398,14 +420,14 @@ function App({ store, wire, animator, tableId }) {
               })}
             </div>`
           : html`<p class="watching">You are watching. ${(snap.seats || []).some((s) => s.kind === "open") ? "Take an open seat to play." : ""}</p>`}
-        ${me && snap.viewer !== SPECTATOR && !snap.over
+        ${me && snap.viewer !== SPECTATOR && !snap.over && !store.replay
           ? html`<p class="seat-tools"><button type="button" class="leave" onClick=${() => wire.send("leave_seat", {})}>Leave seat</button>
               <span class="invite">Invite: <a href=${location.origin + "/t/" + encodeURIComponent(tableId)}>${location.origin + "/t/" + tableId}</a></span></p>`
           : null}
       </section>
       <aside class="side">
         <${ScorePad} snap=${snap} store=${store} skin=${skin} />
-        <${Chat} store=${store} wire=${wire} />
+        ${store.replay ? null : html`<${Chat} store=${store} wire=${wire} />`}
       </aside>
       <${Summary} store=${store} snap=${snap} tableId=${tableId} skin=${skin} wire=${wire} />
     </main>
@@ -417,19 +439,13 @@ function App({ store, wire, animator, tableId }) {
 /** Start the table page in `root` for the table `tableId` (the path /t/{id}). */
 export function start(root, tableId) {
   const store = new Store();
-  // A replay: attach as from the start of the match and watch every event again, slowly.
-  store.replay = new URLSearchParams(location.search).has("replay");
-  let first = store.replay;
+  const query = new URLSearchParams(location.search);
+  // A replay: the match's record played again through the same store and animator.
+  store.replay = query.has("replay");
   const animator = new Animator(store, () => "classic");
   const wire = new Wire({
     table: tableId,
-    version: () => {
-      if (first) {
-        first = false;
-        return 0;
-      }
-      return store.seen;
-    },
+    version: () => store.seen,
     onStatus: (s) => {
       store.status = s;
       store.changed();
@@ -450,7 +466,18 @@ export function start(root, tableId) {
       }
     if (gone) store.changed();
   }, 1000);
-  wire.connect();
+  if (store.replay) {
+    const match = query.get("match");
+    const replay = new Replay(store, animator);
+    store.replayer = replay;
+    const url = `/api/tables/${encodeURIComponent(tableId)}/record${match ? "?match=" + encodeURIComponent(match) : ""}`;
+    replay.load(url).catch((err) => {
+      store.notice = `No replay: ${err.message}`;
+      store.changed();
+    });
+  } else {
+    wire.connect();
+  }
   return { store, wire };
 }
 
@@ -462,7 +489,6 @@ function handle(env, store, animator) {
       store.snapshot(data.snapshot || data);
       break;
     case "events":
-      if (store.replay && !store.shown && store.info) store.blank();
       store.events(data.events, env.v);
       animator.kick();
       break;
