@@ -5,8 +5,9 @@ seats ``--tables`` tables of Setback, every seat a client of this process playin
 own websocket (``websockets``' asyncio client; the first legal action, at once). It plays for
 ``--seconds`` and reports: moves a second (confirmed, all tables), the delay from a move's
 being sent to its ``confirm`` and its ``events`` having reached every seat (p50, p99), the
-server's memory per table (its resident memory after seating, less before, over the tables),
-and whether every confirmed move is in the journal exactly once (none lost, none doubled).
+server's memory per table (its resident memory after seating, less before, over the
+tables), the server's CPU time a move (what a busy machine's share does not hide), and
+whether every confirmed move is in the journal exactly once (none lost, none doubled).
 
 Usage: ``python benchmarks/web_load.py [--tables 100 500 1000] [--seconds 20]
 [--server-cpus 0,1]``. The clients (one process) share the machine with the server unless
@@ -42,11 +43,29 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) process ``pid`` has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
+
+
+async def post(http: httpx.AsyncClient, url: str, **kwargs: Any) -> httpx.Response:
+    """A POST, tried again where the server dropped a kept-alive connection under load."""
+    for attempt in range(5):
+        try:
+            return await http.post(url, **kwargs)
+        except (httpx.ReadError, httpx.RemoteProtocolError, httpx.ConnectError):
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.2 * (attempt + 1))
+    raise AssertionError("unreachable")
 
 
 class Seat:
@@ -63,7 +82,7 @@ class Seat:
         self.table = ""
 
     async def open(self, http: httpx.AsyncClient) -> None:
-        answer = await http.post(self.base + "/api/guest", json={"name": self.name})
+        answer = await post(http, self.base + "/api/guest", json={"name": self.name})
         cookie = "; ".join(f"{k}={v}" for k, v in answer.cookies.items())
         self.csrf = answer.json()["csrf"]
         self.cookie = cookie
@@ -120,7 +139,8 @@ async def seat_table(base: str, http: httpx.AsyncClient, k: int) -> list[Seat]:
     await asyncio.gather(*(s.open(http) for s in seats))
     body = {"game": "setback(target=500)", "seats": [{"kind": "me"}] + [{"kind": "open"}] * 3}
     first = seats[0]
-    answer = await http.post(
+    answer = await post(
+        http,
         base + "/api/tables",
         json=body,
         headers={"X-CSRF-Token": first.csrf, "Cookie": first.cookie},
@@ -151,8 +171,10 @@ async def run(base: str, pid: int, tables: int, seconds: float) -> dict[str, Any
         arrived: dict[tuple[str, int], list[float]] = defaultdict(list)
         stop = time.monotonic() + seconds
         began = time.monotonic()
+        cpu = cpu_seconds(pid)
         await asyncio.gather(*(play(s, stop, sent, arrived) for s in all_seats))
         spent = time.monotonic() - began
+        cpu = cpu_seconds(pid) - cpu
         for seat in all_seats:
             assert seat.ws is not None
             await seat.ws.close()
@@ -169,6 +191,7 @@ async def run(base: str, pid: int, tables: int, seconds: float) -> dict[str, Any
         "p50_ms": 1000 * delays[len(delays) // 2] if delays else None,
         "p99_ms": 1000 * delays[int(len(delays) * 0.99)] if delays else None,
         "kib_per_table": (seated - before) / tables,
+        "cpu_ms_per_move": 1000 * cpu / max(sum(len(s.confirmed) for s in all_seats), 1),
         "confirmed": confirmed,
     }
 
@@ -179,7 +202,18 @@ def journal_ids(db: Path) -> list[str]:
     return [s[3] for (steps,) in rows for s in json.loads(steps) if s[0] == "act" and len(s) > 3]
 
 
+def raise_file_limit() -> None:
+    """Allow as many open files as the system lets (each seat is a socket on both sides);
+    the server, started after, inherits it."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard > 0 else soft, hard))
+
+
 def main() -> None:
+    raise_file_limit()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[100, 500, 1000])
     parser.add_argument("--seconds", type=float, default=20.0)
@@ -231,7 +265,8 @@ def main() -> None:
                 f"{tables:5d} tables: {result['moves_per_s']:8.1f} moves/s, act to every "
                 f"seat p50 {p50 if p50 is None else round(p50, 1)} ms, p99 "
                 f"{p99 if p99 is None else round(p99, 1)} ms, "
-                f"{result['kib_per_table']:.0f} KiB a table; {len(confirmed)} confirmed, "
+                f"{result['kib_per_table']:.0f} KiB a table, server CPU "
+                f"{result['cpu_ms_per_move']:.2f} ms a move; {len(confirmed)} confirmed, "
                 f"{len(lost)} lost, {doubled} doubled",
                 flush=True,
             )

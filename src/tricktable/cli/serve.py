@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 
 from tricktable.cli import fail
@@ -22,6 +23,9 @@ def run_serve(host: str, port: int, db: str, pace: float = 0.4, new_people: int 
         store = WebStore.open(db)
     except TricktableError as exc:
         return fail(exc)
+    # Many tables hold many small objects that live as long as their match: the collector's
+    # full passes over them all, at the default thresholds, stalled every table at once.
+    gc.set_threshold(50_000, 50, 1000)
     try:
         app = make_app(store, pace=pace, new_people=new_people)
         shown = f"[{host}]" if ":" in host else host
