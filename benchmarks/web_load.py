@@ -10,9 +10,9 @@ tables), the server's CPU time a move (what a busy machine's share does not hide
 whether every confirmed move is in the journal exactly once (none lost, none doubled).
 
 Usage: ``python benchmarks/web_load.py [--tables 100 500 1000] [--seconds 20]
-[--server-cpus 0,1]``. The clients (one process) share the machine with the server unless
-``--server-cpus`` pins the server to those cores (``taskset``): a two-core server measured
-on a larger machine, its clients on the other cores.
+[--clients N] [--server-cpus 0,1]``. The clients (``--clients`` processes, one by default)
+share the machine with the server unless ``--server-cpus`` pins the server to those cores
+(``taskset``): a two-core server measured on a larger machine, its clients on the others.
 """
 
 from __future__ import annotations
@@ -154,27 +154,28 @@ async def seat_table(base: str, http: httpx.AsyncClient, k: int) -> list[Seat]:
     return seats
 
 
-async def run(base: str, pid: int, tables: int, seconds: float) -> dict[str, Any]:
-    before = rss_kib(pid)
+async def part(
+    base: str, tables: range, seconds: float, ready: Any
+) -> tuple[list[str], list[float], float]:
+    """One client process's share: seat ``tables``, wait for every process (``ready``, a
+    barrier), play ``seconds``; its confirmed ids, its delays and the time it played."""
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(timeout=60, limits=limits) as http:
         all_seats: list[Seat] = []
-        for start in range(0, tables, 50):
+        for start in range(tables.start, tables.stop, 50):
             batch = await asyncio.gather(
-                *(seat_table(base, http, k) for k in range(start, min(start + 50, tables)))
+                *(seat_table(base, http, k) for k in range(start, min(start + 50, tables.stop)))
             )
             for seats in batch:
                 all_seats.extend(seats)
         await asyncio.sleep(1.0)
-        seated = rss_kib(pid)
+        await asyncio.get_running_loop().run_in_executor(None, ready.wait)
         sent: dict[tuple[str, int], float] = {}
         arrived: dict[tuple[str, int], list[float]] = defaultdict(list)
         stop = time.monotonic() + seconds
         began = time.monotonic()
-        cpu = cpu_seconds(pid)
         await asyncio.gather(*(play(s, stop, sent, arrived) for s in all_seats))
         spent = time.monotonic() - began
-        cpu = cpu_seconds(pid) - cpu
         for seat in all_seats:
             assert seat.ws is not None
             await seat.ws.close()
@@ -183,15 +184,45 @@ async def run(base: str, pid: int, tables: int, seconds: float) -> dict[str, Any
         times = arrived.get(key, [])
         if len(times) >= 4:  # the three other seats' events and the actor's confirm
             delays.append(max(times) - t0)
-    confirmed = [i for s in all_seats for i in s.confirmed]
-    delays.sort()
+    return [i for s in all_seats for i in s.confirmed], delays, spent
+
+
+def client(base: str, tables: range, seconds: float, ready: Any, out: Any) -> None:
+    """A client process: :func:`part`, its result put on ``out``."""
+    out.put(asyncio.run(part(base, tables, seconds, ready)))
+
+
+def run(base: str, pid: int, tables: int, seconds: float, clients: int) -> dict[str, Any]:
+    """Seat and play ``tables`` from ``clients`` processes; the figures."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    ready = context.Barrier(clients + 1)
+    out = context.Queue()
+    before = rss_kib(pid)
+    shares = [range(k * tables // clients, (k + 1) * tables // clients) for k in range(clients)]
+    workers = [
+        context.Process(target=client, args=(base, share, seconds, ready, out)) for share in shares
+    ]
+    for worker in workers:
+        worker.start()
+    ready.wait()
+    seated = rss_kib(pid)
+    cpu = cpu_seconds(pid)
+    results = [out.get() for _ in workers]
+    cpu = cpu_seconds(pid) - cpu
+    for worker in workers:
+        worker.join()
+    confirmed = [i for ids, _, _ in results for i in ids]
+    delays = sorted(d for _, ds, _ in results for d in ds)
+    spent = max(t for _, _, t in results)
     return {
         "tables": tables,
         "moves_per_s": len(confirmed) / spent,
         "p50_ms": 1000 * delays[len(delays) // 2] if delays else None,
         "p99_ms": 1000 * delays[int(len(delays) * 0.99)] if delays else None,
         "kib_per_table": (seated - before) / tables,
-        "cpu_ms_per_move": 1000 * cpu / max(sum(len(s.confirmed) for s in all_seats), 1),
+        "cpu_ms_per_move": 1000 * cpu / max(len(confirmed), 1),
         "confirmed": confirmed,
     }
 
@@ -218,6 +249,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, nargs="+", default=[100, 500, 1000])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--server-cpus", default=None, help="pin the server: taskset's list")
+    parser.add_argument("--clients", type=int, default=1, help="client processes")
     args = parser.parse_args()
     for tables in args.tables:
         with tempfile.TemporaryDirectory() as folder:
@@ -252,7 +284,7 @@ def main() -> None:
                         break
                     except httpx.HTTPError:
                         time.sleep(0.1)
-                result = asyncio.run(run(base, server.pid, tables, args.seconds))
+                result = run(base, server.pid, tables, args.seconds, args.clients)
             finally:
                 server.terminate()
                 server.wait(30)
