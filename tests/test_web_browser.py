@@ -285,3 +285,37 @@ def test_a_card_played_by_the_keyboard_alone(browser: Any, server: str) -> None:
     # The live region has read the play aloud.
     assert page.locator("#live").inner_text() != ""
     kit.close()
+
+
+def test_a_match_to_its_end_its_record_and_its_replay(browser: Any, server: str) -> None:
+    zed = Person(browser, server, "Zed")
+    csrf = zed.context.request.get(server + "/api/me").json()["csrf"]
+    seats = [{"kind": "me"}] + [{"kind": "bot", "level": "beginner"}] * 3
+    answer = zed.context.request.post(
+        server + "/api/tables",
+        data={"game": "setback", "options": {"target": 1}, "seats": seats, "move_time": 0},
+        headers={"X-CSRF-Token": csrf},
+    )
+    assert answer.ok, answer.text()
+    zed.open(answer.json()["url"])
+    page = zed.page
+    over = page.get_by_role("dialog").filter(has_text="The match is over")
+    for _ in range(200):
+        page.wait_for_selector(LEGAL + ", .summary")
+        if over.count():
+            break
+        if page.locator(".summary").count():
+            page.get_by_role("button", name="Continue").click()
+        elif zed.my_turn():
+            zed.act()
+    with page.expect_download() as download:
+        over.get_by_role("link", name="Download the record").click()
+    record = json.loads(Path(download.value.path()).read_text())
+    assert record["format"] == "tricktable-record/1" and record["fair"]["commitment"]
+    over.get_by_role("link", name="Watch the replay").click()
+    page.wait_for_function(
+        "Array.from(document.querySelectorAll('#live p'))"
+        f".some(p => p.textContent === 'Hand {len(record['hands'])} is over')"
+    )
+    assert page.locator(".seat").count() == 4
+    zed.close()

@@ -33,6 +33,21 @@ AVATAR = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect fill=
 NAMES = ["Ann", "Edna", "Basil", "Mabel", "Otto", "Rosa", "Sid"]
 
 
+#: a two-seat match of one hand of two cards, as ``GET /api/tables/{id}/record`` gives it
+RECORD = {
+    "format": "tricktable-record/1",
+    "game": "setback",
+    "players": ["Ann", "Edna"],
+    "hands": [
+        {
+            "dealer": 1,
+            "deal": [["AH", "3S"], ["2H", "KS"]],
+            "actions": ["bid 2", "pass", "play AH", "play 2H", "play 3S", "play KS"],
+        }
+    ],
+}
+
+
 def card_name(code: str) -> str:
     return f"{RANK_WORDS[code[0]]} of {SUIT_WORDS[code[1]]}"
 
@@ -161,6 +176,8 @@ class Handler(SimpleHTTPRequestHandler):
                 ]
             }
             return self.send_body(json.dumps(games).encode(), "application/json")
+        if path == "/api/tables/t1/record":
+            return self.send_body(json.dumps(RECORD).encode(), "application/json")
         if path == "/api/tables":
             return self.send_body(b'{"tables": []}', "application/json")
         if path.startswith("/t/"):
@@ -401,3 +418,75 @@ def test_a_hand_summary_and_the_end_of_the_match(browser: Any, site: str) -> Non
     )
     assert page.get_by_role("link", name="Watch the replay").count() == 1
     table.close()
+
+
+def test_a_hint_points_at_its_card(browser: Any, site: str) -> None:
+    table = Table(browser, site, snapshot(4), 1280)
+    page = table.page
+    page.get_by_role("button", name="Hint").click()
+    page.wait_for_timeout(50)
+    assert [m["type"] for m in table.sent if m["type"] == "hint"] == ["hint"]
+    hint = {"action": 3, "text": "AH", "words": [{"t": "card", "v": "AH"}], "note": ""}
+    table.push("hint", hint)
+    page.wait_for_function("document.activeElement.classList.contains('hinted')")
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "ace of hearts"
+    assert page.locator("#live p").all_inner_texts()[-1] == "Hint: ace of hearts"
+    table.close()
+
+
+def test_the_end_of_a_match_from_its_event(browser: Any, site: str) -> None:
+    first = snapshot(4)
+    first["legal"] = []
+    table = Table(browser, site, first, 1280)
+    page = table.page
+    info = {"id": "t1", "status": "over", "match": 3, "commitment": "ab" * 32, "seats": []}
+    table.push("table", dict(info, you={"seat": 0, "seat_token": "tok", "viewer": 0}), v=10)
+    over = {
+        "version": 11,
+        "kind": "over",
+        "seat": None,
+        "card": None,
+        "words": [{"t": "text", "v": "The match is over: 21 · 7"}],
+        "data": {"scores": [21, 7]},
+    }
+    table.push("events", {"events": [over]}, v=11)
+    dialog = page.get_by_role("dialog")
+    dialog.wait_for()
+    assert "The match is over: 21 · 7" in dialog.inner_text()
+    record = dialog.get_by_role("link", name="Download the record")
+    assert record.get_attribute("href") == "/api/tables/t1/record?match=3"
+    replay = dialog.get_by_role("link", name="Watch the replay")
+    assert replay.get_attribute("href") == "/t/t1?replay=1&match=3"
+    dialog.get_by_role("button", name="Play again").click()
+    page.wait_for_timeout(50)
+    assert [m["type"] for m in table.sent][-1] == "again"
+    # The seat's token is kept for another visit (take the seat back from another device).
+    assert page.evaluate("localStorage.getItem('tt-seat:t1')") == "tok"
+    table.close()
+
+
+def test_a_replay_plays_a_record(browser: Any, site: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    sockets: list[Any] = []
+    page.on("websocket", lambda ws: sockets.append(ws))
+    page.goto(f"{site}/t/t1?replay=1")
+    page.wait_for_function(
+        "Array.from(document.querySelectorAll('#live p'))"
+        ".some(p => p.textContent === 'Hand 1 is over')"
+    )
+    said = page.locator("#live p").all_inner_texts()
+    # Each card's seat is the one dealt it; a trick's winner the seat that leads the next.
+    assert said == [
+        "Edna plays two of hearts",
+        "Ann takes the trick",
+        "Ann plays three of spades",
+        "Edna plays king of spades",
+        "The last trick",
+        "Hand 1 is over",
+    ]
+    assert page.locator(".seat").count() == 2
+    assert sockets == [] and problems == []
+    context.close()

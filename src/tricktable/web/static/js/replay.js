@@ -130,7 +130,8 @@ export class Replay {
       this.at += 1;
       this.animator.kick();
     }
-    this.timer = setTimeout(() => this.tick(), document.hidden ? 50 : 250);
+    // Without animations (a hidden tab, reduced motion) the record goes by at reading speed.
+    this.timer = setTimeout(() => this.tick(), this.animator.speed() ? 250 : 30);
   }
 
   toggle() {
