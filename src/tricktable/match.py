@@ -112,6 +112,13 @@ class Referee:
         self.seed = 0
         #: times the bots that may hang (every bot at a table, plug-ins in the match loop)
         self.clock = Clock(self.options)
+        #: the seats (one bit each) whose bots speak, are plug-ins, and are told a hand's end,
+        #: for the bots of ``_bits_for`` (see :meth:`note_seats`)
+        self.chatty = 0
+        self.guarded = 0
+        self.told = 0
+        self._bits_for: list[Bot] = []
+        self._bits_untrusted = -1
 
     def start(self, seed: int) -> None:
         """Forget the previous match: a new one begins with every bot in its seat."""
@@ -121,6 +128,33 @@ class Referee:
         self.faults = []
         self.counts = {}
         self.seed = seed
+        self._bits_for = []
+
+    def note_seats(self, table: list[Bot]) -> None:
+        """Set :attr:`chatty`, :attr:`guarded` and :attr:`told` for the bots of ``table``.
+
+        Read again only when other bots sit there (a substitute) or another plug-in class is
+        registered, not at every hand: each is a class attribute, a lookup by name when
+        compiled (three for each seat cost about 2% of a random Setback hand).
+        """
+        known = self._bits_for
+        if self._bits_untrusted == len(UNTRUSTED) and len(known) == len(table):
+            for seat in range(len(table)):
+                if known[seat] is not table[seat]:
+                    break
+            else:
+                return
+        self.chatty = _chatty(table)
+        # Only plug-ins are called through the clock (a thread and a time limit); the bots
+        # the package trusts are called directly.
+        self.guarded = _guarded(table)
+        told = 0
+        for seat in range(len(table)):
+            if type(table[seat]).end_hand is not _QUIET:
+                told |= 1 << seat  # a bot that does nothing at a hand's end needs no view
+        self.told = told
+        self._bits_for = list(table)
+        self._bits_untrusted = len(UNTRUSTED)
 
     def seated(self, bots: Sequence[Bot]) -> list[Bot]:
         """The bot in each seat now: ``bots`` with substitutes where seats were handed on."""
@@ -376,12 +410,11 @@ def play_turns(
     """
     ref = referee
     table = ref.seated(bots)
-    # The seats whose bots speak, as bits: read once, not at every action (a class attribute
-    # is a generic lookup in compiled code), and again after a fault may seat a substitute.
-    chatty = _chatty(table)
-    # The seats of plug-ins, as bits: only they are called through the referee's clock (a
-    # thread and a time limit); the bots the package trusts are called directly.
-    guarded = _guarded(table)
+    # The seats whose bots speak, and those of plug-ins, as bits: read once, not at every
+    # action, and again after a fault may seat a substitute.
+    ref.note_seats(table)
+    chatty = ref.chatty
+    guarded = ref.guarded
     clock = ref.clock
     while state.to_act >= 0:
         seat = state.to_act
@@ -403,8 +436,9 @@ def play_turns(
                 raise
             relay_chat(state, table, seat, ref)
             _charge(state, table, seat, _as_error(seat, exc), listener, ref)
-            chatty = _chatty(table)
-            guarded = _guarded(table)
+            ref.note_seats(table)
+            chatty = ref.chatty
+            guarded = ref.guarded
             continue
         if chatty >> seat & 1:
             relay_chat(state, table, seat, ref)  # said before its answer: logged before it
@@ -414,8 +448,9 @@ def play_turns(
             if _is_person(bot):
                 raise
             _charge(state, table, seat, exc, listener, ref)
-            chatty = _chatty(table)
-            guarded = _guarded(table)
+            ref.note_seats(table)
+            chatty = ref.chatty
+            guarded = ref.guarded
             continue
         except Exception as exc:
             failure = _engine_failure(state, seat, action, exc)
@@ -426,10 +461,11 @@ def play_turns(
     if len(state.results) < len(state.history):
         return  # forfeited: the hand has no result
     result = state.results[-1]
+    told = ref.told
     for seat in range(len(table)):
-        bot = table[seat]
-        if type(bot).end_hand is _QUIET:
+        if not told >> seat & 1:
             continue  # a bot that does nothing at a hand's end needs no view for it
+        bot = table[seat]
         seen = state.view(seat)
         try:
             if guarded >> seat & 1:

@@ -298,12 +298,14 @@ class TrickState:
     def _log_chain(self) -> tuple[Any, ...] | None:
         """This hand's log as a chain of ``(before, actor, action)`` nodes, up to now, from
         the action after the last private one (:meth:`_note_private` starts it again)."""
-        actions = self.actions
+        # As lists of objects: compiled, their items go into the nodes as they are, not
+        # unboxed from the list and boxed again for the tuple.
+        actions: list[Any] = self.actions
         n = len(actions)
         chain = self._chain
         i = self._chain_n
         if i != n:
-            actors = self.actors
+            actors: list[Any] = self.actors
             while i < n:
                 chain = (chain, actors[i], actions[i])
                 i += 1
@@ -721,8 +723,9 @@ class TrickState:
         # that no two hands of any two matches share a stream by chance (2^62 keys), and
         # every product stays a machine integer when compiled. Seeding a Mersenne Twister for
         # each hand cost a fifth of a hand's time.
-        # The draws are native integers (i64): compiled, the loop is plain C arithmetic.
-        deck = list(self.game.deck)
+        # The draws are native integers (i64): compiled, the loop is plain C arithmetic. The
+        # deck is a list of objects: its cards move as they are, unboxed only for the mask.
+        deck: list[Any] = list(self.game.deck)
         key = self.deal_key
         hand = len(self.history)
         lane: i64 = mix31((key + hand * 0x2F0A3B5) & M31)
@@ -744,7 +747,8 @@ class TrickState:
                 card = deck[j]
                 deck[j] = deck[i]
                 deck[i] = card
-                mask |= 1 << card
+                code: int = card
+                mask |= 1 << code
                 i += 1
             hands[seat] = mask
         if not self.game.records_stock:

@@ -36,7 +36,6 @@ class Shared:
         "dealer",
         "facts",
         "hand_number",
-        "n",
         "nresults",
         "results",
         "scores",
@@ -55,7 +54,6 @@ class Shared:
         self.nresults: int = len(state.results)
         self.dealer: int = state.dealer
         self.hand_number: int = max(len(state.history) - 1, 0)
-        self.n: int = state.n
         self.facts: dict[str, Any] = state._trick_facts()
 
 
