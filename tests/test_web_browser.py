@@ -35,10 +35,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    db = tmp_path_factory.mktemp("web") / "tables.db"
+def start_server(db: Path, port: int) -> subprocess.Popen[bytes]:
+    """``tricktable serve`` of ``db`` on ``port``, once it answers."""
     env = dict(os.environ)
     src = str(Path(__file__).resolve().parents[1] / "src")
     env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
@@ -49,20 +47,25 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
-    base = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/me", timeout=1):
+                return proc
+        except OSError:
+            if proc.poll() is not None:
+                out = proc.stdout.read().decode() if proc.stdout else ""
+                pytest.fail(f"tricktable serve stopped: {out}")
+            time.sleep(0.1)
+    proc.kill()
+    pytest.fail("tricktable serve did not answer in 20 s")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = free_port()
+    proc = start_server(tmp_path_factory.mktemp("web") / "tables.db", port)
     try:
-        for _ in range(200):
-            try:
-                with urllib.request.urlopen(base + "/api/me", timeout=1):
-                    break
-            except OSError:
-                if proc.poll() is not None:
-                    out = proc.stdout.read().decode() if proc.stdout else ""
-                    pytest.fail(f"tricktable serve stopped: {out}")
-                time.sleep(0.1)
-        else:
-            pytest.fail("tricktable serve did not answer in 20 s")
-        yield base
+        yield f"http://127.0.0.1:{port}"
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -319,3 +322,46 @@ def test_a_match_to_its_end_its_record_and_its_replay(browser: Any, server: str)
     )
     assert page.locator(".seat").count() == 4
     zed.close()
+
+
+def test_the_server_killed_mid_hand_and_started_again_the_page_plays_on(
+    browser: Any, tmp_path: Path
+) -> None:
+    port = free_port()
+    db = tmp_path / "tables.db"
+    proc = start_server(db, port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        ann = Person(browser, base, "Ann")
+        seats = [{"kind": "me"}] + [{"kind": "bot", "level": "beginner"}] * 3
+        ann.open(f"/t/{create(ann, seats)}")
+        page = ann.page
+        page.evaluate("window.notReloaded = true")
+        # Into the play of the hand: the auction, then a card.
+        for _ in range(12):
+            ann.act()
+            page.wait_for_timeout(100)
+            if page.evaluate("(window.tricktable.store.truth.hand || {}).phase") == "play":
+                break
+        page.wait_for_selector(".hand-card.legal")
+        before = page.evaluate("window.tricktable.store.seen")
+        proc.kill()  # SIGKILL: no goodbye to anyone
+        proc.wait(timeout=10)
+        proc = start_server(db, port)
+        # The page reconnects by itself (no reload) and plays on from where it was.
+        page.wait_for_function("window.tricktable.store.status === 'open'", timeout=20000)
+        confirms = sum(f["type"] == "confirm" for f in ann.frames)
+        ann.act()
+        for _ in range(100):
+            if sum(f["type"] == "confirm" for f in ann.frames) > confirms:
+                break
+            page.wait_for_timeout(50)
+        assert sum(f["type"] == "confirm" for f in ann.frames) > confirms
+        assert page.evaluate("window.notReloaded") is True
+        assert page.evaluate("window.tricktable.store.seen") > before
+        # The browser logs each refused reconnection while the server was down.
+        ann.problems = [m for m in ann.problems if "WebSocket" not in m]
+        ann.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
