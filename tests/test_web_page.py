@@ -490,3 +490,29 @@ def test_a_replay_plays_a_record(browser: Any, site: str) -> None:
     assert page.locator(".seat").count() == 2
     assert sockets == [] and problems == []
     context.close()
+
+
+def test_every_card_of_every_skin_is_an_svg(browser: Any, site: str) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{site}/static/table.html")
+    bad = page.evaluate(
+        """async () => {
+          const { cardSvg, backSvg, cardName, SKINS } = await import("/static/js/cards.js");
+          const codes = ["JK", "JL"];
+          for (const s of "CDHS") for (const r of "23456789TJQKA") codes.push(r + s);
+          const bad = [];
+          for (const skin of SKINS)
+            for (const code of codes) {
+              const doc = new DOMParser().parseFromString(cardSvg(code, skin), "image/svg+xml");
+              if (doc.querySelector("parsererror") || doc.documentElement.nodeName !== "svg")
+                bad.push(skin + " " + code);
+            }
+          const back = new DOMParser().parseFromString(backSvg(), "image/svg+xml");
+          if (back.querySelector("parsererror")) bad.push("back");
+          if (cardName("TD") !== "ten of diamonds" || cardName("JK") !== "joker") bad.push("names");
+          return bad;
+        }"""
+    )
+    assert bad == []
+    context.close()

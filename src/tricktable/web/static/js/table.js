@@ -165,6 +165,9 @@ function Centre({ snap, skin }) {
     ${hand.contract && hand.contract.length
       ? html`<div class="contract"><${Phrase} words=${hand.contract} names=${names} skin=${skin} /></div>`
       : null}
+    ${(hand.situation || []).map(
+      (p, i) => html`<div key=${i} class="situation"><${Phrase} words=${p} names=${names} skin=${skin} /></div>`,
+    )}
   </div>`;
 }
 
