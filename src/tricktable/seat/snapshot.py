@@ -164,13 +164,14 @@ class Words:
         return [ph.phrase_of(t) for t in texts]
 
 
-def snapshot(table: Table, viewer: int) -> dict[str, Any]:
+def snapshot(table: Table, viewer: int, names: Sequence[str] | None = None) -> dict[str, Any]:
     """What ``viewer`` (a seat, ``SPECTATOR`` or, after the match, ``EVERYONE``) may see at
-    ``table`` now, as JSON-ready data (see the module)."""
+    ``table`` now, as JSON-ready data (see the module). ``names``: what the words call each
+    seat (a screen's own: ``You``, ``West``), the labels' display names if None."""
     if viewer == EVERYONE and not table.is_over:
         raise TricktableError("every hand is shown face up only after the match")
     kinds = [_kind(p) for p in table.players]
-    return snapshot_of(table.state, viewer, table.labels, table.version, kinds=kinds)
+    return snapshot_of(table.state, viewer, table.labels, table.version, kinds=kinds, names=names)
 
 
 def snapshot_of(
@@ -305,11 +306,11 @@ def _seats(
     places = PLACES.get(n)
     bottom = max(me, 0)
     trumps = view.tables.mask
-    calls: dict[int, Phrase] = {}
+    calls: dict[int, int] = {}
     for actor, action in view.actions:
-        # a call: a bid, a pass, trump named (cards passed or discarded are no call)
+        # a call: a bid, a pass, trump named (cards passed are no call)
         if not act.is_play(action) and not act.PASS_CARDS & action:
-            calls[actor] = words.action(action, trumps)
+            calls[actor] = action
     out = []
     for s in range(n):
         place = places[(s - bottom) % n] if places is not None else ""
@@ -324,7 +325,8 @@ def _seats(
                 "place": PLACE_WORDS.get(place, ""),
                 "cards_left": public.sizes[s],
                 "tricks": view.tricks_won[s],
-                "last_call": calls.get(s),
+                "last_call": words.action(calls[s], trumps) if s in calls else None,
+                "last_call_text": public.game.action_name(calls[s]) if s in calls else None,
                 "dealer": s == view.dealer and public.dealt,
                 "turn": s == view.to_act,
                 "avatar": _display(labels[s]),

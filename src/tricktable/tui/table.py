@@ -30,13 +30,15 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.widgets import Button, Footer, Input, RichLog, Static
 
-from tricktable.cards import SUIT_SYMBOLS, cards_in, mask_of
+from tricktable.cards import SUIT_SYMBOLS, SUITS, mask_of, parse_card
 from tricktable.engine import actions as act
 from tricktable.engine.events import Chat
 from tricktable.engine.trick import PLAY, Game, View
 from tricktable.errors import IllegalAction, RecordError, TricktableError
 from tricktable.records import replay, save_record
 from tricktable.runner import HUMAN, players_of, spec_of
+from tricktable.seat.phrases import lines_to_rich, to_plain, to_rich
+from tricktable.seat.snapshot import snapshot
 from tricktable.table import Person, Table, run
 from tricktable.tui.dialogs import HandSummary, KeysHelp, MatchEnd
 from tricktable.tui.model import SKINS, MatchSetup, Settings
@@ -56,7 +58,7 @@ from tricktable.tui.widgets import (
     SeatBox,
     TrickSpot,
     hand_order,
-    winning,
+    winning,  # noqa: F401 (the star's rule, read here by the tests of the felt)
 )
 from tricktable.ui.answers import is_passing
 from tricktable.ui.games import presenter_for, safely
@@ -382,15 +384,24 @@ class TableScreen(FittedScreen[str]):
         with contextlib.suppress(NoMatches):
             self._redraw()
 
+    def snapshot(self) -> dict[str, Any]:
+        """What the person's seat may see now: the seat model's snapshot, in this screen's
+        names (:mod:`tricktable.seat`). The status, the seats, the trick, the tally and the
+        choices are drawn from it."""
+        return snapshot(self.table, ME, names=self.names)
+
     def _redraw(self) -> None:
         view = self.view()
+        snap = self.snapshot()
+        hand = snap["hand"] or {}
         ascii = self.settings.ascii
         trumps = view.tables.mask if view.trump >= 0 else 0
-        legal = view.legal_actions()
+        legal = [a["action"] for a in snap["legal"]]
         decision = (view.hand_number, view.step) if view.to_act == ME else None
         playing = view.phase == PLAY
         passing = view.to_act == ME and is_passing(legal)
-        self.hand = sorted(cards_in(view.hand), key=lambda c: hand_order(view, c))
+        cards = [parse_card(c) for c in hand.get("cards", [])]
+        self.hand = sorted(cards, key=lambda c: hand_order(view, c))
         self.choices = [] if playing or passing or view.to_act != ME else legal
         if decision != self._decision:  # a new decision: the cursor on its first choice
             self._decision = decision
@@ -398,10 +409,10 @@ class TableScreen(FittedScreen[str]):
             self.query_one("#hint", Static).update("")  # a hint is for its decision only
             first = next((i for i, c in enumerate(self.hand) if c in legal), 0)
             self.cursor = first if playing or passing else 0
-        self._draw_status(view)
-        self._draw_seats(view)
-        self._draw_trick(view, trumps)
-        self._draw_tally(view)
+        self._draw_status(snap)
+        self._draw_seats(snap)
+        self._draw_trick(snap, trumps)
+        self._draw_tally(snap)
         self._draw_chat()
         on_hand = playing or passing
         # Thirteen cards fit a narrow felt only as narrow chips (``10♦`` and its frame); more
@@ -417,9 +428,10 @@ class TableScreen(FittedScreen[str]):
             chip = self.query_one(f"#card-{slot}", CardChip)
             ok = card is not None and (card in legal or passing)
             chip.show(card, trumps, ok, on_hand and i == self.cursor, ascii, card in self.marked)
+        said = {a["action"]: a["words"] for a in snap["legal"]}
         for i in range(BID_SLOTS):
             action = self.choices[i] if i < len(self.choices) else None
-            words = self.presenter.action_words(action, trumps) if action is not None else Text("")
+            words = to_rich(said[action], self.names) if action is not None else Text("")
             label = plain(words, ascii).plain.capitalize()
             self.query_one(f"#bid-{i}", BidButton).show(action, label, i == self.cursor)
         if passing and not self._message_shown():
@@ -431,39 +443,36 @@ class TableScreen(FittedScreen[str]):
     def _message_shown(self) -> bool:
         return bool(str(self.query_one("#message", Static).content))
 
-    def _draw_status(self, view: View) -> None:
+    def _draw_status(self, snap: dict[str, Any]) -> None:
         """One line, the most needed first: whose turn, the hand, trump, the contract, the
         score, then the game (its title and house rules can be long: at 100 columns the
         line's end is cut, never the turn)."""
-        display = self.display_log
-        assert display is not None
+        hand = snap["hand"] or {}
+        turn = hand.get("turn", -1)
         text = Text()
-        if 0 <= view.to_act < self.n and not self.finished:
-            if view.to_act == ME:
+        if 0 <= turn < self.n and not self.finished:
+            if turn == ME:
                 text.append("▶ your turn", style="bold yellow")
             else:
-                text.append(f"{self.names[view.to_act]}'s turn")
+                text.append(f"{self.names[turn]}'s turn")
             text.append(" · ")
-        text.append(f"hand {view.hand_number + 1} · trump ")
-        if view.trump >= 0:
-            symbol = plain(Text(SUIT_SYMBOLS[view.trump]), self.settings.ascii).plain
-            text.append(symbol, style="bold red" if view.trump in (1, 2) else "bold")
+        text.append(f"hand {hand.get('number', 1)} · trump ")
+        trump = hand.get("trump")
+        if trump is not None:
+            suit = SUITS.index(trump)
+            symbol = plain(Text(SUIT_SYMBOLS[suit]), self.settings.ascii).plain
+            text.append(symbol, style="bold red" if suit in (1, 2) else "bold")
         else:
             text.append(self.presenter.trump_pending, style="dim")
-        info = view.info()
-        declarer, bid = info.get("declarer"), info.get("bid")
-        if isinstance(declarer, int) and declarer >= 0:
-            text.append(f" · contract: {self.names[declarer]} bid {bid}")
-        text.append(f" · score: {display.scores_text(view.scores)} · ")
+        contract = hand.get("contract")
+        if contract:
+            text.append(f" · contract: {to_plain(contract, self.names)}")
+        text.append(f" · score: {to_plain(snap['score_line'][0], self.names)} · ")
         text.append(self.title_text, style="bold")
         self.query_one("#status", Static).update(plain(text, self.settings.ascii))
 
-    def _draw_seats(self, view: View) -> None:
-        bids: dict[int, str] = {}
-        for seat, action in view.actions:
-            if not act.is_play(action) and not act.PASS_CARDS & action:
-                bids[seat] = self.game.action_name(action)  # the last bid each seat made
-        tricks = view.tricks_won
+    def _draw_seats(self, snap: dict[str, Any]) -> None:
+        seats = snap["seats"]
         display = self.display_log
         # Which side each seat plays for, where the names alone do not tell: partnerships
         # at other sizes than four (at four the partner sits opposite, as everyone knows).
@@ -484,14 +493,16 @@ class TableScreen(FittedScreen[str]):
             else:
                 name.append(" · ").append_text(player)
                 lines = [name]
-            if seat == view.dealer:
+            this = seats[seat]
+            if this["dealer"]:
                 lines[0].append("  (D)", style="bold")
-            if seat == view.to_act:
+            if this["turn"]:
                 lines[0] = Text("▶ ", style="bold").append_text(lines[0])
-            facts = [bids[seat]] if seat in bids else []
-            facts.append(f"tricks {tricks[seat]}")
+            # the last call each seat made, in the engine's words
+            facts = [this["last_call_text"]] if this["last_call_text"] else []
+            facts.append(f"tricks {this['tricks']}")
             lines.append(Text(" · ".join(facts)))
-            box.set_class(seat == view.to_act, "to-act")
+            box.set_class(this["turn"], "to-act")
             avatar = None if crowded else self._avatar(seat)
             box.show(avatar, [plain(line, self.settings.ascii) for line in lines])
 
@@ -509,31 +520,35 @@ class TableScreen(FittedScreen[str]):
                 self._avatars[seat] = None
         return self._avatars[seat]
 
-    def _draw_trick(self, view: View, trumps: int) -> None:
+    def _draw_trick(self, snap: dict[str, Any], trumps: int) -> None:
         """The felt's centre: the last trick (``l``), else the trick in play, else the trick
         just taken until it is collected, else nothing (a fresh hand, a collected trick)."""
         ascii = self.settings.ascii
         cards: dict[str, tuple[int, Text]] = {}
         centre = Text("")
-        trick = view.trick  # read once: the view builds it from the hand's log
+        hand = snap["hand"] or {}
+        trick = hand.get("trick", [])
+        last = hand.get("last_trick")
         if trick:
             self.collected = False  # a new trick is under way
-        showing_last = self.showing_last and bool(view.tricks)
+        showing_last = self.showing_last and last is not None
         if trick and not showing_last:
-            best = winning(view)
-            for seat, card in trick:
+            for play in trick:
+                card = parse_card(play["card"])
                 shown = card_label(card, trumps, ascii)
-                if card == best:
+                if play["seat"] == hand["winning"]:
                     shown.append(" <=" if ascii else " ★", style="bold green")
-                cards[self.places[seat]] = (card, shown)
-            centre = Text(f"trick {len(view.tricks) + 1}", style="dim")
-        elif showing_last or (view.tricks and not self.collected):
-            leader, played, winner = view.tricks[-1]
-            for i, card in enumerate(played):
+                cards[self.places[play["seat"]]] = (card, shown)
+            tricks = sum(s["tricks"] for s in snap["seats"])
+            centre = Text(f"trick {tricks + 1}", style="dim")
+        elif last is not None and (showing_last or not self.collected):
+            winner = last["winner"]
+            for play in last["cards"]:
+                card = parse_card(play["card"])
                 shown = card_label(card, trumps, ascii)
                 if showing_last:
                     shown.stylize("dim")
-                cards[self.places[(leader + i * self.game.step) % self.n]] = (card, shown)
+                cards[self.places[play["seat"]]] = (card, shown)
             if showing_last:
                 centre = Text(f"last trick:\n{self.names[winner]}", style="bold")
                 centre.append("\n(l: back)", style="dim")
@@ -559,11 +574,10 @@ class TableScreen(FittedScreen[str]):
         """The places of the trick's spots: one for each seat."""
         return [where for where in GRID if where in self.places]
 
-    def _draw_tally(self, view: View) -> None:
-        display = self.display_log
-        assert display is not None
+    def _draw_tally(self, snap: dict[str, Any]) -> None:
         # The presenter's tally falls back to the generic one itself (``safely``).
-        lines = [Text("This hand", style="bold"), *self.presenter.tally_lines(display, view)]
+        tally = (snap["hand"] or {}).get("tally", [])
+        lines = [Text("This hand", style="bold"), *lines_to_rich(tally, self.names)]
         text = Text("\n").join(plain(line, self.settings.ascii) for line in lines)
         self.query_one("#tally", Static).update(text)
 
