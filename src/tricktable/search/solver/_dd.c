@@ -552,9 +552,16 @@ static int ab(Solver *S, int seat, int pos, u64 lead_mask, int best_power, int b
     }
     u64 leg = legal(S, seat, pos, lead_mask, tmask);
     S->nodes++;
-    if (S->deadline > 0 && !(S->nodes & 255) && now() > S->deadline) {
-        S->error = ERR_TIME;
-        return 0;
+    if (!(S->nodes & 255)) {
+        if (S->deadline > 0 && now() > S->deadline) {
+            S->error = ERR_TIME;
+            return 0;
+        }
+        /* a long search still answers Ctrl-C (a KeyboardInterrupt out of solve) */
+        if (!(S->nodes & 0xffff) && PyErr_CheckSignals() < 0) {
+            S->error = ERR_PY;
+            return 0;
+        }
     }
     if (!(leg & (leg - 1)))
         return step(S, seat, pos, lead_mask, best_power, best_seat, tmask, s,
