@@ -93,6 +93,10 @@ typedef struct {
     /* Hearts, once the points are split (no moon left): the value falls by this much a point
      * the seat takes (0: not so) */
     int slope;
+    /* Spades: bounds by the sure tricks of the top trumps, the leaves enumerated here (the
+     * summary is the tricks by slot, ``places`` the slots in use) */
+    int sure, trump_group, nplaces;
+    int places[MAXN];
     /* bookkeeping */
     long long nodes;
     double deadline;
@@ -309,6 +313,69 @@ static void bounds(Solver *S, Sum s, u64 live, int *lo, int *hi) {
         PyErr_NoMemory();
         S->error = ERR_PY;
     }
+}
+
+/* ---- sure tricks: a tighter bound where the score is the tricks by slot (Spades) ---- */
+
+/* The least and the most of the leaves over every way the tricks left can fall into the
+ * slots in use, slot ``need_slot`` taking at least ``need`` of them. */
+static void split_range(Solver *S, Sum s, int place, int left, int need_slot, int need, int *lo,
+                        int *hi) {
+    if (S->error) return;
+    if (place == S->nplaces - 1) {
+        int slot = S->places[place];
+        if (slot == need_slot && left < need) return;
+        Sum t = s;
+        t.b += (u64)left << (8 * slot);
+        int v = leaf(S, t);
+        if (v < *lo) *lo = v;
+        if (v > *hi) *hi = v;
+        return;
+    }
+    int slot = S->places[place];
+    for (int k = slot == need_slot ? need : 0; k <= left; k++) {
+        Sum t = s;
+        t.b += (u64)k << (8 * slot);
+        split_range(S, t, place + 1, left - k, need_slot, need, lo, hi);
+    }
+}
+
+/* The bounds of a trick's start given the sure tricks: the seat holding the highest trumps
+ * in play wins a trick with each of its unbroken run of them (nothing can beat one: the
+ * higher ones are its own). 0 where no seat has such a run (the Python bounds then). */
+static int sure_bounds(Solver *S, Sum s, u64 live, int leader, int *lo, int *hi) {
+    if (S->trump_group < 0) return 0;
+    int owner = -1, run = 0;
+    for (int i = S->gstart[S->trump_group]; i < S->gend[S->trump_group]; i++) {
+        int c = S->gcards[i];
+        if (!((live >> c) & 1)) continue;
+        int o = 0;
+        while (!((S->hands[o] >> c) & 1)) o++;
+        if (owner < 0) owner = o;
+        if (o != owner) break;
+        run++;
+    }
+    if (!run) return 0;
+    int left = __builtin_popcountll(S->hands[leader]);
+    int slot = S->slot_of[owner];
+    u64 w = (u64)left | (u64)run << 8 | (u64)slot << 16 | (u64)1 << 24;
+    int found;
+    int *v = cache_find(&S->bounds, s, w, &found);
+    if (found) {
+        *lo = v[0];
+        *hi = v[1];
+        return 1;
+    }
+    int a = INF, b = -INF;
+    split_range(S, s, 0, left, slot, run, &a, &b);
+    if (S->error) return 0;
+    *lo = a;
+    *hi = b;
+    if (cache_put(&S->bounds, s, w, a, b) < 0) {
+        PyErr_NoMemory();
+        S->error = ERR_PY;
+    }
+    return 1;
 }
 
 /* ---- legal cards: the engine's rules, from the position alone ---- */
@@ -544,7 +611,7 @@ static int ab(Solver *S, int seat, int pos, u64 lead_mask, int best_power, int b
         for (int t = 0; t < S->n; t++) live |= S->hands[t];
         if (S->has_bounds) {
             int lo, hi;
-            bounds(S, s, live, &lo, &hi);
+            if (!(S->sure && sure_bounds(S, s, live, seat, &lo, &hi))) bounds(S, s, live, &lo, &hi);
             if (S->error) return 0;
             if (lo == hi || hi <= alpha) return hi;
             if (lo >= beta) return lo;
@@ -764,6 +831,7 @@ static PyObject *dd_solve(PyObject *self, PyObject *args) {
     GET(tt_bits)
     GET(cheap)
     GET(slope)
+    GET(sure)
 
     S->n = (int)PyLong_AsLong(n);
     S->turn = (int)PyLong_AsLong(turn);
@@ -796,6 +864,13 @@ static PyObject *dd_solve(PyObject *self, PyObject *args) {
     S->tw = (int)PyLong_AsLong(tw);
     S->cheap = PyObject_IsTrue(cheap);
     S->slope = (int)PyLong_AsLong(slope);
+    S->sure = PyObject_IsTrue(sure);
+    S->nplaces = 0;
+    for (int t = 0; t < S->n; t++) {
+        int seen = 0;
+        for (int i = 0; i < S->nplaces; i++) seen |= S->places[i] == S->slot_of[t];
+        if (!seen) S->places[S->nplaces++] = S->slot_of[t];
+    }
     if (PyErr_Occurred()) goto done;
     if (S->nslots < 1 || S->nslots > 7 || __builtin_popcountll(S->pmask) > 15) {
         PyErr_SetString(PyExc_ValueError, "solve: 1 to 7 slots, at most 15 point cards");
@@ -892,6 +967,9 @@ static PyObject *dd_solve(PyObject *self, PyObject *args) {
                 S->group_of[c] = g;
             }
         }
+        S->trump_group = -1;
+        for (int c = 0; c < 64; c++)
+            if (((S->deck >> c) & 1) && S->power[c] >= 100) S->trump_group = S->group_of[c];
         /* tags: the card itself where it is special, else its worth */
         long long tags[64];
         int ntags = 0;

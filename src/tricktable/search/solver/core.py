@@ -118,6 +118,9 @@ class Kernel:
     #: is then that much less a point whatever came before: the table shares positions
     #: across the points taken so far); 0 where it is not so
     slope: int = 0
+    #: the summary is the tricks by slot (``tw`` 1, no card counted) and the leaves depend on
+    #: it alone: the C core bounds a trick's start by the sure tricks of the top trumps
+    sure: bool = False
     to_c: Callable[[Summary], tuple[int, ...]] = field(default=lambda summary: _pairs(summary))
     from_c: Callable[[tuple[int, ...]], Summary] = field(default=lambda pairs: pairs)
 

@@ -114,6 +114,7 @@ def _spec(search: Search, kernel: Kernel) -> dict[str, Any] | None:
         "tt_bits": _tt_bits(live.bit_count()),
         "cheap": kernel.cheap,
         "slope": kernel.slope if kernel.hearts else 0,
+        "sure": kernel.sure and not kernel.hearts and bounds_c is not None,
     }
 
 

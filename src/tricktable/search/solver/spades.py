@@ -158,6 +158,7 @@ class SpadesRules(Rules):
             no_lead=SPADE_MASK if breaking else 0,
             bw=[1] * 64,
             cheap=True,
+            sure=True,
             to_c=_with_cards,
             from_c=_counts_only,
         )
