@@ -439,6 +439,10 @@ class CinchState(TrickState):
             facts["discarded"] = [card_name(c) for c in cards_in(mine)] if mine else None
             if seat == self.dealer and self.phase == ROBBING:
                 facts["kept"] = [card_name(c) for c in cards_in(self.kept)]
+        if self.phase == DISCARDING or self.phase == ROBBING:
+            # As at a real table, everyone sees how many cards each hand holds while hands are
+            # thrown and dealt back (the search's worlds must agree with it).
+            facts["hand_sizes"] = [hand.bit_count() for hand in self.hands]
         return facts
 
     def _explain(self, action: int) -> str:
