@@ -365,3 +365,31 @@ def test_the_server_killed_mid_hand_and_started_again_the_page_plays_on(
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_a_clock_run_out_hands_the_seat_to_a_bot_and_one_click_takes_it_back(
+    browser: Any, server: str
+) -> None:
+    max_ = Person(browser, server, "Max")
+    csrf = max_.context.request.get(server + "/api/me").json()["csrf"]
+    seats = [{"kind": "me"}] + [{"kind": "bot", "level": "beginner"}] * 3
+    answer = max_.context.request.post(
+        server + "/api/tables",
+        data={"game": "setback", "seats": seats, "move_time": 1},
+        headers={"X-CSRF-Token": csrf},
+    )
+    assert answer.ok, answer.text()
+    max_.open(answer.json()["url"])
+    page = max_.page
+    # The clock shows on the seat to act, then runs out: a bot plays the seat, visibly.
+    page.locator(".seat.me .clock").wait_for()
+    back = page.get_by_role("button", name="Take my seat back")
+    back.wait_for(timeout=10000)
+    # (At once: with the seat a bot's and the bots' pace nil, the match runs on fast.)
+    away = page.locator(".seat.me .kind").inner_text()
+    back.focus()  # a hand's summary may have come up over the table meanwhile
+    page.keyboard.press("Enter")
+    assert "a bot plays" in away
+    back.wait_for(state="detached")
+    assert page.locator(".seat.me .kind").count() == 0
+    max_.close()

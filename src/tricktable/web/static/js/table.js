@@ -81,7 +81,7 @@ function Seat({ seat, snap, store, wire, n }) {
   const kind = away ? KIND_WORDS.absent : KIND_WORDS[seat.kind] ?? seat.kind;
   const open = seat.kind === "open" || (info && info.kind === "open");
   const you = store.info && store.info.you;
-  const mine = you && you.seat === seat.seat;
+  const mine = isMe || (you && you.seat === seat.seat);
   return html`<div
     class=${"seat" + (seat.turn ? " turn" : "") + (away ? " away" : "") + (isMe ? " me" : "") + (y < 30 ? " top" : y > 70 ? " bottom" : "")}
     data-seat=${seat.seat}
@@ -496,7 +496,8 @@ function handle(env, store, animator) {
       animator.kick();
       break;
     case "table":
-      store.info = data;
+      // A change of seats may leave out `you`: keep the last one said.
+      store.info = { ...data, you: data.you ?? (store.info && store.info.you) ?? null };
       store.changed();
       break;
     case "confirm":
