@@ -502,21 +502,27 @@ static void trick_key(const Solver *S, int seat, Sum s, u64 live, u64 *key) {
     key[S->K - 1] = (u64)(seat + 1);
 }
 
-/* A table slot: K key words, then lo | hi << 32, then gen | best << 32 | depth << 40. */
+/* A table slot: the key's hash, then gen | best << 32 | depth << 40, then lo | hi << 32, then
+ * the K words of the key (compared only where the hashes agree). */
+enum { E_HASH = 0, E_META = 1, E_BOUNDS = 2, E_KEY = 3 };
 
-static u64 *tt_probe(Solver *S, const u64 *key, int *found) {
+static inline u64 key_hash(const Solver *S, const u64 *key) {
     u64 h = 0;
     for (int i = 0; i < S->K; i++) h = mix(h ^ key[i]) + (u64)i;
+    return h;
+}
+
+static u64 *tt_probe(Solver *S, const u64 *key, u64 h, int *found) {
     u64 *empty = NULL, *victim = NULL;
     int victim_depth = 1 << 30;
     for (int j = 0; j < PROBE; j++) {
         u64 *e = S->tt + ((h + (u64)j) & S->tt_mask) * (u64)S->stride;
-        u64 meta = e[S->K + 1];
+        u64 meta = e[E_META];
         if ((uint32_t)meta != S->gen) {
             if (!empty) empty = e;
             continue;
         }
-        if (!memcmp(e, key, (size_t)S->K * sizeof(u64))) {
+        if (e[E_HASH] == h && !memcmp(e + E_KEY, key, (size_t)S->K * sizeof(u64))) {
             *found = 1;
             return e;
         }
@@ -634,6 +640,7 @@ static int ab(Solver *S, int seat, int pos, u64 lead_mask, int best_power, int b
         return step(S, seat, pos, lead_mask, best_power, best_seat, tmask, s,
                     __builtin_ctzll(leg), alpha, beta);
     u64 key[MAXK];
+    u64 hash = 0;
     int found = 0;
     int first = -1;
     int depth = __builtin_popcountll(live);
@@ -648,12 +655,13 @@ static int ab(Solver *S, int seat, int pos, u64 lead_mask, int best_power, int b
             ks.b = 0;
         }
         trick_key(S, seat, ks, live, key);
-        u64 *entry = tt_probe(S, key, &found);
+        hash = key_hash(S, key);
+        u64 *entry = tt_probe(S, key, hash, &found);
         if (found) {
-            u64 bounds_word = entry[S->K];
+            u64 bounds_word = entry[E_BOUNDS];
             elo = unshift((int32_t)(uint32_t)bounds_word, off);
             ehi = unshift((int32_t)(uint32_t)(bounds_word >> 32), off);
-            first = (int)(int8_t)((entry[S->K + 1] >> 32) & 0xff);
+            first = (int)(int8_t)((entry[E_META] >> 32) & 0xff);
             if (elo >= beta) return elo;
             if (ehi <= alpha) return ehi;
             if (elo == ehi) return elo;
@@ -702,19 +710,20 @@ static int ab(Solver *S, int seat, int pos, u64 lead_mask, int best_power, int b
         if (elo > lo) lo = elo;
         if (ehi < hi) hi = ehi;
         int again;
-        u64 *entry = tt_probe(S, key, &again);
+        u64 *entry = tt_probe(S, key, hash, &again);
         if (again) {
-            int olo = unshift((int32_t)(uint32_t)entry[S->K], off);
-            int ohi = unshift((int32_t)(uint32_t)(entry[S->K] >> 32), off);
+            int olo = unshift((int32_t)(uint32_t)entry[E_BOUNDS], off);
+            int ohi = unshift((int32_t)(uint32_t)(entry[E_BOUNDS] >> 32), off);
             if (olo > lo) lo = olo;
             if (ohi < hi) hi = ohi;
         } else {
-            memcpy(entry, key, (size_t)S->K * sizeof(u64));
+            entry[E_HASH] = hash;
+            memcpy(entry + E_KEY, key, (size_t)S->K * sizeof(u64));
         }
         lo = unshift(lo, -off);
         hi = unshift(hi, -off);
-        entry[S->K] = (u64)(uint32_t)lo | ((u64)(uint32_t)hi << 32);
-        entry[S->K + 1] =
+        entry[E_BOUNDS] = (u64)(uint32_t)lo | ((u64)(uint32_t)hi << 32);
+        entry[E_META] =
             (u64)S->gen | ((u64)(uint8_t)(int8_t)best_card << 32) | ((u64)(depth & 0xff) << 40);
     }
     return best;
@@ -1008,7 +1017,7 @@ static PyObject *dd_solve(PyObject *self, PyObject *args) {
     {
         long bits = PyLong_AsLong(tt_bits);
         if (bits < 8 || bits > 24) bits = 16;
-        S->stride = S->K + 2;
+        S->stride = E_KEY + S->K;
         size_t slots = (size_t)1 << bits;
         words = slots * (size_t)S->stride;
         if (kept_tt && kept_words != words) {
