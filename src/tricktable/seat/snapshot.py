@@ -308,8 +308,7 @@ def _seats(
     trumps = view.tables.mask
     calls: dict[int, int] = {}
     for actor, action in view.actions:
-        # a call: a bid, a pass, trump named (cards passed are no call)
-        if not act.is_play(action) and not act.PASS_CARDS & action:
+        if not act.is_play(action):  # a bid, a pass, trump named, cards passed
             calls[actor] = action
     out = []
     for s in range(n):
@@ -327,6 +326,7 @@ def _seats(
                 "tricks": view.tricks_won[s],
                 "last_call": words.action(calls[s], trumps) if s in calls else None,
                 "last_call_text": public.game.action_name(calls[s]) if s in calls else None,
+                "last_call_action": calls.get(s),
                 "dealer": s == view.dealer and public.dealt,
                 "turn": s == view.to_act,
                 "avatar": _display(labels[s]),
@@ -361,6 +361,7 @@ def _hand(public: Public, words: Words, seen: Seen, viewer: int) -> dict[str, An
         "turn": view.to_act,
         "trump": SUITS[view.trump] if 0 <= view.trump < 4 else None,
         "contract": _contract(info, n),
+        "info": info,
         "cards": [card_name(c) for c in cards_in(view.hand)],
         "cards_words": _cards_words(view.hand, trumps),
         "trick": [_play(s, c, trumps) for s, c in trick],

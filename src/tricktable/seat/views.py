@@ -21,11 +21,14 @@ def view_for(state: TrickState, viewer: int) -> View:
     """``viewer``'s sealed view: a seat's own, or the public one (spectators, everyone)."""
     if 0 <= viewer < state.n:
         return state.view(viewer)
-    return public_view(state)
+    return public_view(state, everyone=viewer == EVERYONE)
 
 
-def public_view(state: TrickState) -> View:
-    """What every seat may see of ``state``, as a view for no seat (``seat`` is SPECTATOR)."""
+def public_view(state: TrickState, everyone: bool = False) -> View:
+    """What every seat may see of ``state``, as a view for no seat (``seat`` is SPECTATOR).
+
+    ``everyone``: the view of a finished match (or a replay), whose actions are all face up
+    (a Hearts pass, a discard): every action of the hand, not only the public ones."""
     base = state.view(0)
     view = View.__new__(View)
     for name in View.__slots__:
@@ -38,7 +41,12 @@ def public_view(state: TrickState) -> View:
     view._info = common_facts(state)
     private = state._private_at
     if private:
-        view._before = _public_before(state, private[-1])
+        last = private[-1]
+        view._before = (
+            tuple(zip(state.actors[: last + 1], state.actions[: last + 1], strict=True))
+            if everyone
+            else _public_before(state, last)
+        )
     events = state.events
     view.events = () if events is None else events.window(SPECTATOR)
     return view
@@ -47,7 +55,7 @@ def public_view(state: TrickState) -> View:
 def common_facts(state: TrickState) -> dict[str, Any]:
     """The game's facts that every seat's view holds alike (a fact one seat alone may know —
     its own pass, its discard — is left out)."""
-    infos = [state.view(s)._info for s in range(state.n)]
+    infos = [state.view(s).info() for s in range(state.n)]
     first = infos[0]
     return {k: v for k, v in first.items() if all(k in i and i[k] == v for i in infos[1:])}
 

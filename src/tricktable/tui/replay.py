@@ -31,13 +31,16 @@ from textual.css.query import NoMatches
 from textual.widgets import Button, DataTable, Footer, Static
 
 from tricktable.analysis.analyze import DEFAULT_THRESHOLD, AnalysisError, Decision, analyze
-from tricktable.cards import SUIT_NAMES, cards_in
+from tricktable.cards import SUIT_NAMES, SUITS, parse_card
 from tricktable.engine import actions as act
-from tricktable.engine.trick import PLAY, HandLog, TrickState, trick_winner
+from tricktable.engine.trick import PLAY, HandLog, TrickState
 from tricktable.errors import RecordError, TricktableError
 from tricktable.records import load_record, replay
 from tricktable.search.explain import value_text
 from tricktable.search.solver import supports
+from tricktable.seat.phrases import to_plain, to_rich
+from tricktable.seat.snapshot import snapshot_of
+from tricktable.seat.views import EVERYONE
 from tricktable.tui.model import Settings
 from tricktable.tui.skins import card_label, plain
 from tricktable.tui.widgets import (
@@ -334,13 +337,20 @@ class ReplayScreen(FittedScreen[None]):
         with contextlib.suppress(NoMatches):
             self._redraw()
 
+    def snapshot(self) -> dict[str, Any]:
+        """The position shown as the seat model sees it with every hand face up (a replay
+        of a record: :data:`~tricktable.seat.EVERYONE`), in this screen's names."""
+        names = self.seating.names
+        return snapshot_of(self.state, EVERYONE, seats=self.players, names=names)
+
     def _redraw(self) -> None:
         state = self.state
+        snap = self.snapshot()
         trumps = state.tables.mask if state.trump >= 0 else 0
         self.query_one("#rp-head", Static).update(self._head())
-        self.query_one("#rp-facts", Static).update(self._facts(state))
-        self._draw_seats(state, trumps)
-        self._draw_trick(state, trumps)
+        self.query_one("#rp-facts", Static).update(self._facts(snap))
+        self._draw_seats(snap, state, trumps)
+        self._draw_trick(snap, trumps)
         self.query_one("#rp-result", Static).update(self._result(state))
         self._draw_log(trumps)
 
@@ -360,21 +370,25 @@ class ReplayScreen(FittedScreen[None]):
         text.append(" · every hand shown face up: a replay", style="dim")
         return text
 
-    def _facts(self, state: TrickState) -> Text:
+    def _facts(self, snap: dict[str, Any]) -> Text:
         """Trump, the contract and other public facts, the scores, whose turn."""
         out: list[Text | str] = []
-        if state.trump >= 0:
-            out.append(Text("trump ") + self._suit(state.trump))
-        elif state.phase == PLAY:
+        hand = snap["hand"] or {}
+        names = self.seating.names
+        trump = hand.get("trump")
+        if trump is not None:
+            out.append(Text("trump ") + self._suit(SUITS.index(trump)))
+        elif hand.get("phase") == "play":
             out.append(self.presenter.no_trump_text())
-        for key, value in _public_info(state).items():
+        for key, value in hand.get("info", {}).items():
             if value is not None and not (key.endswith("bidder") and value == -1):
                 out.append(Text(f"{key.replace('_', ' ')} ") + self._value(key, value))
-        out.append(f"score: {self.seating.scores_text(state.scores)}")
-        if state.is_over:
+        out.append(f"score: {to_plain(snap['score_line'][0], names)}")
+        turn = hand.get("turn", -1)
+        if snap["over"]:
             out.append(Text("the match is over", style="bold"))
-        elif 0 <= state.to_act < self.n:
-            out.append(f"{self.seating.names[state.to_act]} to act")
+        elif 0 <= turn < self.n:
+            out.append(f"{names[turn]} to act")
         return join(out)
 
     def _suit(self, suit: int) -> Text:
@@ -389,61 +403,58 @@ class ReplayScreen(FittedScreen[None]):
         )[0]
         return plain(shown, self.settings.ascii)
 
-    def _draw_seats(self, state: TrickState, trumps: int) -> None:
-        hand, at = self.position
-        log = self.match.logs[hand]
-        said: dict[int, int] = {}
-        for actor, action in zip(log.actors[:at], log.actions[:at], strict=True):
-            if not act.is_play(action):  # the last bid (or pass, or call) each seat made
-                said[actor] = action
-        for seat in range(self.n):
-            head = Text(f"{self.seating.names[seat]} · {self.players[seat]}", style="bold")
-            if seat == log.dealer:
+    def _draw_seats(self, snap: dict[str, Any], state: TrickState, trumps: int) -> None:
+        shown_hands = (snap["hand"] or {}).get("shown", {})
+        names = self.seating.names
+        for seat, this in enumerate(snap["seats"]):
+            head = Text(f"{names[seat]} · {self.players[seat]}", style="bold")
+            if this["dealer"]:
                 head.append("  (D)", style="bold yellow")
             facts: list[Text | str] = []
-            if seat in said:
-                facts.append(self.words(said[seat], trumps))
-            facts.append(f"tricks {state.tricks_won[seat]}")
-            cards = sorted(cards_in(state.hands[seat]), key=lambda c: hand_order(state, c))
+            if this["last_call"]:  # the last bid (or pass, or call) each seat made
+                facts.append(plain(to_rich(this["last_call"], names), self.settings.ascii))
+            facts.append(f"tricks {this['tricks']}")
+            held = [parse_card(c) for c in shown_hands.get(str(seat), [])]
+            # in the order the hand bar sorts a hand (trumps last: the hand's own tables)
+            cards = sorted(held, key=lambda c: hand_order(state, c))
             shown = Text(" ").join(self.card(c, trumps) for c in cards)
             if not cards:
                 shown = Text("no cards left", style="dim")
             seat_box = self.query_one(f"#rp-seat-{self.places[seat]}", SeatBox)
-            seat_box.set_class(seat == state.to_act, "to-act")
+            seat_box.set_class(this["turn"], "to-act")
             seat_box.show(None, [head, join(facts), shown])
 
-    def _draw_trick(self, state: TrickState, trumps: int) -> None:
+    def _draw_trick(self, snap: dict[str, Any], trumps: int) -> None:
         """The trick in play, or the one just taken, in compass layout; the winner marked.
         What it is (trick 3, taken by West) is written in the frame: the middle is narrow."""
         hand, at = self.position
         log = self.match.logs[hand]
-        plays = [
-            (s, a) for s, a in zip(log.actors[:at], log.actions[:at], strict=True) if act.is_play(a)
-        ]
-        just_taken = bool(at) and act.is_play(log.actions[at - 1]) and not state.trick
+        now = snap["hand"] or {}
+        trick, last = now.get("trick", []), now.get("last_trick")
+        taken = sum(s["tricks"] for s in snap["seats"])
+        turn = now.get("turn", -1)
+        just_taken = bool(at) and act.is_play(log.actions[at - 1]) and not trick
         title, caption = "", ""
         shown: list[tuple[int, int]] = []
         best = -1
-        if state.trick:
-            shown = plays[-len(state.trick) :]
-            i = trick_winner(state.tables, [c for _, c in shown])
-            best = shown[i][1] if i >= 0 else -1
-            title = f"trick {len(state.tricks) + 1}"
-        elif just_taken and state.tricks:
-            _, cards, winner = state.tricks[-1]
-            shown = plays[-len(cards) :]
-            best = next((c for s, c in shown if s == winner), -1)
-            title = f"trick {len(state.tricks)}"
-            caption = f"taken by {self.seating.names[winner]}"
-        elif state.phase != PLAY and 0 <= state.to_act < self.n:
+        if trick:
+            shown = [(p["seat"], parse_card(p["card"])) for p in trick]
+            best = now["winning"]
+            title = f"trick {taken + 1}"
+        elif just_taken and last is not None:
+            shown = [(p["seat"], parse_card(p["card"])) for p in last["cards"]]
+            best = last["winner"]
+            title = f"trick {taken}"
+            caption = f"taken by {self.seating.names[best]}"
+        elif now.get("phase") != "play" and 0 <= turn < self.n:
             title = "bidding" if at else "just dealt"
-        elif 0 <= state.to_act < self.n:
-            caption = f"{self.seating.names[state.to_act]} to lead"
+        elif 0 <= turn < self.n:
+            caption = f"{self.seating.names[turn]} to lead"
         mark = "<=" if self.settings.ascii else "★"
         cells: dict[str, RenderableType] = {}
         for seat, card in shown:
             text = self.card(card, trumps)
-            if card == best:
+            if seat == best:
                 text.append(f" {mark}", style="bold green")
             cells[self.places[seat]] = text
         widget = self.query_one("#rp-trick", Static)
@@ -639,13 +650,6 @@ def _next_stop(stops: list[int], index: int, step: int, last: int) -> int:
     if step > 0:
         return next((s for s in stops if s > index), last)
     return next((s for s in reversed(stops) if s < index), 0)
-
-
-def _public_info(state: TrickState) -> dict[str, Any]:
-    """The facts of ``View.info()`` that every seat's view shows alike: public ones only
-    (a Hearts seat's own passed cards are not a fact of the table)."""
-    infos = [state.view(seat).info() for seat in range(state.n)]
-    return {k: v for k, v in infos[0].items() if all(i.get(k) == v for i in infos[1:])}
 
 
 def _players(record: dict[str, Any], seats: int = 4) -> list[str]:

@@ -498,8 +498,11 @@ class TableScreen(FittedScreen[str]):
                 lines[0].append("  (D)", style="bold")
             if this["turn"]:
                 lines[0] = Text("▶ ", style="bold").append_text(lines[0])
-            # the last call each seat made, in the engine's words
-            facts = [this["last_call_text"]] if this["last_call_text"] else []
+            # the last call each seat made, in the engine's words (a pass of cards is none)
+            call = this["last_call_action"]
+            facts = (
+                [this["last_call_text"]] if call is not None and not act.PASS_CARDS & call else []
+            )
             facts.append(f"tricks {this['tricks']}")
             lines.append(Text(" · ".join(facts)))
             box.set_class(this["turn"], "to-act")
