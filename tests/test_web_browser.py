@@ -86,7 +86,9 @@ def browser() -> Iterator[Any]:
 class Person:
     """One browser context (one person's cookies) with one page, its frames and its errors."""
 
-    def __init__(self, browser: Any, base: str, name: str, phone: bool = False) -> None:
+    def __init__(
+        self, browser: Any, base: str, name: str, phone: bool = False, guest: bool = True
+    ) -> None:
         size = {"width": 375, "height": 812} if phone else {"width": 1280, "height": 900}
         self.context = browser.new_context(viewport=size, reduced_motion="reduce")
         self.page = self.context.new_page()
@@ -99,8 +101,9 @@ class Person:
             "console", lambda m: self.problems.append(m.text) if m.type == "error" else None
         )
         self.page.on("websocket", self.watch)
-        answer = self.context.request.post(base + "/api/guest", data={"name": name})
-        assert answer.ok, answer.text()
+        if guest:
+            answer = self.context.request.post(base + "/api/guest", data={"name": name})
+            assert answer.ok, answer.text()
 
     def watch(self, ws: Any) -> None:
         def received(payload: str | bytes) -> None:
@@ -209,9 +212,11 @@ def test_two_people_by_invite_chat_reload_a_spectator_and_a_phone(
     ann.open(f"/t/{table}")
     invite = ann.page.locator(".invite a").get_attribute("href")
     assert invite and invite.endswith(f"/t/{table}")
-    # Bob follows the invite on a phone and takes the open seat.
-    bob = Person(browser, server, "Bob", phone=True)
+    # Bob, with no session yet, follows the invite on a phone, says his name, takes the seat.
+    bob = Person(browser, server, "Bob", phone=True, guest=False)
     bob.page.goto(invite)
+    bob.page.get_by_label("Your name").fill("Bob")
+    bob.page.get_by_role("button", name="Join the table").click()
     bob.page.get_by_role("button", name="Sit here").click()
     bob.page.wait_for_selector(".hand-card")
     # A spectator watches from now on.

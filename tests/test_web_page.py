@@ -161,9 +161,8 @@ class Handler(SimpleHTTPRequestHandler):
             svg = AVATAR
             return self.send_body(svg, "image/svg+xml")
         if path == "/api/me":
-            return self.send_body(
-                json.dumps({"name": None, "csrf": "x"}).encode(), "application/json"
-            )
+            me = {"user": {"id": 1, "name": "Ann", "kind": "guest"}, "csrf": "x"}
+            return self.send_body(json.dumps(me).encode(), "application/json")
         if path == "/api/games":
             games = {
                 "games": [

@@ -313,6 +313,35 @@ function Summary({ store, snap, tableId, skin, wire }) {
   </div>`;
 }
 
+function Join({ store }) {
+  const [name, setName] = useState("");
+  const [error, setError] = useState(null);
+  const go = async (e) => {
+    e.preventDefault();
+    setError(null);
+    const r = await fetch("/api/guest", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify({ name: name.trim() }),
+    });
+    if (r.ok) store.join();
+    else setError(((await r.json().catch(() => ({}))).error) || `${r.status} ${r.statusText}`);
+  };
+  return html`<main class="lobby">
+    <section class="panel wide" aria-labelledby="join-title">
+      <h2 id="join-title">You are invited to a table</h2>
+      <form onSubmit=${go}>
+        <label for="join-name">Your name</label>
+        <input id="join-name" type="text" required maxlength="40" autocomplete="nickname" value=${name}
+          onInput=${(e) => setName(e.currentTarget.value)} />
+        <button class="go" type="submit">Join the table</button>
+        ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+      </form>
+    </section>
+  </main>`;
+}
+
 function moveFocus(e, selector) {
   if (e.key !== "ArrowLeft" && e.key !== "ArrowRight" && e.key !== "Home" && e.key !== "End") return;
   const items = Array.from(e.currentTarget.querySelectorAll(selector));
@@ -361,6 +390,7 @@ function App({ store, wire, animator, tableId }) {
   const live = html`<div id="live" class="sr-only" role="log" aria-live="polite" aria-label="The play">
     ${store.said.map((l) => html`<p key=${l.id}>${l.text}</p>`)}
   </div>`;
+  if (store.join) return html`${header}<${Join} store=${store} />${live}`;
   if (!snap) {
     return html`${header}<main class="loading"><p>Finding the table…</p>${store.notice ? html`<p class="notice">${store.notice}</p>` : null}</main>${live}`;
   }
@@ -479,7 +509,21 @@ export function start(root, tableId) {
       store.changed();
     });
   } else {
-    wire.connect();
+    // Someone who follows an invite with no session yet says a name first (a guest).
+    fetch("/api/me", { credentials: "same-origin" })
+      .then((r) => (r.ok ? r.json() : { user: null }))
+      .catch(() => ({ user: null }))
+      .then((me) => {
+        if (me && me.user) wire.connect();
+        else {
+          store.join = () => {
+            store.join = null;
+            store.changed();
+            wire.connect();
+          };
+          store.changed();
+        }
+      });
   }
   return { store, wire };
 }
