@@ -30,12 +30,12 @@ engine failure, a substitute that fails in turn — raises :class:`MatchStopped`
 
 from __future__ import annotations
 
-import asyncio
 import json
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tricktable.botcalls import close_bot
 from tricktable.bots import is_builtin_player, make_bot, substitute_factory
@@ -55,8 +55,13 @@ from tricktable.match import (
     play_on,
     start_bots,
 )
-from tricktable.records import read_seed, replay, to_record
-from tricktable.table import Person, Table, run
+
+if TYPE_CHECKING:
+    from tricktable.table import Table
+
+# Records (files, tempfile, shutil and its compressors) and tables (asyncio, ssl, sockets)
+# are imported where they are used: a match of bots alone needs neither, and importing them
+# was a third of a `simulate` process's start.
 
 #: the player spec of a person: ``run_match`` cannot make one, the caller passes it
 HUMAN = "human"
@@ -174,6 +179,8 @@ class MatchSpec:
         person: ``human``) and the record keeps its labels. ``others`` are further fields.
         """
         game = _record_game(record)
+        from tricktable.records import read_seed
+
         seed = read_seed(record)
         if players is None:
             players = players_of(record)
@@ -295,6 +302,8 @@ class MatchOutcome:
         """The match record (``tricktable-record/1`` or ``/2``), built when first asked for."""
         if self.state is None:
             raise MatchSpecError("this outcome has neither its record nor its state")
+        from tricktable.records import to_record
+
         return to_record(self.state, self.labels, faults=self.faults)
 
     @cached_property
@@ -456,7 +465,9 @@ def run_match(
         if on_start is not None:
             on_start(state)
         try:
-            if any(isinstance(player, Person) for player in seated):
+            if _has_person(seated):
+                from tricktable.table import Table
+
                 table = Table(
                     game, seated, state.seed, referee, state, substituted=restored, talk=spec.talk
                 )
@@ -494,7 +505,21 @@ def _play_at(
         assert deals is not None
         table.deal_next(*_next_deal(deals, table.state))
 
+    import asyncio
+
+    from tricktable.table import run
+
     asyncio.run(run(table, max_hands, deal=None if deals is None else deal))
+
+
+def _has_person(seated: Sequence[Bot]) -> bool:
+    """Whether a :class:`~tricktable.table.Person` is among ``seated``: none can be where the
+    module that defines the class was never imported (a match of bots alone)."""
+    module = sys.modules.get("tricktable.table.table")
+    if module is None:
+        return False
+    person = module.Person
+    return any(isinstance(player, person) for player in seated)
 
 
 def _talking(
@@ -541,6 +566,8 @@ def _begin(spec: MatchSpec) -> tuple[TrickState, list[dict[str, Any]]]:
         raise RecordError(f"the record to resume is not JSON: {exc.msg}") from None
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
+    from tricktable.records import replay
+
     state = replay(record, listen=True)
     if spec.game and _game(spec.game).spec() != state.game.spec():
         raise MatchSpecError(
