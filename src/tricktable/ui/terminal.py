@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.padding import Padding
 from rich.text import Text
 
-from tricktable.cards import SUIT_SYMBOLS, SUITS, cards_in, mask_of, parse_card
+from tricktable.cards import SUIT_SYMBOLS, SUITS, cards_in, parse_card
 from tricktable.engine import actions as act
 from tricktable.engine.events import (
     SPECTATOR,
@@ -35,12 +35,9 @@ from tricktable.engine.events import (
     Event,
     EventLog,
     Fault,
-    Forfeited,
     HandScored,
     HandStarted,
     MatchOver,
-    PassReceived,
-    Substituted,
     TrickWon,
     TrumpNamed,
 )
@@ -49,6 +46,7 @@ from tricktable.engine.trick import PLAY, Game, TrickState, View
 from tricktable.errors import IllegalAction, TricktableError
 from tricktable.seat.phrases import Token, lines_to_rich, to_rich
 from tricktable.seat.phrases import text as text_token
+from tricktable.seat.seen import Seen
 from tricktable.seat.snapshot import snapshot_of_view
 from tricktable.ui.answers import clip, clip_answer, is_passing
 from tricktable.ui.games import (
@@ -209,15 +207,8 @@ class TableDisplay(Seating):
         self.compact = compact
         self.presenter = presenter_for(game)
         self.generic = Presenter(game)
-        #: the hand in play, as its events told it (None before the first deal)
-        self.hand: HandSeen | None = None
-        #: the match scores after the last hand, the hands scored and the last one's result
-        self.scores: tuple[int, ...] = (0,) * game.num_scores
-        self.hands = 0
-        self.last: HandResult | None = None
-        #: the end of the match, once told (and whether a forfeit ended it)
-        self.over: MatchOver | None = None
-        self.forfeited = False
+        #: what the events told: the hand in play, the scores, the end (see the properties)
+        self.seen = Seen(len(self.names), game.num_scores)
         self._read: Reader = lambda n: ((), n)
         self._look: Callable[[], View | None] = lambda: None
         self._seen = 0
@@ -228,7 +219,6 @@ class TableDisplay(Seating):
         self._quiet = False
         self._banner_due = False
         self._auction_shown = False
-        self._substitutes: dict[int, str] = {}
         self._fault: tuple[int, str, str] | None = None
         #: whether table talk is shown (a screen with a chat panel of its own turns it off)
         self.show_chat = True
@@ -360,18 +350,25 @@ class TableDisplay(Seating):
         self._settle()
 
     def _take(self, event: Event) -> None:
-        """Take in one event, and show what it says."""
+        """Take in one event (the seat model's fold, :class:`~tricktable.seat.seen.Seen`),
+        and show what it says: what a new step makes due first (the hand's banner, the end of
+        its bidding) is shown from the hand as it stood before the event."""
         if not isinstance(event, Fault):
             self._fault = None
         hand = self.hand
+        if hand is not None and isinstance(event, Acted | CardPlayed | TrickWon | HandScored):
+            self._banner()
+            if isinstance(event, CardPlayed):
+                hand.playing = True
+            if isinstance(event, CardPlayed | HandScored):
+                self._auction()
+            if isinstance(event, TrickWon):
+                self._trick(hand, event)  # its plays' seats, before the fold clears the trick
+        self.seen.take(event)
+        hand = self.hand
         if isinstance(event, HandStarted):
-            self._new_hand(event)
-        elif isinstance(event, MatchOver):
-            self.over = event
-        elif isinstance(event, Forfeited):
-            self.forfeited = True
-        elif isinstance(event, Substituted):
-            self._substitutes[event.seat] = event.player
+            self._banner_due = not self.compact
+            self._auction_shown = False
         elif isinstance(event, Fault):
             self._show_fault(event)
         elif isinstance(event, Chat):
@@ -379,36 +376,45 @@ class TableDisplay(Seating):
         elif hand is None:
             return  # the rest of a hand dealt before anything was followed
         elif isinstance(event, Dealt):
-            hand.dealt[event.seat] = event.cards
             if not self._banner_due and event.seat in self.reveal:
                 self._reveal(hand, event.seat)  # seen late: a blind nil decided
-        elif isinstance(event, PassReceived):
-            hand.received[event.giver] = event.cards
         elif isinstance(event, TrumpNamed):
-            hand.trump = event.suit
             if event.seat >= 0 and len(hand.plays) == 1:  # named by the hand's first card
                 self._lines(lambda p: p.lead_lines(self, hand, *hand.plays[0]), lambda p: [])
-        elif isinstance(event, Acted):
-            self._banner()
-            hand.acted.append((event.seat, event.action))
-        elif isinstance(event, CardPlayed):
-            self._banner()
-            hand.playing = True
-            self._auction()
-            hand.plays.append((event.seat, event.card))
-            hand.trick.append((event.seat, event.card))
-        elif isinstance(event, TrickWon):
-            self._banner()
-            self._trick(hand, event)
         elif isinstance(event, HandScored):
-            self._banner()
-            self._auction()
-            self._scored(hand, event)
+            self._scored(hand)
 
-    def _new_hand(self, event: HandStarted) -> None:
-        self.hand = HandSeen(event.hand, event.dealer, len(self.names), self.scores)
-        self._banner_due = not self.compact
-        self._auction_shown = False
+    # What the events told, as the seat model folds them.
+
+    @property
+    def hand(self) -> HandSeen | None:
+        """The hand in play, as its events told it (None before the first deal)."""
+        return self.seen.hand
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """The match scores after the last hand scored."""
+        return self.seen.scores
+
+    @property
+    def hands(self) -> int:
+        """How many hands have been scored."""
+        return self.seen.hands
+
+    @property
+    def last(self) -> HandResult | None:
+        """The last hand's result."""
+        return self.seen.last
+
+    @property
+    def over(self) -> MatchOver | None:
+        """The end of the match, once told."""
+        return self.seen.over
+
+    @property
+    def forfeited(self) -> bool:
+        """Whether a forfeit ended the match."""
+        return self.seen.forfeited
 
     def _sync(self) -> HandSeen | None:
         """The hand in play, with the facts of the view given with the events (once a batch)."""
@@ -484,9 +490,7 @@ class TableDisplay(Seating):
         self._auction()
 
     def _trick(self, hand: HandSeen, event: TrickWon) -> None:
-        hand.won[event.winner] |= mask_of(event.cards)
         played = dict((card, seat) for seat, card in hand.trick)
-        hand.trick = []
         if self._quiet or self.compact:
             return
         n, step = len(self.names), self.game.step
@@ -519,11 +523,7 @@ class TableDisplay(Seating):
         text.append(f"  → {verb(self.names[winner], 'take')} it{note}", style="bold")
         self.console.print(text)
 
-    def _scored(self, hand: HandSeen, event: HandScored) -> None:
-        hand.result = event.result
-        hand.scores = self.scores = event.scores
-        self.hands = event.hand + 1
-        self.last = event.result
+    def _scored(self, hand: HandSeen) -> None:
         if self._quiet:
             return
         if self.compact:
@@ -555,7 +555,7 @@ class TableDisplay(Seating):
         if twin or self._quiet or self.compact or not 0 <= event.seat < len(self.names):
             return
         name = self.names[event.seat]
-        who = self._substitutes.get(event.seat, "")
+        who = self.seen.substitutes.get(event.seat, "")
         who = f"the {who.removeprefix('bot:')} bot" if who else "a substitute"
         what = {
             "substitute": f"{who} plays for {name} from now on",
