@@ -260,3 +260,33 @@ def test_a_bad_token_is_refused() -> None:
         with pytest.raises(TricktableError):
             ph.from_json(bad)
     assert join([]).plain == ""
+
+
+@pytest.mark.parametrize(
+    "spec", ["setback", "hearts", "spades", "euchre", "oh-hell", "pitch-with-kitty", "tricks"]
+)
+def test_the_snapshots_words_draw_as_the_presenters_wrote_them(spec: str) -> None:
+    """Each phrase drawn by ``to_rich`` is the presenter's own text: the same characters in
+    the same styles (what the terminal and the TUI print from the snapshot)."""
+    from tricktable.ui.games import Seating, presenter_for
+    from tricktable.ui.terminal import seat_names
+
+    state = load_game(spec).new_state(5)
+    state.listen()
+    state.deal()
+    rng = random.Random(5)
+    presenter = presenter_for(state.game)
+    while state.to_act >= 0:
+        seat = state.to_act
+        names = seat_names([seat], state.n)
+        seating = Seating(state.game, names)
+        view = state.view(seat)
+        hand = snapshot_of(state, seat, names, names=names)["hand"]
+        for phrases, texts in (
+            (hand["situation"], presenter.situation_lines(seating, view)),
+            (hand["tally"], presenter.tally_lines(seating, view)),
+        ):
+            drawn = ph.lines_to_rich(phrases, names)
+            assert [t.plain for t in drawn] == [t.plain for t in texts]
+            assert [_styles(t) for t in drawn] == [_styles(t) for t in texts]
+        state.apply(rng.choice(state.legal_actions()))
