@@ -28,6 +28,9 @@ from tricktable.engine.events import (
 from tricktable.engine.results import HandResult
 from tricktable.ui.games.base import HandSeen
 
+#: the kinds of event whose news outlives its hand (besides a hand's score)
+_LASTING = frozenset({"match_over", "forfeited", "substituted"})
+
 
 class Seen:
     """A viewer's match so far, from its events: the hand (``hand``), the match scores after
@@ -45,8 +48,21 @@ class Seen:
         self.substitutes: dict[int, str] = {}
 
     def take_all(self, events: Iterable[Event]) -> Seen:
-        """Take in ``events`` in order; this fold."""
-        for event in events:
+        """Take in ``events`` in order; this fold. Of the hands before the last, only what
+        outlives a hand is read (the scores, the end, the substitutes): a snapshot late in a
+        long match folds one hand, not all."""
+        events = list(events)
+        start = hand_start(events)
+        for event in events[:start]:
+            kind = event.kind
+            if kind == "hand_scored":
+                assert isinstance(event, HandScored)
+                self.scores = event.scores
+                self.hands = event.hand + 1
+                self.last = event.result
+            elif kind in _LASTING:
+                self.take(event)
+        for event in events[start:]:
             self.take(event)
         return self
 
@@ -88,6 +104,6 @@ class Seen:
 def hand_start(events: list[Event]) -> int:
     """Where the last hand begins in ``events`` (its ``HandStarted``), or 0."""
     for i in range(len(events) - 1, -1, -1):
-        if isinstance(events[i], HandStarted):
+        if events[i].kind == "hand_started":
             return i
     return 0
