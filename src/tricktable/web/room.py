@@ -181,23 +181,42 @@ class Room:
     # ------------------------------------------------------------------------ the match
 
     def start_match(self) -> None:
-        """Begin the current match (every seat filled): its first journal row, its driver."""
+        """Begin the current match (every seat filled): its first journal row, its driver.
+
+        A database that cannot write the first row: a :class:`TricktableError`, and the
+        table stays as it was (the next seat taken, or play again, tries again).
+        """
+        self._begin()
         self.status = "playing"
-        self._journal([["begin", self.match_no, str(self.seed), self.nonce, self.commitment]])
         self.hub.save(self)
         self._build([])
         self._drive()
+
+    def _begin(self) -> None:
+        begin = ["begin", self.match_no, str(self.seed), self.nonce, self.commitment]
+        if not self._journal([begin]):
+            reason, self.broken = self.broken, None
+            raise TricktableError(reason or "the database cannot be written")
 
     def again(self) -> None:
         """Start the next match at this table (after one is over): a new seed, committed."""
         if self.status != "over":
             raise TricktableError("the match is not over")
+        before = self.match_no, self.seed, self.nonce, self.commitment
         self.match_no += 1
         self.seed, self.nonce, self.commitment = new_seed()
+        try:
+            self._begin()
+        except TricktableError:
+            self.match_no, self.seed, self.nonce, self.commitment = before
+            raise
         for s in self.seats:
             s["away"] = False
         self._close_table()
-        self.start_match()
+        self.status = "playing"
+        self.hub.save(self)
+        self._build([])
+        self._drive()
         self.changed_seats()
 
     def rebuild(self) -> None:
