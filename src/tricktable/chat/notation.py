@@ -1,10 +1,4 @@
-"""Chat at a table: what a line may say, and which cards it names.
-
-Every line said at a table — a person's, a character's, a program's, an HTTP bot's — passes
-one check, :func:`checked_line` (``Table.chat`` and ``match.checked_say`` both use it): it is
-text, holds no control character, has its spaces tidied, is clipped at :data:`MAX_CHAT`, and
-names no card of the game's deck that is not face up (:func:`public_cards`). Every seat and
-spectator reads chat, so a line may name only what they all may know.
+"""Which cards a line of chat names (the rules that use it: :mod:`tricktable.chat.rules`).
 
 **One notation.** Which cards a line names (:func:`named_cards`) is decided by the card
 parser's own notation — every spelling :func:`tricktable.cards.parse_card` reads
@@ -59,26 +53,17 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from tricktable.cards import (
     JOKER,
     LITTLE_JOKER,
     SUIT_NAMES,
-    format_cards,
-    mask_of,
     rank_of,
     spellings,
     suit_of,
 )
-from tricktable.errors import TricktableError
-from tricktable.text import codepoint, unshowable
 
-if TYPE_CHECKING:
-    from tricktable.engine.trick import TrickState
-
-#: chat lines longer than this are clipped (with an ellipsis)
-MAX_CHAT: Final = 200
 #: the ranks' words, two .. ace (the index is the rank), and the other words for some ranks
 RANK_WORDS: Final = (
     "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -304,41 +289,4 @@ def named_cards(text: str) -> list[int]:
     return _notation().cards(normalised(text))
 
 
-def public_cards(state: TrickState) -> int:
-    """The cards face up for every seat and spectator now: played this hand, the up-card."""
-    known = mask_of(state.trick)
-    for won in state.won:
-        known |= won
-    if state.game.records_stock and state.stock:
-        known |= 1 << state.stock[0]  # the turned-up card (Euchre's, Oh Hell's trump card)
-    return known
-
-
-def checked_line(state: TrickState, text: object) -> str:
-    """``text`` as the table would say it in ``state`` (spaces tidied, clipped at
-    :data:`MAX_CHAT`), or a :class:`TricktableError` saying why it may not be said: empty,
-    control characters, or a card of the deck that is not face up (every seat and spectator
-    reads chat, so it may name only what they all may know). Tables and bot-only matches both
-    use it."""
-    if not isinstance(text, str):
-        raise TricktableError("a chat line must be text")
-    bad = unshowable(text)
-    if bad is not None:
-        raise TricktableError(
-            f"a chat line may not hold control characters (found {codepoint(bad)})"
-        )
-    line = " ".join(text.split())
-    if not line:
-        raise TricktableError("empty chat line: there is nothing to say")
-    if len(line) > MAX_CHAT:
-        line = line[: MAX_CHAT - 1].rstrip() + "…"
-    hidden = mask_of(named_cards(line)) & mask_of(state.game.deck) & ~public_cards(state)
-    if hidden:
-        raise TricktableError(
-            "a chat line may name only cards face up on the table; "
-            f"{format_cards(hidden)} {'is' if hidden.bit_count() == 1 else 'are'} not"
-        )
-    return line
-
-
-__all__ = ["MAX_CHAT", "checked_line", "named_cards", "normalised", "public_cards"]
+__all__ = ["named_cards", "normalised"]
