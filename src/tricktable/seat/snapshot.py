@@ -585,9 +585,20 @@ def event_words(event: Event, game: Any = None) -> Phrase:
 
 def _action_phrase(action: int, text: str, game: Any) -> Phrase:
     if game is not None:
-        presenter = presenter_for(game)
-        return ph.phrase_of(presenter.action_words(action))
+        return ph.phrase_of(_presenter(game).action_words(action))
     return [ph.text(text)]
+
+
+#: each game's presenter, by the game's spec (a presenter holds no state of a match)
+_PRESENTERS: dict[str, Presenter] = {}
+
+
+def _presenter(game: Game) -> Presenter:
+    spec = game.spec()
+    presenter = _PRESENTERS.get(spec)
+    if presenter is None:
+        presenter = _PRESENTERS[spec] = presenter_for(game)
+    return presenter
 
 
 def _cards_words(mask: int, trumps: int) -> Phrase:
