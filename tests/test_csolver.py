@@ -17,6 +17,7 @@ from test_solver_hearts_spades import nil_often, short_deal, some_cards
 from tricktable.cards import parse_card
 from tricktable.engine.phases import PLAY
 from tricktable.engine.state import TrickState
+from tricktable.errors import TricktableError
 from tricktable.games import load_game
 from tricktable.games.hearts import TWO_CLUBS
 from tricktable.search.solver import SolveTimeout, fast, solve
@@ -216,3 +217,15 @@ def test_auto_is_the_c_core_and_python_stays_the_reference() -> None:
     auto = solve(state, 0)
     assert auto.moves == solve(state, 0, core="python").moves
     assert auto.nodes == solve(state, 0, core="c").nodes
+
+
+def test_rules_without_a_kernel_fall_back_to_python() -> None:
+    state = ending("setback", 2, 3)
+    rules = PitchRules(state, 0, state.tables, state.lead_forbid)  # type: ignore[arg-type]
+    want = solve_root(state, always(Search(state, rules, core="python"))).moves
+    rules.kernel = None  # a game the C core is not told how to read
+    assert solve_root(state, always(Search(state, rules))).moves == want
+    with pytest.raises(TricktableError, match="compiled core"):
+        solve_root(state, always(Search(state, rules, core="c")))
+    with pytest.raises(TricktableError, match="no core"):
+        solve(state, 0, core="fortran")
