@@ -330,6 +330,9 @@ class Hub:
         if conn.room is not None and conn.room is not room:
             conn.room.detach(conn)
         room.attach(conn, since)
+        if room.status == "waiting" and all(s["kind"] != "open" for s in room.seats):
+            room.start_match()  # filled while the database could not begin it: again now
+            room.changed_seats()
 
     def _claim(self, room: Room, user: User, token: str) -> None:
         for i, s in enumerate(room.seats):
