@@ -288,6 +288,10 @@ class Hub:
         except TricktableError as exc:
             line = str(exc).splitlines()[0][:300] if str(exc) else "refused"
             conn.send("error", {"reason": line, "code": "bad"}, id=msg_id)
+        except Exception as exc:  # the server's own bug: said, logged, and it serves on
+            self.log(f"error answering {text[:200]!r}: {exc!r}")
+            reason = f"the server failed to answer ({type(exc).__name__}); nothing changed"
+            conn.send("error", {"reason": reason, "code": "internal"}, id=msg_id)
         return True
 
     def _room(self, conn: Conn, table: str | None) -> Room:
