@@ -11,7 +11,8 @@
 - anything else with a colon, ``path/to/bot.py:MyBot`` or ``package.module:MyBot``: a Python
   class implementing :class:`Bot` (``tricktable.protocols.plugins:load_plugin``).
 
-Transports are imported only when a spec names them. ``substitute_factory`` makes the bot
+The built-in bots' names and classes are :mod:`tricktable.bots.registry` (which the characters
+use too). Transports are imported only when a spec names them. ``substitute_factory`` makes the bot
 that takes a seat the referee hands on (:class:`tricktable.match.Referee`); this package never
 imports the match loop, which imports it.
 """
@@ -24,6 +25,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tricktable.bots.base import Bot
+from tricktable.bots.registry import BUILTIN, load_class, make_builtin
+from tricktable.characters import find_player, player_names
 from tricktable.errors import BotError, TricktableError, quote
 from tricktable.limits import RunnerOptions
 
@@ -33,28 +36,6 @@ if TYPE_CHECKING:
 #: makes a started bot for (game, seat, seed): who takes a seat handed on after a fault
 SubstituteFactory = Callable[["Game", int, int], Bot]
 
-#: name -> "module:Class" of the built-in bots, imported only when used
-BUILTIN: dict[str, str] = {
-    "random": "tricktable.bots.random_bot:RandomBot",
-    "heuristic": "tricktable.bots.family:FamilyHeuristic",
-    "ismcts": "tricktable.bots.ismcts:IsmctsBot",
-    "pimc": "tricktable.bots.pimc:PimcBot",
-    "cfr": "tricktable.bots.cfr_bot:CfrBot",
-    # OpenSpiel's own Hearts bots, through a mirror of the hand (the `openspiel` extra)
-    "openspiel-ismcts": "tricktable.bridges.openspiel:OpenSpielIsmctsBot",
-    "openspiel-random": "tricktable.bridges.openspiel:OpenSpielRandomBot",
-}
-
-
-def load_class(target: str) -> Callable[[], Bot]:
-    """The bot class a ``module:Class`` target names; a :class:`BotError` if it cannot load."""
-    module, _, cls = target.partition(":")
-    try:
-        loaded: Callable[[], Bot] = getattr(importlib.import_module(module), cls)
-        return loaded
-    except (ImportError, AttributeError) as exc:
-        raise BotError(f"cannot load bot {target!r}: {exc}") from None
-
 
 def make_bot(spec: str, options: RunnerOptions | None = None) -> Bot:
     """A new bot from its spec; raises :class:`BotError` naming the valid choices.
@@ -62,16 +43,9 @@ def make_bot(spec: str, options: RunnerOptions | None = None) -> Bot:
     ``options`` carries the time limits a program's bot must keep (defaults if None).
     """
     name = spec.strip()
-    target = BUILTIN.get(name.lower())
-    if target is not None:
-        return load_class(target)()
-    base, paren, _ = name.partition("(")
-    if paren and base.strip().lower() in BUILTIN:  # a built-in bot with options
-        from tricktable.bots.options import configured
-
-        return configured(load_class(BUILTIN[base.strip().lower()]), name)
-    from tricktable.characters import find_player, player_names
-
+    builtin = make_builtin(name)  # random, pimc(worlds=20)...
+    if builtin is not None:
+        return builtin
     character = find_player(name, options)  # a character or a level: edna, expert...
     if character is not None:
         return character
@@ -144,8 +118,6 @@ def is_builtin_player(spec: str) -> bool:
         return not paren
     if ":" in base or (paren and not name.endswith(")")):
         return False
-    from tricktable.characters import player_names
-
     if key not in BUILTIN and key not in player_names():
         return False
     return not (paren and _FILE_OPTION.search(name))
@@ -223,3 +195,15 @@ def split_players(text: str) -> list[str]:
         raise BotError(f"cannot read the players {quote(text)}: a double quote is not closed")
     specs.append("".join(field).strip())
     return specs
+
+
+__all__ = [
+    "BUILTIN",
+    "PEOPLE",
+    "SubstituteFactory",
+    "is_builtin_player",
+    "load_class",
+    "make_bot",
+    "split_players",
+    "substitute_factory",
+]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tricktable.bots.base import Bot
+from tricktable.bots.registry import load_class
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import Game, View
 from tricktable.errors import BotError
@@ -20,8 +21,6 @@ class FamilyHeuristic(Bot):
     def start_match(self, game: Game, seat: int, seed: int) -> None:
         super().start_match(game, seat, seed)
         if self._inner is None or self._for is not type(game):
-            from tricktable.bots import load_class
-
             if not game.heuristic_bot:
                 raise BotError(f"{game.name} has no heuristic bot")
             self._inner = load_class(game.heuristic_bot)()

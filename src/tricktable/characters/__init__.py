@@ -11,7 +11,8 @@
 
 This package imports its parts only when a name asks for them: ``make_bot`` calls
 :func:`find_player` for names it does not know, and nothing here touches the path of the
-other bots.
+other bots. What it makes of the built-in bots comes from :mod:`tricktable.bots.registry`,
+never from ``make_bot`` (which imports this package).
 """
 
 from __future__ import annotations
@@ -48,12 +49,16 @@ def find_player(spec: str, options: RunnerOptions | None = None) -> Bot | None:
     name, paren, _rest = spec.strip().partition("(")
     key = name.strip().lower()
     if key in LEVELS:
-        from tricktable.bots import make_bot
+        # Imported when a level is asked for, as the characters' parts are: a name that is
+        # no level or character costs no import (``make_bot`` asks for every unknown name).
+        from tricktable.bots.registry import make_builtin
 
         # Options given replace the level's own: expert(iterations=2000) is ismcts(iterations=2000).
         rest = spec.strip()[len(name) :] if paren else ""
         base = EXPERT_BOT if paren and key == "expert" else LEVELS[key]
-        return make_bot(base + rest, options)
+        made = make_builtin(base + rest)
+        assert made is not None  # a level's bot is a built-in one
+        return made
     from tricktable.characters.bot import BeginnerBot, NamedCharacter
     from tricktable.characters.roster import CHARACTERS
 

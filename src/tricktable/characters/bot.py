@@ -27,6 +27,7 @@ import time
 from typing import Any, ClassVar
 
 from tricktable.bots.base import Bot
+from tricktable.bots.registry import BUILTIN, builtin_name, load_class, make_builtin
 from tricktable.characters.style import Character, Style, keep_basics, partners_of, pressure
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import PLAY, Game, View
@@ -41,8 +42,6 @@ MATCH_PAUSE_SHARE = 0.2
 
 def styled_heuristic(game: Game, style: Style) -> Bot:
     """The game's heuristic bot, made with the style parameters its constructor declares."""
-    from tricktable.bots import load_class
-
     if not game.heuristic_bot:
         raise BotError(f"{game.name} has no heuristic bot for a character to play")
     cls = load_class(game.heuristic_bot)
@@ -64,9 +63,7 @@ class CharacterBot(Bot):
         self, character: Character, base: str | None = None, options: RunnerOptions | None = None
     ) -> None:
         spec = (base or character.base).strip()
-        from tricktable.bots import BUILTIN
-
-        if spec.partition("(")[0].strip().lower() not in BUILTIN:
+        if builtin_name(spec) is None:
             raise ValueError(f"a character's base is a built-in bot ({', '.join(BUILTIN)})")
         self.character = character
         self.name = character.name
@@ -92,9 +89,8 @@ class CharacterBot(Bot):
         self._styled = styled
         self._bold = hasattr(styled, "boldness")
         if self.base != "heuristic":
-            from tricktable.bots import make_bot
-
-            cards = make_bot(self.base, self.options)
+            cards = make_builtin(self.base)
+            assert cards is not None  # checked when made: a character's base is built in
             try:
                 cards.start_match(game, seat, seed)
                 self._cards = cards

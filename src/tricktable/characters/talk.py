@@ -11,7 +11,7 @@ sometimes says a line.
 What a speaker knows is therefore what anyone watching knows: names, bids, cards already
 played, scores. Its own hand never reaches it, so no line can reveal a card it holds or
 another seat's. As a second guard, every line goes through the one chat check,
-:func:`tricktable.chat.checked_line` (``Table.chat``'s, and ``match.checked_say``'s without a
+:func:`tricktable.chat.checked_line` (``Table.chat``'s, and ``chat.checked_say``'s without a
 table): a line naming a card that is not face up is refused, and :meth:`Talker.say` drops it.
 
 Lines name seats by their display names (:func:`display_name`), never by their labels: a
@@ -37,6 +37,7 @@ from typing import Any
 
 from tricktable.cards import JACK, JOKER, LITTLE_JOKER, QUEEN, SPADES, TEN, card_of, pretty_card
 from tricktable.characters.style import Character
+from tricktable.chat.rules import checked_say
 from tricktable.engine.events import (
     SPECTATOR,
     Acted,
@@ -547,8 +548,6 @@ def speakers_of(players: Sequence[Any]) -> dict[int, Character]:
 
 def match_talker(state: TrickState, players: Sequence[Any], labels: Sequence[str]) -> Talker | None:
     """The talker of a match between bots (``run_match``), or None when no character sits."""
-    from tricktable.match import checked_say
-
     speakers = speakers_of(players)
     if not speakers:
         return None
@@ -558,9 +557,7 @@ def match_talker(state: TrickState, players: Sequence[Any], labels: Sequence[str
 def seat_table(table: Any, talk: bool = True) -> Talker | None:
     """Seat the characters at a :class:`~tricktable.table.Table`: their tempo where people
     sit, and their talk (an observer of the table; None when no character speaks)."""
-    from tricktable.table.table import Person
-
-    people = [s for s, p in enumerate(table.players) if isinstance(p, Person)]
+    people = [s for s in range(len(table.players)) if table.is_person(s)]
     if people:
         for player in table.players:
             if player.talks:  # a CharacterBot (Bot.talks), beginner's included
