@@ -290,7 +290,7 @@ class Hub:
             conn.send("error", {"reason": line, "code": "bad"}, id=msg_id)
         except Exception as exc:  # the server's own bug: said, logged, and it serves on
             self.log(f"error answering {text[:200]!r}: {exc!r}")
-            reason = f"the server failed to answer ({type(exc).__name__}); nothing changed"
+            reason = f"the server failed to answer this ({type(exc).__name__}); it is logged"
             conn.send("error", {"reason": reason, "code": "internal"}, id=msg_id)
         return True
 
