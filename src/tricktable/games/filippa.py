@@ -45,19 +45,30 @@ for _rank, _penalty in enumerate(HEART_PENALTIES):
 PENALTY_CARDS: Final = sum(1 << c for c in range(64) if PENALTY[c])
 #: positive points shared each round, and the total of the penalties
 POOL: Final = 36
+#: the hearts two to ten (-1 each), and the cards of the larger penalties
+_LOW_HEARTS: Final = sum(1 << card_of(HEARTS, r) for r in range(9))
+_JH: Final = card_of(HEARTS, 9)
+_QH: Final = card_of(HEARTS, 10)
+_KH: Final = card_of(HEARTS, 11)
+_AH: Final = card_of(HEARTS, 12)
+_QS: Final = card_of(SPADES, QUEEN)
 
 
 def card_penalties(won: list[int]) -> list[int]:
     """The penalty (0 or negative) of the cards each seat took."""
+    # Counted by the penalty's size, not card by card: made after every trick (the views'
+    # facts), so thirteen times a hand.
     out = []
     for mask in won:
-        total = 0
-        mask &= PENALTY_CARDS
-        while mask:
-            low = mask & -mask
-            total += PENALTY[low.bit_length() - 1]
-            mask ^= low
-        out.append(total)
+        total = (
+            (mask & _LOW_HEARTS).bit_count()
+            + 2 * (mask >> _JH & 1)
+            + 3 * (mask >> _QH & 1)
+            + 4 * (mask >> _KH & 1)
+            + 5 * (mask >> _AH & 1)
+            + 13 * (mask >> _QS & 1)
+        )
+        out.append(-total)
     return out
 
 

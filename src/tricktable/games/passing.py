@@ -99,12 +99,16 @@ class PassingState(TrickState):
     def __init__(self, game: Game, seed: int | None = None) -> None:
         super().__init__(game, seed)
         self.pass_offset = 0
+        #: the name of this hand's pass, made once a hand (the options' module is plain
+        #: Python: a call there at every view cost more than the view's other facts)
+        self.pass_direction = direction_name(0, self.n)
         #: the cards each seat passed this hand (0 until it has passed)
         self.passed = [0] * self.n
         #: the cards each seat received this hand (0 until all have passed)
         self.received = [0] * self.n
 
     def _start_passing(self) -> None:
+        self.pass_direction = direction_name(self.pass_offset, self.n)
         self.passed = [0] * self.n
         self.received = [0] * self.n
         if self.pass_offset == 0:
@@ -174,6 +178,7 @@ class PassingState(TrickState):
         # changes during a match is copied here.
         assert isinstance(other, PassingState)
         other.pass_offset = self.pass_offset
+        other.pass_direction = self.pass_direction
         other.passed = self.passed[:]
         other.received = self.received[:]
 
@@ -196,7 +201,7 @@ class PassingState(TrickState):
         mine = self.passed[seat] if 0 <= seat < self.n else 0
         got = self.received[seat] if 0 <= seat < self.n else 0
         return {
-            "pass_direction": direction_name(self.pass_offset, self.n),
+            "pass_direction": self.pass_direction,
             "passed": [card_name(c) for c in cards_in(mine)] if mine else None,
             "received": [card_name(c) for c in cards_in(got)] if got else None,
         }

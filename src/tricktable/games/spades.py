@@ -21,7 +21,7 @@ from tricktable.engine.actions import BID
 from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState, TrumpTables, trump_tables
 from tricktable.errors import NotationError
 from tricktable.games.spades_options import SpadesOptions
-from tricktable.games.spades_results import SpadesResult, bid_text
+from tricktable.games.spades_results import SpadesResult
 
 __all__ = [
     "BLIND",
@@ -280,12 +280,20 @@ class SpadesState(TrickState):
         return "blind" if self.phase == BLIND else str(self.phase)
 
     def _view_extra(self, seat: int) -> dict[str, Any]:
+        # Each bid as spades_results.bid_text shows it, written out here: that module is plain
+        # Python, and a call into it for every seat of every view cost a tenth of a hand.
         bids = self.bids
+        shown: list[int | str | None] = []
+        for s in range(self.n):
+            bid = bids[s]
+            if bid < 0:
+                shown.append(None)
+            elif bid:
+                shown.append(bid)
+            else:
+                shown.append("blind-nil" if self.blind >> s & 1 else "nil")
         return {
-            "bids": [
-                None if bids[s] < 0 else bid_text(bids[s], bool(self.blind >> s & 1))
-                for s in range(self.n)
-            ],
+            "bids": shown,
             "blind_nil_offered": [bool(self.offered >> s & 1) for s in range(self.n)],
             "bags": list(self.bags),
         }
