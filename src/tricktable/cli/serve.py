@@ -30,7 +30,7 @@ def run_serve(host: str, port: int, db: str, pace: float = 0.4, new_people: int 
         app = make_app(store, pace=pace, new_people=new_people)
         shown = f"[{host}]" if ":" in host else host
         print(
-            f"tricktable serving on http://{shown}:{port}/  (database {store.store.where})",
+            f"tricktable serving on http://{shown}:{port}/  ({store.store.where})",
             flush=True,
         )
         config = uvicorn.Config(
