@@ -28,6 +28,9 @@ the cards already taken imply. :class:`Search` does the rest, the same for every
   no card's legality and no score, so only the highest is searched; the others share its value.
 * **Bounds** (``Rules.bounds``) at each trick's start: a window the rest cannot leave (in
   Hearts, the points not yet taken), which cuts a search off when it proves nothing can change.
+
+The C core (:mod:`.fast`) is this search compiled; a game's rules tell it how to read them with
+a :class:`Kernel`, and :func:`solve_root` hands it each search it can take.
 """
 
 from __future__ import annotations
