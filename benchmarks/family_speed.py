@@ -23,8 +23,10 @@ of a rate. It prints a Markdown table and, with
 ``--clock cpu`` times each process by the CPU seconds it used (user and system, from the
 kernel's account of the finished child) instead of the wall clock: on a shared machine, where
 other work makes the wall time of one run two or three times another's, a process's CPU time
-moves far less, and the ratios to Setback stay comparable. N is then picked from the probe's
-rate scaled the same way (its CPU time over its wall time).
+moves far less, and the ratios to Setback stay comparable. N is then not timed at all (a
+probe on a loaded machine picked 10,000 hands for one game and 200,000 for its like): every
+game plays about ``CARDS_AIM`` cards a second of ``--seconds`` (N = that over its cards a
+hand, to two figures), so each run's start-up weighs about as much as in Setback's.
 
 The command is the ``tricktable`` script beside this Python when there is one, else
 ``python -m tricktable``; ``PYTHONPATH`` reaches the child, so ``PYTHONPATH=src`` measures the
@@ -59,6 +61,9 @@ COUNT_HANDS = 200
 PROBE_HANDS = 200
 #: a run that takes longer than this is stopped and reported as an error
 TIMEOUT = 600.0
+#: cards a run plays per second of ``--seconds`` under ``--clock cpu`` (about Setback's
+#: rate, compiled, on the machine of docs/family-speed.md)
+CARDS_AIM = 1_000_000
 #: the bounds of the N picked by the probe
 MIN_HANDS, MAX_HANDS = 100, 200_000
 
@@ -279,11 +284,14 @@ def measure(
     try:
         probe = simulate_command(base, game, PROBE_HANDS)
         row.command = show_command(probe)
-        wall, cpu, report = time_run_cpu(probe, PROBE_HANDS)
-        if hands is None:
+        _, _, report = time_run_cpu(probe, PROBE_HANDS)  # it also warms the caches
+        if clock == "cpu":
+            row.cards_per_hand = round(cards_per_hand(game), 2)
+        if hands is None and clock == "cpu":
+            want = seconds * CARDS_AIM / max(row.cards_per_hand or 1.0, 1.0)
+            hands = max(MIN_HANDS, min(MAX_HANDS, int(float(f"{want:.2g}"))))
+        elif hands is None:
             rate = play_rate(report) or 1000.0
-            if clock == "cpu" and cpu > 0:
-                rate *= wall / cpu  # what the play's rate would be on an idle core
             hands = nice(rate * seconds)
         row.hands = hands
         cmd = simulate_command(base, game, hands)
@@ -300,7 +308,8 @@ def measure(
         row.best_seconds = round(row.best_seconds, 4)
         row.hands_per_second = round(hands / row.best_seconds, 1)
         row.play_hands_per_second = best_play
-        row.cards_per_hand = round(cards_per_hand(game), 2)
+        if row.cards_per_hand is None:
+            row.cards_per_hand = round(cards_per_hand(game), 2)
         row.cards_per_second = round(row.hands_per_second * row.cards_per_hand, 1)
     except RunError as exc:
         row.error = str(exc)
