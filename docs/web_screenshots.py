@@ -9,7 +9,8 @@ until the hand is over. It writes into ``docs/img/``:
 - ``web-lobby.png``: the lobby, with a table waiting for a friend;
 - ``web-table.png``: the table in the middle of a trick, on a wide screen;
 - ``web-table-phone.png``: the same table on a phone (375 x 812, the large-index cards);
-- ``web-summary.png``: the hand's summary.
+- ``web-summary.png``: the hand's summary;
+- ``web-replay.png``: the replay of a finished match (a second table, to 1 point, played out).
 
 Run it from the repository with the package importable (``PYTHONPATH=src`` or installed)
 and the dev extra (Playwright) installed. Deals are random, so each run draws other cards.
@@ -79,7 +80,10 @@ def table_state(page: Any) -> dict[str, Any]:
 
 
 def shoot(page: Any, name: str) -> None:
-    page.wait_for_timeout(400)  # the last animation settles
+    # The animations of the events so far have played, and the avatars are drawn.
+    page.wait_for_function("!window.tricktable || !window.tricktable.store.busy")
+    page.wait_for_timeout(300)
+    page.evaluate("window.scrollTo(0, 0)")  # a click scrolled its card into view
     page.wait_for_function("Array.from(document.images).every(i => i.complete)")
     page.screenshot(path=str(OUT / name))
     print("wrote", OUT / name)
@@ -144,6 +148,35 @@ def main() -> None:
                         page.locator(LEGAL).first.click()
                 page.get_by_role("dialog").wait_for()
                 shoot(page, "web-summary.png")
+                # A short match (to 1 point) played out, then its replay caught mid-trick.
+                csrf = context.request.get(base + "/api/me").json()["csrf"]
+                seats = [{"kind": "me"}] + [
+                    {"kind": "character", "name": n, "level": "beginner"}
+                    for n in ("moe", "ada", "kit")
+                ]
+                made = context.request.post(
+                    base + "/api/tables",
+                    data={"game": "setback", "options": {"target": 1}, "seats": seats},
+                    headers={"X-CSRF-Token": csrf},
+                ).json()
+                page.goto(base + made["url"])
+                over = page.get_by_role("dialog").filter(has_text="The match is over")
+                for _ in range(300):
+                    page.wait_for_selector(LEGAL + ", .summary")
+                    if over.count():
+                        break
+                    if page.locator(".summary").count():
+                        page.get_by_role("button", name="Continue").click()
+                    elif page.locator(LEGAL).count():
+                        page.locator(LEGAL).first.click()
+                over.get_by_role("link", name="Watch the replay").click()
+                page.wait_for_function(
+                    "window.tricktable && window.tricktable.store.replayer"
+                    " && window.tricktable.store.replayer.at > 14"
+                    " && document.querySelectorAll('.trick-card').length >= 2"
+                )
+                page.get_by_role("button", name="Pause").click()
+                shoot(page, "web-replay.png")
                 browser.close()
         finally:
             proc.terminate()

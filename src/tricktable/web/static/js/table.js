@@ -164,10 +164,9 @@ function Centre({ snap, skin }) {
       : null}
     ${hand.contract && hand.contract.length
       ? html`<div class="contract"><${Phrase} words=${hand.contract} names=${names} skin=${skin} /></div>`
-      : null}
-    ${(hand.situation || []).map(
-      (p, i) => html`<div key=${i} class="situation"><${Phrase} words=${p} names=${names} skin=${skin} /></div>`,
-    )}
+      : (hand.situation || []).slice(0, 1).map(
+          (p, i) => html`<div key=${i} class="situation"><${Phrase} words=${p} names=${names} skin=${skin} /></div>`,
+        )}
   </div>`;
 }
 
@@ -264,7 +263,7 @@ function Summary({ store, snap, tableId, skin, wire }) {
   const last = open[open.length - 1];
   const ref = useRef(null);
   useEffect(() => {
-    if (ref.current) ref.current.focus();
+    if (ref.current) ref.current.focus({ preventScroll: true });
   }, [last && last.number, !!store.matchOver]);
   const ended = store.overClosed ? null : store.matchOver || (snap.over ? { match: null, words: [] } : null);
   if (ended && !store.replay) {
