@@ -72,6 +72,7 @@ from tricktable.games.setback import Setback
 from tricktable.search.determinize import Determinizer
 from tricktable.search.inference import DEFAULT_BID_MISMATCH, DEFAULT_PLAY_MISMATCH, Inference
 from tricktable.search.solver import SolveTimeout, solve, supports
+from tricktable.search.solver.fast import available as compiled
 
 #: the most worlds a card decision solves by default
 DEFAULT_WORLDS: Final = 40
@@ -81,8 +82,17 @@ DEFAULT_BID_WORLDS: Final = 400
 DEFAULT_SECONDS: Final = 0.5
 #: the factor a world's weight takes for each auction turn the model would have played otherwise
 DEFAULT_MISMATCH: Final = DEFAULT_BID_MISMATCH
-#: how a Pitch-family bid is chosen: "simulate" (sampled deals) or "heuristic"
-BIDDING: Final = ("simulate", "heuristic")
+#: how a Pitch-family bid is chosen: "solve" (sampled deals, each contract solved from its
+#: first lead), "simulate" (sampled deals played out by the model), "heuristic", or "auto":
+#: "solve" where the solver's compiled core is built, else "simulate" (the Python solver
+#: affords a few worlds a bid, too few)
+BIDDING: Final = ("auto", "solve", "simulate", "heuristic")
+#: how a card decision values its cards in a world: "auto" (solved while at most
+#: ``solve_cards`` cards are left in the hands, else played out), "solve" or "rollout"
+CARDS: Final = ("auto", "solve", "rollout")
+#: the most cards left in the hands for which "auto" solves (Setback's whole hand; the last
+#: six tricks of Hearts and Spades, where a solve takes milliseconds, not seconds)
+DEFAULT_SOLVE_CARDS: Final = 24
 
 
 class PimcBot(SearchBot):
@@ -107,11 +117,13 @@ class PimcBot(SearchBot):
         mismatch: float = DEFAULT_MISMATCH,
         play_mismatch: float = DEFAULT_PLAY_MISMATCH,
         infer_plays: bool = True,
-        bidding: str = "simulate",
+        bidding: str = "auto",
         bid_worlds: int = DEFAULT_BID_WORLDS,
         bid_margin: float = DEFAULT_MARGIN,
         bid_suits: int = DEFAULT_SUITS,
         clock: str = "wall",
+        cards: str = "auto",
+        solve_cards: int = DEFAULT_SOLVE_CARDS,
     ) -> None:
         if worlds < 1 or bid_worlds < 1:
             raise BotError(f"pimc needs at least one world, got {min(worlds, bid_worlds)}")
@@ -122,6 +134,8 @@ class PimcBot(SearchBot):
             raise BotError(f"pimc's clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
         if bidding not in BIDDING:
             raise BotError(f"pimc's bidding must be one of {', '.join(BIDDING)}, got {bidding!r}")
+        if cards not in CARDS:
+            raise BotError(f"pimc's cards must be one of {', '.join(CARDS)}, got {cards!r}")
         super().__init__()
         self.worlds = worlds
         self.max_seconds = max_seconds
@@ -134,6 +148,10 @@ class PimcBot(SearchBot):
         self.bid_margin = bid_margin
         self.bid_suits = bid_suits
         self.clock = clock
+        self.cards = cards
+        self.solve_cards = solve_cards
+        # The model of every seat inside a world (rollouts, the bids' auctions), by seat.
+        self._players: list[Bot] = []
         # Wall seconds a CPU second took in the last decision (the CPU clock's solver deadline).
         self._pace: float | None = None
         self._model: Bot | None = None
@@ -166,11 +184,12 @@ class PimcBot(SearchBot):
         self._weigh = Inference(model, self.mismatch, self.play_mismatch, plays=self.infer_plays)
         self._auction = Inference(model, self.mismatch, self.play_mismatch, plays=False)
         self._bidder = None
-        if isinstance(game, Setback) and self.bidding == "simulate":
-            models = [other_phases_bot(game) for _ in range(game.num_players)]
-            for s, one in enumerate(models):
-                one.start_match(game, s, seed)
-            self._bidder = PitchBidder(game, models, self.bid_suits)
+        self._players = models = [other_phases_bot(game) for _ in range(game.num_players)]
+        for s, one in enumerate(models):
+            one.start_match(game, s, seed)
+        if isinstance(game, Setback) and self.bidding != "heuristic":
+            solved = self.bidding == "solve" or (self.bidding == "auto" and compiled())
+            self._bidder = PitchBidder(game, models, self.bid_suits, solved=solved)
 
     def act(self, view: View) -> int:
         legal = view.legal_actions()
@@ -196,10 +215,10 @@ class PimcBot(SearchBot):
         if self._model is not None:
             self._model.close()
             self._model = None
-        if self._bidder is not None:
-            for one in self._bidder.models:
-                one.close()
-            self._bidder = None
+        for one in self._players:
+            one.close()
+        self._players = []
+        self._bidder = None
 
     # ---------------------------------------------------------------------- explanation
 
@@ -271,18 +290,24 @@ class PimcBot(SearchBot):
         budget = Budget(self.max_seconds, self.clock, self._pace)
         rng = self._rng(view)
         sampler = Determinizer(view)
-        totals: dict[int, float] = dict.fromkeys(view.legal_actions(), 0.0)
+        legal = view.legal_actions()
+        totals: dict[int, float] = dict.fromkeys(legal, 0.0)
         weight = 0.0
         used = 0
+        solving = self._solves(view)
         for _ in range(self.worlds):
             if not budget.allows():
                 break
             world = sampler.sample(rng)
             w = self._timed_weight(world, view) if self.inference else 1.0
-            try:
-                moves = solve(world, view.seat, budget.solver_deadline()).moves
-            except SolveTimeout:
-                break
+            moves: dict[int, float] | dict[int, int]
+            if solving:
+                try:
+                    moves = solve(world, view.seat, budget.solver_deadline()).moves
+                except SolveTimeout:
+                    break
+            else:
+                moves = self._rollouts(world, view.seat, legal)
             for card, value in moves.items():
                 totals[card] += w * value
             weight += w
@@ -291,6 +316,41 @@ class PimcBot(SearchBot):
         self.last_worlds = used
         self._pace = budget.pace()
         return totals, weight, used
+
+    def _solves(self, view: View) -> bool:
+        """Whether this card decision solves its worlds (else plays them out: ``cards``)."""
+        if self.cards != "auto":
+            return self.cards == "solve"
+        # The cards left in the hands, about: the seat's own, at every seat.
+        return view.hand.bit_count() * view.game.num_players <= self.solve_cards
+
+    def _rollouts(self, world: TrickState, seat: int, legal: list[int]) -> dict[int, float]:
+        """Each legal card's value in ``world`` when the model plays the rest of the hand for
+        every seat, the seat's own later cards too (the solver's measure, from the scores).
+
+        Nobody here plays with the others' cards in sight, so a card's value is what it is
+        worth against the model, not against a clairvoyant defence (strategy fusion: see the
+        module)."""
+        players = self._players
+        game = world.game
+        side = game.team_of(seat)
+        before = world.scores
+        out: dict[int, float] = {}
+        for card in legal:
+            play = world.clone()
+            play.apply(card)
+            while play.phase == PLAY:
+                to_act = play.to_act
+                play.apply(players[to_act].act(play.view(to_act)))
+            after = play.results[-1].scores
+            delta = [a - b for a, b in zip(after, before, strict=True)]
+            mine = delta[side]
+            rest = sum(delta) - mine
+            if game.lower_wins:
+                out[card] = float(rest - (len(delta) - 1) * mine)
+            else:
+                out[card] = float(mine - rest)
+        return out
 
     def _timed_weight(self, world: TrickState, view: View) -> float:
         began = time.perf_counter()

@@ -53,6 +53,7 @@ from tricktable.games.pitch_scoring import score_contract
 from tricktable.games.setback import DISCARDING, Setback, SetbackState
 from tricktable.games.setback_results import SetbackResult
 from tricktable.search.determinize import Determinizer
+from tricktable.search.solver import SolveTimeout, solve
 
 #: the candidate trump suits played out for the seat's own contract, the best by the estimate
 DEFAULT_SUITS: Final = 2
@@ -83,10 +84,18 @@ class PitchBidder:
     for every seat inside a world.
     """
 
-    def __init__(self, game: Setback, models: list[Bot], suits: int = DEFAULT_SUITS) -> None:
+    def __init__(
+        self, game: Setback, models: list[Bot], suits: int = DEFAULT_SUITS, solved: bool = False
+    ) -> None:
         self.game = game
         self.models = models
         self.suits = suits
+        #: whether each contract is solved double-dummy from its first lead (else played out)
+        self.solved = solved
+        # The solves' deadline (a perf_counter instant), for the decision being estimated.
+        self._deadline: float | None = None
+        # This world's solves: (declarer, bid, suit led or -1) -> the value for the seat.
+        self._solves: dict[tuple[int, int, int], float] = {}
         self.rules = Rules(game)
         self._side = [s % game.num_scores for s in range(game.num_players)]
         # This world's playouts: (declarer, suit) -> which side took each point.
@@ -108,16 +117,23 @@ class PitchBidder:
         total = 0.0
         used = 0
         sampler = Determinizer(view)
+        self._deadline = budget.solver_deadline()
         for _ in range(worlds):
             if not budget.allows():
                 break
             world = sampler.sample(rng)
             w = weigh(world, view) if weigh is not None else 1.0
             self._playouts.clear()
-            for action in legal:
-                values = self._values(world, seat, action, suits)
-                if values is None:
-                    continue  # thrown in: worth 0 whatever the suit
+            self._solves.clear()
+            found: list[tuple[int, dict[int, float]]] = []
+            try:
+                for action in legal:
+                    values = self._values(world, seat, action, suits)
+                    if values is not None:  # (thrown in: worth 0 whatever the suit)
+                        found.append((action, values))
+            except SolveTimeout:
+                break  # the time is up in this world's solves: it is not counted
+            for action, values in found:
                 for suit, value in values.items():
                     sums[action, suit] += w * value
             total += w
@@ -153,6 +169,8 @@ class PitchBidder:
             return None
         assert isinstance(state, SetbackState)
         declarer, bid = state.declarer, state.bid
+        if self.solved:
+            return self._solved(state, declarer, bid, seat, suits)
         hole = state.scores[self._side[declarer]] < 0
         if declarer != seat:
             points = self._playout(state, declarer, -1)
@@ -160,6 +178,47 @@ class PitchBidder:
         return {
             s: self._margin(self._playout(state, seat, s), seat, bid, seat, hole) for s in suits
         }
+
+    def _solved(
+        self, state: SetbackState, declarer: int, bid: int, seat: int, suits: list[int]
+    ) -> dict[int, float]:
+        """The contract's value for each candidate suit: its first lead made, the rest of the
+        hand solved double-dummy.
+
+        Where the seat declares, the lead of each candidate suit is its highest card there, as
+        in a playout; where another seat declares, it leads as the model would with its own
+        cards (not as a solve of the whole deal would: nobody names trump seeing the others'
+        hands), the same for every suit. Each (declarer, bid, suit) is solved once a world.
+        """
+        if declarer != seat:
+            value = self._solve_after(state, declarer, bid, -1, seat)
+            return dict.fromkeys(suits, value)
+        return {s: self._solve_after(state, declarer, bid, s, seat) for s in suits}
+
+    def _solve_after(
+        self, state: SetbackState, declarer: int, bid: int, suit: int, seat: int
+    ) -> float:
+        key = (declarer, bid, suit)
+        got = self._solves.get(key)
+        if got is not None:
+            return got
+        play = state.clone()
+        lead = self._lead(state, declarer, suit)
+        play.apply(lead)
+        value = float(solve(play, seat, self._deadline).value)
+        self._solves[key] = value
+        return value
+
+    def _lead(self, state: SetbackState, declarer: int, suit: int) -> int:
+        """The declarer's first lead: its highest card of ``suit`` (>= 0, where it holds
+        one), else the model's."""
+        if suit >= 0:
+            power = self.game.trumps[suit].power
+            ranks = state.hands[declarer] >> (13 * suit) & 0x1FFF
+            cards = [13 * suit + r for r in range(13) if ranks >> r & 1]
+            if cards:
+                return max(cards, key=power.__getitem__)
+        return self.models[declarer].act(state.view(declarer))
 
     def _playout(self, state: SetbackState, declarer: int, suit: int) -> dict[str, int | None]:
         """Which side took each point when the model plays the hand out (cached per world).

@@ -88,6 +88,13 @@ class Inference:
 
         ``world`` is a full state of ``view``'s hand (a :class:`Determinizer` sample).
         """
+        bids, plays = self.mismatches(world, view)
+        return self.bid_mismatch**bids * self.play_mismatch**plays
+
+    def mismatches(self, world: TrickState, view: View) -> tuple[int, int]:
+        """How many of the weighed auction actions, and cards, the model would have taken
+        otherwise in ``world`` (the weight is the factors raised to these: a fit of the
+        factors scores many settings from one count, ``benchmarks/inference_fit.py``)."""
         seen = self._check_cache(view)
         seat = view.seat
         actions = world.actions
@@ -104,7 +111,7 @@ class Inference:
                     weighed.append(i)
         weighed = weighed[-self.max_weighed :] if self.max_weighed > 0 else []
         if not weighed:
-            return 1.0
+            return 0, 0
         private = tuple(a for a in actions if a >= PASS_CARDS)
         # The hand as it was dealt (the log's), not as it stands: cards run or drawn since
         # (All Fours, California Jack) are in ``dealt`` and gone from ``stock`` by now.
@@ -112,7 +119,7 @@ class Inference:
         replay = start_of_hand(view, list(log.deal), list(log.stock))
         model = self.model
         cache = self._cache
-        weight = 1.0
+        bids = plays = 0
         at = 0
         last = weighed[-1]
         for i, action in enumerate(actions):
@@ -127,12 +134,15 @@ class Inference:
                 else:
                     self.cached += 1
                 if guess != action:
-                    weight *= self.play_mismatch if is_play(action) else self.bid_mismatch
+                    if is_play(action):
+                        plays += 1
+                    else:
+                        bids += 1
                 if i == last:
                     break
                 at += 1
             replay.apply(action)
-        return weight
+        return bids, plays
 
     def _check_cache(self, view: View) -> list[tuple[int, int]]:
         """Keep the cache while the view continues the hand it was made for; the view's
