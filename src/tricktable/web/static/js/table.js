@@ -275,7 +275,8 @@ function Summary({ store, snap, tableId, skin, wire }) {
       for (const s of store.summaries) s.open = false;
       store.changed();
     };
-    return html`<div class="summary" role="dialog" aria-labelledby="summary-title">
+    return html`<div class="summary" role="dialog" aria-labelledby="summary-title"
+      onKeyDown=${(e) => e.key === "Escape" && close()}>
       <h2 id="summary-title">The match is over</h2>
       ${ended.words && ended.words.length ? html`<p><${Phrase} words=${ended.words} names=${names} skin=${skin} /></p>` : null}
       ${(snap.score_line || []).map((p, i) => html`<p key=${i}><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
@@ -305,7 +306,8 @@ function Summary({ store, snap, tableId, skin, wire }) {
     const first = document.querySelector(".hand-card.legal, .actions button");
     if (first) first.focus();
   };
-  return html`<div class="summary" role="dialog" aria-labelledby="summary-title">
+  return html`<div class="summary" role="dialog" aria-labelledby="summary-title"
+    onKeyDown=${(e) => e.key === "Escape" && close()}>
     <h2 id="summary-title">Hand ${last.number}</h2>
     ${last.words.map((p, i) => html`<p key=${i}><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
     <button type="button" ref=${ref} onClick=${close}>Continue</button>
