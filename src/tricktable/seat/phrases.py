@@ -49,7 +49,8 @@ _SYMBOLS: Final = "".join(SUIT_SYMBOLS)
 _PIECE: Final = re.compile(
     rf"(?P<seat>[\ue000-\ue0fe]{FILL}*)|(?P<card>{_RANK}[{_SYMBOLS}])|(?P<suit>[{_SYMBOLS}])"
 )
-_JOKERS: Final = {"JK": "JK", "JL": "JL"}
+#: the jokers' names, which the terminal writes as they are (in bold magenta)
+_JOKERS: Final = frozenset({"JK", "JL"})
 _JOKER_STYLE: Final = Style.parse("bold magenta")
 _KINDS: Final = frozenset({"text", "card", "suit", "seat"})
 
@@ -238,11 +239,6 @@ def _merged(phrase: Phrase) -> Phrase:
 def phrases_of(texts: Iterable[Text | str]) -> list[Phrase]:
     """Several presenter texts, a phrase each."""
     return [phrase_of(t) for t in texts]
-
-
-def plain_names(phrase: Phrase, names: Sequence[str]) -> str:
-    """The same as :func:`to_plain` (a name kept for readers of older code)."""
-    return to_plain(phrase, names)
 
 
 # ------------------------------------------------------------------------------- JSON

@@ -8,15 +8,18 @@ watching: what every seat may see) or ``EVERYONE`` (every hand face up: after th
 replay of a record).
 
 Its words are phrases (:mod:`tricktable.seat.phrases`) written by the game's presenter, so
-the terminal, the TUI and the web page say the same things. The shape (see
-``/docs/protocol-web.md``)::
+the terminal, the TUI and the web page say the same things. The shape::
 
     {version, game {name, spec, title, seats, sides, partners, target, family}, viewer,
-     seats [{seat, name, kind, side, place, cards_left, tricks, last_call, dealer, turn,
-             avatar}],
-     hand {number, phase, dealer, turn, trump, contract, cards, trick, leader, winning,
-           last_trick, shown, facts, tally, situation, history, title},
+     seats [{seat, name, label, kind, side, place, cards_left, tricks, last_call,
+             last_call_text, last_call_action, dealer, turn, avatar}],
+     hand {number, phase, dealer, turn, trump, contract, info, cards, cards_words, trick,
+           leader, winning, last_trick, shown, facts, tally, situation, history},
      scores, score_line, legal [{action, text, label, words}], over, winners, summary}
+
+``hand`` is None before the first deal; its ``number`` counts from 1. ``situation`` (what the
+seat to act needs to decide) is given on the viewer's own turn only; ``summary`` (the last
+hand's result and the scores) between hands and after the match.
 """
 
 from __future__ import annotations
