@@ -344,6 +344,12 @@ def test_play_again_commits_a_new_seed_and_the_last_match_is_revealed(base: str)
             break
         assert time.monotonic() < deadline
     assert info["commitment"] == first["commitment"] and info["seed"] is not None
+    final = ann.snapshot
+    while final is None or not final["over"]:
+        ann.recv()
+        final = ann.snapshot
+    # The end: all face up (EVERYONE), the viewer still Ann's seat.
+    assert final["everyone"] is True and final["viewer"] == 0 and final["legal"] == []
     revealed = info["seed"]
     ann.send("again", table)
     while True:

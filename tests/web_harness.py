@@ -3,7 +3,9 @@
 :func:`serving` runs uvicorn in a thread of the test process (its own event loop) on a free
 port with a real SQLite file; :func:`server_process` runs ``tricktable serve`` itself, for the
 tests that kill it. :class:`Client` is a websocket client (the ``websockets`` library, sync
-API) holding a session cookie made over HTTP (httpx).
+API) holding a session cookie made over HTTP (httpx). The database is a SQLite file or a
+PostgreSQL URL: the ``web_db`` fixture gives a test each in turn (PostgreSQL: the tests' own
+server, ``postgres`` in conftest.py, a new database a test); :func:`journal_acts` reads either.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import uvicorn
 from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
@@ -40,8 +43,9 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(db: Path, pace: float = 0.0) -> Iterator[str]:
-    """A server for ``db`` in a thread; its base URL (``http://127.0.0.1:PORT``)."""
+def serving(db: Path | str, pace: float = 0.0) -> Iterator[str]:
+    """A server for ``db`` (a SQLite file or a URL) in a thread; its base URL
+    (``http://127.0.0.1:PORT``)."""
     store = WebStore.open(str(db))
     # argon2 as the server uses it, with a test's cost (the default takes 64 MiB a hash)
     hasher = PasswordHash((Argon2Hasher(time_cost=1, memory_cost=1024, parallelism=1),))
@@ -65,7 +69,7 @@ def serving(db: Path, pace: float = 0.0) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def server_process(db: Path, port: int) -> Iterator[subprocess.Popen[str]]:
+def server_process(db: Path | str, port: int) -> Iterator[subprocess.Popen[str]]:
     """``tricktable serve`` on ``port`` for ``db``, a real process (killed at the end)."""
     env = {**os.environ, "PYTHONPATH": SRC}
     proc = subprocess.Popen(
@@ -95,6 +99,31 @@ def server_process(db: Path, port: int) -> Iterator[subprocess.Popen[str]]:
         proc.wait(10)
         if proc.stdout is not None:
             proc.stdout.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def web_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new database for a server: a SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "web.db")
+    server = request.getfixturevalue("postgres")
+    return str(server.url(server.new_database()))
+
+
+def journal_rows(db: Path | str, table: str) -> list[tuple[int, list[Any]]]:
+    """Table ``table``'s journal in ``db`` (a file or a URL): each row's seq and steps."""
+    store = WebStore.open(str(db))
+    try:
+        return [(row.seq, row.steps) for row in store.journal(table)]
+    finally:
+        store.close()
+
+
+def journal_acts(db: Path | str, table: str) -> list[str]:
+    """The ids of the acts in table ``table``'s journal, in order."""
+    return [
+        s[3] for _, steps in journal_rows(db, table) for s in steps if s[0] == "act" and len(s) > 3
+    ]
 
 
 def wait_up(base: str, proc: subprocess.Popen[str] | None = None, seconds: float = 30) -> None:

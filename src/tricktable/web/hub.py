@@ -24,6 +24,7 @@ from tricktable.errors import TricktableError
 from tricktable.games import load_game
 from tricktable.web.room import Room, new_seed
 from tricktable.web.store import TableRow, User, WebStore
+from tricktable.web.writer import JournalWriter
 
 #: the largest frame read (characters)
 MAX_FRAME: Final = 16 * 1024
@@ -134,6 +135,14 @@ class Hub:
         self.conns: set[Conn] = set()
         self._lobby_pending = False
         self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
+        self._writer: JournalWriter | None = None
+
+    @property
+    def writer(self) -> JournalWriter:
+        """The journal's writer thread (started with the first row, in the server's loop)."""
+        if self._writer is None:
+            self._writer = JournalWriter(self.store, asyncio.get_running_loop())
+        return self._writer
 
     # ---------------------------------------------------------------------------- rooms
 
@@ -149,9 +158,12 @@ class Hub:
                 self.log(f"table {row.id} cannot be brought back: {exc}")
 
     def close(self) -> None:
-        """Stop every room's match."""
+        """Stop every room's match; write what is on its way to the journal."""
         for room in self.rooms.values():
             room.close()
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
 
     def make_bot(self, spec: str) -> Bot:
         """A bot of the server's own kinds (never a program or a URL)."""
@@ -361,30 +373,13 @@ class Hub:
         seat = room.seat_of(conn.user.id)
         if seat is None or room.conns.get(conn) != seat:
             reason = "you hold no seat at this table: watchers do not act"
-            conn.send(
-                "refuse",
-                {"reason": reason, "snapshot": room.snapshot(room.conns.get(conn, SPECTATOR))},
-                table=room.id,
-                v=room.version,
-                id=mid,
-            )
+            room.answer(conn, mid, room.conns.get(conn, SPECTATOR), reason)
             return
         if "action" not in data:
             raise BadRequest("an act's data holds its action")
         ok, reason = room.act(seat, data["action"], mid)
-        if ok:
-            room.flush()
-            conn.send(
-                "confirm", {"snapshot": room.snapshot(seat)}, table=room.id, v=room.version, id=mid
-            )
-        else:
-            conn.send(
-                "refuse",
-                {"reason": reason, "snapshot": room.snapshot(seat)},
-                table=room.id,
-                v=room.version,
-                id=mid,
-            )
+        # Answered once the act (and whatever the table made before it) is in the database.
+        room.answer(conn, mid, seat, None if ok else reason)
 
     async def _on_chat(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
         from tricktable.chat import checked_line

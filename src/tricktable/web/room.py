@@ -2,8 +2,12 @@
 its journal, its clock and the connections watching it.
 
 The journal is the truth. Every change of the match (a deal, actions, chat lines) is one row,
-written by :meth:`Room._observe` as the table reports it (``Table.watch``: at once, before
-anything is sent or confirmed); the wire's version is the journal's length. A restarted
+made by :meth:`Room._observe` as the table reports it (``Table.watch``) and handed to the
+server's writer thread (:mod:`tricktable.web.writer`, group commit). Nothing is sent or
+confirmed until the rows made so far are in the database (:meth:`Room.committed`: the room
+is *settled*); until then the driver waits to ask for the next move (its pace), so a table
+runs at most a move ahead of its journal, and what any viewer is shown is the journal's
+state. The wire's version is the journal's length (rows committed). A restarted
 server rebuilds the match from its rows (:meth:`Room.rebuild`): the same deals from the same
 seed, the same actions, the same events, each filed under the same version, so a client
 that says ``since`` gets exactly what it missed.
@@ -21,6 +25,7 @@ import hashlib
 import secrets
 import time
 from bisect import bisect_right
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from tricktable.bots.base import Bot
@@ -28,12 +33,14 @@ from tricktable.db import StoreError
 from tricktable.engine.events import SPECTATOR, Event
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
+from tricktable.seat import EVERYONE
 from tricktable.seeds import fresh_seed
 from tricktable.table.driver import run
 from tricktable.table.table import Remote, Table
 from tricktable.web import seatview
 from tricktable.web.records import apply_step
 from tricktable.web.store import TableRow
+from tricktable.web.writer import Pending
 
 if TYPE_CHECKING:
     from tricktable.web.hub import Conn, Hub
@@ -73,8 +80,16 @@ class Room:
         self.commitment = row.commitment
         self.game = load_game(self.settings["spec"])
         self.table: Table | None = None
-        #: the wire's version: the journal's length
+        #: the wire's version: the journal's length (rows committed)
         self.version = 0
+        #: the last row made (committed or on its way): ``head == version`` when settled
+        self.head = 0
+        #: bumped when a write fails: the rows made before are dropped, never written late
+        self.epoch = 0
+        #: what waits for the rows on their way: called with None once they are written,
+        #: or with the reason they are not
+        self._waiters: list[Callable[[str | None], None]] = []
+        self._gates: list[asyncio.Future[None]] = []
         #: the version the current match began at (a ``since`` before it gets a snapshot)
         self.match_start = 0
         #: versions, and the length of the table's event log at each (the current match)
@@ -170,7 +185,17 @@ class Room:
         snap = cache.get(viewer)
         if snap is None:
             table = self.table if self.table is not None else self._idle_table()
-            snap = cache[viewer] = seatview.snapshot(table, viewer, self.version, self.names)
+            if table.is_over:
+                # The match is over: every viewer sees it all face up (EVERYONE), built
+                # once; its ``viewer`` stays each one's own (a page keeps its seat below).
+                every = cache.get(EVERYONE)
+                if every is None:
+                    every = cache[EVERYONE] = seatview.snapshot(
+                        table, EVERYONE, self.version, self.names
+                    )
+                snap = cache[viewer] = {**every, "viewer": viewer, "everyone": True}
+            else:
+                snap = cache[viewer] = seatview.snapshot(table, viewer, self.version, self.names)
         return snap
 
     def _idle_table(self) -> Table:
@@ -193,10 +218,17 @@ class Room:
         self._drive()
 
     def _begin(self) -> None:
+        """Write the match's first row and wait for it (a match not begun is not dealt)."""
         begin = ["begin", self.match_no, str(self.seed), self.nonce, self.commitment]
-        if not self._journal([begin]):
-            reason, self.broken = self.broken, None
-            raise TricktableError(reason or "the database cannot be written")
+        seq = self.head + 1
+        row = Pending(self, self.epoch, self.id, seq, self.match_no, [begin])
+        try:
+            self.hub.writer.write_now(row)
+        except StoreError as exc:
+            raise TricktableError(
+                f"the database cannot be written ({exc}); the match does not begin"
+            ) from None
+        self.version = self.head = seq
 
     def again(self) -> None:
         """Start the next match at this table (after one is over): a new seed, committed."""
@@ -223,7 +255,7 @@ class Room:
         """Rebuild the current match from the journal (a restart; a database back)."""
         self._close_table()
         rows = self.hub.store.journal(self.id)
-        self.version = rows[-1].seq if rows else 0
+        self.version = self.head = rows[-1].seq if rows else 0
         self.applied = {}
         current = [r for r in rows if r.match_no == self.match_no]
         if not current or self.status == "waiting":
@@ -282,22 +314,24 @@ class Room:
         pace_s = self.hub.pace if people else 0.0
 
         async def pace(_table: Table) -> None:
-            await asyncio.sleep(pace_s)
+            await self.wait_settled()  # the next move only once this one is in the database
+            if pace_s > 0:
+                await asyncio.sleep(pace_s)
 
         async def drive() -> None:
             try:
-                await run(table, grace=2.0, pace=pace if pace_s > 0 else None)
+                await run(table, grace=2.0, pace=pace)
             except Exception as exc:  # a bot that cannot run at all: say so, keep serving
                 self.broken = f"the table stopped: {exc}"
                 self.hub.log(f"table {self.id}: {exc!r}")
             if table is self.table and table.is_over:
-                self._match_over()
+                self.when_settled(lambda failed: None if failed else self._match_over())
 
         self._driver = asyncio.ensure_future(drive())
         self._after()
 
     def _match_over(self) -> None:
-        if self.status == "playing":
+        if self.status == "playing" and self.table is not None and self.table.is_over:
             self.status = "over"
             self.clock = None
             self.hub.save(self)
@@ -365,30 +399,90 @@ class Room:
                 acts_[-1].append(self._acting)
         log_all = state.events.all if state.events is not None else []
         if self._journal(steps):
-            self._mark_v.append(self.version)
+            self._mark_v.append(self.head)
             self._mark_end.append(len(log_all))
             for s in steps:
                 if s[0] == "act" and len(s) > 3:
-                    self.applied[f"{s[1]}:{s[3]}"] = self.version
-        self._after()
+                    self.applied[f"{s[1]}:{s[3]}"] = self.head
 
     def _journal(self, steps: list[Any]) -> bool:
-        """Write one row; on a database error the table stops (``broken``) and False."""
-        seq = self.version + 1
+        """Hand one row to the writer (it is in the database at :meth:`committed`)."""
+        seq = self.head + 1
         try:
-            self.hub.store.append(self.id, seq, self.match_no, steps)
+            self.hub.writer.put(Pending(self, self.epoch, self.id, seq, self.match_no, steps))
         except StoreError as exc:
-            self.broken = (
-                f"the database cannot be written ({exc}); the table is stopped, nothing after "
-                f"version {self.version} is kept"
-            )
-            self._broken_at = time.monotonic()
-            if self.table is not None:
-                self.table.stop()
-            self.hub.log(f"table {self.id}: {self.broken}")
+            self.write_failed(str(exc), self.epoch)
             return False
-        self.version = seq
+        self.head = seq
         return True
+
+    @property
+    def settled(self) -> bool:
+        """Whether every row made is in the database (what the table shows is the journal's)."""
+        return self.head == self.version
+
+    def committed(self, seq: int, epoch: int) -> None:
+        """The writer's word: the rows up to ``seq`` are in the database."""
+        if epoch != self.epoch or seq <= self.version:
+            return
+        self.version = seq
+        if self.head == seq:
+            self._settle()
+
+    def _settle(self) -> None:
+        """Every row made is written: send the events, then the confirms and answers that
+        waited, then let the driver ask for the next move."""
+        self._pending = False
+        self._after_change()
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            waiter(None)
+        gates, self._gates = self._gates, []
+        for gate in gates:
+            if not gate.done():
+                gate.set_result(None)
+
+    def write_failed(self, reason: str, epoch: int) -> None:
+        """The writer's word: rows of this table could not be written. The table stops; what
+        was made after the last row written is dropped (nothing of it was sent or confirmed)."""
+        if epoch != self.epoch:
+            return
+        self.epoch += 1
+        self.head = self.version
+        self.broken = (
+            f"the database cannot be written ({reason}); the table is stopped, nothing after "
+            f"version {self.version} is kept"
+        )
+        self._broken_at = time.monotonic()
+        self.applied = {k: v for k, v in self.applied.items() if v <= self.version}
+        keep = bisect_right(self._mark_v, self.version)
+        del self._mark_v[keep:], self._mark_end[keep:]
+        self._snapshots.clear()
+        if self.table is not None:
+            self.table.stop()
+        self.hub.log(f"table {self.id}: {self.broken}")
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            waiter(self.broken)
+        gates, self._gates = self._gates, []
+        for gate in gates:
+            if not gate.done():
+                gate.set_result(None)
+
+    def when_settled(self, then: Callable[[str | None], None]) -> None:
+        """Call ``then(None)`` once every row made so far is written (now, if it is), or
+        ``then(reason)`` if they cannot be."""
+        if self.head == self.version:
+            then(None)
+        else:
+            self._waiters.append(then)
+
+    async def wait_settled(self) -> None:
+        """Wait until every row made so far is written (or cannot be)."""
+        if self.head != self.version:
+            gate = asyncio.get_running_loop().create_future()
+            self._gates.append(gate)
+            await gate
 
     def try_recover(self) -> bool:
         """A stopped table whose database answers again: rebuilt from its journal."""
@@ -430,8 +524,25 @@ class Room:
         del code
         if self.broken is not None:
             return False, self.broken
-        self.applied[f"{seat}:{act_id}"] = self.version
+        self.applied.setdefault(f"{seat}:{act_id}", self.head)
         return True, ""
+
+    def answer(self, conn: Conn, act_id: str, viewer: int, refusal: str | None) -> None:
+        """Confirm an act to ``conn`` (``refusal`` None) or refuse it, with the viewer's
+        snapshot, once what the table made is written: a confirm whose rows cannot be
+        written is a refusal saying so."""
+
+        def send(failure: str | None) -> None:
+            reason = refusal or failure
+            data: dict[str, Any]
+            if reason is None:
+                data = {"snapshot": self.snapshot(viewer)}
+                conn.send("confirm", data, table=self.id, v=self.version, id=act_id)
+            else:
+                data = {"reason": reason, "snapshot": self.snapshot(viewer)}
+                conn.send("refuse", data, table=self.id, v=self.version, id=act_id)
+
+        self.when_settled(send)
 
     def chat(self, seat: int, text: object) -> None:
         """A seated person's line at the table (chat's checks: :func:`checked_line`)."""
@@ -448,13 +559,15 @@ class Room:
 
     def _after(self) -> None:
         """Schedule the work after a change: send events, the clock, away seats, the lobby."""
-        if self._pending:
-            return
+        if self._pending or self.head != self.version:
+            return  # not settled: :meth:`_settle` does it
         self._pending = True
         asyncio.get_running_loop().call_soon(self._after_change)
 
     def _after_change(self) -> None:
         self._pending = False
+        if self.head != self.version:
+            return  # rows made since it was asked for: their commit does it
         self.flush()
         table = self.table
         if table is None:
@@ -525,6 +638,7 @@ class Room:
     async def _play_away(self, seat: int, table: Table) -> None:
         """Play ``seat`` for its away person while it is away and to act."""
         await asyncio.sleep(self.hub.pace)
+        await self.wait_settled()
         while (
             table is self.table
             and not table.ended
@@ -549,6 +663,7 @@ class Room:
                 if not legal:
                     return
                 table.submit(seat, legal[0])
+            await self.wait_settled()
 
     # ---------------------------------------------------------------------- connections
 
@@ -560,8 +675,8 @@ class Room:
     def send_events(self, conn: Conn, viewer: int) -> None:
         """Send ``conn`` its events after the version it has (or a snapshot if needed)."""
         have = conn.versions.get(self.id, -1)
-        if have >= self.version:
-            return
+        if have >= self.version or self.head != self.version:
+            return  # nothing new, or not all written yet (the commit sends it)
         table = self.table
         if table is None or have < self.match_start or not self._mark_v:
             self.send_snapshot(conn, viewer)
@@ -594,7 +709,11 @@ class Room:
         return out
 
     def send_snapshot(self, conn: Conn, viewer: int, kind: str = "snapshot") -> None:
-        """Send ``conn`` a fresh snapshot."""
+        """Send ``conn`` a fresh snapshot (once what the table made is written: until then
+        it is owed, and the commit's :meth:`flush` sends it)."""
+        if self.head != self.version:
+            conn.versions.pop(self.id, None)
+            return
         conn.versions[self.id] = self.version
         conn.send(kind, self.snapshot(viewer), table=self.id, v=self.version)
 
@@ -618,7 +737,8 @@ class Room:
         conn.room = self
         self.send_table(conn)
         ok_since = (
-            since is not None
+            self.head == self.version
+            and since is not None
             and self.table is not None
             and self.match_start <= since <= self.version
             and bool(self._mark_v)
@@ -627,7 +747,9 @@ class Room:
         if ok_since:
             assert since is not None
             events = self.events_after(viewer, since)
-        if events is not None and len(events) <= SNAPSHOT_AFTER:
+        if self.head != self.version:
+            conn.versions.pop(self.id, None)  # owed: the commit sends a snapshot
+        elif events is not None and len(events) <= SNAPSHOT_AFTER:
             conn.versions[self.id] = self.version
             conn.send("events", {"events": events}, table=self.id, v=self.version)
         else:  # nothing to go on, or so much missed that the picture is cheaper

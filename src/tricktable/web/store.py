@@ -5,9 +5,10 @@ creates and upgrades the schema): every call is one short transaction. The journ
 truth of a table's play (:mod:`tricktable.web.room` writes a row for every change before it
 is confirmed); everything else here is what a restart needs to seat people again.
 
-Calls block: SQLite answers in well under a millisecond a write (write-ahead logging,
-``synchronous=NORMAL``), which the server's event loop affords. A database error is a
-:class:`~tricktable.db.StoreError` saying what could not be done.
+Calls block. The journal, written at every move, is written by the server's writer thread
+(:mod:`tricktable.web.writer`: :meth:`WebStore.append_many`, many rows a transaction), never
+by the event loop; the rest (a session, a table's seats) is rare enough for the loop to wait
+on. A database error is a :class:`~tricktable.db.StoreError` saying what could not be done.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ class WebStore:
         self.store = store
         self.engine = store.engine
         self._journal: Connection | None = None
+        self._group: Connection | None = None
         if self.engine.dialect.name == "sqlite":
             # Durable at every commit in WAL mode as far as a crash of this process goes
             # (a power cut may lose the last ones); far faster than FULL.
@@ -92,6 +94,10 @@ class WebStore:
             with suppress(Exception):
                 self._journal.close()
             self._journal = None
+        if self._group is not None:
+            with suppress(Exception):
+                self._group.close()
+            self._group = None
         self.store.close()
 
     @contextmanager
@@ -281,6 +287,30 @@ class WebStore:
                 with suppress(Exception):
                     journal.close()
             doing = f"cannot write table {table_id}'s journal"
+            raise StoreError(f"{self.store.where}: {doing}: {_reason(exc)}") from exc
+
+    def append_many(self, rows: list[tuple[str, int, int, list[Any]]]) -> None:
+        """Append rows ``(table_id, seq, match_no, steps)`` in one transaction: all or none
+        (a :class:`StoreError` if they cannot be). The journal writer's thread calls it,
+        on a connection of its own kept open; a failure closes it, the next call opens
+        another."""
+        at = _now()
+        values = [
+            {"table_id": t, "seq": q, "match_no": m, "steps": _ENCODER.encode(steps), "at": at}
+            for t, q, m, steps in rows
+        ]
+        try:
+            if self._group is None:
+                self._group = self.engine.connect()
+            connection = self._group
+            with connection.begin():
+                connection.execute(_APPEND, values)
+        except (SQLAlchemyError, OSError) as exc:
+            group, self._group = self._group, None
+            if group is not None:
+                with suppress(Exception):
+                    group.close()
+            doing = f"cannot write the journal of table {rows[0][0]}" if rows else "cannot write"
             raise StoreError(f"{self.store.where}: {doing}: {_reason(exc)}") from exc
 
 
