@@ -8,7 +8,8 @@ here, gives every command the same guarantees:
   regular file or absent, never a symlink, a device, a FIFO or a folder, and its folder takes a
   new file), then done atomically (:func:`write_atomic`: a temporary file beside the target,
   flushed, then renamed over it), so a crash never leaves half a file and nothing that is not
-  a plain file is ever replaced;
+  a plain file is ever replaced; a journal grows by appending (:func:`append_bytes`: one
+  write, flushed to disk; a crash leaves at most its last line cut, which its reader ignores);
 - **reading** takes regular files only, opened without blocking (a FIFO with no writer or a
   device such as ``/dev/zero`` is refused at once, never waited on), and never more than a size
   limit, so a huge or endless input is one line, not a ``MemoryError``.
@@ -131,6 +132,44 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, what: str = "f
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+    return target
+
+
+def append_bytes(
+    path: str | os.PathLike[str], data: bytes, what: str = "file", fresh: bool = False
+) -> Path:
+    """Append ``data`` to the regular file ``path`` with one write, flushed to disk; the path.
+
+    ``fresh`` empties the file first. The file is made when absent; a symbolic link, a FIFO,
+    a device or a folder at ``path`` is refused (:class:`FileProblem`), never written through.
+    """
+    target = Path(path)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
+    flags |= getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    if fresh:
+        flags |= os.O_TRUNC
+    try:
+        fd = os.open(target, flags, 0o644)
+    except OSError as exc:
+        raise FileProblem(f"cannot write {what} {shown(target)}: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL byte: no file can have this name
+        raise FileProblem(f"cannot write {what} {shown(target)}: not a path") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise FileProblem(
+                f"cannot write {what} {shown(target)}: it is {kind_of(mode)}; give a regular file"
+            )
+        view = memoryview(data)
+        while view:  # one write as a rule; a short one (a full disk, a signal) goes on
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    except FileProblem:
+        raise
+    except OSError as exc:
+        raise FileProblem(f"cannot write {what} {shown(target)}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
     return target
 
 

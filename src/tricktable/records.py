@@ -21,8 +21,9 @@ from typing import IO, Any, Final
 from tricktable.cards import card_name, parse_card
 from tricktable.engine.trick import NOTE_KINDS, HandLog, Note, TrickState, deal_lists
 from tricktable.errors import NotationError, RecordError, TricktableError, quote
-from tricktable.files import MAX_TEXT_BYTES, FileProblem, read_text, write_atomic
+from tricktable.files import MAX_TEXT_BYTES, FileProblem, read_bytes, shown
 from tricktable.games import load_game, shared_game
+from tricktable.journal import merged, save
 from tricktable.text import codepoint, unshowable
 
 FORMAT = "tricktable-record/1"
@@ -83,23 +84,32 @@ def _hand_record(
     return hand
 
 
-def save_record(record: dict[str, Any], path: str | Path) -> None:
-    """Write a record as indented JSON, atomically, to a regular file (see :mod:`tricktable.files`).
+def save_record(record: dict[str, Any], path: str | Path, whole: bool = False) -> None:
+    """Save a record as indented JSON to a regular file (see :mod:`tricktable.files`): what it
+    adds to this process's last save of ``path`` appended to the journal beside it, else
+    written whole, atomically (:mod:`tricktable.journal`; ``whole``: always written whole).
 
-    A symlink, a FIFO, a device or a folder at ``path`` is refused (:class:`FileProblem`), not
-    replaced; a command checks its ``--save`` with :func:`tricktable.files.check_writable`
-    before the match, so that this is the second check, not the first.
+    A table saves after every action: an action is a line appended, and the record is
+    written whole when a hand ends, so a finished match's file is the whole record, with no
+    journal beside it. A symlink, a FIFO, a device or a folder at ``path`` is refused
+    (:class:`FileProblem`), not replaced; a command checks its ``--save`` with
+    :func:`tricktable.files.check_writable` before the match, so that this is the second
+    check, not the first.
     """
-    write_atomic(path, json.dumps(record, indent=1) + "\n", "record")
+    save(record, path, whole)
 
 
-def load_record(source: str | Path | IO[str]) -> dict[str, Any]:
+def load_record(source: str | Path | IO[str], notes: list[str] | None = None) -> dict[str, Any]:
     """Read a record's JSON from a path, ``-`` (standard input) or an open file.
 
     A path is read as :func:`tricktable.files.read_text` reads one: a regular file, at most
     :data:`~tricktable.files.MAX_TEXT_BYTES`, never waiting on a FIFO; standard input is
-    read to the same limit. Anything wrong is one :class:`RecordError` line.
+    read to the same limit. Anything wrong is one :class:`RecordError` line. A path's journal
+    (``PATH.journal``, :mod:`tricktable.journal`) is applied: the record is the one last
+    saved. What is worth a note (a journal's last line cut off while written, and ignored)
+    is added to ``notes``, or, without that list, written to standard error, one line each.
     """
+    data: bytes | None = None
     try:
         if not isinstance(source, str | Path):
             text = source.read(MAX_TEXT_BYTES + 1)
@@ -108,7 +118,8 @@ def load_record(source: str | Path | IO[str]) -> dict[str, Any]:
 
             text = sys.stdin.read(MAX_TEXT_BYTES + 1)
         else:
-            text = read_text(source, "record")
+            data = read_bytes(source, "record")
+            text = _utf8(data, source)
     except FileProblem as exc:
         raise RecordError(str(exc)) from None
     except OSError as exc:
@@ -129,7 +140,28 @@ def load_record(source: str | Path | IO[str]) -> dict[str, Any]:
         raise RecordError("malformed JSON: a number of thousands of digits") from None
     if not isinstance(record, dict):
         raise RecordError("a record must be a JSON object")
+    if data is not None:
+        assert isinstance(source, str | Path)
+        try:
+            record, said = merged(record, data, source)
+        except FileProblem as exc:
+            raise RecordError(str(exc)) from None
+        if notes is not None:
+            notes += said
+        else:
+            import sys
+
+            for line in said:
+                print(f"note: {line}", file=sys.stderr)
     return record
+
+
+def _utf8(data: bytes, path: str | Path) -> str:
+    """A record file's text (as :func:`tricktable.files.read_text` says it is not UTF-8)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise FileProblem(f"record {shown(path)} is not UTF-8 text") from None
 
 
 def read_seed(record: Mapping[str, Any]) -> int | None:
