@@ -319,27 +319,18 @@ class TableScreen(FittedScreen[str]):
             self._play_forced(view)
 
     async def _summary(self) -> None:
-        """Show the hand's summary and wait for it to be closed before the next deal."""
-        display = self.display_log
-        if display is None or display.hand is None or not self.is_attached:
+        """Show the hand's summary (the seat model's: the game's words for its result and
+        the scores) and wait for it to be closed before the next deal."""
+        if not self.is_attached:
             return
-        hand = display.hand
-        # As the log prints them: a game's own words, the generic ones if they slip (this runs
-        # in the driver's pace hook, where an exception would stop the match).
-        lines = safely(
-            lambda: [
-                *self.presenter.result_lines(display, hand),
-                *self.presenter.score_lines(display, hand),
-            ],
-            lambda: [
-                *display.generic.result_lines(display, hand),
-                *display.generic.score_lines(display, hand),
-            ],
-        )
+        snap = self.snapshot()
+        hand, summary = snap["hand"], snap["summary"]
+        if hand is None or not summary:
+            return
         closed = asyncio.Event()
-        shown = [plain(line, self.settings.ascii) for line in lines]
+        shown = [plain(line, self.settings.ascii) for line in lines_to_rich(summary, self.names)]
         self.app.push_screen(
-            HandSummary(f"Hand {hand.number + 1}", shown), lambda _none: closed.set()
+            HandSummary(f"Hand {hand['number']}", shown), lambda _none: closed.set()
         )
         await closed.wait()
 
