@@ -29,6 +29,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import socket
 import sqlite3
 import subprocess
@@ -113,10 +114,27 @@ async def play(
     stop: float,
     sent: dict[tuple[str, int], float],
     arrived: dict[tuple[str, int], list[float]],
+    think: float = 0.0,
 ) -> None:
-    """Read frames; act at once on a snapshot that is the seat's turn."""
+    """Read frames; act on a snapshot that is the seat's turn: at once, or after ``think``
+    seconds on average (uniform between half and one and a half times it)."""
     assert seat.ws is not None
     version = -1
+    tasks: set[asyncio.Task[None]] = set()
+
+    async def later(action: int) -> None:
+        await asyncio.sleep(think * (0.5 + random.random()))
+        if time.monotonic() < stop:
+            await seat.act(action)
+
+    async def act(action: int) -> None:
+        if think <= 0:
+            await seat.act(action)
+            return
+        task = asyncio.ensure_future(later(action))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
     while time.monotonic() < stop:
         try:
             raw = await asyncio.wait_for(seat.ws.recv(), max(stop - time.monotonic(), 0.01))
@@ -137,9 +155,9 @@ async def play(
         elif kind == "snapshot":
             version = v
             if data["legal"] and data["version"] == version and not data.get("over"):
-                await seat.act(data["legal"][0]["action"])
+                await act(data["legal"][0]["action"])
         elif kind == "refuse" and data["snapshot"]["legal"]:
-            await seat.act(data["snapshot"]["legal"][0]["action"])
+            await act(data["snapshot"]["legal"][0]["action"])
 
 
 async def seat_table(base: str, http: httpx.AsyncClient, k: int) -> list[Seat]:
@@ -163,7 +181,7 @@ async def seat_table(base: str, http: httpx.AsyncClient, k: int) -> list[Seat]:
 
 
 async def part(
-    base: str, tables: range, seconds: float, ready: Any
+    base: str, tables: range, seconds: float, ready: Any, think: float = 0.0
 ) -> tuple[list[str], list[float], float]:
     """One client process's share: seat ``tables``, wait for every process (``ready``, a
     barrier), play ``seconds``; its confirmed ids, its delays and the time it played."""
@@ -182,7 +200,7 @@ async def part(
         arrived: dict[tuple[str, int], list[float]] = defaultdict(list)
         stop = time.monotonic() + seconds
         began = time.monotonic()
-        await asyncio.gather(*(play(s, stop, sent, arrived) for s in all_seats))
+        await asyncio.gather(*(play(s, stop, sent, arrived, think) for s in all_seats))
         spent = time.monotonic() - began
         for seat in all_seats:
             assert seat.ws is not None
@@ -195,12 +213,41 @@ async def part(
     return [i for s in all_seats for i in s.confirmed], delays, spent
 
 
-def client(base: str, tables: range, seconds: float, ready: Any, out: Any) -> None:
-    """A client process: :func:`part`, its result put on ``out``."""
-    out.put(asyncio.run(part(base, tables, seconds, ready)))
+def client(
+    base: str,
+    tables: range,
+    seconds: float,
+    ready: Any,
+    out: Any,
+    cpus: set[int] | None,
+    think: float,
+) -> None:
+    """A client process (on ``cpus``, if given): :func:`part`, its result put on ``out``."""
+    if cpus:
+        os.sched_setaffinity(0, cpus)
+    out.put(asyncio.run(part(base, tables, seconds, ready, think)))
 
 
-def run(base: str, pid: int, tables: int, seconds: float, clients: int) -> dict[str, Any]:
+def cpu_list(text: str | None) -> set[int] | None:
+    """taskset's list (``2-15``, ``0,1``) as a set of cores."""
+    if not text:
+        return None
+    cpus: set[int] = set()
+    for piece in text.split(","):
+        low, _, high = piece.partition("-")
+        cpus.update(range(int(low), int(high or low) + 1))
+    return cpus
+
+
+def run(
+    base: str,
+    pid: int,
+    tables: int,
+    seconds: float,
+    clients: int,
+    cpus: set[int] | None = None,
+    think: float = 0.0,
+) -> dict[str, Any]:
     """Seat and play ``tables`` from ``clients`` processes; the figures."""
     import multiprocessing
 
@@ -210,7 +257,8 @@ def run(base: str, pid: int, tables: int, seconds: float, clients: int) -> dict[
     before = rss_kib(pid)
     shares = [range(k * tables // clients, (k + 1) * tables // clients) for k in range(clients)]
     workers = [
-        context.Process(target=client, args=(base, share, seconds, ready, out)) for share in shares
+        context.Process(target=client, args=(base, share, seconds, ready, out, cpus, think))
+        for share in shares
     ]
     for worker in workers:
         worker.start()
@@ -226,19 +274,74 @@ def run(base: str, pid: int, tables: int, seconds: float, clients: int) -> dict[
     spent = max(t for _, _, t in results)
     return {
         "tables": tables,
+        "seconds": spent,
         "moves_per_s": len(confirmed) / spent,
         "p50_ms": 1000 * delays[len(delays) // 2] if delays else None,
+        "p90_ms": 1000 * delays[int(len(delays) * 0.90)] if delays else None,
         "p99_ms": 1000 * delays[int(len(delays) * 0.99)] if delays else None,
+        "max_ms": 1000 * delays[-1] if delays else None,
         "kib_per_table": (seated - before) / tables,
+        "server_rss_mib": seated / 1024,
         "cpu_ms_per_move": 1000 * cpu / max(len(confirmed), 1),
+        "server_cpu_share": cpu / spent,
         "confirmed": confirmed,
     }
 
 
-def journal_ids(db: Path) -> list[str]:
-    with sqlite3.connect(db) as connection:
-        rows = connection.execute("SELECT steps FROM web_journal").fetchall()
+def journal_ids(db: str) -> list[str]:
+    """Every act id in the journal of database ``db`` (a SQLite file or a URL)."""
+    if "://" not in db:
+        with sqlite3.connect(db) as connection:
+            rows = connection.execute("SELECT steps FROM web_journal").fetchall()
+    else:
+        from sqlalchemy import create_engine, text
+
+        engine = create_engine(db.replace("postgresql://", "postgresql+psycopg://", 1))
+        with engine.connect() as connection:
+            rows = list(connection.execute(text("SELECT steps FROM web_journal")).fetchall())
+        engine.dispose()
     return [s[3] for (steps,) in rows for s in json.loads(steps) if s[0] == "act" and len(s) > 3]
+
+
+#: runs ``tricktable serve`` under cProfile (the event loop's thread), dumping at its end
+PROFILED = """
+import cProfile, signal, sys
+from tricktable.cli.serve import run_serve
+# uvicorn raises the SIGTERM it caught again once it has stopped: exit, dumping the profile
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+profile = cProfile.Profile()
+profile.enable()
+try:
+    run_serve("127.0.0.1", int(sys.argv[1]), sys.argv[2], 0.0, 100000)
+finally:
+    profile.disable()
+    profile.dump_stats(sys.argv[3])
+"""
+
+
+def server_command(port: int, db: str, profile: str | None) -> list[str]:
+    """The server's command line (under cProfile when ``profile`` names its output)."""
+    if profile:
+        return [sys.executable, "-c", PROFILED, str(port), db, profile]
+    return [
+        sys.executable,
+        "-m",
+        "tricktable",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        db,
+        "--pace",
+        "0",
+        "--new-people",
+        "100000",
+    ]
+
+
+def table_counts(values: list[str]) -> list[int]:
+    """``--tables``: counts given apart or as one list (``100,500,1000``)."""
+    return [int(x) for v in values for x in v.split(",") if x.strip()]
 
 
 def raise_file_limit() -> None:
@@ -254,36 +357,28 @@ def raise_file_limit() -> None:
 def main() -> None:
     raise_file_limit()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, nargs="+", default=[100, 500, 1000])
+    parser.add_argument("--tables", nargs="+", default=["100,500,1000"], help="100,500,1000")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--server-cpus", default=None, help="pin the server: taskset's list")
+    parser.add_argument("--client-cpus", default=None, help="pin the clients: taskset's list")
     parser.add_argument("--clients", type=int, default=1, help="client processes")
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="a seat's mean seconds before acting (0: at once)"
+    )
+    parser.add_argument("--db", default=None, help="a PostgreSQL URL (default: a new SQLite file)")
+    parser.add_argument("--json", default=None, help="write the figures to this JSON file")
+    parser.add_argument("--profile", default=None, help="cProfile the server: its stats file")
     args = parser.parse_args()
-    for tables in args.tables:
+    results = []
+    for tables in table_counts(args.tables):
         with tempfile.TemporaryDirectory() as folder:
-            db = Path(folder) / "load.db"
+            db = args.db or str(Path(folder) / "load.db")
             port = free_port()
-            env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+            paths = [str(ROOT / "src"), os.environ.get("PYTHONPATH", "")]
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
             pin = ["taskset", "-c", args.server_cpus] if args.server_cpus else []
-            server = subprocess.Popen(
-                [
-                    *pin,
-                    sys.executable,
-                    "-m",
-                    "tricktable",
-                    "serve",
-                    "--port",
-                    str(port),
-                    "--db",
-                    str(db),
-                    "--pace",
-                    "0",
-                    "--new-people",
-                    "100000",
-                ],
-                env=env,
-                stdout=subprocess.DEVNULL,
-            )
+            command = [*pin, *server_command(port, db, args.profile)]
+            server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
             base = f"http://127.0.0.1:{port}"
             try:
                 for _ in range(300):
@@ -292,14 +387,20 @@ def main() -> None:
                         break
                     except httpx.HTTPError:
                         time.sleep(0.1)
-                result = run(base, server.pid, tables, args.seconds, args.clients)
+                cpus = cpu_list(args.client_cpus)
+                result = run(base, server.pid, tables, args.seconds, args.clients, cpus, args.think)
             finally:
                 server.terminate()
-                server.wait(30)
+                server.wait(60)
             ids = journal_ids(db)
             confirmed = result.pop("confirmed")
             lost = set(confirmed) - set(ids)
             doubled = len(ids) - len(set(ids))
+            result.update(confirmed=len(confirmed), lost=len(lost), doubled=doubled)
+            result.update(
+                server_cpus=args.server_cpus, client_cpus=args.client_cpus, think=args.think
+            )
+            results.append(result)
             p50, p99 = result["p50_ms"], result["p99_ms"]
             print(
                 f"{tables:5d} tables: {result['moves_per_s']:8.1f} moves/s, act to every "
@@ -310,6 +411,11 @@ def main() -> None:
                 f"{len(lost)} lost, {doubled} doubled",
                 flush=True,
             )
+            if args.json:
+                machine = {"cpus": os.cpu_count(), "load": os.getloadavg()}
+                Path(args.json).write_text(
+                    json.dumps({"machine": machine, "results": results}, indent=2) + "\n"
+                )
 
 
 if __name__ == "__main__":

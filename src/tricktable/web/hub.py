@@ -23,6 +23,7 @@ from tricktable.engine.events import SPECTATOR
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
 from tricktable.web.room import Room, new_seed
+from tricktable.web.seatview import frame
 from tricktable.web.store import TableRow, User, WebStore
 from tricktable.web.writer import JournalWriter
 
@@ -43,7 +44,6 @@ LEVELS: Final = {"beginner": "beginner", "club": "club", "expert": "expert"}
 TYPES: Final = frozenset(
     {"hello", "act", "chat", "take_seat", "leave_seat", "again", "hint", "ping", "lobby", "create"}
 )
-_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False, ensure_ascii=False)
 
 
 class BadRequest(TricktableError):
@@ -83,14 +83,18 @@ class Conn:
         id: str | None = None,
     ) -> None:
         """Queue one envelope for the client."""
+        if not self.closed:
+            self.send_frame(frame(kind, data, table, v, id))
+
+    def send_frame(self, text: str) -> None:
+        """Queue one envelope already encoded (:func:`frame`: one text for many viewers)."""
         if self.closed:
             return
         if self.queue.qsize() >= MAX_QUEUE:
             self.closed = True
             self.queue.put_nowait(None)
             return
-        envelope = {"type": kind, "table": table, "v": v, "id": id, "data": data}
-        self.queue.put_nowait(_ENCODER.encode(envelope))
+        self.queue.put_nowait(text)
 
     def allow(self) -> bool:
         """Whether one more message is within the rate limit (a token bucket)."""

@@ -39,6 +39,7 @@ from tricktable.table.driver import run
 from tricktable.table.table import Remote, Table
 from tricktable.web import seatview
 from tricktable.web.records import apply_step
+from tricktable.web.seatview import frame
 from tricktable.web.store import TableRow
 from tricktable.web.writer import Pending
 
@@ -113,6 +114,8 @@ class Room:
         self._away_task: asyncio.Task[None] | None = None
         #: the snapshots made at the current version, by viewer (-100: that version)
         self._snapshots: dict[int, Any] = {}
+        #: frames encoded at the current version (``()``: that version)
+        self._frames: dict[tuple[Any, ...], Any] = {}
 
     # ----------------------------------------------------------------------- describing
 
@@ -275,6 +278,7 @@ class Room:
     def _build(self, rows: list[Any]) -> None:
         """Make the current match's table, replaying ``rows`` (its journal so far)."""
         self._snapshots.clear()
+        self._frames.clear()
         state = self.game.new_state(self.seed)
         log = state.listen()
         self.match_start = rows[0].seq if rows else self.version
@@ -458,6 +462,7 @@ class Room:
         keep = bisect_right(self._mark_v, self.version)
         del self._mark_v[keep:], self._mark_end[keep:]
         self._snapshots.clear()
+        self._frames.clear()
         if self.table is not None:
             self.table.stop()
         self.hub.log(f"table {self.id}: {self.broken}")
@@ -672,6 +677,20 @@ class Room:
         for conn, viewer in list(self.conns.items()):
             self.send_events(conn, viewer)
 
+    def _frame(self, key: tuple[Any, ...], make: Callable[[], str]) -> str:
+        """A frame of the current version, encoded once for every connection that gets it
+        (the watchers of a table share one viewer; two tabs of a seat, one too)."""
+        if self.table is None:
+            return make()  # a table not dealt: its seats change at the same version
+        frames = self._frames
+        if frames.get(()) != self.version:
+            frames.clear()
+            frames[()] = self.version
+        text = frames.get(key)
+        if text is None:
+            text = frames[key] = make()
+        return text
+
     def send_events(self, conn: Conn, viewer: int) -> None:
         """Send ``conn`` its events after the version it has (or a snapshot if needed)."""
         have = conn.versions.get(self.id, -1)
@@ -681,10 +700,17 @@ class Room:
         if table is None or have < self.match_start or not self._mark_v:
             self.send_snapshot(conn, viewer)
             return
-        events = self.events_after(viewer, have)
         conn.versions[self.id] = self.version
-        if events:
-            conn.send("events", {"events": events}, table=self.id, v=self.version)
+
+        def make() -> str:
+            events = self.events_after(viewer, have)
+            if not events:
+                return ""
+            return frame("events", {"events": events}, table=self.id, v=self.version)
+
+        text = self._frame(("events", viewer, have), make)
+        if text:
+            conn.send_frame(text)
         if viewer == table.whose_turn and not table.is_over:
             # Your turn: the snapshot's legal actions (events do not carry them).
             self.send_snapshot(conn, viewer)
@@ -715,7 +741,11 @@ class Room:
             conn.versions.pop(self.id, None)
             return
         conn.versions[self.id] = self.version
-        conn.send(kind, self.snapshot(viewer), table=self.id, v=self.version)
+        text = self._frame(
+            (kind, viewer),
+            lambda: frame(kind, self.snapshot(viewer), table=self.id, v=self.version),
+        )
+        conn.send_frame(text)
 
     def attach(self, conn: Conn, since: int | None) -> None:
         """Attach ``conn``: its viewer is its user's seat, else a spectator's."""

@@ -7,6 +7,7 @@ version in (the journal's length, which a restart keeps: docs/protocol-web.md).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,6 +15,19 @@ from tricktable.engine.events import Event
 from tricktable.seat import event_json as _event_json
 from tricktable.seat import snapshot as _snapshot
 from tricktable.table.table import Table
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False, ensure_ascii=False)
+
+
+def frame(
+    kind: str,
+    data: dict[str, Any],
+    table: str | None = None,
+    v: int | None = None,
+    id: str | None = None,
+) -> str:
+    """One envelope as the wire carries it: JSON text, made once however many get it."""
+    return _ENCODER.encode({"type": kind, "table": table, "v": v, "id": id, "data": data})
 
 
 def snapshot(table: Table, viewer: int, version: int, names: Sequence[str]) -> dict[str, Any]:
@@ -29,4 +43,4 @@ def event_json(event: Event, table: Table, viewer: int, version: int) -> dict[st
     return _event_json(event, table, viewer, version)
 
 
-__all__ = ["event_json", "snapshot"]
+__all__ = ["event_json", "frame", "snapshot"]
