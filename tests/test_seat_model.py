@@ -290,3 +290,19 @@ def test_the_snapshots_words_draw_as_the_presenters_wrote_them(spec: str) -> Non
             assert [t.plain for t in drawn] == [t.plain for t in texts]
             assert [_styles(t) for t in drawn] == [_styles(t) for t in texts]
         state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("spec", ["setback", "euchre", "hearts", "oh-hell", "spades"])
+def test_a_spectators_tally_names_the_sides(spec: str) -> None:
+    """Someone watching is on no side: the tally says whose, never "us", "them" or "yours"."""
+    state = load_game(spec).new_state(2)
+    state.listen()
+    state.deal()
+    rng = random.Random(2)
+    words: set[str] = set()
+    while state.to_act >= 0:
+        tally = snapshot_of(state, SPECTATOR, _labels(state.n))["hand"]["tally"]
+        words |= {t["v"] for line in tally for t in line if t["t"] == "text"}
+        state.apply(rng.choice(state.legal_actions()))
+    text = " ".join(words).lower()
+    assert not {"us", "them", "yours", "you"} & set(text.replace(":", " ").split()), text

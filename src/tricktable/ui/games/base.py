@@ -535,7 +535,10 @@ def side_of(seating: Seating, seat: int) -> int:
 
 def side_word(seating: Seating, viewer: int, side: int) -> str:
     """A side as ``viewer`` says it: "us" or "them" with two partnerships ("us" and each
-    other side by its seats with more), else the seat's name."""
+    other side by its seats with more), else the seat's name. A viewer with no seat (a
+    spectator) names every side by its seats: it is on none."""
+    if not 0 <= viewer < len(seating.names):
+        return seating.side_name(side)
     if seating.partners:
         if side == side_of(seating, viewer):
             return "us"
