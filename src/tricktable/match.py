@@ -117,6 +117,8 @@ class Referee:
         self.chatty = 0
         self.guarded = 0
         self.told = 0
+        #: whether one of them reads its seat's events (``Bot.wants_events``)
+        self.listening = False
         self._bits_for: list[Bot] = []
         self._bits_untrusted = -1
 
@@ -153,6 +155,8 @@ class Referee:
             if type(table[seat]).end_hand is not _QUIET:
                 told |= 1 << seat  # a bot that does nothing at a hand's end needs no view
         self.told = told
+        # getattr, as in _is_person: a bot written in Python may declare it on its class.
+        self.listening = any(getattr(bot, "wants_events", False) for bot in table)
         self._bits_for = list(table)
         self._bits_untrusted = len(UNTRUSTED)
 
@@ -392,7 +396,7 @@ def play_hand(
     ref = referee if referee is not None else Referee()
     if ref.unstarted:
         ref.charge_unstarted(state, ref.seated(bots))
-    _listen_for(state, ref.seated(bots))  # before the deal: its events are the hand's first
+    _listen_for(state, ref.seated(bots), ref)  # before the deal: the hand's first events
     if deal is None:
         state.deal()
     else:
@@ -553,14 +557,13 @@ def checked_say(state: TrickState) -> Callable[[int, str], None]:
     return lambda seat, text: state.chat(seat, checked_line(state, text))
 
 
-def _listen_for(state: TrickState, table: Sequence[Bot]) -> None:
-    """Turn the state's events on if a bot at the table reads them (see ``Bot.wants_events``)."""
+def _listen_for(state: TrickState, table: list[Bot], referee: Referee) -> None:
+    """Turn the state's events on if a bot at the table reads them (see ``Bot.wants_events``;
+    the referee notes it once while the same bots sit)."""
     if state.events is None:
-        for bot in table:
-            # getattr, as in _is_person: a bot written in Python may declare it on its class.
-            if getattr(bot, "wants_events", False):
-                state.listen()
-                return
+        referee.note_seats(table)
+        if referee.listening:
+            state.listen()
 
 
 def _charge(
@@ -606,7 +609,7 @@ def play_on(
     if ref.unstarted:
         ref.charge_unstarted(state, ref.seated(bots))
     if not state.needs_deal and not state.is_over:
-        _listen_for(state, ref.seated(bots))
+        _listen_for(state, ref.seated(bots), ref)
         play_turns(state, bots, listener, ref)
     while not state.is_over and (max_hands is None or len(state.history) < max_hands):
         play_hand(state, bots, listener, ref, deal)

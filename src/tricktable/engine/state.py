@@ -111,6 +111,8 @@ class TrickState:
         #: once per change of (private actions, phase), whose key ``_seen_key`` is (-1: none)
         self._befores: list[tuple[tuple[int, int], ...] | None] = []
         self._seen_key = -1
+        #: the pairs every seat's part is drawn from, made once per key (see _seen_before)
+        self._pairs: tuple[Any, ...] | None = None
         # The game's flags as fields: compiled, a field is read at C speed.
         self.private_actions: bool = game.private_actions
         #: what :meth:`undo` restores, one frame per :meth:`push`
@@ -334,20 +336,30 @@ class TrickState:
         key = len(private) * 64 + self.phase
         if self._seen_key != key:
             self._befores = [None] * self.n
+            self._pairs = None
             self._seen_key = key
         before = self._befores[seat]
         if before is None:
             actions, actors = self.actions, self.actors
-            seen: list[tuple[int, int]] = []
+            # The pairs are made once for every seat (objects, not typed pairs: compiled,
+            # those would be made again as they are read); a seat that may see all of them
+            # shares their tuple (immutable), the others keep what they may see.
+            pairs = self._pairs
+            if pairs is None:
+                made: list[Any] = [(actors[i], actions[i]) for i in range(private[-1] + 1)]
+                pairs = self._pairs = tuple(made)
+            seen: list[Any] = []
+            hidden = False
             p = 0  # private holds indices in order
-            for i in range(private[-1] + 1):
-                actor, action = actors[i], actions[i]
+            for i in range(len(pairs)):
                 if private[p] == i:
                     p += 1
-                    if actor != seat and not self._public(seat, actor, action):
+                    actor = actors[i]
+                    if actor != seat and not self._public(seat, actor, actions[i]):
+                        hidden = True
                         continue
-                seen.append((actor, action))
-            before = self._befores[seat] = tuple(seen)
+                seen.append(pairs[i])
+            before = self._befores[seat] = tuple(seen) if hidden else pairs
         return before
 
     def _info_of(self, seat: int) -> dict[str, Any]:
