@@ -230,3 +230,42 @@ def test_a_journal_that_is_a_link_is_never_written_through(tmp_path: Path) -> No
     assert elsewhere.read_text(encoding="utf-8") == "keep me\n"
     assert not journal_path(path).is_symlink()
     assert load_record(path) == to_record(state, PLAYERS)
+
+
+def test_the_line_terminal_journals_every_action_and_ends_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tricktable.cli.play import run_play
+
+    appended: list[bytes] = []
+    append = journal.append_bytes
+
+    def counted(path: Any, data: bytes, what: str = "file", fresh: bool = False) -> Path:
+        appended.append(data)
+        return append(path, data, what, fresh)
+
+    monkeypatch.setattr(journal, "append_bytes", counted)
+    path = tmp_path / "match.json"
+    bots = ",".join(["heuristic"] * 4)
+    assert run_play("setback", bots, 5, str(path), max_hands=2) == 0
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert path.read_bytes() == whole(record) and not journal_path(path).exists()
+    actions = sum(len(hand["actions"]) for hand in record["hands"])
+    assert len(appended) >= actions - 2 * 2  # every action but a hand's last (written whole)
+    assert "record saved" in capsys.readouterr().out
+
+
+def test_the_start_screen_lists_a_match_by_its_journal(tmp_path: Path) -> None:
+    from tricktable.tui.model import unfinished_records
+
+    path = tmp_path / "match.json"
+    saved = played(path, max_hands=1)
+    state = replay(saved[-1])
+    state.deal()
+    for _ in range(3):
+        state.apply(state.legal_actions()[0])
+        save_record(to_record(state, PLAYERS), path)
+    (listed,) = unfinished_records(tmp_path)
+    assert listed.path == path and listed.hands == 1
+    journal_path(path).write_bytes(b"damaged\n")
+    assert unfinished_records(tmp_path) == []  # not the start screen's to judge

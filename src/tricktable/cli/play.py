@@ -31,8 +31,8 @@ from tricktable.errors import TricktableError, quote
 from tricktable.files import check_writable, shown
 from tricktable.games import load_game
 from tricktable.limits import RunnerOptions
-from tricktable.match import EngineFailure
-from tricktable.records import load_record, replay, save_record
+from tricktable.match import EngineFailure, Listener
+from tricktable.records import load_record, replay, save_record, to_record
 from tricktable.runner import (
     BOT_LABEL,
     MatchInterrupted,
@@ -190,8 +190,15 @@ def run_play(
 
     status = 0
     played = False
+    saving = _Saving(path, spec.labels, record)
     try:
-        outcome = run_match(spec, listener=None if humans else display, bots=people, on_start=start)
+        outcome = run_match(
+            spec,
+            listener=saving.listener(None if humans else display),
+            bots=people,
+            on_start=start,
+            on_fault=saving.faults.append,
+        )
         played = True
     except MatchInterrupted as stop:
         console.print("\nInterrupted.")
@@ -212,11 +219,50 @@ def run_play(
             prepare_folder(path)
     if path is not None:
         try:
-            save_record(outcome.record, path)
+            save_record(outcome.record, path, whole=True)  # no journal left beside it
         except TricktableError as exc:  # the place changed during the match
             return fail(exc)
         console.print(f"record saved to {path}", markup=False, highlight=False)
     return status
+
+
+class _Saving:
+    """Saves the match after every action, so that a match killed in the middle plays on
+    with ``--resume``: each action a line appended to the record's journal
+    (:func:`tricktable.records.save_record`), the record written whole when a hand ends.
+
+    A save that fails is not the match's end: the save at the end says why, once.
+    """
+
+    def __init__(
+        self, path: Path | None, labels: tuple[str, ...] | None, record: dict[str, Any] | None
+    ) -> None:
+        self.path = path if labels is not None else None
+        self.labels = labels
+        earlier = record.get("faults") if record is not None else None
+        #: the faults of the record played on, then those the referee records
+        self.faults: list[dict[str, Any]] = list(earlier) if isinstance(earlier, list) else []
+        self.failed = False
+
+    def listener(self, then: Listener | None) -> Listener | None:
+        """The match loop's listener: ``then`` (the terminal's table), then the save."""
+        if self.path is None:
+            return then
+
+        def listen(state: TrickState, seat: int, action: int) -> None:
+            if then is not None:
+                then(state, seat, action)
+            self.save(state)
+
+        return listen
+
+    def save(self, state: TrickState) -> None:
+        if self.path is None or self.failed:
+            return
+        try:
+            save_record(to_record(state, self.labels, self.faults), self.path)
+        except TricktableError:
+            self.failed = True
 
 
 def _labels(specs: list[str] | tuple[str, ...], humans: list[int]) -> tuple[str, ...]:

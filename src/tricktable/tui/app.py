@@ -71,15 +71,24 @@ class TricktableApp(App[None]):
                 self.open_table(self.setup, save=self.save_path)
             elif self.start == "resume":
                 assert path is not None
-                record = load_record(path)
+                record = self._loaded(path)
                 save = self.save_path or path
                 self.open_table(self.setup, record=record, save=save, bots=self.resume_bots)
             else:
                 assert path is not None
-                self.open_replay(load_record(path), path.name)
+                self.open_replay(self._loaded(path), path.name)
         except TricktableError as exc:
             self.failure = exc
             self.exit()
+
+    def _loaded(self, path: Path) -> dict[str, Any]:
+        """The record at ``path`` with its journal; a note (a journal's last line cut off
+        mid-write, ignored) shown as a notice, not written over the screen."""
+        notes: list[str] = []
+        record = load_record(path, notes)
+        for note in notes:
+            self.notify(note, title="Record", severity="warning")
+        return record
 
     # --------------------------------------------------------------------- the screens
 
@@ -101,11 +110,11 @@ class TricktableApp(App[None]):
                 self.open_table(chosen.setup)
             elif chosen.action == "resume":
                 assert chosen.path is not None
-                record = load_record(chosen.path)
+                record = self._loaded(chosen.path)
                 self.open_table(chosen.setup, record=record, save=chosen.path)
             else:
                 assert chosen.path is not None
-                self.open_replay(load_record(chosen.path), chosen.path.name)
+                self.open_replay(self._loaded(chosen.path), chosen.path.name)
         except TricktableError as exc:
             self.open_setup(str(exc))
 

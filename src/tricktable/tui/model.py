@@ -10,7 +10,6 @@ change nothing of the match. Saved matches that can be resumed are found by
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -158,19 +157,28 @@ def unfinished_records(
     as a new one. Files that are not records, or do not replay, are passed over silently:
     they are not the start screen's to judge, and resuming one says what is wrong with it.
     """
+    # Imported when the start screen lists matches, as _saved_match imports replay: the
+    # settings and setup read here stay light for the command line (start-up speed).
+    from tricktable.journal import journal_path
+    from tricktable.records import load_record
+
     stamped: list[tuple[float, Path]] = []
     try:
         for path in folder.glob("*.json"):
             with contextlib.suppress(OSError):
-                stamped.append((path.stat().st_mtime, path))
+                # A match in play grows its journal: its last action is the journal's time.
+                when = path.stat().st_mtime
+                with contextlib.suppress(OSError):
+                    when = max(when, journal_path(path).stat().st_mtime)
+                stamped.append((when, path))
     except OSError:
         return []
     stamped.sort(reverse=True)
     found: list[SavedMatch] = []
     for _, path in stamped[:look]:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            data = load_record(path, [])  # with its journal: the match as last saved
+        except TricktableError:
             continue
         saved = _saved_match(path, data)
         if saved is not None:
