@@ -219,17 +219,17 @@ def test_bids_by_simulation_legally_and_seeded(name: str) -> None:
         view = state.view(seat)
         answers = set()
         for _ in range(2):
-            bot = PimcBot(max_seconds=None, bid_worlds=6)
+            bot = PimcBot(max_seconds=None, bid_worlds=3)
             bot.start_match(state.game, seat, 5)
             answers.add(bot.act(view))
-            assert bot.bid_decisions == 1 and bot.bid_worlds_used == 6
+            assert bot.bid_decisions == 1 and bot.bid_worlds_used == 3
         assert len(answers) == 1 and answers <= set(view.legal_actions())
-        hint = PimcBot(max_seconds=None, bid_worlds=6)
+        hint = PimcBot(max_seconds=None, bid_worlds=3)
         hint.start_match(state.game, seat, 5)
         ranked = hint.hint(view)
         assert ranked[0][0] in answers  # margin 0: the hint's best is played
         assert sorted(a for a, _, _ in ranked) == view.legal_actions()
-        assert {w for _, _, w in ranked} == {6}
+        assert {w for _, _, w in ranked} == {3}
         values = [v for _, v, _ in ranked]
         assert values == sorted(values, reverse=True)
 

@@ -25,12 +25,27 @@ presets, Hearts, Spades); any other is refused with one line.
    value, the seat's side's score change minus the rest's, under perfect play by all);
 4. **plays the card of the best weighted mean** over the worlds (ties: the lowest card).
 
-**Bidding** (Setback and the Pitch presets, ``bidding="simulate"``, the default): each legal
-bid and passing is valued on sampled worlds (weighted by the auction so far, as above), the
-rest of the auction and the hand played out by the model, scored by the game's rules; the
-highest value wins, a bid needing to beat passing by ``bid_margin`` points
-(:mod:`tricktable.bots.pimc_bidding` has the rule, and why the hands are played out rather
-than solved: a solve from the first lead takes about 0.4 s). The trump is named by the first
+**Where a solve is out of reach** (``cards="auto"``, the default): a world is solved only
+while at most ``solve_cards`` cards (24) are left in the hands — all of a Setback hand, the
+last six tricks of Hearts and Spades, where the compiled solver takes milliseconds; earlier,
+each legal card is valued in each world by a **rollout**: the model (the heuristic) plays the
+rest of the hand for every seat, the seat's own later cards too, and the card's value is the
+same measure as the solver's, from the hand's scores. This is Monte Carlo search over a
+policy (a one-step improvement of the heuristic, as imperfect-information Monte Carlo with a
+playout policy: Furtak and Buro, 2013): nobody in a rollout plays seeing the others' cards, so
+it has none of PIMC's *strategy fusion* — the solver's assumption that every later choice is
+made knowing the deal. ``cards="solve"`` always solves (falling back to the heuristic where no
+solve ends in time), ``cards="rollout"`` always plays out.
+
+**Bidding** (Setback and the Pitch presets): each legal bid and passing is valued on sampled
+worlds (weighted by the auction so far, as above), the rest of the auction played by the
+model; ``bidding="solve"`` (the default, ``"auto"``, where the solver's compiled core is
+built) then makes the contract's first lead — the seat's highest card of each candidate suit
+where it declares, the model's lead where another seat declares (nobody names trump seeing
+the deal) — and solves the rest of the hand double-dummy; ``bidding="simulate"`` (the default
+without the compiled core) plays the hand out by the model instead. Scored by the game's
+rules; the highest value wins, a bid needing to beat passing by ``bid_margin`` points
+(:mod:`tricktable.bots.pimc_bidding` has the rule). The trump is named by the first
 lead in every Pitch preset, which the card search covers (the solver values each first card
 with the trump it names). ``bidding="heuristic"`` bids as the heuristic does. Spades' bids and
 Hearts' passes are the game's heuristic's (not simulated), as is anything else before the
@@ -39,10 +54,12 @@ first card.
 **Budget.** ``worlds`` is the most worlds a card decision solves, ``bid_worlds`` the most a bid
 decision plays out; ``max_seconds`` (0.5 s by default) the time of either: sampling stops when
 the next world, at the slowest pace seen so far in this decision, would pass it, and a solve
-still running when the time is up is abandoned (its world is not counted). The pure-Python
-solver needs from tens of milliseconds to seconds for a world of the first trick, so early in
-a hand the budget buys few worlds, and where it buys none the heuristic plays the card
-(counted in ``fallbacks``); later tricks get the full ``worlds``. ``worlds_used`` and
+still running when the time is up is abandoned (its world is not counted). The compiled solver
+(:mod:`tricktable.search.solver.fast`) solves a Setback world of the first trick in a few
+milliseconds, so a decision gets from tens of worlds (the first trick, on a loaded machine)
+to the full ``worlds`` (200); the pure-Python one needs from tens of milliseconds to seconds,
+and where the budget buys no world the heuristic plays the card (counted in
+``fallbacks``). ``worlds_used`` and
 ``decisions`` (``bid_worlds_used`` and ``bid_decisions`` for bids) give the mean worlds a
 decision; ``inference_seconds`` the time spent weighing. The budget counts the wall clock;
 ``clock="cpu"`` counts the process's CPU time instead (:mod:`tricktable.bots.budget`), so that
@@ -74,8 +91,9 @@ from tricktable.search.inference import DEFAULT_BID_MISMATCH, DEFAULT_PLAY_MISMA
 from tricktable.search.solver import SolveTimeout, solve, supports
 from tricktable.search.solver.fast import available as compiled
 
-#: the most worlds a card decision solves by default
-DEFAULT_WORLDS: Final = 40
+#: the most worlds a card decision solves by default (the compiled solver affords a hundred
+#: or more at Setback's first trick in 0.5 s; the time binds first early in a hand)
+DEFAULT_WORLDS: Final = 200
 #: the most worlds a bid decision plays out by default (the time binds first, about 100)
 DEFAULT_BID_WORLDS: Final = 400
 #: the time budget of a decision by default, seconds (the issue's ceiling, one core)
