@@ -28,13 +28,13 @@ in each). **The rule:** the action of the highest value, where a bid must beat p
 ``margin`` points (0 by default); ties go to passing, then to the lowest bid. Passing is thus
 valued honestly — the contract the others then reach, and the dealer's forced bid.
 
-**Why playouts and not the solver.** The issue asked for each deal to be *solved* from the
-first lead. Measured (``PYTHONPATH=src`` source tree, 20 seeded Setback deals, load 0.5): the
-exact solve of a hand from its first lead takes 0.43 s median (3.7 s at worst), about 0.41 s
-even with trump fixed — one world in the 0.5 s a decision may take, where a heuristic playout
-of the hand takes 1.4 ms. Double-dummy values from one or two worlds are worse than no
-simulation, so the hands are played out by the model instead: about a hundred worlds a bid.
-What is searched exactly is the card play (:mod:`tricktable.bots.pimc`).
+**Solved bids** (``solved``, the ``pimc`` bot's default where the solver's compiled core is
+built): step 2 instead makes the contract's first lead — the seat's highest card of each
+candidate suit where it declares, the model's lead where another seat declares — and solves
+the rest of the hand double-dummy (:func:`~tricktable.search.solver.solve`, a few
+milliseconds compiled), the value being the solver's measure for the seat; a (declarer, bid,
+suit) is solved once a world. Without the compiled core a solve from the first lead takes
+about 0.4 s (one world in a decision's 0.5 s), so the hands are played out by the model.
 """
 
 from __future__ import annotations
