@@ -98,11 +98,17 @@ class Seat:
         url = self.base.replace("http", "ws") + "/ws"
         self.ws = await connect(url, additional_headers={"Cookie": cookie}, max_size=None)
 
+    #: whether confirms carry a snapshot (``--full-confirms``), or the seat folds its events
+    full = False
+
     async def act(self, action: int) -> None:
         self.n += 1
         act_id = f"{self.name}-{self.n}"
         self.acts[act_id] = time.monotonic()
-        await self.send("act", {"action": action}, id=act_id)
+        data: dict[str, Any] = {"action": action}
+        if not self.full:
+            data["snapshot"] = False
+        await self.send("act", data, id=act_id)
 
     async def send(self, kind: str, data: dict[str, Any], id: str | None = None) -> None:
         assert self.ws is not None
@@ -148,6 +154,7 @@ async def play(
                 arrived[(seat.table, event["version"])].append(now)
             version = v
         elif kind == "confirm":
+            # an act's confirm comes after its events: the seat has it with the confirm
             sent[(seat.table, v)] = seat.acts.pop(frame["id"], time.monotonic())
             arrived[(seat.table, v)].append(time.monotonic())
             seat.confirmed.append(frame["id"])
@@ -221,10 +228,12 @@ def client(
     out: Any,
     cpus: set[int] | None,
     think: float,
+    full: bool = False,
 ) -> None:
     """A client process (on ``cpus``, if given): :func:`part`, its result put on ``out``."""
     if cpus:
         os.sched_setaffinity(0, cpus)
+    Seat.full = full
     out.put(asyncio.run(part(base, tables, seconds, ready, think)))
 
 
@@ -247,6 +256,7 @@ def run(
     clients: int,
     cpus: set[int] | None = None,
     think: float = 0.0,
+    full: bool = False,
 ) -> dict[str, Any]:
     """Seat and play ``tables`` from ``clients`` processes; the figures."""
     import multiprocessing
@@ -257,7 +267,7 @@ def run(
     before = rss_kib(pid)
     shares = [range(k * tables // clients, (k + 1) * tables // clients) for k in range(clients)]
     workers = [
-        context.Process(target=client, args=(base, share, seconds, ready, out, cpus, think))
+        context.Process(target=client, args=(base, share, seconds, ready, out, cpus, think, full))
         for share in shares
     ]
     for worker in workers:
@@ -366,6 +376,9 @@ def main() -> None:
         "--think", type=float, default=0.0, help="a seat's mean seconds before acting (0: at once)"
     )
     parser.add_argument("--db", default=None, help="a PostgreSQL URL (default: a new SQLite file)")
+    parser.add_argument(
+        "--full-confirms", action="store_true", help="confirms with a snapshot (the default's)"
+    )
     parser.add_argument("--json", default=None, help="write the figures to this JSON file")
     parser.add_argument("--profile", default=None, help="cProfile the server: its stats file")
     args = parser.parse_args()
@@ -388,7 +401,16 @@ def main() -> None:
                     except httpx.HTTPError:
                         time.sleep(0.1)
                 cpus = cpu_list(args.client_cpus)
-                result = run(base, server.pid, tables, args.seconds, args.clients, cpus, args.think)
+                result = run(
+                    base,
+                    server.pid,
+                    tables,
+                    args.seconds,
+                    args.clients,
+                    cpus,
+                    args.think,
+                    args.full_confirms,
+                )
             finally:
                 server.terminate()
                 server.wait(60)
@@ -398,7 +420,10 @@ def main() -> None:
             doubled = len(ids) - len(set(ids))
             result.update(confirmed=len(confirmed), lost=len(lost), doubled=doubled)
             result.update(
-                server_cpus=args.server_cpus, client_cpus=args.client_cpus, think=args.think
+                server_cpus=args.server_cpus,
+                client_cpus=args.client_cpus,
+                think=args.think,
+                full_confirms=args.full_confirms,
             )
             results.append(result)
             p50, p99 = result["p50_ms"], result["p99_ms"]

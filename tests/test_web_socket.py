@@ -57,6 +57,18 @@ def test_a_person_plays_a_hand_with_bots_every_act_confirmed(base: str) -> None:
     ann.close()
 
 
+def test_a_confirm_without_a_snapshot_when_the_client_folds_its_events(base: str) -> None:
+    ann, table = sit(base)
+    snap = my_turn(ann)
+    before = len(ann.frames)
+    ann.send("act", table, {"action": snap["legal"][0]["action"], "snapshot": False}, id="lite")
+    confirm = ann.until("confirm", id="lite")
+    assert confirm["data"] == {}
+    got = [e for f in ann.frames[before:] if f["type"] == "events" for e in f["data"]["events"]]
+    assert got and got[-1]["version"] == confirm["v"]  # its events came first
+    ann.close()
+
+
 def test_an_act_resent_is_confirmed_again_never_applied_twice(base: str) -> None:
     ann, table = sit(base)
     snap = my_turn(ann)

@@ -192,7 +192,7 @@ class Client:
             self.version = frame["v"]
         if kind == "snapshot":
             self.snapshot = data
-        elif kind in ("confirm", "refuse"):
+        elif kind in ("confirm", "refuse") and "snapshot" in data:
             self.snapshot = data["snapshot"]
         elif kind == "table":
             self.you = data["you"]

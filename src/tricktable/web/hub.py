@@ -381,9 +381,10 @@ class Hub:
             return
         if "action" not in data:
             raise BadRequest("an act's data holds its action")
+        lite = data.get("snapshot", True) is False
         ok, reason = room.act(seat, data["action"], mid)
         # Answered once the act (and whatever the table made before it) is in the database.
-        room.answer(conn, mid, seat, None if ok else reason)
+        room.answer(conn, mid, seat, None if ok else reason, snapshot=not lite)
 
     async def _on_chat(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
         from tricktable.chat import checked_line

@@ -532,16 +532,21 @@ class Room:
         self.applied.setdefault(f"{seat}:{act_id}", self.head)
         return True, ""
 
-    def answer(self, conn: Conn, act_id: str, viewer: int, refusal: str | None) -> None:
+    def answer(
+        self, conn: Conn, act_id: str, viewer: int, refusal: str | None, snapshot: bool = True
+    ) -> None:
         """Confirm an act to ``conn`` (``refusal`` None) or refuse it, with the viewer's
         snapshot, once what the table made is written: a confirm whose rows cannot be
-        written is a refusal saying so."""
+        written is a refusal saying so. ``snapshot`` False: a confirm without it (the client
+        folds the events it has just been sent; a snapshot is most of a move's cost)."""
 
         def send(failure: str | None) -> None:
             reason = refusal or failure
             data: dict[str, Any]
             if reason is None:
-                data = {"snapshot": self.snapshot(viewer)}
+                data = {}
+                if snapshot or conn.versions.get(self.id) != self.version:
+                    data["snapshot"] = self.snapshot(viewer)
                 conn.send("confirm", data, table=self.id, v=self.version, id=act_id)
             else:
                 data = {"reason": reason, "snapshot": self.snapshot(viewer)}
