@@ -420,10 +420,13 @@ def main() -> None:
         print(f"PYTHONPATH: {os.environ['PYTHONPATH']}")
     print(f"load average before: {load_before}")
     print(f"clock: {'CPU time of each process (user + system)' if args.clock == 'cpu' else 'wall'}")
-    print(
-        f"runs per game: {args.runs} (best counts), hands per run: "
-        f"{args.hands if args.hands else f'picked for about {args.seconds} s of play'}"
-    )
+    if args.hands:
+        picked = str(args.hands)
+    elif args.clock == "cpu":
+        picked = f"about {args.seconds * CARDS_AIM:,.0f} cards played over the cards a hand"
+    else:
+        picked = f"picked for about {args.seconds} s of play"
+    print(f"runs per game: {args.runs} (best counts), hands per run: {picked}")
     print(flush=True)
     rows = []
     for game, kind in names:
