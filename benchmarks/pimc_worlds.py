@@ -7,7 +7,8 @@ figures: the budget is wall-clock time.
 Each of ``--deals`` seeded Setback deals is played by the heuristic in all four seats; every
 decision of seat 0 with a real choice (its bid, its cards) is then asked of ``pimc`` in three
 settings — no inference, the auction weighed, the auction and the plays weighed (the
-default) — each with the default budget (0.5 s, 40 worlds a card, bids as many as fit).
+default) — each with the default budget (0.5 s, at most 200 worlds a card, bids as many as
+fit; with the solver's compiled core built, bids are solved: see :mod:`tricktable.bots.pimc`).
 Reported per setting: the mean worlds of a card decision (all, and the first trick's alone),
 of a bid decision, the decisions no world was solved for, and the share of the time spent
 weighing worlds.
