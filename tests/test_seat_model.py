@@ -306,3 +306,39 @@ def test_a_spectators_tally_names_the_sides(spec: str) -> None:
         state.apply(rng.choice(state.legal_actions()))
     text = " ".join(words).lower()
     assert not {"us", "them", "yours", "you"} & set(text.replace(":", " ").split()), text
+
+
+# ------------------------------------------------------------------- seat kinds and facts
+
+
+def test_seat_kinds_are_the_servers_words() -> None:
+    """A person (here or remote) is a person, a character of the roster a character, a level
+    (the beginner's, the club's) a bot: the words of the web server's TABLE_INFO."""
+    from tricktable.seat.snapshot import SEAT_KINDS
+    from tricktable.table.table import Remote
+
+    game = load_game("setback")
+    table = Table(game, [Remote("ann"), "edna", "beginner", "club"], seed=1, talk=False)
+    kinds = [s["kind"] for s in snapshot(table, SPECTATOR)["seats"]]
+    assert kinds == ["person", "character", "bot", "bot"]
+    assert set(kinds) <= set(SEAT_KINDS)
+    # A state and its labels alone: the record's labels say the same.
+    labels = ["ann", "bot:edna", "bot:beginner", "bot:heuristic"]
+    seen = snapshot_of(table.state, SPECTATOR, seats=labels, version=0)
+    assert [s["kind"] for s in seen["seats"]] == ["person", "character", "bot", "bot"]
+    table.close()
+
+
+def test_no_fact_of_a_bid_nobody_made() -> None:
+    table = _table("setback")
+    table.deal_next()
+    facts = snapshot(table, SPECTATOR)["hand"]["facts"]
+    said = [ph.to_plain(f, ["a", "b", "c", "d"]) for f in facts]
+    assert said == ["no bid yet"]
+    bid = next(a for a in table.state.legal_actions() if table.game.action_name(a) == "bid 2")
+    table.play_for(table.whose_turn, bid)
+    facts = snapshot(table, SPECTATOR)["hand"]["facts"]
+    said = [ph.to_plain(f, ["a", "b", "c", "d"]) for f in facts]
+    assert "high bid 2" in said and not any("-1" in s or "none" in s for s in said)
+    assert any(s.startswith("high bidder ") and s[-1] in "abcd" for s in said)
+    table.close()

@@ -17,6 +17,11 @@ the terminal, the TUI and the web page say the same things. The shape::
            leader, winning, last_trick, shown, facts, tally, situation, history},
      scores, score_line, legal [{action, text, label, words}], over, winners, summary}
 
+``seats[].kind`` is one of :data:`SEAT_KINDS`, the web server's words for a seat: ``person``
+(at this screen or remote), ``character`` (a character of the roster, who talks), ``bot`` (a
+level or any other bot). ``hand.facts`` leaves out a fact that is none (no bid yet: no
+``high bidder -1``).
+
 ``hand`` is None before the first deal; its ``number`` counts from 1. ``situation`` (what the
 seat to act needs to decide) is given on the viewer's own turn only; ``summary`` (the last
 hand's result and the scores) between hands and after the match.
@@ -63,7 +68,8 @@ from tricktable.seat import phrases as ph
 from tricktable.seat.phrases import Phrase
 from tricktable.seat.seen import Seen
 from tricktable.seat.views import EVERYONE, view_for
-from tricktable.ui.games import Presenter, Seating, presenter_for, safely
+from tricktable.ui.games import Presenter, Seating, line, presenter_for, safely
+from tricktable.ui.games.base import SEAT_KEYS
 
 if TYPE_CHECKING:
     from tricktable.table.table import Table
@@ -409,9 +415,40 @@ def _hand(public: Public, words: Words, seen: Seen, viewer: int) -> dict[str, An
     if view.phase == PLAY:
         out["facts"] = words.lines(lambda p: p.play_facts(seating, view))
     else:
-        out["facts"] = words.lines(lambda p: p.bidding_facts(seating, view))
+        out["facts"] = words.lines(lambda p: _bidding_facts(p, seating, view))
     if 0 <= viewer < n and view.to_act == viewer:
         out["situation"] = words.lines(lambda p: p.situation_lines(seating, view))
+    return out
+
+
+def _bidding_facts(presenter: Presenter, seating: Seating, view: View) -> list[Text]:
+    """The facts before the play: a game's own, or the generic ones (every fact of the
+    view's info) with the facts that are none left out — no value, a seat that is no seat
+    (``high_bidder`` -1), a high bid nobody made — and ``no bid yet`` said instead."""
+    kind = type(presenter)
+    if kind.bidding_facts is not Presenter.bidding_facts or (
+        kind.info_facts is not Presenter.info_facts
+    ):
+        return presenter.bidding_facts(seating, view)
+    info = view.info()
+    n = len(seating.names)
+
+    def none(key: str, value: object) -> bool:
+        if value is None:
+            return True
+        seatlike = key in SEAT_KEYS or key.endswith("bidder")
+        return seatlike and isinstance(value, int) and not 0 <= value < n
+
+    bidder = info.get("high_bidder")
+    nobody = "high_bidder" in info and none("high_bidder", bidder)
+    out: list[Text] = []
+    for key, value in info.items():
+        if none(key, value) or (nobody and key == "high_bid"):
+            continue
+        named = "seat" if key.endswith("bidder") else key  # a bidder is named as a seat
+        out.append(line(f"{key.replace('_', ' ')} ", presenter.value_text(seating, named, value)))
+    if nobody:
+        out.insert(0, Text("no bid yet"))
     return out
 
 
@@ -495,17 +532,34 @@ def _stream(state: TrickState, viewer: int) -> Sequence[Event]:
     return log.stream(viewer)
 
 
+#: the seat kinds of the snapshot, the web server's TABLE_INFO words (an open seat is the
+#: server's alone: a snapshot's seat is always someone's)
+SEAT_KINDS: Final = ("person", "bot", "character", "open")
+
+
 def _kind(player: Any) -> str:
-    kind = getattr(player, "kind", None)
-    if isinstance(kind, str) and getattr(player, "interactive", False):
-        return kind
-    return "character" if getattr(player, "talks", False) else "bot"
+    """A seat's kind: ``person`` (here or remote), ``character`` (a bot with a voice: a
+    character of the roster), else ``bot`` (a level, the beginner's included)."""
+    if getattr(player, "interactive", False):
+        return "person"
+    character = getattr(player, "character", None)
+    if getattr(player, "talks", False) and getattr(character, "voice", None):
+        return "character"
+    return "bot"
 
 
 def _kind_of_label(label: str) -> str:
-    if label.startswith("bot:"):
-        return "bot"
-    return "person"
+    """A record label's kind: ``bot:edna`` a character of the roster, ``bot:x`` a bot."""
+    if not label.startswith("bot:"):
+        return "person"
+    return "character" if _is_character(label[4:]) else "bot"
+
+
+@lru_cache(maxsize=256)
+def _is_character(name: str) -> bool:
+    from tricktable.characters.roster import CHARACTERS
+
+    return name.lower() in CHARACTERS
 
 
 @lru_cache(maxsize=4096)
