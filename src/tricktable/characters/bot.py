@@ -10,7 +10,10 @@ bid: a character never raises its partner's contract for the sake of style.
 **Tempo.** A character pauses before acting (``Style.tempo``, jittered) only while
 ``paced`` is set, and only a :class:`~tricktable.table.Table` where a person sits sets it
 (:func:`tricktable.characters.talk.seat_table`). ``run_match`` between bots, ``simulate``,
-``duel`` and tournaments never make such a table, so they never wait. A pause is at most a
+``duel`` and tournaments never make such a table, so they never wait. ``tempo_scale``
+multiplies the pause: the driver sets it from the table's pace (``run(tempo=...)``: 0 where a
+server shows moves at once, ``--pace 0``, and in tests), so a character waits only where the
+table itself takes its time; 1, the default, is the TUI's and terminal's tempo. A pause is at most a
 quarter of the decision time and all of a match's pauses together a fifth of the match
 time, so a character never faults for its tempo. The pause draws from its own generator:
 decisions never depend on it.
@@ -72,6 +75,8 @@ class CharacterBot(Bot):
         self.options = options if options is not None else RunnerOptions()
         #: pause before acting (``Style.tempo``): set only by a table where people sit
         self.paced = False
+        #: the pause's scale (0: never pause), set by the driver from the table's pace
+        self.tempo_scale = 1.0
         self._styled: Bot | None = None
         #: whether the styled heuristic takes a boldness (set at the start of a match)
         self._bold = False
@@ -148,7 +153,7 @@ class CharacterBot(Bot):
         return [b for b in (self._styled, self._cards) if b is not None]
 
     def _pause(self) -> None:
-        tempo = self.character.style.tempo
+        tempo = self.character.style.tempo * self.tempo_scale
         if tempo <= 0:
             return
         opts = self.options

@@ -45,6 +45,7 @@ async def run(
     person_time: float | None = None,
     deal: TableDealer | None = None,
     pace: Pacer | None = None,
+    tempo: float | None = None,
 ) -> TrickState:
     """Play the table's match to its end (or until it has ``max_hands`` hands); its state.
 
@@ -54,7 +55,9 @@ async def run(
     deals each hand (default: ``Table.deal_next()``, from the match's seed). ``pace``, if
     given, is awaited after every action before the next is asked for: a screen's pause to
     let a trick be seen before it is collected, or to hold the next deal while a hand's
-    summary is read (the state is not touched meanwhile). The bots are
+    summary is read (the state is not touched meanwhile). ``tempo``, if given, scales the
+    characters' pauses before they act (``CharacterBot.tempo_scale``): 0 where the table
+    shows every move at once (a server at ``--pace 0``, a test). The bots are
     started here (once a table) and told when each hand and the match end. Each person's
     :meth:`~tricktable.table.table.Person.attend` runs beside the driver from the start; one
     that raises stops the match and this raises it. The table is stopped
@@ -65,6 +68,12 @@ async def run(
         raise TricktableError("grace must not be negative")
     if person_time is not None and not person_time > 0:
         raise TricktableError("person_time must be a positive number of seconds")
+    if tempo is not None:
+        if not tempo >= 0:
+            raise TricktableError("tempo must be a scale of 0 or more")
+        for player in table.players:
+            if hasattr(player, "tempo_scale"):  # a character (CharacterBot)
+                player.tempo_scale = tempo
     clock = table.referee.clock
     clock.grace = grace
     table.resume()
