@@ -6,6 +6,7 @@ the deadline. Skipped where the extension is not built (the pure source tree).""
 
 from __future__ import annotations
 
+import itertools as it
 import random
 import time
 from collections.abc import Callable
@@ -133,6 +134,36 @@ def test_spades_equal_to_python_with_nil_bids(spec: str) -> None:
             same(state, seat)
             count += 1
     assert count >= 60
+
+
+def split_top_trumps(state: TrickState) -> bool:
+    """Whether the highest spades in play are held by two partners counting together (both
+    bid tricks), one of them holding more of that run than the top spade's owner's own run:
+    where the C core's sure tricks count the partnership's run (by the seat holding most of
+    it), not only the top spade's owner's."""
+    live = [c for c in range(51, 38, -1) if any(h >> c & 1 for h in state.hands)]
+    owners = [next(s for s in range(4) if state.hands[s] >> c & 1) for c in live]
+    if not owners or not all(state.bids[s] for s in (owners[0] & 1, (owners[0] & 1) + 2)):
+        return False
+    side = [o for o in it.takewhile(lambda o: (o & 1) == (owners[0] & 1), owners)]
+    own = len(list(it.takewhile(lambda o: o == owners[0], owners)))
+    return max(side.count(s) for s in set(side)) > own
+
+
+def test_spades_sure_tricks_of_a_partnership_equal_to_python() -> None:
+    # Positions where the partnership's run of top spades gives more sure tricks than the
+    # top spade's owner alone (the bound then cuts more): the values stay exact.
+    count = 0
+    for seed in range(400):
+        state = ending("spades(break_spades=false)", seed, 5 + seed % 2)
+        if state.phase != PLAY or not split_top_trumps(state):
+            continue
+        same(state, state.to_act)
+        same(state, (state.to_act + 1) % 4)
+        count += 1
+        if count == 25:
+            break
+    assert count >= 15
 
 
 #: the short deals' options (no passing: the deal is the hands given)

@@ -340,24 +340,27 @@ static void split_range(Solver *S, Sum s, int place, int left, int need_slot, in
     }
 }
 
-/* The bounds of a trick's start given the sure tricks: the seat holding the highest trumps
- * in play wins a trick with each of its unbroken run of them (nothing can beat one: the
- * higher ones are its own). 0 where no seat has such a run (the Python bounds then). */
+/* The bounds of a trick's start given the sure tricks of the top trumps: the highest trumps in
+ * play held by one slot (one seat, or two partners counting together), down to the first one
+ * another slot holds. Each of them wins the trick it is played to for that slot (any trump
+ * above it is the slot's too), and one seat's cards go to different tricks, so the slot takes
+ * at least as many tricks as the one of its seats holding most of them (partners may play two
+ * to one trick). 0 where no seat holds such a card (the Python bounds then). */
 static int sure_bounds(Solver *S, Sum s, u64 live, int leader, int *lo, int *hi) {
     if (S->trump_group < 0) return 0;
-    int owner = -1, run = 0;
+    int slot = -1, run = 0;
+    int count[MAXN] = {0};
     for (int i = S->gstart[S->trump_group]; i < S->gend[S->trump_group]; i++) {
         int c = S->gcards[i];
         if (!((live >> c) & 1)) continue;
         int o = 0;
         while (!((S->hands[o] >> c) & 1)) o++;
-        if (owner < 0) owner = o;
-        if (o != owner) break;
-        run++;
+        if (slot < 0) slot = S->slot_of[o];
+        if (S->slot_of[o] != slot) break;
+        if (++count[o] > run) run = count[o];
     }
     if (!run) return 0;
     int left = __builtin_popcountll(S->hands[leader]);
-    int slot = S->slot_of[owner];
     u64 w = (u64)left | (u64)run << 8 | (u64)slot << 16 | (u64)1 << 24;
     int found;
     int *v = cache_find(&S->bounds, s, w, &found);
