@@ -9,18 +9,13 @@ server's memory per table (its resident memory after seating, less before, over 
 tables), the server's CPU time a move (what a busy machine's share does not hide), and
 whether every confirmed move is in the journal exactly once (none lost, none doubled).
 
-Usage: ``python benchmarks/web_load.py [--tables 100 500 1000] [--seconds 20]
-[--clients N] [--server-cpus 0,1]``. The clients (``--clients`` processes, one by default)
-share the machine with the server unless ``--server-cpus`` pins the server to those cores
-(``taskset``): a two-core server measured on a larger machine, its clients on the others.
-
-Measured on the project's shared two-core machine (load average about 10, its eight users'
-work beside it), server and clients on the same two cores, two client processes, 2026-11:
-20 tables 133 moves/s (act to every seat p50 147 ms, p99 292 ms), 100 tables 118 moves/s
-(p50 715 ms, p99 1,086 ms); about 400 KiB a table; the server's own CPU 1.4-1.6 ms a move;
-no move lost or doubled. The clients' share of the cores, not the server's, set the rate;
-500 and 1,000 tables took longer to seat (four guests and sockets a table) than this
-machine's share allowed and are not measured here.
+Usage: ``python benchmarks/web_load.py [--tables 100,500,1000] [--seconds 20] [--think 0]
+[--clients N] [--server-cpus 0,1] [--client-cpus 2-15] [--json FILE] [--profile FILE]
+[--full-confirms] [--db URL]``. ``--think`` is a seat's mean seconds before acting (0: at
+once, the server saturated; else an offered load of about tables/think moves a second).
+The clients share the machine with the server unless ``--server-cpus`` and
+``--client-cpus`` pin them (``taskset``). What it measures, the figures and the command for a
+larger machine: ``docs/web-load.md``.
 """
 
 from __future__ import annotations

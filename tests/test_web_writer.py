@@ -53,7 +53,7 @@ def test_rows_arriving_together_are_one_commit_each_table_in_order(tmp_path: Pat
     async def main() -> tuple[JournalWriter, list[Owner]]:
         writer = JournalWriter(store, asyncio.get_running_loop())
         owners = [Owner(asyncio.get_running_loop()) for _ in "abc"]
-        with writer._wake:  # the thread waits: all 60 rows are there when it wakes
+        with writer._wake:  # the thread waits: all 60 rows reach it together
             for seq in range(1, 21):
                 for owner, t in zip(owners, "abc", strict=True):
                     writer.put(Pending(owner, 0, t, seq, 1, [["act", 0, seq]]))

@@ -53,6 +53,8 @@ class JournalWriter:
         self.store = store
         self.loop = loop
         self._queue: deque[Pending] = deque()
+        #: rows put in this pass of the loop, not yet handed to the thread
+        self._outbox: list[Pending] = []
         self._wake = threading.Condition()
         self._closing = False
         #: the epoch of each table's last failed row (the writer thread's own)
@@ -64,11 +66,22 @@ class JournalWriter:
         self._thread.start()
 
     def put(self, row: Pending) -> None:
-        """Queue ``row``; its owner hears from the loop once it is written or not."""
+        """Queue ``row`` (in the loop's thread); its owner hears from the loop once it is
+        written or not. The rows of one pass of the loop reach the thread together, at the
+        pass's end: one wake-up of the thread, not one a row."""
+        if self._closing:
+            raise StoreError("the server is stopping: nothing more is written")
+        if not self._outbox:
+            self.loop.call_soon(self._hand_over)
+        self._outbox.append(row)
+
+    def _hand_over(self) -> None:
+        """Give the thread the rows put since the last hand-over (in the loop's thread)."""
+        if not self._outbox:
+            return
+        rows, self._outbox = self._outbox, []
         with self._wake:
-            if self._closing:
-                raise StoreError("the server is stopping: nothing more is written")
-            self._queue.append(row)
+            self._queue.extend(rows)
             self._wake.notify()
 
     def write_now(self, row: Pending, timeout: float = 30.0) -> None:
@@ -79,6 +92,7 @@ class JournalWriter:
         """
         row.done = threading.Event()
         self.put(row)
+        self._hand_over()  # now, behind the rows put before it
         if not row.done.wait(timeout):
             raise StoreError(f"the journal was not written in {timeout:.0f} s")
         if row.error is not None:
@@ -86,6 +100,7 @@ class JournalWriter:
 
     def close(self) -> None:
         """Write what is queued, then stop the thread."""
+        self._hand_over()
         with self._wake:
             self._closing = True
             self._wake.notify()
