@@ -461,8 +461,8 @@ class Room:
         self.applied = {k: v for k, v in self.applied.items() if v <= self.version}
         keep = bisect_right(self._mark_v, self.version)
         del self._mark_v[keep:], self._mark_end[keep:]
-        self._snapshots.clear()
-        self._frames.clear()
+        # The snapshots kept are the last version written's (made only when settled): a
+        # refusal shows that, not the moves made after it.
         if self.table is not None:
             self.table.stop()
         self.hub.log(f"table {self.id}: {self.broken}")

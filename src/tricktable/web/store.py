@@ -75,7 +75,7 @@ class WebStore:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.engine = store.engine
-        self._journal: Connection | None = None
+        #: the journal writer's connection (its thread's own, kept open)
         self._group: Connection | None = None
         if self.engine.dialect.name == "sqlite":
             # Durable at every commit in WAL mode as far as a crash of this process goes
@@ -90,10 +90,6 @@ class WebStore:
 
     def close(self) -> None:
         """Close the database's connections."""
-        if self._journal is not None:
-            with suppress(Exception):
-                self._journal.close()
-            self._journal = None
         if self._group is not None:
             with suppress(Exception):
                 self._group.close()
@@ -261,33 +257,6 @@ class WebStore:
         with self._read(f"cannot read table {table_id}'s journal") as c:
             found = c.scalar(query.order_by(WebJournal.seq.desc()).limit(1))
         return int(found or 0)
-
-    def append(self, table_id: str, seq: int, match_no: int, steps: list[Any]) -> None:
-        """Append one change to a table's journal (a :class:`StoreError` if it cannot be).
-
-        Written on a connection kept open for the journal (a write is the hot path: one a
-        move); a failure closes it, and the next write opens another.
-        """
-        row = {
-            "table_id": table_id,
-            "seq": seq,
-            "match_no": match_no,
-            "steps": _ENCODER.encode(steps),
-            "at": _now(),
-        }
-        try:
-            if self._journal is None:
-                self._journal = self.engine.connect()
-            connection = self._journal
-            with connection.begin():
-                connection.execute(_APPEND, row)
-        except (SQLAlchemyError, OSError) as exc:
-            journal, self._journal = self._journal, None
-            if journal is not None:
-                with suppress(Exception):
-                    journal.close()
-            doing = f"cannot write table {table_id}'s journal"
-            raise StoreError(f"{self.store.where}: {doing}: {_reason(exc)}") from exc
 
     def append_many(self, rows: list[tuple[str, int, int, list[Any]]]) -> None:
         """Append rows ``(table_id, seq, match_no, steps)`` in one transaction: all or none
