@@ -92,3 +92,25 @@ def test_sigkill_mid_hand_then_restart_plays_on_without_loss(web_db: str) -> Non
         ann.close()
     ids = journal_acts(db, table)
     assert ids == before + after  # every confirmed act once, in order
+
+
+def test_nothing_is_sent_before_it_is_in_the_database(web_db: str) -> None:
+    """A table of bots playing flat out, watched; the server killed while frames stream: every
+    version the watcher was sent is in the journal (the writer commits before anything goes)."""
+    port = free_port()
+    with server_process(web_db, port) as proc:
+        eve = Client(f"http://127.0.0.1:{port}", "Eve")
+        bots = [{"kind": "bot", "level": "beginner"}] * 4
+        made = eve.post("/api/tables", {"game": "setback(target=500)", "seats": bots})
+        table = made.json()["table"]["id"]
+        eve.connect()
+        eve.send("hello", table)
+        while (eve.version or 0) < 40:
+            eve.recv()
+        proc.kill()
+        proc.wait(10)
+    sent = [f["v"] for f in eve.frames if f.get("v") is not None and f["table"] == table]
+    seqs = [seq for seq, _ in journal_rows(web_db, table)]
+    assert seqs == list(range(1, len(seqs) + 1))
+    assert max(sent) <= seqs[-1]
+    eve.close()
