@@ -242,11 +242,12 @@ class View:
 
     def info(self) -> dict[str, Any]:
         """Game-specific public facts (declarer, bids, ...): a dict of this call's own, its
-        sequences new lists (every view of the state shares the facts it is made from)."""
+        sequences new lists, and lists inside them new too (every view of the state shares
+        the facts it is made from: a game's list of lists must not become a channel)."""
         out = {**self._info, **self._shared.facts}
         for key, value in out.items():
             if isinstance(value, list | tuple):
-                out[key] = list(value)
+                out[key] = [_own(item) for item in value] if _nested(value) else list(value)
         return out
 
     def legal_actions(self) -> list[int]:
@@ -305,6 +306,21 @@ class View:
             "legal": [game.action_name(a) for a in self.legal_actions()],
             **self.info(),
         }
+
+
+def _nested(items: Sequence[Any]) -> bool:
+    """Whether ``items`` holds a list or a tuple."""
+    return any(isinstance(item, list | tuple) for item in items)
+
+
+def _own(item: Any) -> Any:
+    """``item`` as a bot may keep it: a list copied, at any depth (a tuple that holds one made
+    again), anything else as it is."""
+    if isinstance(item, list):
+        return [_own(inner) for inner in item]
+    if isinstance(item, tuple) and _nested(item):
+        return tuple(_own(inner) for inner in item)
+    return item
 
 
 def _or_all(masks: Sequence[int]) -> int:
