@@ -1,5 +1,5 @@
 """The HTTP routes of ``tricktable serve`` against a real uvicorn on 127.0.0.1 and a real
-SQLite file: guests, accounts, sessions, CSRF, the login limit, games, tables, records and
+SQLite file, then a real PostgreSQL database: guests, accounts, sessions, CSRF, the login limit, games, tables, records and
 their fair-deal proof (``tricktable verify``)."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+import psycopg
 import pytest
 
 from tricktable.cli.verify import check_fair, run_verify
@@ -18,13 +19,18 @@ from tricktable.errors import RecordError
 from tricktable.records import replay
 from web_harness import Client, serving
 
-#: each server's database file, by its base URL
-DATABASES: dict[str, Path] = {}
+#: each server's database (a SQLite file or a URL), by its base URL
+DATABASES: dict[str, str] = {}
 
 
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("api") / "web.db"
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def base(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server for the module's tests: on a SQLite file, then on PostgreSQL."""
+    if request.param == "sqlite":
+        db = str(tmp_path_factory.mktemp("api") / "web.db")
+    else:
+        server = request.getfixturevalue("postgres")
+        db = server.url(server.new_database())
     with serving(db) as url:
         DATABASES[url] = db
         yield url
@@ -168,11 +174,18 @@ def test_a_bot_table_plays_its_match_and_the_record_proves_its_deals(
 
 def test_an_expired_session_is_no_session(base: str) -> None:
     ann = Client(base, "Old Ann")  # a new session: not yet read, so not yet remembered
-    with sqlite3.connect(DATABASES[base]) as connection:
-        connection.execute(
-            "UPDATE web_session SET expires = '2000-01-01 00:00:00.000000' WHERE user_id = ?",
-            (ann.user["id"],),
-        )
+    db = DATABASES[base]
+    expire = "UPDATE web_session SET expires = '2000-01-01 00:00:00' WHERE user_id = %s"
+    if "://" in db:
+        url = db.replace("postgresql+psycopg://", "postgresql://")
+        with psycopg.connect(url, autocommit=True) as connection:
+            connection.execute(expire, (ann.user["id"],))
+    else:
+        with sqlite3.connect(db) as connection:
+            connection.execute(
+                expire.replace("%s", "?").replace("00:00:00'", "00:00:00.000000'"),
+                (ann.user["id"],),
+            )
     assert ann.http.get("/api/me").json()["user"] is None
     assert ann.post("/api/tables", {"game": "setback"}).status_code == 401
 

@@ -1,5 +1,5 @@
 """The websocket of ``tricktable serve`` against a real uvicorn on 127.0.0.1 (a real SQLite
-file, the ``websockets`` client): playing, acting exactly once, refusals, reconnecting, a
+file, then a real PostgreSQL database; the ``websockets`` client): playing, acting exactly once, refusals, reconnecting, a
 second tab, chat, clocks and away seats, and bad input of every kind (docs/protocol-web.md)."""
 
 from __future__ import annotations
@@ -19,9 +19,15 @@ from web_harness import Client, my_turn, serving
 BOTS = [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
 
 
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with serving(tmp_path_factory.mktemp("web") / "web.db") as url:
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def base(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server for the module's tests: on a SQLite file, then on PostgreSQL."""
+    if request.param == "sqlite":
+        db = str(tmp_path_factory.mktemp("web") / "web.db")
+    else:
+        server = request.getfixturevalue("postgres")
+        db = server.url(server.new_database())
+    with serving(db) as url:
         yield url
 
 
