@@ -58,3 +58,24 @@ def test_a_database_error_refuses_moves_and_the_table_comes_back(web_db: str) ->
     assert journal_acts(db, table) == ["kept", "back", "on"]  # the refused ones: not in
     back = [seq for seq, steps in journal_rows(db, table) if steps[0][-1] == "back"]
     assert back == [kept + 1]  # nothing after the last kept version was kept
+
+
+def test_a_match_that_cannot_begin_begins_once_the_database_is_back(web_db: str) -> None:
+    db = web_db
+    with serving(db) as base:
+        ann = Client(base, "Ann")
+        sql(db, "ALTER TABLE web_journal RENAME TO web_journal_away")
+        seats = [{"kind": "me"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
+        answer = ann.post("/api/tables", {"game": "setback", "seats": seats})
+        assert answer.status_code == 400
+        assert answer.json()["error"].startswith("the database cannot be written")
+        (waiting,) = ann.http.get("/api/tables").json()["tables"]
+        assert waiting["status"] == "waiting"
+        sql(db, "ALTER TABLE web_journal_away RENAME TO web_journal")
+        ann.connect()
+        ann.send("hello", waiting["id"])  # filled: it begins now
+        snap = my_turn(ann)
+        ann.send("act", waiting["id"], {"action": snap["legal"][0]["action"]}, id="first")
+        ann.until("confirm", id="first")
+        ann.close()
+    assert journal_acts(db, waiting["id"]) == ["first"]

@@ -228,6 +228,7 @@ class Room:
         try:
             self.hub.writer.write_now(row)
         except StoreError as exc:
+            self.epoch += 1  # the writer drops this epoch's rows now: the next try is new
             raise TricktableError(
                 f"the database cannot be written ({exc}); the match does not begin"
             ) from None
