@@ -1,6 +1,6 @@
 """The HTTP routes of ``tricktable serve`` against a real uvicorn on 127.0.0.1 and a real
-SQLite file, then a real PostgreSQL database: guests, accounts, sessions, CSRF, the login limit, games, tables, records and
-their fair-deal proof (``tricktable verify``)."""
+SQLite file, then a real PostgreSQL database: guests, accounts, sessions, CSRF, the login
+limit, games, tables, records and their fair-deal proof (``tricktable verify``)."""
 
 from __future__ import annotations
 

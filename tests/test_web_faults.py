@@ -46,7 +46,9 @@ def test_a_database_error_refuses_moves_and_the_table_comes_back(web_db: str) ->
         ann.send("act", table, {"action": snap["legal"][0]["action"]}, id="again")
         assert ann.until("refuse", id="again")["data"]["reason"].startswith("the database")
         sql(db, "ALTER TABLE web_journal_away RENAME TO web_journal")
-        kept = sql(db, "SELECT max(seq) FROM web_journal WHERE table_id = %s", table)[0][0]
+        found = sql(db, "SELECT max(seq) FROM web_journal WHERE table_id = %s", table)[0][0]
+        assert isinstance(found, int)
+        kept = found
         time.sleep(1.1)  # a stopped table tries its database again after a second
         ann.send("act", table, {"action": snap["legal"][0]["action"]}, id="back")
         answer = ann.until("confirm", id="back")

@@ -1,6 +1,7 @@
 """The websocket of ``tricktable serve`` against a real uvicorn on 127.0.0.1 (a real SQLite
-file, then a real PostgreSQL database; the ``websockets`` client): playing, acting exactly once, refusals, reconnecting, a
-second tab, chat, clocks and away seats, and bad input of every kind (docs/protocol-web.md)."""
+file, then a real PostgreSQL database; the ``websockets`` client): playing, acting exactly
+once, refusals, reconnecting, a second tab, chat, clocks and away seats, and bad input of
+every kind (docs/protocol-web.md)."""
 
 from __future__ import annotations
 
