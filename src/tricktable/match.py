@@ -34,6 +34,7 @@ from typing import Any, Final
 from tricktable.botcalls import UNTRUSTED, Clock, crash_of
 from tricktable.bots import SubstituteFactory, substitute_factory
 from tricktable.bots.base import Bot
+from tricktable.chat import checked_say
 from tricktable.engine.events import EVERYONE, Fault
 from tricktable.engine.trick import Game, TrickState
 from tricktable.errors import BotError, BotFault, IllegalAction, TricktableError
@@ -521,7 +522,7 @@ def relay_chat(
     lines of a program or HTTP bot, already throttled, and a note if some were dropped).
 
     ``say`` is the table's ``Table.chat`` where there is a table; without one the same
-    checks apply (:func:`tricktable.table.table.checked_line`). A refused line is dropped
+    checks apply (:func:`tricktable.chat.checked_say`). A refused line is dropped
     and recorded as a fault of kind ``chat``, a throttled bot once as ``flood``; neither
     costs the bot anything.
     """
@@ -546,15 +547,6 @@ def relay_chat(
             referee.note(state, BotFault(seat, "chat", f"{exc}: {text[:80]!r}"))
     if dropped:
         referee.note(state, BotFault(seat, "flood", dropped))
-
-
-def checked_say(state: TrickState) -> Callable[[int, str], None]:
-    """What says a line in a match without a table: ``state.chat`` after the checks
-    ``Table.chat`` makes (:func:`tricktable.table.table.checked_line`, which raises
-    :class:`TricktableError` for a line refused)."""
-    from tricktable.table.table import checked_line  # it imports this module
-
-    return lambda seat, text: state.chat(seat, checked_line(state, text))
 
 
 def _listen_for(state: TrickState, table: list[Bot], referee: Referee) -> None:
