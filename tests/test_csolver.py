@@ -20,7 +20,7 @@ from tricktable.engine.phases import PLAY
 from tricktable.engine.state import TrickState
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
-from tricktable.games.hearts import TWO_CLUBS
+from tricktable.games.hearts import TWO_CLUBS, hearts_points
 from tricktable.search.solver import SolveTimeout, fast, solve
 from tricktable.search.solver.core import Search, solve_root
 from tricktable.search.solver.hearts import HeartsRules
@@ -164,6 +164,45 @@ def test_spades_sure_tricks_of_a_partnership_equal_to_python() -> None:
         if count == 25:
             break
     assert count >= 15
+
+
+def never_wins(state: TrickState, seat: int) -> bool:
+    """Whether ``seat`` (not on lead, at a trick's start) holds in each suit only cards below
+    every card of that suit the others hold, the points already split between seats: where
+    the C core knows Hearts' value without searching (the seat takes nothing more)."""
+    if state.trick or state.to_act == seat:
+        return False
+    if sum(1 for s in range(4) if hearts_points([state.won[s]])[0]) < 2:
+        return False
+    others = 0
+    for s in range(4):
+        if s != seat:
+            others |= state.hands[s]
+    for suit in range(4):
+        cards = range(13 * suit, 13 * suit + 13)  # by rank, two to ace
+        mine = [c for c in cards if state.hands[seat] >> c & 1]
+        theirs = [c for c in cards if others >> c & 1]
+        if mine and theirs and max(mine) > min(theirs):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("spec", ["hearts", "hearts(moon=none)"])
+def test_hearts_seat_that_cannot_win_equal_to_python(spec: str) -> None:
+    # Trick starts where a seat can win no trick left: the C core stops there with the value
+    # of its points so far; the values stay exact (each legal card of the leader, for it).
+    count = 0
+    for seed in range(3000):
+        state = ending(spec, seed, 4 + seed % 3)
+        if state.phase != PLAY or state.trick:
+            continue
+        for seat in range(4):
+            if never_wins(state, seat):
+                same(state, seat)
+                count += 1
+        if count >= 20:
+            break
+    assert count >= 10
 
 
 #: the short deals' options (no passing: the deal is the hands given)

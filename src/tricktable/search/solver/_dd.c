@@ -381,6 +381,30 @@ static int sure_bounds(Solver *S, Sum s, u64 live, int leader, int *lo, int *hi)
     return 1;
 }
 
+/* ---- Hearts: a seat that cannot win a trick any more ---- */
+
+/* Whether the seat ``me``, not on lead, can win no trick left: in each suit it holds, each of
+ * its cards is below every card of that suit the others hold (a lead of the suit is one of
+ * those and beats whatever it follows with; void, it discards; no trumps), so it never leads
+ * again either. Its points are then final. */
+static int never_wins(const Solver *S, u64 live) {
+    u64 mine = S->hands[S->me];
+    while (mine) {
+        int c = __builtin_ctzll(mine);
+        u64 suit = S->suit_mask[c];
+        int top = -1;
+        for (u64 r = mine & suit; r; r &= r - 1) {
+            int p = S->power[__builtin_ctzll(r)];
+            if (p >= 100) return 0;
+            if (p > top) top = p;
+        }
+        for (u64 r = live & suit & ~S->hands[S->me]; r; r &= r - 1)
+            if (S->power[__builtin_ctzll(r)] < top) return 0;
+        mine &= ~suit;
+    }
+    return 1;
+}
+
 /* ---- legal cards: the engine's rules, from the position alone ---- */
 
 static inline u64 legal(const Solver *S, int seat, int pos, u64 lead_mask, u64 tmask) {
@@ -620,6 +644,13 @@ static int ab(Solver *S, int seat, int pos, u64 lead_mask, int best_power, int b
         for (int t = 0; t < S->n; t++) live |= S->hands[t];
         if (S->has_bounds) {
             int lo, hi;
+            if (S->smode == SUM_HEARTS && S->slope && (int64_t)s.a - 2 == -2 && seat != S->me &&
+                !S->trump_mask && never_wins(S, live)) {
+                /* the points split (no moon), the seat's own final: the value is known, the
+                 * bounds of no point left */
+                bounds(S, s, live & ~S->tracked, &lo, &hi);
+                return lo;
+            }
             if (!(S->sure && sure_bounds(S, s, live, seat, &lo, &hi))) bounds(S, s, live, &lo, &hi);
             if (S->error) return 0;
             if (lo == hi || hi <= alpha) return hi;
