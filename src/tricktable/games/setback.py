@@ -456,11 +456,14 @@ class Setback(Game):
         #: the points of a hand, all told (what a failed moon loses)
         self.total_points = sum(self.weights.values())
         self.moon_level = opts.max_bid + 1 if opts.moon else 0
+        # The kitty is the stock's first cards, so records list the stock; it and the discards
+        # are the declarer's alone. Both fields are set with a kitty or without: run as plain
+        # Python, a class's instances share one layout of fields only while each sets the
+        # same ones, and a game that set two more than the rest got a dict of its own (a
+        # mutable table of the game, reachable from every view).
+        self.records_stock = bool(opts.kitty)
+        self.private_actions = bool(opts.kitty)
         if opts.kitty:
-            # The kitty is the stock's first cards, so records list the stock; it and the
-            # discards are the declarer's alone.
-            self.records_stock = True
-            self.private_actions = True
             # Search's sampling of a kitty hand (imported here: search imports this module).
             import tricktable.search.pitch_kitty  # noqa: F401
 
