@@ -150,6 +150,43 @@ def split_top_trumps(state: TrickState) -> bool:
     return max(side.count(s) for s in set(side)) > own
 
 
+def second_run_counts(state: TrickState) -> bool:
+    """Whether, below the highest spades held by one slot (a seat, or partners both bidding
+    tricks), the next spades are held by the other side, one seat of it holding more of them
+    than the first run has cards: where the C core's sure tricks give that side some too."""
+    live = [c for c in range(51, 38, -1) if any(h >> c & 1 for h in state.hands)]
+    owners = [next(s for s in range(4) if state.hands[s] >> c & 1) for c in live]
+
+    def slot(seat: int) -> int:
+        pair = seat & 1
+        return pair if state.bids[pair] and state.bids[pair + 2] else seat
+
+    if not owners:
+        return False
+    first = list(it.takewhile(lambda o: slot(o) == slot(owners[0]), owners))
+    rest = owners[len(first) :]
+    if not rest:
+        return False
+    second = list(it.takewhile(lambda o: slot(o) == slot(rest[0]), rest))
+    return max(second.count(s) for s in set(second)) > len(first)
+
+
+def test_spades_sure_tricks_of_the_second_run_equal_to_python() -> None:
+    # Positions where the second side's run of spades gives it sure tricks too (an upper
+    # bound on the first side's): the values stay exact.
+    count = 0
+    for seed in range(600):
+        state = ending("spades(break_spades=false)", seed, 5 + seed % 2, bid=nil_often)
+        if state.phase != PLAY or not second_run_counts(state):
+            continue
+        same(state, state.to_act)
+        same(state, (state.to_act + 1) % 4)
+        count += 1
+        if count == 25:
+            break
+    assert count >= 15
+
+
 def test_spades_sure_tricks_of_a_partnership_equal_to_python() -> None:
     # Positions where the partnership's run of top spades gives more sure tricks than the
     # top spade's owner alone (the bound then cuts more): the values stay exact.

@@ -318,13 +318,13 @@ static void bounds(Solver *S, Sum s, u64 live, int *lo, int *hi) {
 /* ---- sure tricks: a tighter bound where the score is the tricks by slot (Spades) ---- */
 
 /* The least and the most of the leaves over every way the tricks left can fall into the
- * slots in use, slot ``need_slot`` taking at least ``need`` of them. */
-static void split_range(Solver *S, Sum s, int place, int left, int need_slot, int need, int *lo,
+ * slots in use, each slot taking at least ``need`` of them (by slot). */
+static void split_range(Solver *S, Sum s, int place, int left, const int *need, int *lo,
                         int *hi) {
     if (S->error) return;
+    int slot = S->places[place];
     if (place == S->nplaces - 1) {
-        int slot = S->places[place];
-        if (slot == need_slot && left < need) return;
+        if (left < need[slot]) return;
         Sum t = s;
         t.b += (u64)left << (8 * slot);
         int v = leaf(S, t);
@@ -332,36 +332,47 @@ static void split_range(Solver *S, Sum s, int place, int left, int need_slot, in
         if (v > *hi) *hi = v;
         return;
     }
-    int slot = S->places[place];
-    for (int k = slot == need_slot ? need : 0; k <= left; k++) {
+    for (int k = need[slot]; k <= left; k++) {
         Sum t = s;
         t.b += (u64)k << (8 * slot);
-        split_range(S, t, place + 1, left - k, need_slot, need, lo, hi);
+        split_range(S, t, place + 1, left - k, need, lo, hi);
     }
 }
 
-/* The bounds of a trick's start given the sure tricks of the top trumps: the highest trumps in
- * play held by one slot (one seat, or two partners counting together), down to the first one
- * another slot holds. Each of them wins the trick it is played to for that slot (any trump
- * above it is the slot's too), and one seat's cards go to different tricks, so the slot takes
- * at least as many tricks as the one of its seats holding most of them (partners may play two
- * to one trick). 0 where no seat holds such a card (the Python bounds then). */
+/* The bounds of a trick's start given the sure tricks of the top trumps. The highest trumps
+ * in play held by one slot (one seat, or two partners counting together), down to the first
+ * one another slot holds: each of them wins the trick it is played to for that slot (any
+ * trump above it is the slot's too), and one seat's cards go to different tricks, so the slot
+ * takes at least as many tricks as the one of its seats holding most of them (partners may
+ * play two to one trick). Then the next run, held by a second slot: each of its cards wins
+ * for that slot unless one of the first run is played to the same trick, so the second slot
+ * takes at least as many as its seat holding most of that run, less the first run's cards.
+ * 0 where no seat holds such a card (the Python bounds then). */
 static int sure_bounds(Solver *S, Sum s, u64 live, int leader, int *lo, int *hi) {
     if (S->trump_group < 0) return 0;
-    int slot = -1, run = 0;
-    int count[MAXN] = {0};
+    int slot = -1, run = 0, cards = 0, slot2 = -1, run2 = 0;
+    int count[MAXN] = {0}, count2[MAXN] = {0};
     for (int i = S->gstart[S->trump_group]; i < S->gend[S->trump_group]; i++) {
         int c = S->gcards[i];
         if (!((live >> c) & 1)) continue;
         int o = 0;
         while (!((S->hands[o] >> c) & 1)) o++;
         if (slot < 0) slot = S->slot_of[o];
-        if (S->slot_of[o] != slot) break;
-        if (++count[o] > run) run = count[o];
+        if (slot2 < 0 && S->slot_of[o] == slot) {
+            cards++;
+            if (++count[o] > run) run = count[o];
+            continue;
+        }
+        if (slot2 < 0) slot2 = S->slot_of[o];
+        if (S->slot_of[o] != slot2) break;
+        if (++count2[o] > run2) run2 = count2[o];
     }
     if (!run) return 0;
+    run2 = run2 > cards ? run2 - cards : 0;
+    if (!run2) slot2 = 0;
     int left = __builtin_popcountll(S->hands[leader]);
-    u64 w = (u64)left | (u64)run << 8 | (u64)slot << 16 | (u64)1 << 24;
+    u64 w = (u64)left | (u64)run << 8 | (u64)slot << 16 | (u64)1 << 24 | (u64)run2 << 32 |
+            (u64)slot2 << 40;
     int found;
     int *v = cache_find(&S->bounds, s, w, &found);
     if (found) {
@@ -369,9 +380,12 @@ static int sure_bounds(Solver *S, Sum s, u64 live, int leader, int *lo, int *hi)
         *hi = v[1];
         return 1;
     }
+    int need[MAXN] = {0};
+    need[slot] = run;
+    if (run2) need[slot2] = run2;
     int a = INF, b = -INF;
-    split_range(S, s, 0, left, slot, run, &a, &b);
-    if (S->error) return 0;
+    split_range(S, s, 0, left, need, &a, &b);
+    if (S->error || a > b) return 0;
     *lo = a;
     *hi = b;
     if (cache_put(&S->bounds, s, w, a, b) < 0) {
