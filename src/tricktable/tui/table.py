@@ -10,8 +10,10 @@ a finished trick be seen before it is collected, and a hand's summary be read be
 next deal. Nothing here reads the state behind the seat's view, so a websocket client can
 later draw the same screen from the same events.
 
-The record is saved after every action (atomically), so a match closed at any moment —
-``q``, a closed terminal, a kill — resumes from its file (``tricktable tui --resume``).
+The record is saved after every action (atomically: a line of its journal), so a match closed
+at any moment — ``q``, a closed terminal, a kill — resumes from its file (``tricktable tui
+--resume``); leaving the table (``q``, Escape, the app closing) writes the record whole, so its
+``.json`` alone holds the match.
 """
 
 from __future__ import annotations
@@ -352,11 +354,14 @@ class TableScreen(FittedScreen[str]):
         lines.append(Text(f"Record: {self.path}", style="dim"))
         return lines
 
-    def save(self) -> None:
-        """Write the record so far (atomically); a failure is shown, not raised."""
+    def save(self, whole: bool = False) -> None:
+        """Write the record so far (atomically): an action a journal line, the record whole
+        at the end of a hand, and whole (``whole``, or once the person has left) when the
+        person leaves, so the record's file alone holds the match. A failure is shown, not
+        raised."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            save_record(self.table.record(), self.path)
+            save_record(self.table.record(), self.path, whole=whole or self.left)
             self.save_error = None
         except OSError as exc:
             self.save_error = f"cannot save the record to {self.path}: {exc.strerror or exc}"
@@ -781,8 +786,15 @@ class TableScreen(FittedScreen[str]):
         """Escape or ``q``: stop the match (saved: it can be resumed) and leave."""
         self.left = True
         self.table.stop()
-        self.save()
+        self.save(whole=True)
         self.dismiss(where)
+
+    def on_unmount(self) -> None:
+        """The screen goes (left, or the app closing): the record written whole."""
+        if not self.left:
+            self.left = True
+            self.table.stop()
+            self.save(whole=True)
 
 
 def record_seats(
