@@ -41,6 +41,9 @@ def run_serve(host: str, port: int, db: str, pace: float = 0.4, new_people: int 
             ws_max_size=1 << 20,
             ws_ping_interval=20.0,
             ws_ping_timeout=20.0,
+            # Compressing every small frame cost a fifth of the server's CPU a move and half
+            # its memory a table (benchmarks/web_load.py); the frames are small JSON.
+            ws_per_message_deflate=False,
             lifespan="on",
         )
         server = uvicorn.Server(config)
