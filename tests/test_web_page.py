@@ -407,8 +407,10 @@ def test_a_hand_summary_and_the_end_of_the_match(browser: Any, site: str) -> Non
     dialog = page.get_by_role("dialog")
     dialog.wait_for()
     assert "High A♥ to Ann" in dialog.inner_text()
-    page.keyboard.press("Escape")  # the dialog has the focus: Escape closes it
-    assert page.get_by_role("dialog").count() == 0
+    # The dialog takes the focus (once drawn): Escape closes it.
+    page.wait_for_function("document.activeElement.closest('[role=dialog]') !== null")
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="detached")
     over = dict(done, version=31, over=True)
     table.push("snapshot", over, v=31)
     assert (
@@ -515,3 +517,71 @@ def test_every_card_of_every_skin_is_an_svg(browser: Any, site: str) -> None:
     )
     assert bad == []
     context.close()
+
+
+def test_the_lobby_chat_says_and_hears_lines(browser: Any, site: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    sent: list[dict[str, Any]] = []
+    routes: list[Any] = []
+
+    def on_socket(ws: Any) -> None:
+        routes.append(ws)
+        ws.on_message(lambda text: sent.append(json.loads(text)))
+
+    page.route_web_socket("**/ws", on_socket)
+    page.goto(f"{site}/")
+    box = page.get_by_label("Say to the lobby")
+    box.wait_for()
+    for _ in range(50):
+        if any(m["type"] == "lobby" for m in sent):
+            break
+        page.wait_for_timeout(50)
+    box.fill("anyone for Setback?")
+    page.get_by_role("region", name="Lobby chat").get_by_role("button", name="Send").click()
+    page.wait_for_timeout(50)
+    chats = [m for m in sent if m["type"] == "chat"]
+    assert [(m["table"], m["data"]) for m in chats] == [(None, {"text": "anyone for Setback?"})]
+    assert box.input_value() == ""
+    # The server's lobby chat (table null) is read in the log; a table's chat is not.
+    for table, who, text in [(None, "Basil", "me!"), ("t9", "Otto", "not here")]:
+        data = {"from": who, "seat": None, "text": text, "watcher": False}
+        routes[-1].send(
+            json.dumps({"type": "chat", "table": table, "v": None, "id": None, "data": data})
+        )
+    log = page.get_by_role("log", name="Lobby chat")
+    log.get_by_text("me!").wait_for()
+    assert log.get_attribute("aria-live") == "polite"
+    assert "Basil" in log.inner_text() and "not here" not in log.inner_text()
+    assert problems == []
+    context.close()
+
+
+def test_seat_kinds_are_said_alike_from_the_snapshot_and_the_table(browser: Any, site: str) -> None:
+    first = snapshot(4)
+    first["legal"] = []
+    kinds = ["person", "bot", "character", "person"]
+    for seat, kind in zip(first["seats"], kinds, strict=True):
+        seat["kind"] = kind
+    first["seats"][3]["kind"] = "remote"  # an older snapshot's word for a person
+    table = Table(browser, site, first, 1280)
+    page = table.page
+
+    def said() -> list[str]:
+        return [
+            page.locator(f'.seat[data-seat="{s}"] .kind').all_inner_texts()[0]
+            if page.locator(f'.seat[data-seat="{s}"] .kind').count()
+            else ""
+            for s in range(4)
+        ]
+
+    assert said() == ["", "bot", "character", ""]
+    # The table's own list knows an open seat: the page says so, and a spectator may sit.
+    seats = [{"seat": s, "kind": k, "name": NAMES[s]} for s, k in enumerate(kinds)]
+    seats[3] = {"seat": 3, "kind": "open", "name": ""}
+    table.push("table", {"id": "t1", "status": "waiting", "seats": seats}, v=10)
+    page.wait_for_function("document.querySelector('.seat[data-seat=\"3\"] .kind') !== null")
+    assert said() == ["", "bot", "character", "open seat"]
+    table.close()

@@ -4,7 +4,7 @@
 // post carrying the CSRF token of `/api/me` as X-CSRF-Token) and the websocket's `lobby`
 // subscription for the live list of tables.
 
-import { html, render, useEffect, useState } from "./ui.js";
+import { html, render, useEffect, useRef, useState } from "./ui.js";
 import { Wire, seatTokenKey } from "./wire.js";
 
 async function getJson(url) {
@@ -256,12 +256,44 @@ function Tables({ tables }) {
   </table>`;
 }
 
+/** The lobby's chat: everyone in the lobby (`chat` with `table` null), kept for this visit. */
+function LobbyChat({ lines, onSay }) {
+  const [text, setText] = useState("");
+  const list = useRef(null);
+  useEffect(() => {
+    if (list.current) list.current.scrollTop = list.current.scrollHeight;
+  });
+  const send = (e) => {
+    e.preventDefault();
+    const t = text.trim();
+    if (!t) return;
+    onSay(t);
+    setText("");
+  };
+  return html`<section class="panel chat lobby-chat" aria-labelledby="lobby-chat-title">
+    <h2 id="lobby-chat-title">Lobby chat</h2>
+    <ol class="messages" ref=${list} role="log" aria-live="polite" aria-labelledby="lobby-chat-title">
+      ${lines.length
+        ? lines.map((m, i) => html`<li key=${i} class=${m.watcher ? "k-watcher" : null}><b>${m.from}</b> ${m.text}</li>`)
+        : html`<li class="quiet">Nobody has said anything yet.</li>`}
+    </ol>
+    <form onSubmit=${send}>
+      <label for="lobby-chat-text">Say to the lobby</label>
+      <input id="lobby-chat-text" name="text" autocomplete="off" maxlength="300" value=${text}
+        onInput=${(e) => setText(e.currentTarget.value)} />
+      <button type="submit">Send</button>
+    </form>
+  </section>`;
+}
+
 function Lobby() {
   const [me, setMe] = useState(undefined);
   const [games, setGames] = useState([]);
   const [characters, setCharacters] = useState([]);
   const [tables, setTables] = useState([]);
   const [error, setError] = useState(null);
+  const [chat, setChat] = useState([]);
+  const wireRef = useRef(null);
   const loadMe = () =>
     getJson("/api/me")
       .then(setMe)
@@ -275,10 +307,17 @@ function Lobby() {
       lobby: true,
       onMessage: (env) => {
         if (env.type === "lobby" && env.data) setTables(env.data.tables || []);
+        // Lobby chat: a `chat` with no table (the table page hears its own).
+        if (env.type === "chat" && env.table == null && env.data && env.data.text)
+          setChat((old) => [...old.slice(-199), { from: env.data.from || "someone", text: String(env.data.text), watcher: !!env.data.watcher }]);
       },
     });
+    wireRef.current = wire;
     wire.connect();
-    return () => wire.close();
+    return () => {
+      wireRef.current = null;
+      wire.close();
+    };
   }, [name]);
   useEffect(() => {
     loadMe();
@@ -310,6 +349,7 @@ function Lobby() {
       <h2 id="tables-title">Open tables</h2>
       <${Tables} tables=${tables} />
     </section>
+    ${name ? html`<${LobbyChat} lines=${chat} onSay=${(t) => wireRef.current && wireRef.current.send("chat", { text: t })} />` : null}
   </main>`;
 }
 

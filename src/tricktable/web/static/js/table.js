@@ -35,7 +35,15 @@ function avatarUrl(seat) {
   return `/api/avatar/${encodeURIComponent(seat.avatar || seat.name || "seat" + seat.seat)}.svg`;
 }
 
+//: the words under a seat's name for each kind (the server's: person, bot, character, open);
+//: a person needs none. "remote" and "local" are older snapshots' words for a person.
 const KIND_WORDS = { person: "", remote: "", local: "", bot: "bot", character: "character", open: "open seat", absent: "away — a bot plays" };
+
+/** A seat's kind: the table's (TABLE_INFO, which knows an open seat), else the snapshot's. */
+export function seatKind(seat, info) {
+  const kind = (info && info.kind) || seat.kind || "person";
+  return kind === "remote" || kind === "local" ? "person" : kind;
+}
 
 // ------------------------------------------------------------------------------- the parts
 
@@ -78,12 +86,13 @@ function Seat({ seat, snap, store, wire, n }) {
   const isMe = seat.seat === snap.viewer;
   const info = store.info && (store.info.seats || []).find((s) => s.seat === seat.seat);
   const away = !!(info && info.away);
-  const kind = away ? KIND_WORDS.absent : KIND_WORDS[seat.kind] ?? seat.kind;
-  const open = seat.kind === "open" || (info && info.kind === "open");
+  const seatKindNow = seatKind(seat, info);
+  const kind = away ? KIND_WORDS.absent : KIND_WORDS[seatKindNow] ?? seatKindNow;
+  const open = seatKindNow === "open";
   const you = store.info && store.info.you;
   const mine = isMe || (you && you.seat === seat.seat);
   return html`<div
-    class=${"seat" + (seat.turn ? " turn" : "") + (away ? " away" : "") + (isMe ? " me" : "") + (y < 30 ? " top" : y > 70 ? " bottom" : "")}
+    class=${"seat k-" + seatKindNow + (seat.turn ? " turn" : "") + (away ? " away" : "") + (isMe ? " me" : "") + (y < 30 ? " top" : y > 70 ? " bottom" : "")}
     data-seat=${seat.seat}
     style=${{ left: `clamp(calc(var(--plate-w) / 2), ${x}%, calc(100% - var(--plate-w) / 2))`, top: y + "%" }}
     role="group"
@@ -453,7 +462,7 @@ function App({ store, wire, animator, tableId }) {
                   legal=${!!a} hinted=${a && isHinted(a)} label=${(a && a.label) || cardName(c)} onPlay=${() => play(a)} />`;
               })}
             </div>`
-          : html`<p class="watching">You are watching. ${(snap.seats || []).some((s) => s.kind === "open") ? "Take an open seat to play." : ""}</p>`}
+          : html`<p class="watching">You are watching. ${(snap.seats || []).some((s) => seatKind(s, store.info && (store.info.seats || []).find((i) => i.seat === s.seat)) === "open") ? "Take an open seat to play." : ""}</p>`}
         ${me && snap.viewer !== SPECTATOR && !snap.over && !store.replay
           ? html`<p class="seat-tools"><button type="button" class="leave" onClick=${() => wire.send("leave_seat", {})}>Leave seat</button>
               <span class="invite">Invite: <a href=${location.origin + "/t/" + encodeURIComponent(tableId)}>${location.origin + "/t/" + tableId}</a></span></p>`
