@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mypy_extensions import mypyc_attr
@@ -16,6 +17,24 @@ from tricktable.errors import IllegalAction, TricktableError
 if TYPE_CHECKING:
     from tricktable.engine.state import TrickState
     from tricktable.engine.view import View
+
+#: what rebuilds a full state from a seat's view, its hidden cards sampled (for
+#: :meth:`Game.explain`): the search's :func:`~tricktable.search.determinize.determinize`,
+#: registered by :func:`set_rebuilder`. The search imports the engine, so the engine holds
+#: this hook rather than importing the search; None until one is registered
+_rebuild: Callable[[View, random.Random], TrickState] | None = None
+
+
+def set_rebuilder(rebuild: Callable[[View, random.Random], TrickState] | None) -> None:
+    """Register what :meth:`Game.explain` rebuilds a state from a view with.
+
+    :mod:`tricktable.search.determinize` registers itself when imported, and
+    :mod:`tricktable.games` (which every game module lives in) a stand-in that imports it at
+    the first refusal, so that every game gives the search's reasons without the cost of
+    importing the search at start-up.
+    """
+    global _rebuild
+    _rebuild = rebuild
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -141,12 +160,15 @@ class Game:
         """Why the rules refuse ``action`` by the seat of ``view``, on its turn.
 
         The reason comes from a state rebuilt from the view alone (the hidden cards sampled:
-        see :mod:`tricktable.search.determinize`), so it can only speak of what that seat
-        knows; it is the engine's own reason, as ``apply`` would give it.
+        see :func:`set_rebuilder`), so it can only speak of what that seat knows; it is the
+        engine's own reason, as ``apply`` would give it. With nothing registered to rebuild
+        one (a game made outside :mod:`tricktable.games`, the search never imported), it is
+        the core's plainest reason.
         """
-        from tricktable.search.determinize import determinize
-
-        replica = determinize(view, random.Random(0))
+        rebuild = _rebuild
+        if rebuild is None:
+            return "may not do that now"
+        replica = rebuild(view, random.Random(0))
         return replica.illegal(action).reason
 
 

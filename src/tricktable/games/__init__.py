@@ -12,14 +12,20 @@ from __future__ import annotations
 
 import importlib
 import json
+import random
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from tricktable.engine.game import set_rebuilder
 from tricktable.engine.options import build_options, parse_spec
 from tricktable.engine.trick import Game
 from tricktable.errors import OptionError, quote
+
+if TYPE_CHECKING:
+    from tricktable.engine.trick import TrickState, View
 
 GAMES: dict[str, type[Game]] = {}
 #: the most a house-rules file may hold (bytes): a few options, with room for comments
@@ -71,6 +77,21 @@ GAME_MODULES: tuple[str, ...] = (
     "cinch",
     "all_fours",
 )
+
+
+def _rebuild(view: View, rng: random.Random) -> TrickState:
+    """The search's :func:`~tricktable.search.determinize.determinize`, imported at the
+    first refusal a game words (:meth:`Game.explain`): importing it registers it in place of
+    this stand-in."""
+    from tricktable.search.determinize import determinize
+
+    return determinize(view, rng)
+
+
+# Every game module lives in this package, so every game, made here or directly (Setback()),
+# words its refusals from the search's rebuilt state; the search imports the games, so it is
+# not imported here but when first needed: a command that refuses nothing never loads it.
+set_rebuilder(_rebuild)
 
 
 def _load_games() -> None:

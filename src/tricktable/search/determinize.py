@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import random
 
+from tricktable.engine.game import set_rebuilder
 from tricktable.engine.trick import DEAL, OVER, HandLog, TrickState, View
 from tricktable.errors import TricktableError
 from tricktable.search.knowledge import Knowledge
@@ -140,3 +141,8 @@ def determinize(view: View, rng: random.Random, knowledge: Knowledge | None = No
     A search that samples many worlds for one decision keeps a :class:`Determinizer` instead.
     """
     return Determinizer(view, knowledge).sample(rng)
+
+
+# The engine words a refusal from a state rebuilt from the seat's view (Game.explain): it
+# cannot import the search, which imports it, so the search registers itself.
+set_rebuilder(determinize)
