@@ -192,14 +192,7 @@ def test_the_checker_skips_type_checking_and_function_imports() -> None:
 
 #: cycles known and owned elsewhere, each with the change that breaks it; the test fails when
 #: one is broken (take it off) or another appears
-KNOWN: dict[frozenset[str], str] = {
-    frozenset({"tricktable.games.cinch_search", "tricktable.search.rules"}): (
-        "search/rules.py imports games.cinch_search at its end to register Cinch's rules, and "
-        "cinch_search imports search.rules: register from the Cinch game when it is made, as "
-        "California Jack does (cinch.py's __init__ imports cinch_search), and drop the import "
-        "at the end of search/rules.py"
-    ),
-}
+KNOWN: dict[frozenset[str], str] = {}
 
 
 def test_no_import_cycle() -> None:
@@ -227,3 +220,22 @@ def test_the_players_and_chat_are_untangled_even_inside_functions() -> None:
     for group in all_cycles(graph):
         tangled = [m for m in group if m.startswith(UNTANGLED)]
         assert not tangled, f"{tangled} in an import cycle: {group}"
+
+
+def test_the_deep_checker_sees_imports_inside_functions() -> None:
+    tree = ast.parse("def f():\n    if x:\n        from tricktable.search import rules\n")
+    assert [node.module for node in _every_import(tree.body) if isinstance(node, ast.ImportFrom)]
+    assert _top_imports(tree.body) == []
+
+
+def test_the_engine_imports_no_search_even_inside_functions() -> None:
+    # The search is built on the engine: the engine reaches it only through the hook the
+    # search registers (engine.game.set_rebuilder), never by an import, lazy or not.
+    graph = import_graph(deep=True)
+    engine = [m for m in graph if m.split(".")[:2] == ["tricktable", "engine"]]
+    assert "tricktable.engine.game" in engine
+    found = {
+        m: sorted(t for t in graph[m] if t.split(".")[:2] == ["tricktable", "search"])
+        for m in engine
+    }
+    assert not {m: t for m, t in found.items() if t}, f"the engine imports the search: {found}"

@@ -532,6 +532,10 @@ class Cinch(Game):
         #: by trump suit: the cards that carry a point, as a mask and with their weights
         self.point_masks: tuple[int, ...] = tuple(masks)
         self.card_points: tuple[Mapping[int, int], ...] = tuple(values)
+        # What a seat's search may know of a hand (the draw, the rob, the discards):
+        # registered with the search's rules when a game is made, not when this module is
+        # imported (the search imports the games).
+        from tricktable.games import cinch_search  # noqa: F401
 
     def _hand_size(self) -> int:
         return int(self.options.play_size)

@@ -14,6 +14,9 @@ by its ``Game`` class (a variant of options needs none: the hooks read the optio
 - Oh Hell: the hand size and the trump card turned up from the stock;
 - Tricks: scores that grow trick by trick.
 
+California Jack, Cinch and All Fours keep theirs beside them (``games/*_search.py``), imported
+when such a game is made: these rules import the games, so none imports them back.
+
 The hooks read only a view's public properties and the game's options.
 """
 
@@ -405,8 +408,3 @@ class TricksRules(SearchRules):
     def position(self, state: TrickState, view: View) -> None:
         super().position(state, view)
         state.scores = [s - t for s, t in zip(view.scores, view.tricks_won, strict=True)]
-
-
-# The games whose hooks live beside them and whose modules do not import them (Cinch's is
-# imported here, once these rules are defined: it imports them).
-from tricktable.games import cinch_search  # noqa: E402, F401
