@@ -398,3 +398,26 @@ def test_a_clock_run_out_hands_the_seat_to_a_bot_and_one_click_takes_it_back(
     back.wait_for(state="detached")
     assert page.locator(".seat.me .kind").count() == 0
     max_.close()
+
+
+def test_the_lobby_chat_between_two_guests(browser: Any, server: str) -> None:
+    ann = Person(browser, server, "Ann")
+    cid = Person(browser, server, "Cid", phone=True)
+    for person in (ann, cid):
+        person.page.goto(server + "/")
+        person.page.get_by_label("Say to the lobby").wait_for()
+    # Both subscribed to the lobby: a line said by one is read in the other's log.
+    for person in (ann, cid):
+        for _ in range(100):
+            if any(f.get("type") == "lobby" for f in person.frames):
+                break
+            person.page.wait_for_timeout(50)
+        else:
+            pytest.fail("the lobby never answered its subscription")
+    ann.page.get_by_label("Say to the lobby").fill("anyone for Setback?")
+    ann.page.get_by_role("region", name="Lobby chat").get_by_role("button", name="Send").click()
+    log = cid.page.get_by_role("log", name="Lobby chat")
+    log.get_by_text("anyone for Setback?").wait_for()
+    assert "Ann" in log.inner_text()
+    for person in (ann, cid):
+        person.close()
