@@ -124,7 +124,8 @@ def snapshot(
             "winning": 1,
             "last_trick": None,
             "shown": {},
-            "facts": [],
+            # before any bid the snapshot says so, never "high bidder -1"
+            "facts": [[{"t": "text", "v": "no bid yet"}]] if phase == "bid" else [],
             "tally": [[{"t": "text", "v": "High: "}, {"t": "seat", "v": 1}]],
         },
         "scores": [11, 7] + [0] * (sides - 2),
@@ -314,6 +315,7 @@ def test_bids_are_buttons_named_by_their_words(browser: Any, site: str) -> None:
     assert acts[-1]["data"] == {"action": 67}
     # No card of the hand is playable during the auction.
     assert page.locator('.hand-card[aria-disabled="false"]').count() == 0
+    assert page.locator(".scorepad .fact").all_inner_texts() == ["no bid yet"]
     table.close()
 
 

@@ -216,7 +216,7 @@ function ScorePad({ snap, store, skin }) {
           ${hand.tally.map((p, i) => html`<p key=${i}><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
         </div>`
       : null}
-    ${(hand.facts || []).map((p, i) => html`<p key=${"f" + i} class="fact"><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
+    ${(hand.facts || []).filter((p) => Array.isArray(p) && p.length).map((p, i) => html`<p key=${"f" + i} class="fact"><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
     ${hand.last_trick && hand.last_trick.cards && hand.last_trick.cards.length
       ? html`<p class="last-trick">
           Last trick (${names[hand.last_trick.winner] ?? "?"}):${" "}
