@@ -28,7 +28,7 @@ answer is a bug of the engine, not of the bot: the match stops at once with an
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any, Final
 
 from tricktable.botcalls import UNTRUSTED, Clock, crash_of
@@ -51,6 +51,16 @@ FaultListener = Callable[[dict[str, Any]], None]
 #: ``Bot.end_hand``, which does nothing
 _QUIET: Final = Bot.end_hand
 
+#: one call into a bot that a :data:`Round` asks its loop to make: ``(seat, bot, limit,
+#: function, arguments)`` — ``function(*arguments)`` within ``limit`` seconds
+Call = tuple[int, Bot, float, Callable[..., Any], tuple[Any, ...]]
+#: the referee's rules for a round of calls into the bots (starting them, a hand's end, the
+#: match's), written once for both loops: a generator that yields each :data:`Call` and is
+#: sent its value, or has what the bot raised (an ``Exception``) thrown in, which it handles
+#: (a fault, a set-up error raised on). The match loop makes the calls at once
+#: (:func:`make_calls`), the table's driver awaits each in the bot's thread.
+Round = Generator[Call, Any, None]
+
 __all__ = [
     "EngineFailure",
     "Referee",
@@ -58,6 +68,8 @@ __all__ = [
     "as_fault",
     "checked_say",
     "end_bots",
+    "engine_failure",
+    "make_calls",
     "play_hand",
     "play_match",
     "play_on",
@@ -276,6 +288,88 @@ class Referee:
         for seat, exc in unstarted:
             self.fault(state, table, seat, exc, deciding=False)
 
+    # ------------------------------------------------ the rules both loops follow
+
+    def turn_failed(
+        self,
+        state: TrickState,
+        table: list[Bot],
+        seat: int,
+        exc: BaseException,
+        say: Callable[[int, str], Any] | None = None,
+    ) -> int:
+        """The bot at ``seat`` failed deciding its turn (raised, timed out): put at the table
+        what it said meanwhile (``say``: the table's ``Table.chat``, if any), then charge the
+        fault. Returns the penalty action logged (Tricks' bad card), or -1.
+
+        A person's failure is the loop's own business (the match loop raises it; people at a
+        table never reach here): call this for a bot.
+        """
+        relay_chat(state, table, seat, self, say)
+        action = self.fault(state, table, seat, _as_error(seat, exc))
+        self.note_seats(table)  # a substitute may sit there now
+        return action
+
+    def starting(self, game: Game, bots: Sequence[Bot], seed: int, seats: int = -1) -> Round:
+        """The round that tells the bots of ``seats`` (one bit a seat; -1: all) their seat and
+        own seed, each within its first decision's time.
+
+        A bot that fails to start is its fault, kept in :attr:`unstarted` until the match
+        charges it (:meth:`charge_unstarted`); a program that cannot be run at all (a
+        :class:`BotError` that is no :class:`BotFault`) is a mistake in the set-up: raised.
+        """
+        options = self.options
+        limit = options.startup_time + options.decision_time
+        for seat, bot in enumerate(bots):
+            if not seats >> seat & 1:
+                continue
+            own = derive_seed(seed, "seat", seat)
+            try:
+                yield (seat, bot, limit, bot.start_match, (game, seat, own))
+            except Exception as exc:
+                if isinstance(exc, BotError) and not isinstance(exc, BotFault):
+                    raise
+                self.unstarted.append((seat, exc))
+
+    def hand_ended(
+        self,
+        state: TrickState,
+        table: list[Bot],
+        seats: int,
+        fault: Callable[[int, Exception], object] | None = None,
+    ) -> Round:
+        """The round that tells the bots of ``seats`` (one bit a seat: :attr:`told`, those
+        that do something at a hand's end) the hand's result; a bot failing to listen faults
+        (``fault(seat, exc)``: the table's ``Table.fault``; default :meth:`fault`)."""
+        result = state.results[-1]
+        limit = self.options.decision_time
+        for seat in range(len(table)):
+            if not seats >> seat & 1:
+                continue
+            bot = table[seat]
+            try:
+                yield (seat, bot, limit, bot.end_hand, (state.view(seat), result))
+            except Exception as exc:
+                if fault is None:
+                    self.fault(state, table, seat, exc)
+                else:
+                    fault(seat, exc)
+
+    def match_ended(self, state: TrickState, table: Sequence[Bot], seats: int = -1) -> Round:
+        """The round that tells the bots of ``seats`` (one bit a seat; -1: all) the match is
+        over, then closes the referee's substitutes. A bot failing to say goodbye changes
+        nothing (the match is decided): it is closed, within a decision's time."""
+        limit = self.options.decision_time
+        for seat, bot in enumerate(table):
+            if not seats >> seat & 1:
+                continue
+            try:
+                yield (seat, bot, limit, bot.end_match, (state.view(seat),))
+            except Exception:
+                with contextlib.suppress(Exception):
+                    yield (seat, bot, limit, bot.close, ())
+        self.close_substitutes()
+
     def note(self, state: TrickState, fault: BotFault) -> None:
         """Record a fault of ``fault.seat`` that costs nothing (penalty ``none``): a chat line
         refused or throttled. It counts toward no substitution, and the bot plays on."""
@@ -358,27 +452,41 @@ def start_bots(game: Game, bots: Sequence[Bot], seed: int, referee: Referee | No
     """
     if len(bots) != game.num_players:
         raise BotError(f"{game.name} needs {game.num_players} players, got {len(bots)}")
-    if referee is not None:
-        referee.start(seed)
-    for seat, bot in enumerate(bots):
-        own = derive_seed(seed, "seat", seat)
-        if referee is None:
-            bot.start_match(game, seat, own)
-            continue
+    if referee is None:
+        for seat, bot in enumerate(bots):
+            bot.start_match(game, seat, derive_seed(seed, "seat", seat))
+        return
+    referee.start(seed)
+    make_calls(referee.starting(game, bots, seed), referee)
+
+
+def make_calls(calls: Round, referee: Referee) -> None:
+    """Make the calls of a round of the referee's (:data:`Round`) in the match loop: a plug-in's
+    in its thread, timed by the referee's clock; the bots the package trusts directly.
+
+    A person's exception (a quit, the end of input) is raised on, not handed to the round: it
+    stops the match. A real Ctrl-C too.
+    """
+    value: Any = None
+    error: Exception | None = None
+    while True:
+        try:
+            call = calls.send(value) if error is None else calls.throw(error)
+        except StopIteration:
+            return
+        seat, bot, limit, fn, args = call
         try:
             if type(bot) in UNTRUSTED:
-                # In its thread, within its first decision's time, as at a table.
-                options = referee.options
-                limit = options.startup_time + options.decision_time
-                referee.clock.call(seat, bot, limit, bot.start_match, game, seat, own)
+                value = referee.clock.call(seat, bot, limit, fn, *args)
             else:
-                bot.start_match(game, seat, own)
+                value = fn(*args)
+            error = None
         except KeyboardInterrupt:
             raise
-        except BaseException as exc:
-            if _is_person(bot) or (isinstance(exc, BotError) and not isinstance(exc, BotFault)):
+        except BaseException as exc:  # SystemExit from a bot is a fault, not ours to obey
+            if _is_person(bot):
                 raise
-            referee.unstarted.append((seat, _as_error(seat, exc)))
+            value, error = None, _as_error(seat, exc)
 
 
 def play_hand(
@@ -439,9 +547,9 @@ def play_turns(
         except BaseException as exc:  # SystemExit from a bot is a fault, not ours to obey
             if _is_person(bot):
                 raise
-            relay_chat(state, table, seat, ref)
-            _charge(state, table, seat, _as_error(seat, exc), listener, ref)
-            ref.note_seats(table)
+            penalty = ref.turn_failed(state, table, seat, exc)
+            if penalty >= 0 and listener is not None:
+                listener(state, seat, penalty)
             chatty = ref.chatty
             guarded = ref.guarded
             continue
@@ -458,31 +566,16 @@ def play_turns(
             guarded = ref.guarded
             continue
         except Exception as exc:
-            failure = _engine_failure(state, seat, action, exc)
+            failure = engine_failure(state, seat, action, exc)
             failure.__cause__ = exc  # said outright: compiled, "raise ... from" may drop it
             raise failure from exc
         if listener is not None:
             listener(state, seat, action)
     if len(state.results) < len(state.history):
         return  # forfeited: the hand has no result
-    result = state.results[-1]
-    told = ref.told
-    for seat in range(len(table)):
-        if not told >> seat & 1:
-            continue  # a bot that does nothing at a hand's end needs no view for it
-        bot = table[seat]
-        seen = state.view(seat)
-        try:
-            if guarded >> seat & 1:
-                clock.call(seat, bot, ref.options.decision_time, bot.end_hand, seen, result)
-            else:
-                bot.end_hand(seen, result)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:
-            if _is_person(bot):
-                raise
-            ref.fault(state, table, seat, _as_error(seat, exc))
+    told = ref.told  # a bot that does nothing at a hand's end needs no view for it
+    if told:
+        make_calls(ref.hand_ended(state, table, told), ref)
 
 
 def _chatty(table: Sequence[Bot]) -> int:
@@ -572,7 +665,7 @@ def _charge(
         listener(state, seat, action)
 
 
-def _engine_failure(state: TrickState, seat: int, action: object, exc: Exception) -> EngineFailure:
+def engine_failure(state: TrickState, seat: int, action: object, exc: Exception) -> EngineFailure:
     """The error that stops a match whose engine failed applying ``action`` by ``seat``."""
     try:
         text = state.game.action_name(action) if isinstance(action, int) else repr(action)
@@ -610,28 +703,8 @@ def play_on(
 
 def end_bots(state: TrickState, bots: Sequence[Bot], referee: Referee | None = None) -> None:
     """Tell the bot in each seat that the match is over; close the referee's substitutes."""
-    table = referee.seated(bots) if referee is not None else list(bots)
-    for seat, bot in enumerate(table):
-        seen = state.view(seat)
-        try:
-            if referee is not None and type(bot) in UNTRUSTED:
-                limit = referee.options.decision_time
-                referee.clock.call(seat, bot, limit, bot.end_match, seen)
-            else:
-                bot.end_match(seen)
-        except KeyboardInterrupt:
-            raise
-        except BaseException:
-            if _is_person(bot):
-                raise
-            # The match is decided: a bot failing to say goodbye changes nothing.
-            if referee is not None:
-                referee.close_bot(seat, bot)
-            else:
-                with contextlib.suppress(Exception):
-                    bot.close()
-    if referee is not None:
-        referee.close_substitutes()
+    ref = referee if referee is not None else Referee()
+    make_calls(ref.match_ended(state, ref.seated(bots)), ref)
 
 
 def play_match(

@@ -3,9 +3,13 @@
 :func:`run` deals each hand, asks the bots for their actions and waits for people (who act
 through ``Table.submit``), hand after hand until the match ends; a person who plays from this
 process (``Person.attend``: the keyboard, a script) runs beside it. Bot failures go to the
-table's referee exactly as :func:`tricktable.match.play_hand` sends them: an exception from
-``act``, an action the engine refuses, a timeout — each is a fault, with the game's penalty,
-a substitute where the seat is handed on, and an entry in the faults and events.
+table's referee, whose rules both loops follow (:mod:`tricktable.match`): a failed turn is
+:meth:`Referee.turn_failed <tricktable.match.Referee.turn_failed>` (what the bot said, then the
+fault), an action the engine refuses a fault, and the rounds of calls that start the bots and
+end a hand and the match are the referee's (:data:`tricktable.match.Round`), the same
+generators the match loop runs — each fault with the game's penalty, a substitute where the
+seat is handed on, and an entry in the faults and events. What is the driver's own: awaiting
+each call in the bot's thread, and people, who act through ``Table.submit``.
 
 A bot's calls run in a daemon thread of its own, never in the event loop (many tables share
 one loop), timed by the referee's :class:`~tricktable.botcalls.Clock` — the one the match
@@ -27,9 +31,8 @@ from typing import Any
 from tricktable.botcalls import Clock
 from tricktable.bots.base import Bot
 from tricktable.engine.trick import TrickState
-from tricktable.errors import BotError, BotFault, IllegalAction, TricktableError
-from tricktable.match import relay_chat
-from tricktable.seeds import derive_seed
+from tricktable.errors import BotFault, IllegalAction, TricktableError
+from tricktable.match import Round, relay_chat
 from tricktable.table.table import Person, Table
 
 #: deals the next hand at a table (``Table.deal_next`` with the hand's cards)
@@ -149,24 +152,15 @@ async def _start(table: Table, clock: Clock) -> None:
     if table.started:
         return
     table.started = True
-    table.referee.start(table.seed)
-    table.referee.faults = list(table.earlier_faults)  # a resumed match's, kept
+    referee = table.referee
+    referee.start(table.seed)
+    referee.faults = list(table.earlier_faults)  # a resumed match's, kept
     for seat in table.substituted:  # a resumed match's substitutes play on as such
-        table.referee.restore(seat, table.players[seat])
-    options = table.referee.options
-    limit = options.startup_time + options.decision_time
-    for seat, bot in enumerate(table.players):
-        if table.is_person(seat):
-            continue
-        seed = derive_seed(table.seed, "seat", seat)
-        try:
-            await _call(clock, seat, bot, limit, bot.start_match, table.game, seat, seed)
-        except BotFault as exc:
-            table.fault(seat, exc, deciding=False)  # as the match loop charges it
-        except BotError:
-            raise  # a program that cannot be run at all: a mistake in the table's set-up
-        except Exception as exc:
-            table.fault(seat, exc, deciding=False)
+        referee.restore(seat, table.players[seat])
+    await _make_calls(referee.starting(table.game, table.players, table.seed, _bots(table)), clock)
+    unstarted, referee.unstarted = referee.unstarted, []
+    for seat, exc in unstarted:
+        table.fault(seat, exc, deciding=False)  # as the match loop charges it
 
 
 async def _play_out(
@@ -192,8 +186,7 @@ async def _act(table: Table, clock: Clock, person_time: float | None) -> None:
     try:
         action = await _decide(clock, seat, bot, table.view(seat))
     except Exception as exc:
-        relay_chat(table.state, table.players, seat, table.referee, say=table.chat)
-        table.fault(seat, exc)
+        table.turn_failed(seat, exc)
         return
     # What a program or HTTP bot said while deciding goes to the table before its move.
     relay_chat(table.state, table.players, seat, table.referee, say=table.chat)
@@ -226,33 +219,43 @@ async def _wait_for_person(table: Table, seat: int, person_time: float | None) -
 
 
 async def _end_hand(table: Table, clock: Clock) -> None:
-    """Tell each bot the hand's result; a bot failing to listen faults, as in ``play_hand``."""
-    result = table.state.results[-1]
-    limit = clock.options.decision_time
-    for seat in range(table.num_seats):
-        bot = table.players[seat]
-        if table.is_person(seat):
-            continue
-        try:
-            await _call(clock, seat, bot, limit, bot.end_hand, table.view(seat), result)
-        except Exception as exc:
-            table.fault(seat, exc)
+    """Tell the bots the hand's result (the referee's round, as in ``play_hand``)."""
+    referee = table.referee
+    referee.note_seats(table.players)
+    told = referee.told & _bots(table)  # those that do something at a hand's end
+    if told:
+        await _make_calls(referee.hand_ended(table.state, table.players, told, table.fault), clock)
 
 
 async def _end_match(table: Table, clock: Clock) -> None:
     """Tell each bot the match is over; close the referee's substitutes (as ``end_bots``)."""
-    limit = clock.options.decision_time
+    await _make_calls(table.referee.match_ended(table.state, table.players, _bots(table)), clock)
+
+
+def _bots(table: Table) -> int:
+    """The seats played by bots (not people, who submit), one bit a seat."""
+    bits = 0
     for seat in range(table.num_seats):
-        bot = table.players[seat]
-        if table.is_person(seat):
-            continue
+        if not table.is_person(seat):
+            bits |= 1 << seat
+    return bits
+
+
+async def _make_calls(calls: Round, clock: Clock) -> None:
+    """Make the calls of a round of the referee's (as :func:`tricktable.match.make_calls`
+    does), each awaited in the bot's thread."""
+    value: Any = None
+    error: Exception | None = None
+    while True:
         try:
-            await _call(clock, seat, bot, limit, bot.end_match, table.view(seat))
-        except Exception:
-            # The match is decided: a bot failing to say goodbye changes nothing.
-            with contextlib.suppress(Exception):
-                bot.close()
-    table.referee.close_substitutes()
+            call = calls.send(value) if error is None else calls.throw(error)
+        except StopIteration:
+            return
+        seat, bot, limit, fn, args = call
+        try:
+            value, error = await _call(clock, seat, bot, limit, fn, *args), None
+        except Exception as exc:
+            value, error = None, exc
 
 
 async def _call(

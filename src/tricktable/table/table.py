@@ -28,7 +28,7 @@ from tricktable.chat import checked_line
 from tricktable.engine.events import SPECTATOR, Event
 from tricktable.engine.trick import Game, TrickState, View
 from tricktable.errors import IllegalAction, NotationError, TricktableError
-from tricktable.match import EngineFailure, Referee
+from tricktable.match import Referee, engine_failure
 from tricktable.seeds import fresh_seed
 
 #: the longest action text :meth:`Table.submit` reads (the longest real one is a few words)
@@ -243,11 +243,19 @@ class Table:
         ``deciding`` False: not while deciding, even on its turn (a bot that failed to start).
         Returns the penalty action the referee logged (Tricks' bad card), or -1.
         """
-        before = len(self.state.actions), len(self.state.history)
+        before = self._logged()
         action = self.referee.fault(self.state, self.players, seat, exc, deciding)
-        if (len(self.state.actions), len(self.state.history)) != before:
-            self.moves += 1
-        self._touch()
+        self._charged(before)
+        return action
+
+    def turn_failed(self, seat: int, exc: Exception) -> int:
+        """The bot at ``seat`` failed deciding its turn (the driver's call): what it said
+        meanwhile is put at the table, then the fault charged — the referee's rules, as in
+        the match loop (:meth:`Referee.turn_failed <tricktable.match.Referee.turn_failed>`).
+        Returns the penalty action logged (Tricks' bad card), or -1."""
+        before = self._logged()
+        action = self.referee.turn_failed(self.state, self.players, seat, exc, say=self.chat)
+        self._charged(before)
         return action
 
     def deal_next(
@@ -344,10 +352,17 @@ class Table:
         except IllegalAction:
             raise
         except Exception as exc:
-            # apply() logs an action before carrying it out: the failed one is the last logged.
-            at = len(state.actions) - 1 if state.actions else 0
-            failure = EngineFailure(len(state.history) - 1, at, seat, _text(self.game, action), exc)
-            raise failure from exc
+            raise engine_failure(state, seat, action, exc) from exc
+
+    def _logged(self) -> tuple[int, int]:
+        """How long the log is: a fault that adds to it (a bad card, a forfeit) is a move."""
+        return len(self.state.actions), len(self.state.history)
+
+    def _charged(self, before: tuple[int, int]) -> None:
+        """After a fault was charged: a move if the log grew since ``before``; a change."""
+        if self._logged() != before:
+            self.moves += 1
+        self._touch()
 
     def _touch(self) -> None:
         self.version += 1
