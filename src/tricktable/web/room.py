@@ -325,7 +325,9 @@ class Room:
 
         async def drive() -> None:
             try:
-                await run(table, grace=2.0, pace=pace)
+                # Characters pause for their tempo only where moves are paced for people to
+                # see them (a bots' table, or `serve --pace 0`, plays at once).
+                await run(table, grace=2.0, pace=pace, tempo=1.0 if pace_s > 0 else 0.0)
             except Exception as exc:  # a bot that cannot run at all: say so, keep serving
                 self.broken = f"the table stopped: {exc}"
                 self.hub.log(f"table {self.id}: {exc!r}")
