@@ -23,6 +23,18 @@ Only what comes from a bot is its fault: an exception from its ``act`` or ``end_
 answer the engine refuses as illegal. Anything else the engine raises while applying an
 answer is a bug of the engine, not of the bot: the match stops at once with an
 :class:`EngineFailure` saying where.
+
+The referee's rules are written once, here, for both loops that play a match: this module's
+(``play``, ``simulate``, tournaments, the line terminal) and the table's asyncio driver
+(:mod:`tricktable.table.driver`: the TUI, the web). A failed turn is
+:meth:`Referee.turn_failed` (what the bot said meanwhile, then the fault); starting the bots,
+a hand's end and the match's end are the referee's rounds (:data:`Round`), generators of the
+calls to make into the bots, which this loop makes at once (:func:`make_calls`) and the
+driver awaits in each bot's thread; :func:`hand_scored` and :func:`deals_another` say when a
+hand's end is told and another dealt; one :class:`~tricktable.botcalls.Clock` times them. What
+stays each loop's own: how a call is made, a person (here one at the keyboard, whose quit
+stops the match; there one who submits), and here the turn itself, inlined — the hot path of
+every random playout.
 """
 
 from __future__ import annotations
@@ -62,13 +74,17 @@ Call = tuple[int, Bot, float, Callable[..., Any], tuple[Any, ...]]
 Round = Generator[Call, Any, None]
 
 __all__ = [
+    "Call",
     "EngineFailure",
     "Referee",
+    "Round",
     "RunnerOptions",
     "as_fault",
     "checked_say",
+    "deals_another",
     "end_bots",
     "engine_failure",
+    "hand_scored",
     "make_calls",
     "play_hand",
     "play_match",
@@ -571,7 +587,7 @@ def play_turns(
             raise failure from exc
         if listener is not None:
             listener(state, seat, action)
-    if len(state.results) < len(state.history):
+    if not hand_scored(state):
         return  # forfeited: the hand has no result
     told = ref.told  # a bot that does nothing at a hand's end needs no view for it
     if told:
@@ -696,9 +712,21 @@ def play_on(
     if not state.needs_deal and not state.is_over:
         _listen_for(state, ref.seated(bots), ref)
         play_turns(state, bots, listener, ref)
-    while not state.is_over and (max_hands is None or len(state.history) < max_hands):
+    while deals_another(state, max_hands):
         play_hand(state, bots, listener, ref, deal)
     return state
+
+
+def hand_scored(state: TrickState) -> bool:
+    """Whether the hand last dealt has a result (it was played out, not ended by a forfeit):
+    only then are the bots told its end."""
+    return len(state.results) == len(state.history)
+
+
+def deals_another(state: TrickState, max_hands: int | None) -> bool:
+    """Whether a match whose hand has ended goes on to another: it is not over, and fewer than
+    ``max_hands`` (if given) have been dealt."""
+    return not state.is_over and (max_hands is None or len(state.history) < max_hands)
 
 
 def end_bots(state: TrickState, bots: Sequence[Bot], referee: Referee | None = None) -> None:

@@ -32,7 +32,7 @@ from tricktable.botcalls import Clock
 from tricktable.bots.base import Bot
 from tricktable.engine.trick import TrickState
 from tricktable.errors import BotFault, IllegalAction, TricktableError
-from tricktable.match import Round, relay_chat
+from tricktable.match import Round, deals_another, hand_scored, relay_chat
 from tricktable.table.table import Person, Table
 
 #: deals the next hand at a table (``Table.deal_next`` with the hand's cards)
@@ -131,7 +131,7 @@ async def _drive(
     await _start(table, clock)
     while not table.ended:
         if state.needs_deal:
-            if max_hands is not None and len(state.history) >= max_hands:
+            if not deals_another(state, max_hands):
                 break
             if deal is None:
                 table.deal_next()
@@ -142,7 +142,7 @@ async def _drive(
             break  # stopped from outside, in the middle of a hand
         if not (state.needs_deal or state.is_over):
             raise TricktableError(f"the engine stopped mid-hand with nobody to act: {state!r}")
-        if len(state.results) == len(state.history):  # not ended by a forfeit
+        if hand_scored(state):  # not ended by a forfeit
             await _end_hand(table, clock)
     await _end_match(table, clock)
 
