@@ -40,8 +40,8 @@ A table whose pack is smaller than the cards its drawing seats throw at the leas
 of nine cards) runs the pack out on nearly every seat; its worlds are not sampled
 (:meth:`CinchRules.refuses`).
 
-Registered by :mod:`tricktable.search.rules` (the search's rules import the games, so a game
-module cannot import them at its own import).
+Registered when a :class:`Cinch` game is made (``Cinch.__init__`` imports this module: the
+search's rules import the games, so a game module cannot import them at its own import).
 """
 
 from __future__ import annotations
