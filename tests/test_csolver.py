@@ -10,6 +10,7 @@ import itertools as it
 import random
 import time
 from collections.abc import Callable
+from typing import cast
 
 import pytest
 
@@ -21,6 +22,7 @@ from tricktable.engine.state import TrickState
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
 from tricktable.games.hearts import TWO_CLUBS, hearts_points
+from tricktable.games.spades import SpadesState
 from tricktable.search.solver import SolveTimeout, fast, solve
 from tricktable.search.solver.core import Search, solve_root
 from tricktable.search.solver.hearts import HeartsRules
@@ -143,7 +145,8 @@ def split_top_trumps(state: TrickState) -> bool:
     it), not only the top spade's owner's."""
     live = [c for c in range(51, 38, -1) if any(h >> c & 1 for h in state.hands)]
     owners = [next(s for s in range(4) if state.hands[s] >> c & 1) for c in live]
-    if not owners or not all(state.bids[s] for s in (owners[0] & 1, (owners[0] & 1) + 2)):
+    bids = cast(SpadesState, state).bids
+    if not owners or not all(bids[s] for s in (owners[0] & 1, (owners[0] & 1) + 2)):
         return False
     side = [o for o in it.takewhile(lambda o: (o & 1) == (owners[0] & 1), owners)]
     own = len(list(it.takewhile(lambda o: o == owners[0], owners)))
@@ -157,9 +160,11 @@ def second_run_counts(state: TrickState) -> bool:
     live = [c for c in range(51, 38, -1) if any(h >> c & 1 for h in state.hands)]
     owners = [next(s for s in range(4) if state.hands[s] >> c & 1) for c in live]
 
+    bids = cast(SpadesState, state).bids
+
     def slot(seat: int) -> int:
         pair = seat & 1
-        return pair if state.bids[pair] and state.bids[pair + 2] else seat
+        return pair if bids[pair] and bids[pair + 2] else seat
 
     if not owners:
         return False
