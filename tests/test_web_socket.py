@@ -452,3 +452,22 @@ def test_people_waiting_at_a_table_chat(base: str) -> None:
     heard = ann.until("chat")["data"]
     assert heard == {"from": "Ann", "seat": 0, "text": "waiting for three more", "watcher": False}
     ann.close()
+
+
+def test_a_watcher_gets_a_fresh_snapshot_after_each_batch_of_events(base: str) -> None:
+    # A watcher has no turn that would bring it a snapshot: after each batch of events it is
+    # sent one at that version, so its contract, tally and scores move with the play.
+    ann, table = sit(base)
+    bob = Client(base, "Bob")
+    bob.connect()
+    bob.send("hello", table)
+    bob.until("snapshot")
+    snap = my_turn(ann)
+    ann.send("act", table, {"action": snap["legal"][0]["text"]}, id=ann.next_id())
+    batch = bob.until("events")
+    fresh = bob.until("snapshot")
+    assert fresh["v"] == batch["v"]
+    assert fresh["data"]["viewer"] == 8 and fresh["data"]["hand"]["cards"] == []
+    assert fresh["data"]["legal"] == []
+    bob.close()
+    ann.close()

@@ -722,6 +722,11 @@ class Room:
         if viewer == table.whose_turn and not table.is_over:
             # Your turn: the snapshot's legal actions (events do not carry them).
             self.send_snapshot(conn, viewer)
+        elif viewer == SPECTATOR:
+            # A watcher has no turn to bring it a snapshot: without one after each batch its
+            # contract, tally and scores would stay as it first saw them. One spectator
+            # snapshot a version, shared by every watcher (cached with its frame).
+            self.send_snapshot(conn, viewer)
 
     def events_after(self, viewer: int, since: int) -> list[dict[str, Any]]:
         """``viewer``'s events after version ``since`` (of the current match), as JSON."""
