@@ -29,10 +29,10 @@ def public_view(state: TrickState, everyone: bool = False) -> View:
 
     ``everyone``: the view of a finished match (or a replay), whose actions are all face up
     (a Hearts pass, a discard): every action of the hand, not only the public ones."""
-    base = state.view(0)
-    view = View.__new__(View)
-    for name in View.__slots__:
-        object.__setattr__(view, name, getattr(base, name))
+    # Seat 0's view with its hand, its legal actions, its own facts and its private part of
+    # the log taken out: a view made by the engine's own constructor (the compiled View
+    # cannot be made any other way), then narrowed to what every seat may see.
+    view = state.view(0)
     view.seat = SPECTATOR
     view.hand = 0
     view.dealt = 0
