@@ -320,6 +320,12 @@ def test_a_match_to_its_end_its_record_and_its_replay(browser: Any, server: str)
         over.get_by_role("link", name="Download the record").click()
     record = json.loads(Path(download.value.path()).read_text())
     assert record["format"] == "tricktable-record/1" and record["fair"]["commitment"]
+    # The page re-deals every hand from the revealed seed, against the commitment it was
+    # shown before the first deal (js/fair.js; tests/test_web_fair.py checks it in depth).
+    over.get_by_role("button", name="Check the deals").click()
+    said = over.get_by_role("status")
+    said.filter(has_text="Verified.").wait_for()
+    assert f"Every one of the {len(record['hands'])} deals came from seed" in said.inner_text()
     over.get_by_role("link", name="Watch the replay").click()
     page.wait_for_function(
         "Array.from(document.querySelectorAll('#live p'))"

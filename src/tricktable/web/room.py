@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from tricktable.bots.base import Bot
+from tricktable.cards import card_name
 from tricktable.db import StoreError
 from tricktable.engine.events import SPECTATOR, Event
 from tricktable.errors import TricktableError
@@ -80,6 +81,7 @@ class Room:
         self.nonce = row.nonce
         self.commitment = row.commitment
         self.game = load_game(self.settings["spec"])
+        self._dealing: dict[str, Any] | None = None
         self.table: Table | None = None
         #: the wire's version: the journal's length (rows committed)
         self.version = 0
@@ -124,6 +126,28 @@ class Room:
         """Each seat's name."""
         return [s.get("name") or f"seat {i}" for i, s in enumerate(self.seats)]
 
+    @property
+    def dealing(self) -> dict[str, Any]:
+        """How the engine deals this game, for a page that re-deals a record from its seed
+        (docs/protocol-web.md, fair deals): the deck in the engine's order, the dealer's step,
+        and how much of the stock the shuffle lays out ("rest", a count, or null: none)."""
+        known = self._dealing
+        if known is None:
+            game = self.game
+            state = game.new_state(1)
+            stock: int | str | None = None
+            if game.records_stock:
+                # The first hand's deal size, as ``deal`` sets it before it shuffles.
+                state.hand_size = state._deal_size()
+                used = state._stock_used()
+                stock = "rest" if used == len(game.deck) - state.n * state.hand_size else used
+            known = self._dealing = {
+                "deck": [card_name(c) for c in game.deck],
+                "step": game.step % game.num_players,
+                "stock_used": stock,
+            }
+        return known
+
     def info(self) -> dict[str, Any]:
         """The table as the lobby and ``table`` messages show it (TABLE_INFO)."""
         over = self.status in ("over", "closed")
@@ -152,6 +176,7 @@ class Room:
                 for i, s in enumerate(self.seats)
             ],
             "commitment": self.commitment,
+            "dealing": self.dealing,
             "seed": str(self.seed) if over else None,
             "nonce": self.nonce if over else None,
             "creator": self.creator,

@@ -13,6 +13,7 @@ import { Animator } from "./anim.js";
 import { Wire } from "./wire.js";
 import { setSound, soundOn } from "./sound.js";
 import { Replay } from "./replay.js";
+import { checkRecord } from "./fair.js";
 
 function loadSkin() {
   try {
@@ -266,6 +267,31 @@ function Chat({ store, wire }) {
   </section>`;
 }
 
+// Re-deal the match's record from its revealed seed, here in the page (js/fair.js).
+function FairCheck({ record, store, info }) {
+  const [said, setSaid] = useState(null);
+  const check = async () => {
+    setSaid({ ok: null, lines: ["Checking the deals…"] });
+    try {
+      const answer = await fetch(record, { credentials: "same-origin" });
+      if (!answer.ok) throw new Error(`the record could not be fetched (${answer.status})`);
+      const committed = store.committed && store.committed.match === info.match
+        ? store.committed.digest : info.commitment;
+      setSaid(await checkRecord(await answer.text(), committed, info.dealing || {}));
+    } catch (e) {
+      setSaid({ ok: false, reason: String(e.message || e) });
+    }
+  };
+  return html`<div class="fair-check">
+    <button type="button" onClick=${check}>Check the deals</button>
+    <p role="status" class=${said && said.ok === false ? "fair-bad" : "fair-good"}>
+      ${said == null ? null
+        : said.ok === false ? `Not verified: ${said.reason}.`
+        : said.ok ? `Verified. ${said.lines.join(" ")}` : said.lines.join(" ")}
+    </p>
+  </div>`;
+}
+
 function Summary({ store, snap, tableId, skin, wire }) {
   const names = store.names(snap);
   const open = store.summaries.filter((s) => s.open);
@@ -293,7 +319,8 @@ function Summary({ store, snap, tableId, skin, wire }) {
       ${info.commitment
         ? html`<p class="fair">Fair deals: the seed was committed before the deal
             (SHA-256 <code>${info.commitment.slice(0, 16)}…</code>); the record carries it
-            for${" "}<code>tricktable verify</code>.</p>`
+            for${" "}<code>tricktable verify</code>.</p>
+            <${FairCheck} record=${record} store=${store} info=${info} />`
         : null}
       <p class="links">
         <a ref=${ref} href=${record} download>Download the record</a>
@@ -552,6 +579,11 @@ function handle(env, store, animator) {
     case "table":
       // A change of seats may leave out `you`: keep the last one said.
       store.info = { ...data, you: data.you ?? (store.info && store.info.you) ?? null };
+      // The commitment as first published for each match: the check after the match holds
+      // the revealed seed to this one, not to whatever a later message says.
+      if (data.commitment && !(store.committed && store.committed.match === data.match)) {
+        store.committed = { match: data.match, digest: data.commitment };
+      }
       store.changed();
       break;
     case "confirm":
