@@ -102,9 +102,10 @@ def test_a_bot_is_throttled_per_decision_and_per_hand_once() -> None:
 
 
 def test_the_protocols_throttle_keeps_the_same_rate() -> None:
-    from tricktable.protocols import messages
+    from tricktable.protocols import http, stdio
 
-    assert (messages.SAY_PER_DECISION, messages.SAY_PER_HAND) == (SAY_PER_DECISION, SAY_PER_HAND)
+    # One throttle for every protocol: the chat rules' own, at their rate.
+    assert http.ChatThrottle is stdio.ChatThrottle is ChatThrottle
 
 
 def test_spectators_chat_reaches_players_only_between_hands() -> None:

@@ -38,13 +38,14 @@ from typing import Any
 
 from tricktable.bots.base import Bot
 from tricktable.cards import JOKER, RANKS, card_name, cards_in, parse_card
+from tricktable.chat.rules import ChatThrottle
 from tricktable.engine.actions import BID
 from tricktable.engine.declared import declared
 from tricktable.engine.events import Acted, Chat, Dealt, HandStarted, TrickWon
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import AUCTION, OVER, PLAY, Game, View
 from tricktable.errors import BotError, BotFault, NotationError, quote
-from tricktable.protocols.messages import BadAnswer, ChatThrottle
+from tricktable.protocols.messages import BadAnswer
 
 #: the default per-request time limit, seconds (issue 5)
 DEFAULT_DECISION_TIME = 2.0

@@ -79,57 +79,6 @@ def split_line(text: str) -> list[str] | None:
     return fields
 
 
-#: chat lines a bot may pass on to the table, at most, per decision and per hand; more are
-#: dropped, and the throttle is recorded once a match (a ``flood`` fault that costs nothing)
-SAY_PER_DECISION = 3
-SAY_PER_HAND = 10
-
-
-class ChatThrottle:
-    """The chat lines a program or HTTP bot said, held for the table (``take``) and throttled.
-
-    Call :meth:`decision` when a decision begins, :meth:`hear` with each line said. What the
-    table's checks refuse is the match's business (``match.relay_chat``).
-    """
-
-    def __init__(self) -> None:
-        self.said: list[str] = []
-        self.dropped = ""
-        self.throttled = False
-        self.in_decision = 0
-        self.in_hand = 0
-        self.hand = -1
-
-    def decision(self, hand: int) -> None:
-        """A decision of hand ``hand`` begins."""
-        self.in_decision = 0
-        if hand != self.hand:
-            self.hand, self.in_hand = hand, 0
-
-    def hear(self, text: str) -> None:
-        """A line the bot said: kept for the table, or dropped over the throttle."""
-        self.in_decision += 1
-        if self.in_decision <= SAY_PER_DECISION and self.in_hand < SAY_PER_HAND:
-            self.in_hand += 1
-            self.said.append(text)
-        elif not self.throttled:
-            self.throttled = True
-            self.dropped = (
-                f"chat throttled: over {SAY_PER_DECISION} lines a decision or "
-                f"{SAY_PER_HAND} a hand; the rest are dropped"
-            )
-
-    def said_elsewhere(self) -> None:
-        """Drop the throttle's note: a fault says it already (not a second one)."""
-        self.dropped = ""
-
-    def take(self) -> tuple[list[str], str]:
-        """The lines kept since last asked, and the throttle's note ("" unless new)."""
-        said, dropped = self.said, self.dropped
-        self.said, self.dropped = [], ""
-        return said, dropped
-
-
 class BadAnswer(BotFault):
     """A framed answer that is not a legal action (``kind`` ``illegal``).
 

@@ -15,7 +15,7 @@ started — its group, and what left it: a new session, a double-forked daemon
 (:mod:`tricktable.processes`) — and reaps them, so that nothing outlives the match.
 
 Chat: outside seed 002's ``tricks`` the bot's ``|CHAT|say|...|END|`` lines are held for the
-table, throttled (:class:`~tricktable.protocols.messages.ChatThrottle`), and taken by the
+table, throttled (:class:`~tricktable.chat.rules.ChatThrottle`), and taken by the
 match loop after each decision (:meth:`SubprocessBot.take_chat`, ``match.relay_chat``).
 """
 
@@ -33,11 +33,12 @@ import time
 from typing import Any
 
 from tricktable.bots.base import Bot
+from tricktable.chat.rules import ChatThrottle
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import Game, View
 from tricktable.errors import BotError, BotFault
 from tricktable.processes import bot_setup, end_tree, ended, started, tree_of
-from tricktable.protocols.messages import ChatThrottle, Conversation, seat_name, split_line
+from tricktable.protocols.messages import Conversation, seat_name, split_line
 
 #: the longest line a bot may send, newline excluded
 MAX_LINE = 64 * 1024
