@@ -22,10 +22,10 @@ from tricktable.bots import make_bot
 from tricktable.bots.base import Bot
 from tricktable.characters.talk import match_talker
 from tricktable.chat import named_cards
+from tricktable.chat.rules import SAY_PER_DECISION, SAY_PER_HAND
 from tricktable.games import load_game
 from tricktable.match import Referee, play_match
 from tricktable.protocols.http import HttpBot
-from tricktable.protocols.messages import SAY_PER_DECISION, SAY_PER_HAND
 from tricktable.records import load_record, replay
 from tricktable.runner import MatchSpec, run_match
 
