@@ -12,6 +12,7 @@ their workers' bots started.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -119,6 +120,59 @@ def test_end_tree_kills_a_daemon_that_left_the_session(tmp_path: Path) -> None:
         end_tree(proc.pid, mark)
         assert gone([proc.pid, *children]) == []
     finally:
+        proc.kill()
+        proc.wait()
+
+
+#: a bot that forks daemons as fast as it can, each the classic way (fork, ``setsid``, fork,
+#: the middle exits); it adopts their orphans itself (a subreaper, as a bot is made one)
+FORK_STORM = """
+import ctypes, os, sys, time
+ctypes.CDLL(None).prctl(36, 1, 0, 0, 0)
+out = open(sys.argv[1], "a")
+for n in range(400):
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() != 0:
+            os._exit(0)
+        out.write(f"{os.getpid()}\\n"); out.flush()
+        if n % 2:  # half of them keep nothing of the bot's: no mark to be known by
+            os.execve("/bin/sleep", ["sleep", "600"], {})
+        time.sleep(600)
+        os._exit(0)
+    if n == 20:
+        open(sys.argv[2], "w").write("ready")
+time.sleep(600)
+"""
+
+
+@pytest.mark.parametrize("attempt", range(5))
+def test_end_tree_catches_a_fork_under_way(tmp_path: Path, attempt: int) -> None:
+    """A process told to stop stops only when its system call returns: a fork under way then
+    still makes its child, after the look that would have found it. Killing a bot that forks
+    daemons all the while (in a new session each, half without the mark) leaves none."""
+    pids, ready = tmp_path / "daemons.pids", tmp_path / "ready"
+    mark = f"storm-{attempt}"
+    env = dict(os.environ, TRICKTABLE_BOT=mark)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", FORK_STORM, str(pids), str(ready)],
+        env=env,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while not ready.exists() and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert ready.exists(), "the bot never started its daemons"
+        end_tree(proc.pid, mark)
+        proc.wait(timeout=10)
+        daemons = pids_in(pids)
+        assert len(daemons) >= 5  # some were killed before they could say who they were
+        assert gone(daemons, within=5) == []
+    finally:
+        for pid in pids_in(pids):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
         proc.kill()
         proc.wait()
 

@@ -40,14 +40,19 @@ REAP_TIME: Final = 2.0
 
 _PR_SET_PDEATHSIG: Final = 1
 _PR_SET_CHILD_SUBREAPER: Final = 36
+#: how long :func:`end_tree` waits for the processes it stopped to be stopped
+STOP_TIME: Final = 0.5
 #: stop, look again: at most this many times (a process that forks as fast as it can)
 _ROUNDS: Final = 20
+#: the states of a process that can fork no more: stopped (T, t) or dead (Z, X)
+_HALTED: Final = frozenset({b"T", b"t", b"Z", b"X"})
 
 _prctl_fn: Any = None
 _subreaper_pid = 0
-#: the bot programs this process runs: their mark by pid, with the pid of the process that
-#: started them (a forked worker inherits the table, but not the bots)
-_LIVE: dict[int, tuple[str, int]] = {}
+#: the bot programs this process runs, by pid: their mark, the pid of the process that started
+#: them (a forked worker inherits the table, but not the bots), and their tree as last taken
+#: (:func:`tree_of`)
+_LIVE: dict[int, tuple[str, int, frozenset[int]]] = {}
 
 
 def _prctl() -> Any:
@@ -117,7 +122,7 @@ def _adopt_orphans() -> None:
 
 def started(leader: int, mark: str) -> None:
     """Note a bot program this process has started (until :func:`ended`)."""
-    _LIVE[leader] = (mark, os.getpid())
+    _LIVE[leader] = (mark, os.getpid(), frozenset())
 
 
 def ended(leader: int) -> None:
@@ -127,14 +132,20 @@ def ended(leader: int) -> None:
 
 def end_all() -> None:
     """End every bot program this process runs, and all they started: a worker told to stop
-    (its parent died, or the pool is terminated) does this before it exits."""
+    (its parent died, or the pool is terminated) does this before it exits.
+
+    Then every process left below this one: a worker starts no other, and what a bot it has
+    ended left behind (a daemon forked as it was killed) is, as an orphan, its child.
+    """
     me = os.getpid()
-    for leader, (mark, owner) in list(_LIVE.items()):
+    for leader, (mark, owner, seen) in list(_LIVE.items()):
         if owner == me:
-            end_tree(leader, mark)
+            end_tree(leader, mark, seen)
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(leader, 0)
         _LIVE.pop(leader, None)
+    if is_subreaper():
+        end_descendants()
 
 
 def is_subreaper() -> bool:
@@ -157,21 +168,57 @@ def end_descendants() -> None:
 
 
 def _stop_and_kill(look: Callable[[], set[int]]) -> set[int]:
-    """Stop every process ``look`` finds, looking again until nothing new appears (a stopped
-    process cannot fork), then kill them all; the processes killed."""
+    """Stop every process ``look`` finds, looking again until nothing new appears, then kill
+    them all; the processes killed.
+
+    A stopped process cannot fork, but one look is not to be trusted alone: ``/proc`` is read
+    one process at a time, so a child forked meanwhile by a process that then exits (the
+    middle of a double fork) appears in neither; and a process told to stop stops only as its
+    system call returns, so a fork under way still makes its child. So nothing new is believed
+    only twice over, each time once every process found has stopped.
+    """
     found: set[int] = set()
+    quiet = 0
     for _ in range(_ROUNDS):
         fresh = look() - found
-        if not fresh:
+        if fresh:
+            for pid in fresh:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGSTOP)
+            found |= fresh
+            quiet = 0
+            continue
+        quiet += 1
+        if quiet == 2:
             break
-        for pid in fresh:
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGSTOP)
-        found |= fresh
+        _wait_stopped(found)
     for pid in found:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
     return found
+
+
+def _wait_stopped(pids: Iterable[int]) -> None:
+    """Wait (a moment at most) until every one of ``pids`` has stopped or died."""
+    left = set(pids)
+    deadline = time.monotonic() + STOP_TIME
+    delay = 0.0002
+    while True:
+        left = {pid for pid in left if _state(pid) not in _HALTED}
+        if not left or time.monotonic() >= deadline:
+            return
+        time.sleep(delay)
+        delay = min(delay * 2, 0.01)
+
+
+def _state(pid: int) -> bytes:
+    """The state letter of process ``pid`` (``b"X"`` where it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return b"X"
+    return stat[stat.rindex(b")") + 2 : stat.rindex(b")") + 3]
 
 
 def _descendants(root: int) -> set[int]:
@@ -197,7 +244,10 @@ def tree_of(leader: int, mark: str) -> frozenset[int]:
     """
     if not os.path.isdir("/proc"):
         return frozenset()
-    return frozenset(_members(leader, mark, os.getpid(), frozenset()))
+    tree = frozenset(_members(leader, mark, os.getpid(), frozenset()))
+    if leader in _LIVE:  # for end_all, should the bot's end be cut short by a stop
+        _LIVE[leader] = (*_LIVE[leader][:2], tree)
+    return tree
 
 
 def end_tree(leader: int, mark: str, seen: frozenset[int] = frozenset()) -> None:
