@@ -95,13 +95,15 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from tricktable.bots import make_bot, split_players
+from tricktable.bots import is_builtin_player, make_bot, split_players, substitute_factory
+from tricktable.bots.base import Bot
 from tricktable.engine.actions import BID, PASS
 from tricktable.engine.trick import Game, TrickState
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
 from tricktable.games.setback_results import SetbackResult
 from tricktable.limits import RunnerOptions
+from tricktable.match import Referee, end_bots, play_on, start_bots
 from tricktable.runner import BotPool, MatchOutcome, MatchSpec, MatchStopped, run_match
 from tricktable.seeds import derive_seed
 from tricktable.stats import UNREAD, game_report, stats_for
@@ -485,23 +487,104 @@ def play_chunk(chunk: Chunk) -> Tally:
 
 def _play_hands(game: Game, pool: BotPool, chunk: Chunk, options: RunnerOptions) -> Tally:
     tally = Tally(game.num_scores)
+    series = Series(game, pool, chunk.players, options)
     k = 0
     while tally.hands < chunk.count:
         seed = derive_seed(chunk.seed, "hands", chunk.index, k)
         quota = min(chunk.count - tally.hands, MAX_HANDS_PER_MATCH)
-        spec = MatchSpec(chunk.game_spec, chunk.players, seed, options, quota)
-        tally.add_outcome(_run_match(spec, pool), seed)
+        state = series.play(seed, quota)
+        if state is not None:
+            tally.add_match(state)
+        else:
+            spec = MatchSpec(chunk.game_spec, chunk.players, seed, options, quota)
+            tally.add_outcome(_run_match(spec, pool), seed)
         k += 1
     return tally
 
 
 def _play_matches(game: Game, pool: BotPool, chunk: Chunk, options: RunnerOptions) -> Tally:
     tally = Tally(game.num_scores)
+    series = Series(game, pool, chunk.players, options)
     for i in range(chunk.start, chunk.start + chunk.count):
         seed = derive_seed(chunk.seed, "match", i)
+        state = series.play(seed, MAX_HANDS_PER_MATCH)
+        if state is not None:
+            tally.add_match(state)
+            continue
         spec = MatchSpec(chunk.game_spec, chunk.players, seed, options, MAX_HANDS_PER_MATCH)
         tally.add_outcome(_run_match(spec, pool), seed, i + 1)
     return tally
+
+
+class Series:
+    """The matches of one chunk played straight through the match loop, one after another.
+
+    :func:`~tricktable.runner.run_match` plays a match with the same steps (``start_bots``,
+    ``play_on``, ``end_bots``, the referee), but it also reads its spec, seats people, resumes
+    records, deals given deals and builds a typed outcome: work for a single match that cost
+    a random match of two-hand All Fours (3.4 hands) as much as a hand of it. A chunk's
+    matches need none of it while nothing goes wrong, so a series keeps its bots and one
+    referee, and :meth:`play` hands back the final state alone.
+
+    Anything out of the ordinary leaves the match to ``run_match``: :meth:`play` gives None,
+    and the caller plays that match again there (same seed, same bots), which records its
+    faults, substitutes and forfeits, or names the failure that stops the run, as for any
+    match. Played that way are: a match in which any fault was recorded (a bot's error, a
+    refused chat line), a match the engine could not finish, and every match of a series
+    with a player that is not tricktable's own (a program, a URL, a plug-in: their pool
+    entries are run_match's to manage), a person, or a character that talks.
+    """
+
+    __slots__ = ("bots", "game", "limits", "players", "pool", "referee", "straight")
+
+    def __init__(
+        self, game: Game, pool: BotPool, players: Sequence[str], limits: RunnerOptions
+    ) -> None:
+        self.game = game
+        self.pool = pool
+        self.players = tuple(players)
+        self.limits = limits
+        #: the substitute and limits run_match's referee has (MatchSpec's default substitute)
+        self.referee = Referee(limits, substitute_factory("heuristic", limits))
+        self.straight = all(is_builtin_player(p) for p in self.players)
+        self.bots: list[Bot] = []
+
+    def play(self, seed: int, max_hands: int) -> TrickState | None:
+        """Play the match of ``seed`` (at most ``max_hands`` hands): its final state, or None
+        where it must be played by ``run_match`` instead (see the class)."""
+        if not self.straight:
+            return None
+        bots = self.bots
+        if not bots:
+            limits = self.limits
+            bots = [self.pool.bot(s, p, limits) for s, p in enumerate(self.players)]
+            if any(bot.talks or bot.interactive for bot in bots):
+                self.straight = False
+                return None
+            self.bots = bots
+        referee = self.referee
+        game = self.game
+        try:
+            start_bots(game, bots, seed, referee)
+            state = play_on(game.new_state(seed), bots, None, max_hands, referee)
+            end_bots(state, bots, referee)
+        except Exception:
+            self._again()
+            return None
+        if referee.faults:
+            self._again()
+            return None
+        return state
+
+    def _again(self) -> None:
+        """Leave this match to run_match, as if never played here: the bots that faulted are
+        dropped from the pool (the referee may have closed them), and the series takes its
+        bots from the pool again afterwards (run_match drops those that fault there)."""
+        referee = self.referee
+        referee.close_substitutes()
+        if referee.faults:
+            self.pool.discard({fault["seat"] for fault in referee.faults})
+        self.bots = []
 
 
 def _run_match(spec: MatchSpec, pool: BotPool) -> MatchOutcome:
