@@ -577,13 +577,10 @@ class Series:
         return state
 
     def _again(self) -> None:
-        """Leave this match to run_match, as if never played here: the bots that faulted are
-        dropped from the pool (the referee may have closed them), and the series takes its
-        bots from the pool again afterwards (run_match drops those that fault there)."""
-        referee = self.referee
-        referee.close_substitutes()
-        if referee.faults:
-            self.pool.discard({fault["seat"] for fault in referee.faults})
+        """Leave this match to run_match: it plays it again with the same bots (each told
+        its seat and seed anew), as if never played here, and drops from the pool those that
+        fault; the series takes its bots from the pool again afterwards."""
+        self.referee.close_substitutes()
         self.bots = []
 
 
