@@ -23,10 +23,19 @@
 
 typedef uint64_t u64;
 
+/* Counters for measuring where a search goes (built with -DDD_STATS: ``_dd.stats()``). */
+#ifdef DD_STATS
+static long long st_starts, st_bound_cut, st_tt_probe, st_tt_found, st_tt_cut, st_stores;
+#define STAT(x) (x++)
+#else
+#define STAT(x) ((void)0)
+#endif
+
 #define INF (1 << 20)
 #define MAXN 8    /* seats */
 #define MAXK 16   /* words of a table key */
 #define PROBE 4   /* slots looked at for one key */
+#define MAXT 20   /* tricks a hand, and one */
 
 enum { ERR_NONE = 0, ERR_PY = 1, ERR_TIME = 2 };
 enum { FIRST_NONE = 0, FIRST_PREFER = 1, FIRST_EXACT = 2 };
@@ -97,6 +106,10 @@ typedef struct {
      * summary is the tricks by slot, ``places`` the slots in use) */
     int sure, trump_group, nplaces;
     int places[MAXN];
+    /* trick mode (see ``tsearch``): the value by the tricks the maximising side takes from
+     * the root on (``tvals``, ``ntvals`` of them), searched as a trick count */
+    int tmode, ntvals;
+    int tvals[MAXT];
     /* bookkeeping */
     long long nodes;
     double deadline;
@@ -777,6 +790,278 @@ static int ab(Solver *S, int seat, int pos, u64 lead_mask, int best_power, int b
     return best;
 }
 
+
+/* ---- trick mode: the tricks the maximising side takes from here ----
+ *
+ * Where the value of the hand hangs only on the tricks the maximising side takes from the
+ * root on, and never falls as that count grows (Spades without a nil open on either side:
+ * the front end checks it over every way the tricks left can fall), the value of a card is
+ * that function of the most tricks the side can make sure of, and the search is the bridge
+ * solvers' trick count: the value of a position is the tricks won from it on, whatever was
+ * won before, so one table entry serves every history that reaches the same cards (the
+ * summary is left out of the key), and the bounds are trick counts (the sure tricks of the
+ * top trumps, the leader's quick tricks). */
+
+static int tsearch(Solver *S, int seat, int pos, u64 lead_mask, int best_power, int best_seat,
+                   u64 tmask, int alpha, int beta);
+
+static int tstep(Solver *S, int seat, int pos, u64 lead_mask, int best_power, int best_seat,
+                 u64 tmask, int card, int alpha, int beta) {
+    u64 bit = (u64)1 << card;
+    S->hands[seat] ^= bit;
+    int p = S->power[card];
+    if (pos == 0) {
+        lead_mask = S->suit_mask[card];
+        best_power = p;
+        best_seat = seat;
+    } else {
+        if (p < 100 && !(bit & lead_mask)) p = -1;
+        if (p > best_power) {
+            best_power = p;
+            best_seat = seat;
+        }
+    }
+    int value;
+    if (pos == S->last) {
+        int w = S->maximise[best_seat] ? 1 : 0;
+        value = w + tsearch(S, best_seat, 0, 0, -1, -1, 0, alpha - w, beta - w);
+    } else {
+        int next = ((seat + S->turn) % S->n + S->n) % S->n;
+        value = tsearch(S, next, pos + 1, lead_mask, best_power, best_seat, tmask | bit, alpha,
+                        beta);
+    }
+    S->hands[seat] ^= bit;
+    return value;
+}
+
+/* The tricks the maximising side is sure of, and the most it can take, at a trick's start
+ * with ``left`` tricks to play: the top trumps' runs (as ``sure_bounds``, by side), and the
+ * leader's quick tricks: its winners from the top of a side suit, each cashed while every
+ * opponent still follows (or holds no trump) and the partner follows (or holds no trump:
+ * the side keeps the lead in the leader's hand), then its top trumps where it may lead them. */
+static void trick_bounds(Solver *S, u64 live, int leader, int left, int *lo, int *hi) {
+    *lo = 0;
+    *hi = left;
+    int tg = S->trump_group;
+    u64 trumps = 0;
+    int side = -1, run = 0, cards = 0, run2 = 0, lead_trumps = 0, lead_run = 1;
+    if (tg >= 0) {
+        int side2 = -1;
+        int count[MAXN] = {0}, count2[MAXN] = {0};
+        for (int i = S->gstart[tg]; i < S->gend[tg]; i++) {
+            int c = S->gcards[i];
+            if (!((live >> c) & 1)) continue;
+            trumps |= (u64)1 << c;
+            int o = 0;
+            while (!((S->hands[o] >> c) & 1)) o++;
+            if (lead_run) {
+                if (o == leader)
+                    lead_trumps++;
+                else
+                    lead_run = 0;
+            }
+            if (side2 == -2) continue;
+            int sd = S->maximise[o];
+            if (side < 0) side = sd;
+            if (side2 < 0 && sd == side) {
+                cards++;
+                if (++count[o] > run) run = count[o];
+                continue;
+            }
+            if (side2 < 0) side2 = sd;
+            if (sd != side2) {
+                side2 = -2;
+                continue;
+            }
+            if (++count2[o] > run2) run2 = count2[o];
+        }
+        run2 = run2 > cards ? run2 - cards : 0;
+        if (run) {
+            if (side) {
+                *lo = run;
+                *hi = left - run2;
+            } else {
+                *hi = left - run;
+                *lo = run2;
+            }
+        }
+    }
+    /* the leader's quick tricks */
+    if (S->first_mode != FIRST_NONE && live == S->deck) return;
+    u64 lh = S->hands[leader];
+    int qt = 0;
+    u64 rest = lh & ~trumps;
+    while (rest) {
+        int c0 = __builtin_ctzll(rest);
+        u64 suit = S->suit_mask[c0];
+        rest &= ~suit;
+        int g = S->group_of[c0];
+        if (g < 0) continue;
+        int k = 0;
+        for (int i = S->gstart[g]; i < S->gend[g]; i++) {
+            int c = S->gcards[i];
+            if (!((live >> c) & 1)) continue;
+            if (!((lh >> c) & 1)) break;
+            k++;
+        }
+        for (int t = 0; t < S->n && k; t++) {
+            if (t == leader || !(S->hands[t] & trumps)) continue;
+            int have = __builtin_popcountll(S->hands[t] & suit);
+            if (have < k) k = have;
+        }
+        qt += k;
+    }
+    /* then its top trumps, where a trump may be led (broken, or nothing else left) */
+    if (lead_trumps &&
+        ((live & S->break_mask) != S->break_mask || qt == __builtin_popcountll(lh & ~trumps)))
+        qt += lead_trumps;
+    if (qt > left) qt = left;
+    if (S->maximise[leader]) {
+        if (qt > *lo) *lo = qt;
+    } else if (left - qt < *hi) {
+        *hi = left - qt;
+    }
+    if (*lo > *hi) *lo = *hi; /* cannot happen; kept safe */
+}
+
+static int tsearch(Solver *S, int seat, int pos, u64 lead_mask, int best_power, int best_seat,
+                   u64 tmask, int alpha, int beta) {
+    if (S->error) return 0;
+    u64 live = 0;
+    int depth = 0;
+    if (pos == 0) {
+        u64 hand = S->hands[seat];
+        if (!hand) return 0;
+        if (!(hand & (hand - 1))) {
+            /* the last trick: every card forced */
+            S->nodes++;
+            int card = __builtin_ctzll(hand);
+            u64 lm = S->suit_mask[card];
+            int bp = S->power[card], winner = seat;
+            int t = seat;
+            for (int i = 0; i < S->last; i++) {
+                t = ((t + S->turn) % S->n + S->n) % S->n;
+                u64 h = S->hands[t];
+                if (!h) break;
+                card = 63 - __builtin_clzll(h);
+                int p = S->power[card];
+                if (p < 100 && !((lm >> card) & 1)) p = -1;
+                if (p > bp) {
+                    bp = p;
+                    winner = t;
+                }
+            }
+            return S->maximise[winner] ? 1 : 0;
+        }
+        for (int t = 0; t < S->n; t++) live |= S->hands[t];
+        int left = __builtin_popcountll(hand);
+        int lo, hi;
+        STAT(st_starts);
+        trick_bounds(S, live, seat, left, &lo, &hi);
+        if (lo >= hi || hi <= alpha || lo >= beta) STAT(st_bound_cut);
+        if (lo >= hi || hi <= alpha) return hi;
+        if (lo >= beta) return lo;
+        depth = __builtin_popcountll(live);
+    }
+    u64 leg = legal(S, seat, pos, lead_mask, tmask);
+    S->nodes++;
+    if (!(S->nodes & 255)) {
+        if (S->deadline > 0 && now() > S->deadline) {
+            S->error = ERR_TIME;
+            return 0;
+        }
+        if (!(S->nodes & 0xffff) && PyErr_CheckSignals() < 0) {
+            S->error = ERR_PY;
+            return 0;
+        }
+    }
+    if (!(leg & (leg - 1)))
+        return tstep(S, seat, pos, lead_mask, best_power, best_seat, tmask, __builtin_ctzll(leg),
+                     alpha, beta);
+    u64 key[MAXK];
+    u64 hash = 0;
+    int found = 0;
+    int first = -1;
+    int elo = -INF, ehi = INF;
+    if (pos == 0) {
+        Sum zero = {0, 0};
+        trick_key(S, seat, zero, live, key);
+        hash = key_hash(S, key);
+        u64 *entry = tt_probe(S, key, hash, &found);
+        STAT(st_tt_probe);
+        if (found) {
+            STAT(st_tt_found);
+            u64 bw = entry[E_BOUNDS];
+#ifdef DD_STATS
+            {
+                int a = (int32_t)(uint32_t)bw, b = (int32_t)(uint32_t)(bw >> 32);
+                if (a >= beta || b <= alpha || a == b) st_tt_cut++;
+            }
+#endif
+            elo = (int32_t)(uint32_t)bw;
+            ehi = (int32_t)(uint32_t)(bw >> 32);
+            first = (int)(int8_t)((entry[E_META] >> 32) & 0xff);
+            if (elo >= beta) return elo;
+            if (ehi <= alpha) return ehi;
+            if (elo == ehi) return elo;
+            if (elo > alpha) alpha = elo;
+            if (ehi < beta) beta = ehi;
+        }
+    }
+    int maximise = S->maximise[seat];
+    int window_low = alpha, window_high = beta;
+    int best = maximise ? -INF : INF;
+    int best_card = -1;
+    int list[64];
+    int m = moves(S, seat, pos, lead_mask, best_power, best_seat, leg, tmask, first, list);
+    for (int i = 0; i < m; i++) {
+        int card = list[i];
+        int value = tstep(S, seat, pos, lead_mask, best_power, best_seat, tmask, card, alpha, beta);
+        if (S->error) return 0;
+        if (maximise) {
+            if (value > best) {
+                best = value;
+                best_card = card;
+                if (value > alpha) alpha = value;
+            }
+        } else if (value < best) {
+            best = value;
+            best_card = card;
+            if (value < beta) beta = value;
+        }
+        if (alpha >= beta) break;
+    }
+    if (pos == 0) {
+        int lo, hi;
+        if (best <= window_low) {
+            lo = -INF;
+            hi = best;
+        } else if (best >= window_high) {
+            lo = best;
+            hi = INF;
+        } else {
+            lo = hi = best;
+        }
+        if (elo > lo) lo = elo;
+        if (ehi < hi) hi = ehi;
+        int again;
+        u64 *entry = tt_probe(S, key, hash, &again);
+        if (again) {
+            int olo = (int32_t)(uint32_t)entry[E_BOUNDS];
+            int ohi = (int32_t)(uint32_t)(entry[E_BOUNDS] >> 32);
+            if (olo > lo) lo = olo;
+            if (ohi < hi) hi = ohi;
+        } else {
+            entry[E_HASH] = hash;
+            memcpy(entry + E_KEY, key, (size_t)S->K * sizeof(u64));
+        }
+        entry[E_BOUNDS] = (u64)(uint32_t)lo | ((u64)(uint32_t)hi << 32);
+        entry[E_META] =
+            (u64)S->gen | ((u64)(uint8_t)(int8_t)best_card << 32) | ((u64)(depth & 0xff) << 40);
+    }
+    return best;
+}
+
 /* ---- the table's memory: one buffer kept between calls (a call that finds it taken, by
  * another thread while a callback runs, makes its own) ---- */
 
@@ -889,6 +1174,7 @@ static PyObject *dd_solve(PyObject *self, PyObject *args) {
     GET(cheap)
     GET(slope)
     GET(sure)
+    GET(tvals)
 
     S->n = (int)PyLong_AsLong(n);
     S->turn = (int)PyLong_AsLong(turn);
@@ -922,6 +1208,16 @@ static PyObject *dd_solve(PyObject *self, PyObject *args) {
     S->cheap = PyObject_IsTrue(cheap);
     S->slope = (int)PyLong_AsLong(slope);
     S->sure = PyObject_IsTrue(sure);
+    S->tmode = tvals != Py_None;
+    if (S->tmode) {
+        Py_ssize_t nt = PySequence_Size(tvals);
+        if (nt < 1 || nt > MAXT) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "solve: tvals, 1 to 20");
+            goto done;
+        }
+        S->ntvals = (int)nt;
+        if (read_ints(tvals, S->tvals, S->ntvals, "tvals") < 0) goto done;
+    }
     S->nplaces = 0;
     for (int t = 0; t < S->n; t++) {
         int seen = 0;
@@ -1149,6 +1445,7 @@ static PyObject *dd_solve(PyObject *self, PyObject *args) {
     }
     int have_guess = guess_obj != Py_None;
     int guess = have_guess ? (int)PyLong_AsLong(guess_obj) : 0;
+    int tricks = 0, have_tricks = 0;
     for (Py_ssize_t i = 0; i < ncards && !PyErr_Occurred(); i++) {
         int card = cardv[i];
         if (known[rep[i]]) {
@@ -1159,7 +1456,29 @@ static PyObject *dd_solve(PyObject *self, PyObject *args) {
         memcpy(S->hands, hands0, sizeof hands0);
         memcpy(S->won, won0, sizeof won0);
         Sum s = s0;
-        if (!have_guess) {
+        if (S->tmode) {
+            /* MTD(f) over the tricks from here, from the card before's (or the middle) */
+            int lo = 0, hi = S->ntvals - 1;
+            int t = have_tricks ? tricks : hi / 2;
+            while (lo < hi && !S->error) {
+                int beta = t == lo ? t + 1 : t;
+                memcpy(S->hands, hands0, sizeof hands0);
+                t = tstep(S, seat, pos, lead_mask, best_power, best_seat, tmask, card, beta - 1,
+                          beta);
+                if (t < beta)
+                    hi = t;
+                else
+                    lo = t;
+            }
+            if (S->error) break;
+            if (lo < 0 || lo >= S->ntvals) {
+                PyErr_SetString(PyExc_RuntimeError, "solve: a trick count out of range");
+                break;
+            }
+            tricks = lo;
+            have_tricks = 1;
+            value = S->tvals[lo];
+        } else if (!have_guess) {
             value = step(S, seat, pos, lead_mask, best_power, best_seat, tmask, s, card, -INF,
                          INF);
         } else {
@@ -1210,7 +1529,22 @@ done:
     return result;
 }
 
+#ifdef DD_STATS
+static PyObject *dd_stats(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    PyObject *r = Py_BuildValue("{sLsLsLsLsLsL}", "starts", st_starts, "bound_cut", st_bound_cut,
+                                "tt_probe", st_tt_probe, "tt_found", st_tt_found, "tt_cut",
+                                st_tt_cut, "stores", st_stores);
+    st_starts = st_bound_cut = st_tt_probe = st_tt_found = st_tt_cut = st_stores = 0;
+    return r;
+}
+#endif
+
 static PyMethodDef methods[] = {
+#ifdef DD_STATS
+    {"stats", dd_stats, METH_NOARGS, "the counters since the last call"},
+#endif
     {"solve", dd_solve, METH_VARARGS,
      "solve(spec, root, cards, guess, seconds) -> (values, nodes): each root card's exact "
      "value (see tricktable.search.solver.fast)."},

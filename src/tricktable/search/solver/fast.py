@@ -17,6 +17,7 @@ weight left) and caches, so every score is still the game's own Python function.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from tricktable.errors import TricktableError
@@ -50,6 +51,63 @@ def _tt_bits(live: int) -> int:
     if live <= 40:
         return 19
     return 20
+
+
+def _splits(tricks: int, places: int) -> list[tuple[int, ...]]:
+    """Every way ``tricks`` can fall into ``places`` places (as counts, by place)."""
+    if places == 1:
+        return [(tricks,)]
+    return [(k, *rest) for k in range(tricks + 1) for rest in _splits(tricks - k, places - 1)]
+
+
+def trick_values(search: Search, kernel: Kernel) -> list[int] | None:
+    """Where the summary is the tricks by slot (``kernel.sure``: Spades) and the value of the
+    hand hangs only on the tricks the solving side takes from here, never falling as they
+    grow: that value by those tricks (0 to the tricks left), checked over every way the tricks
+    left can fall between the slots; else None.
+
+    The C core then searches the trick count alone (the bridge solvers' search: one table
+    entry for a position whatever was won before it) and values a card by this list at the
+    most tricks the side can make sure of: for a value that never falls as the count grows,
+    the best play for the count is the best play for the value. A nil still open (its
+    seat's own tricks count apart) or a count that can cost (bags past a ten) leave it to
+    the search of the value."""
+    if not kernel.sure or kernel.hearts or search.rules.bounds is None:
+        return None
+    state = search.state
+    rules = search.rules
+    n = search.n
+    cards = sum(h.bit_count() for h in state.hands)
+    if state.trick:
+        cards += state.trick_mask.bit_count()
+    if cards % n:
+        return None
+    left = cards // n
+    if not 0 < left < 20:
+        return None
+    slot_of = kernel.slot_of
+    places = sorted(set(slot_of))
+    side = [rules.maximise[slot_of.index(p)] for p in places]
+    start = list(rules.summary)  # type: ignore[call-overload]
+    won = [0] * n
+    values: list[int | None] = [None] * (left + 1)
+    for split in _splits(left, len(places)):
+        tricks = start[:]
+        mine = 0
+        for place, mine_side, k in zip(places, side, split, strict=True):
+            tricks[place] += k
+            if mine_side:
+                mine += k
+        value = rules.leaf(tuple(tricks), won)
+        known = values[mine]
+        if known is None:
+            values[mine] = value
+        elif known != value:
+            return None
+    out = [v for v in values if v is not None]
+    if len(out) != left + 1 or any(b < a for a, b in pairwise(out)):
+        return None
+    return out
 
 
 def _spec(search: Search, kernel: Kernel) -> dict[str, Any] | None:
@@ -120,6 +178,7 @@ def _spec(search: Search, kernel: Kernel) -> dict[str, Any] | None:
         "cheap": kernel.cheap,
         "slope": kernel.slope if kernel.hearts else 0,
         "sure": kernel.sure and not kernel.hearts and bounds_c is not None,
+        "tvals": trick_values(search, kernel),
     }
 
 
