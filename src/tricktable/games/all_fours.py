@@ -82,7 +82,17 @@ class AllFoursState(TrickState):
         assert isinstance(game, AllFours)
         self.trumps: tuple[TrumpTables, ...] = game.trumps
         self.kicks: tuple[int, ...] = game.kicks
-        self.may_trump: bool = game.options.may_trump
+        opts = game.options
+        self.may_trump: bool = opts.may_trump
+        # The options read at each hand, as fields of the state: compiled, a field is a slot
+        # read, an option an attribute looked up on a Python object (a two-hand match reads
+        # them for every 13 cards played).
+        self.begging: bool = opts.begging
+        self.count_out: bool = opts.count_out
+        self.target: int = opts.target
+        self.low_to_dealt: bool = opts.low_to == "dealt"
+        self.hang_jack: int = opts.hang_jack
+        self.tie_to_eldest: bool = opts.game_tie == "eldest"
         self._facts_public = True  # _view_extra: the up-card and the begging, for all
         #: the card turned up last (the stock's top: ``stock[0]``), and the suit turned up
         #: first (begged, it is the refused suit)
@@ -94,6 +104,8 @@ class AllFoursState(TrickState):
         self.runs = 0
         #: what each side gained this hand so far (the kick, the gift, then the points)
         self.gained: list[int] = []
+        #: the name of ``up_card`` (made when a card is turned, not at each trick's facts)
+        self.up_name = ""
 
     # ------------------------------------------------------------------------ the turn-up
 
@@ -111,6 +123,7 @@ class AllFoursState(TrickState):
         self.gained = [0] * len(self.scores)
         self.eldest = (self.dealer + self.step) % self.n
         card = self.up_card = self.stock[0]
+        self.up_name = card_name(card)
         self.proposed = card // 13
         if self._kick(card):
             if self.events is not None:  # ended inside deal(), which tells no result
@@ -118,7 +131,7 @@ class AllFoursState(TrickState):
                 self.events.emit(HandScored(len(self.history) - 1, self.results[-1], scores))
                 self.events.emit(MatchOver(self.winner, scores))
             return
-        if self.options.begging:
+        if self.begging:
             self.phase = AUCTION
             self.to_act = self.eldest
         else:
@@ -136,8 +149,7 @@ class AllFoursState(TrickState):
         self.scores[side] += points
         self.gained[side] += points
         self._stale()  # the scores views share
-        opts = self.options
-        if opts.count_out and self.scores[side] >= opts.target:
+        if self.count_out and self.scores[side] >= self.target:
             self.winner = side
             self._finish(thrown_in=False)
             return True
@@ -222,6 +234,7 @@ class AllFoursState(TrickState):
             self.hand_size += 3
             self.runs += 1
             card = self.up_card = self.stock[0]
+            self.up_name = card_name(card)
             if card // 13 != self.proposed or self.options.run_cards == "once":
                 if not self._kick(card):
                     self._settle(card // 13)
@@ -276,7 +289,6 @@ class AllFoursState(TrickState):
         return -1
 
     def _score_hand(self) -> AllFoursResult:
-        opts = self.options
         trump = self.tables.suit
         sides = len(self.scores)
         everything = 0
@@ -286,7 +298,7 @@ class AllFoursState(TrickState):
         points: dict[str, int | None] = {}
         values: dict[str, int] = {}
         points["high"] = self._side_holding(self.dealt, high) if high else None
-        low_masks = self.dealt if opts.low_to == "dealt" else self.won
+        low_masks = self.dealt if self.low_to_dealt else self.won
         points["low"] = self._side_holding(low_masks, low) if low else None
         jack = 1 << (trump * 13 + JACK)
         hanged = False
@@ -296,7 +308,7 @@ class AllFoursState(TrickState):
             hanged = taker != self._side_holding(self.dealt, jack)
             points["jack"] = taker
             if hanged:
-                values["jack"] = opts.hang_jack
+                values["jack"] = self.hang_jack
         else:
             points["jack"] = None
         counts = [0] * sides
@@ -306,7 +318,7 @@ class AllFoursState(TrickState):
         game_side: int | None = None
         if counts.count(best) == 1:
             game_side = counts.index(best)
-        elif opts.game_tie == "eldest":
+        elif self.tie_to_eldest:
             for i in range(self.n):
                 side = self.game.team_of((self.eldest + i * self.step) % self.n)
                 if counts[side] == best:
@@ -320,11 +332,11 @@ class AllFoursState(TrickState):
             value = values.get(name, 1)
             self.scores[earner] += value
             self.gained[earner] += value
-            if opts.count_out and self.scores[earner] >= opts.target:
+            if self.count_out and self.scores[earner] >= self.target:
                 self.winner = earner
-        if not opts.count_out:
+        if not self.count_out:
             top = max(self.scores)
-            if top >= opts.target and self.scores.count(top) == 1:
+            if top >= self.target and self.scores.count(top) == 1:
                 self.winner = self.scores.index(top)
         return AllFoursResult(
             trump=trump,
@@ -351,13 +363,14 @@ class AllFoursState(TrickState):
         other.gave = self.gave
         other.runs = self.runs
         other.gained = self.gained[:]
+        other.up_name = self.up_name
 
     def _phase_name(self) -> str:
         return "give-or-run" if self.phase == GIVING else str(self.phase)
 
     def _view_extra(self, seat: int) -> dict[str, Any]:
         return {
-            "up_card": card_name(self.up_card) if self.up_card >= 0 else None,
+            "up_card": self.up_name if self.up_card >= 0 else None,
             "proposed": SUITS[self.proposed] if self.proposed >= 0 else None,
             "eldest": self.eldest,
             "begged": self.begged,

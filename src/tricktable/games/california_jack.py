@@ -101,6 +101,10 @@ class CaliforniaJackState(TrickState):
         #: by seat, the cards it took from the stock while all saw them, in the order drawn:
         #: every draw from a face-up stock; from a face-down one, the trump card turned
         self.shown: list[list[int]] = [[] for _ in range(self.n)]
+        #: ``shown`` by name, for the facts of every trick: each seat's list is replaced, never
+        #: changed, when a card joins it, so the facts of earlier tricks may share it (naming
+        #: every card taken again at each trick was a third of a random hand's time)
+        self.shown_names: list[list[str]] = [[] for _ in range(self.n)]
 
     def _deal_size(self) -> int:
         return DEAL_SIZE
@@ -122,6 +126,7 @@ class CaliforniaJackState(TrickState):
         self.tables = self.trumps[self.trump_card // 13]
         self.drew = -1
         self.shown = [[] for _ in range(self.n)]
+        self.shown_names = [[] for _ in range(self.n)]
         # Every card of the deck is played: the hand has this many tricks, whatever each seat
         # holds at a time (readers of ``hand_size`` count the tricks of a hand by it).
         self.hand_size = len(self.game.deck) // self.n
@@ -133,6 +138,7 @@ class CaliforniaJackState(TrickState):
         other.trump_card = self.trump_card
         other.drew = self.drew
         other.shown = [cards[:] for cards in self.shown]
+        other.shown_names = self.shown_names[:]
 
     def _play_mask(self, seat: int, hand: int) -> int:
         if not self.trick:
@@ -152,6 +158,8 @@ class CaliforniaJackState(TrickState):
             card = stock.pop(0)
             if k < seen:
                 self.shown[seat].append(card)
+                names = self.shown_names
+                names[seat] = [*names[seat], card_name(card)]
             bit = 1 << card
             hands[seat] = hands[seat] | bit
             # What a seat drew counts as held: points that go by what was held see it.
@@ -163,17 +171,19 @@ class CaliforniaJackState(TrickState):
         # The card that ends a trick draws from the stock: undo puts the draws back.
         if self.stock and len(self.trick) + 1 == self.trick_size:
             shown = [cards[:] for cards in self.shown]
-            return (self.hands[:], self.dealt[:], self.stock[:], self.drew, shown)
+            names = self.shown_names[:]
+            return (self.hands[:], self.dealt[:], self.stock[:], self.drew, shown, names)
         return None
 
     def _restore_play_extra(self, saved: Any) -> None:
         if saved is not None:
-            hands, dealt, stock, drew, shown = saved
+            hands, dealt, stock, drew, shown, names = saved
             self.hands = hands
             self.dealt = dealt
             self.stock = stock
             self.drew = drew
             self.shown = shown
+            self.shown_names = names
 
     def _tell_after(self, seat: int, suit: int, tricks: int, results: int) -> None:
         super()._tell_after(seat, suit, tricks, results)
@@ -200,7 +210,7 @@ class CaliforniaJackState(TrickState):
             "stock_left": len(self.stock),
             "stock_top": card_name(top) if top >= 0 else None,
             # Public: all saw these cards taken (those since played are in the tricks).
-            "taken": [[card_name(c) for c in cards] for cards in self.shown],
+            "taken": self.shown_names[:],
         }
 
     def known_held(self, viewer: int) -> int:
