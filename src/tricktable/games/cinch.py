@@ -126,6 +126,13 @@ class CinchState(TrickState):
         self.kept = 0
         #: each seat's hand when the play began (Low to the holder)
         self.held: list[int] = [0] * self.n
+        #: each seat's facts during the play, made once a hand: none of them changes from the
+        #: first card to the last, and the views asked for them again after every trick
+        self.play_facts: list[dict[str, Any] | None] = [None] * self.n
+        #: by seat, the names of its discards and the discards they name (the dealer's are
+        #: asked for at each of his keeps): a list once made is never changed, only replaced
+        self.named: list[list[str] | None] = [None] * self.n
+        self.named_mask: list[int] = [0] * self.n
 
     # ------------------------------------------------------------------------- the auction
 
@@ -148,6 +155,7 @@ class CinchState(TrickState):
         self.discarded = [0] * self.n
         self.kept = 0
         self.held = [0] * self.n
+        self.play_facts = [None] * self.n
 
     def _clone_extra(self, other: TrickState) -> None:
         # Compiled, a state has no __dict__ for clone() to copy: every field a game adds and
@@ -161,6 +169,9 @@ class CinchState(TrickState):
         other.discarded = self.discarded[:]
         other.kept = self.kept
         other.held = self.held[:]
+        other.play_facts = self.play_facts[:]  # shared: facts are never changed once made
+        other.named = self.named[:]
+        other.named_mask = self.named_mask[:]
 
     def _other_legal(self) -> int:
         phase = self.phase
@@ -355,6 +366,7 @@ class CinchState(TrickState):
     def _start_play(self) -> None:
         self.phase = PLAY
         self.held = self.hands[:]
+        self.play_facts = [None] * self.n
         self.to_act = self.bidder
         self._stale()
 
@@ -424,6 +436,15 @@ class CinchState(TrickState):
         return _PHASES.get(self.phase, str(self.phase))
 
     def _view_extra(self, seat: int) -> dict[str, Any]:
+        if self.phase == PLAY and 0 <= seat < self.n:
+            facts = self.play_facts[seat]
+            if facts is None:
+                facts = self.play_facts[seat] = self._facts(seat)
+            return facts
+        return self._facts(seat)
+
+    def _facts(self, seat: int) -> dict[str, Any]:
+        """The facts ``seat`` (or a spectator, -1) may know now."""
         bidding = self.phase == AUCTION
         # The auction's standing while it runs; the contract once it is made.
         facts: dict[str, Any] = {
@@ -436,7 +457,10 @@ class CinchState(TrickState):
         }
         if 0 <= seat < self.n:
             mine = self.discarded[seat]
-            facts["discarded"] = [card_name(c) for c in cards_in(mine)] if mine else None
+            if mine and self.named_mask[seat] != mine:
+                self.named[seat] = [card_name(c) for c in cards_in(mine)]
+                self.named_mask[seat] = mine
+            facts["discarded"] = self.named[seat] if mine else None
             if seat == self.dealer and self.phase == ROBBING:
                 facts["kept"] = [card_name(c) for c in cards_in(self.kept)]
         if self.phase == DISCARDING or self.phase == ROBBING:
