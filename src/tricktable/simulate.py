@@ -103,7 +103,7 @@ from tricktable.errors import TricktableError
 from tricktable.games import load_game
 from tricktable.games.setback_results import SetbackResult
 from tricktable.limits import RunnerOptions
-from tricktable.match import Referee, end_bots, play_on, start_bots
+from tricktable.match import Referee, end_bots, play_on
 from tricktable.runner import BotPool, MatchOutcome, MatchSpec, MatchStopped, run_match
 from tricktable.seeds import derive_seed
 from tricktable.stats import UNREAD, game_report, stats_for
@@ -516,6 +516,10 @@ def _play_matches(game: Game, pool: BotPool, chunk: Chunk, options: RunnerOption
     return tally
 
 
+#: a bot's end_match that does nothing (the base class's)
+_SILENT_END = Bot.end_match
+
+
 class Series:
     """The matches of one chunk played straight through the match loop, one after another.
 
@@ -535,7 +539,7 @@ class Series:
     entries are run_match's to manage), a person, or a character that talks.
     """
 
-    __slots__ = ("bots", "game", "limits", "players", "pool", "referee", "straight")
+    __slots__ = ("bots", "game", "limits", "players", "pool", "quiet_end", "referee", "straight")
 
     def __init__(
         self, game: Game, pool: BotPool, players: Sequence[str], limits: RunnerOptions
@@ -548,6 +552,9 @@ class Series:
         self.referee = Referee(limits, substitute_factory("heuristic", limits))
         self.straight = all(is_builtin_player(p) for p in self.players)
         self.bots: list[Bot] = []
+        #: whether no bot of ``bots`` does anything when told the match is over (each would
+        #: be handed a view of its seat for nothing)
+        self.quiet_end = False
 
     def play(self, seed: int, max_hands: int) -> TrickState | None:
         """Play the match of ``seed`` (at most ``max_hands`` hands): its final state, or None
@@ -562,12 +569,21 @@ class Series:
                 self.straight = False
                 return None
             self.bots = bots
+            self.quiet_end = all(type(bot).end_match is _SILENT_END for bot in bots)
         referee = self.referee
         game = self.game
         try:
-            start_bots(game, bots, seed, referee)
+            # start_bots and end_bots, called directly: every bot here is tricktable's own
+            # (called directly by make_calls too, never through the clock), and one that
+            # fails to start would be a fault, which sends the match to run_match anyway.
+            referee.start(seed)
+            for seat, bot in enumerate(bots):
+                bot.start_match(game, seat, derive_seed(seed, "seat", seat))
             state = play_on(game.new_state(seed), bots, None, max_hands, referee)
-            end_bots(state, bots, referee)
+            if self.quiet_end:
+                referee.close_substitutes()  # all match_ended would do: no bot listens
+            else:
+                end_bots(state, bots, referee)
         except Exception:
             self._again()
             return None
