@@ -349,6 +349,22 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def split_specs(text: str) -> list[str]:
+    """Comma-separated game specs, a comma inside a spec's parentheses kept in it:
+    ``seven-up,all-fours(players=2,partners=false)`` is two specs."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(depth - 1, 0)
+        elif ch == "," and depth == 0:
+            out.append(text[start:i])
+            start = i + 1
+    out.append(text[start:])
+    return out
+
+
 def sized_games() -> list[tuple[str, str]]:
     """Every base game at each table size it allows besides its default: ``players=N``, and
     each for itself where the default partnerships cannot seat N."""
@@ -379,7 +395,11 @@ def main() -> None:
     parser.add_argument(
         "--seconds", type=float, default=1.5, help="play time one run aims at (default 1.5)"
     )
-    parser.add_argument("--games", help="only these games or presets, comma-separated")
+    parser.add_argument(
+        "--games",
+        help="only these games or presets, comma-separated (a spec's own commas, inside its "
+        "parentheses, stay in it)",
+    )
     parser.add_argument(
         "--sizes", action="store_true", help="also every base game at each other table size"
     )
@@ -407,7 +427,7 @@ def main() -> None:
     if args.sizes:
         names += sized_games()
     if args.games:
-        wanted = [g.strip() for g in args.games.split(",") if g.strip()]
+        wanted = [g.strip() for g in split_specs(args.games) if g.strip()]
         known = dict(names)
         # An unregistered name still gets a row: its error is the point of asking for it.
         names = [(g, known.get(g, "not registered")) for g in wanted]
