@@ -43,7 +43,7 @@ from tricktable.engine.trick import (
 from tricktable.errors import NotationError
 from tricktable.games.cinch_options import CinchOptions, point_weights
 from tricktable.games.cinch_results import CinchResult
-from tricktable.games.cinch_scoring import hand_points, point_card, score_hand
+from tricktable.games.cinch_scoring import point_card, point_cards, score_hand, side_points
 from tricktable.games.pitch_scoring import match_winner
 from tricktable.games.seating import sides_of_options
 
@@ -101,6 +101,9 @@ class CinchState(TrickState):
         self.weights: Mapping[str, int] = game.weights
         self.point_list: list[str] = list(game.weights)
         self.point_mask_by_trump: tuple[int, ...] = game.point_masks
+        #: by trump suit: the card of each point of ``point_list`` (see ``point_cards``)
+        self.point_cards: list[list[int]] = [point_cards(self.point_list, t) for t in range(4)]
+        self.low_to_held: bool = opts.low_to == "held"
         self.may_trump: bool = opts.may_trump
         self.play_size: int = opts.play_size
         self.discard_rule: str = opts.discard
@@ -401,8 +404,13 @@ class CinchState(TrickState):
         for seat in range(self.n):
             won[seat % sides] |= self.won[seat]
             held[seat % sides] |= self.held[seat]
-        points = hand_points(
-            self.point_list, tables.suit, won, held, tables.mask, tables.power, opts.low_to
+        points = side_points(
+            self.point_list,
+            self.point_cards[tables.suit],
+            won,
+            held if self.low_to_held else won,
+            tables.mask,
+            tables.power,
         )
         side = self._side(self.bidder)
         taken, delta, made = score_hand(points, self.weights, side, self.bid, sides, opts.scoring)

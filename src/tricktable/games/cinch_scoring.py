@@ -75,6 +75,54 @@ def hand_points(
     return out
 
 
+#: in :func:`point_cards`' lists: the point goes with the highest, or the lowest, trump in play
+HIGH_POINT: Final = -2
+LOW_POINT: Final = -3
+
+
+def point_cards(names: Sequence[str], trump: int) -> list[int]:
+    """The card of each point of ``names`` with ``trump`` trump, for :func:`side_points`:
+    :data:`HIGH_POINT` and :data:`LOW_POINT` for High and Low, whose cards the play decides."""
+    return [
+        HIGH_POINT if name == "high" else LOW_POINT if name == "low" else point_card(name, trump)
+        for name in names
+    ]
+
+
+def side_points(
+    names: list[str],
+    cards: list[int],
+    won: list[int],
+    low_masks: list[int],
+    trump_mask: int,
+    power: Sequence[int],
+) -> dict[str, int | None]:
+    """:func:`hand_points` with each point's card looked up once a game (``cards``, from
+    :func:`point_cards`) and Low's masks given (``held`` or ``won``): the state's hot path,
+    lists indexed in native loops rather than sequences iterated (a tenth of a hand's time)."""
+    in_play = 0
+    for i in range(len(won)):
+        in_play |= won[i]
+    high, low = high_low(in_play, trump_mask, power)
+    out: dict[str, int | None] = {}
+    for i in range(len(names)):
+        card = cards[i]
+        masks = won
+        if card == HIGH_POINT:
+            card = high
+        elif card == LOW_POINT:
+            card = low
+            masks = low_masks
+        owner: int | None = None
+        if card >= 0:
+            for side in range(len(masks)):
+                if masks[side] >> card & 1:
+                    owner = side
+                    break
+        out[names[i]] = owner
+    return out
+
+
 def score_hand(
     points: Mapping[str, int | None],
     weights: Mapping[str, int],
