@@ -25,6 +25,8 @@ typedef uint64_t u64;
 
 /* Counters for measuring where a search goes (built with -DDD_STATS: ``_dd.stats()``). */
 #ifdef DD_STATS
+static long long st_depth[16], st_depthx[16];
+static long long st_cutn[4], st_cutfirst[4], st_alln[4];
 static long long st_starts, st_bound_cut, st_tt_probe, st_tt_found, st_tt_cut, st_stores;
 #define STAT(x) (x++)
 #else
@@ -834,6 +836,36 @@ static int tstep(Solver *S, int seat, int pos, u64 lead_mask, int best_power, in
     return value;
 }
 
+/* The tricks ``seat`` cashes on lead with its own winners from the top of the side suits
+ * (not ``skip``), each while every other seat follows or holds no trump (the lead stays in
+ * its hand). */
+static int cash(const Solver *S, u64 live, int seat, u64 trumps, u64 skip) {
+    u64 h = S->hands[seat];
+    int qt = 0;
+    u64 rest = h & ~trumps & ~skip;
+    while (rest) {
+        int c0 = __builtin_ctzll(rest);
+        u64 suit = S->suit_mask[c0];
+        rest &= ~suit;
+        int g = S->group_of[c0];
+        if (g < 0) continue;
+        int k = 0;
+        for (int i = S->gstart[g]; i < S->gend[g]; i++) {
+            int c = S->gcards[i];
+            if (!((live >> c) & 1)) continue;
+            if (!((h >> c) & 1)) break;
+            k++;
+        }
+        for (int t = 0; t < S->n && k; t++) {
+            if (t == seat || !(S->hands[t] & trumps)) continue;
+            int have = __builtin_popcountll(S->hands[t] & suit);
+            if (have < k) k = have;
+        }
+        qt += k;
+    }
+    return qt;
+}
+
 /* The tricks the maximising side is sure of, and the most it can take, at a trick's start
  * with ``left`` tricks to play: the top trumps' runs (as ``sure_bounds``, by side), and the
  * leader's quick tricks: its winners from the top of a side suit, each cashed while every
@@ -889,32 +921,39 @@ static void trick_bounds(Solver *S, u64 live, int leader, int left, int *lo, int
     /* the leader's quick tricks */
     if (S->first_mode != FIRST_NONE && live == S->deck) return;
     u64 lh = S->hands[leader];
-    int qt = 0;
-    u64 rest = lh & ~trumps;
-    while (rest) {
-        int c0 = __builtin_ctzll(rest);
-        u64 suit = S->suit_mask[c0];
-        rest &= ~suit;
-        int g = S->group_of[c0];
-        if (g < 0) continue;
-        int k = 0;
-        for (int i = S->gstart[g]; i < S->gend[g]; i++) {
-            int c = S->gcards[i];
-            if (!((live >> c) & 1)) continue;
-            if (!((lh >> c) & 1)) break;
-            k++;
-        }
-        for (int t = 0; t < S->n && k; t++) {
-            if (t == leader || !(S->hands[t] & trumps)) continue;
-            int have = __builtin_popcountll(S->hands[t] & suit);
-            if (have < k) k = have;
-        }
-        qt += k;
-    }
+    int qt = cash(S, live, leader, trumps, 0);
     /* then its top trumps, where a trump may be led (broken, or nothing else left) */
     if (lead_trumps &&
         ((live & S->break_mask) != S->break_mask || qt == __builtin_popcountll(lh & ~trumps)))
         qt += lead_trumps;
+    /* or a low card to the partner's top card of a side suit (each opponent follows or
+     * holds no trump), and the partner's own winners in the other suits */
+    if (S->n == 4) {
+        int partner = (leader + 2) % 4;
+        u64 ph = S->hands[partner];
+        for (u64 rest = lh & ~trumps; rest;) {
+            int c0 = __builtin_ctzll(rest);
+            u64 suit = S->suit_mask[c0];
+            rest &= ~suit;
+            int g = S->group_of[c0];
+            if (g < 0) continue;
+            int top = -1;
+            for (int i = S->gstart[g]; i < S->gend[g]; i++)
+                if ((live >> S->gcards[i]) & 1) {
+                    top = S->gcards[i];
+                    break;
+                }
+            if (top < 0 || !((ph >> top) & 1)) continue;
+            int ok = 1;
+            for (int t = 1; t < 4; t += 2) {
+                u64 h = S->hands[(leader + t) % 4];
+                if ((h & trumps) && !(h & suit)) ok = 0;
+            }
+            if (!ok) continue;
+            int q = 1 + cash(S, live, partner, trumps, suit);
+            if (q > qt) qt = q;
+        }
+    }
     if (qt > left) qt = left;
     if (S->maximise[leader]) {
         if (qt > *lo) *lo = qt;
@@ -957,6 +996,9 @@ static int tsearch(Solver *S, int seat, int pos, u64 lead_mask, int best_power, 
         int left = __builtin_popcountll(hand);
         int lo, hi;
         STAT(st_starts);
+#ifdef DD_STATS
+        st_depth[left]++;
+#endif
         trick_bounds(S, live, seat, left, &lo, &hi);
         if (lo >= hi || hi <= alpha || lo >= beta) STAT(st_bound_cut);
         if (lo >= hi || hi <= alpha) return hi;
@@ -1008,6 +1050,9 @@ static int tsearch(Solver *S, int seat, int pos, u64 lead_mask, int best_power, 
             if (ehi < beta) beta = ehi;
         }
     }
+#ifdef DD_STATS
+    if (pos == 0) st_depthx[__builtin_popcountll(S->hands[seat])]++;
+#endif
     int maximise = S->maximise[seat];
     int window_low = alpha, window_high = beta;
     int best = maximise ? -INF : INF;
@@ -1029,8 +1074,17 @@ static int tsearch(Solver *S, int seat, int pos, u64 lead_mask, int best_power, 
             best_card = card;
             if (value < beta) beta = value;
         }
-        if (alpha >= beta) break;
+        if (alpha >= beta) {
+#ifdef DD_STATS
+            st_cutn[pos]++;
+            if (i == 0) st_cutfirst[pos]++;
+#endif
+            break;
+        }
     }
+#ifdef DD_STATS
+    if (!(alpha >= beta)) st_alln[pos]++;
+#endif
     if (pos == 0) {
         int lo, hi;
         if (best <= window_low) {
@@ -1533,10 +1587,31 @@ done:
 static PyObject *dd_stats(PyObject *self, PyObject *args) {
     (void)self;
     (void)args;
+    PyObject *d = PyDict_New();
+    for (int i = 0; i < 4; i++) {
+        PyObject *x = Py_BuildValue("(LLL)", st_cutn[i], st_cutfirst[i], st_alln[i]);
+        PyDict_SetItemString(d, i == 0 ? "lead" : i == 1 ? "second" : i == 2 ? "third" : "fourth", x);
+        Py_DECREF(x);
+        st_cutn[i] = st_cutfirst[i] = st_alln[i] = 0;
+    }
+    {
+        PyObject *x = PyList_New(16), *y = PyList_New(16);
+        for (int i = 0; i < 16; i++) {
+            PyList_SET_ITEM(x, i, PyLong_FromLongLong(st_depth[i]));
+            PyList_SET_ITEM(y, i, PyLong_FromLongLong(st_depthx[i]));
+            st_depth[i] = st_depthx[i] = 0;
+        }
+        PyDict_SetItemString(d, "depth", x);
+        PyDict_SetItemString(d, "expanded", y);
+        Py_DECREF(x);
+        Py_DECREF(y);
+    }
     PyObject *r = Py_BuildValue("{sLsLsLsLsLsL}", "starts", st_starts, "bound_cut", st_bound_cut,
                                 "tt_probe", st_tt_probe, "tt_found", st_tt_found, "tt_cut",
                                 st_tt_cut, "stores", st_stores);
     st_starts = st_bound_cut = st_tt_probe = st_tt_found = st_tt_cut = st_stores = 0;
+    PyDict_Update(r, d);
+    Py_DECREF(d);
     return r;
 }
 #endif
