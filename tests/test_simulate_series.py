@@ -12,7 +12,7 @@ from tricktable.games import load_game
 from tricktable.limits import RunnerOptions
 from tricktable.runner import BotPool, MatchSpec, run_match
 from tricktable.seeds import derive_seed
-from tricktable.simulate import Chunk, Series, play_chunk
+from tricktable.simulate import Chunk, Seeds, Series, play_chunk
 
 
 class Fumbler(RandomBot):
@@ -79,3 +79,12 @@ def test_a_chunk_counts_the_faults_the_runner_records(monkeypatch: pytest.Monkey
     assert tally.faults.total == 1
     assert tally.faults.count == {0: 1}
     assert tally.faults.substituted == {(0, "heuristic"): 1}
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2**62 + 12345, -3])
+def test_seeds_are_derive_seeds(seed: int) -> None:
+    seats = Seeds(seed, "seat")
+    hands = Seeds(seed, "hands", 4)
+    for last in range(12):
+        assert seats.of(last) == derive_seed(seed, "seat", last)
+        assert hands.of(last) == derive_seed(seed, "hands", 4, last)

@@ -93,6 +93,7 @@ import gc
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from hashlib import blake2b
 from typing import Any, TypeVar
 
 from tricktable.bots import is_builtin_player, make_bot, split_players, substitute_factory
@@ -488,9 +489,10 @@ def play_chunk(chunk: Chunk) -> Tally:
 def _play_hands(game: Game, pool: BotPool, chunk: Chunk, options: RunnerOptions) -> Tally:
     tally = Tally(game.num_scores)
     series = Series(game, pool, chunk.players, options)
+    seeds = Seeds(chunk.seed, "hands", chunk.index)
     k = 0
     while tally.hands < chunk.count:
-        seed = derive_seed(chunk.seed, "hands", chunk.index, k)
+        seed = seeds.of(k)
         quota = min(chunk.count - tally.hands, MAX_HANDS_PER_MATCH)
         state = series.play(seed, quota)
         if state is not None:
@@ -514,6 +516,29 @@ def _play_matches(game: Game, pool: BotPool, chunk: Chunk, options: RunnerOption
         spec = MatchSpec(chunk.game_spec, chunk.players, seed, options, MAX_HANDS_PER_MATCH)
         tally.add_outcome(_run_match(spec, pool), seed, i + 1)
     return tally
+
+
+class Seeds:
+    """``derive_seed(seed, *parts, last)`` for many values of ``last``, the text they share
+    hashed once: a random match of two-hand All Fours (3.4 hands) derived three seeds, each
+    a new hash of its whole text, in about a tenth of its time.
+
+    >>> Seeds(7, "seat").of(2) == derive_seed(7, "seat", 2)
+    True
+    """
+
+    __slots__ = ("_head",)
+
+    def __init__(self, seed: int, *parts: object) -> None:
+        # derive_seed's text is "/".join of its parts: the shared ones and a "/" hashed now.
+        head = "/".join([str(seed), *map(str, parts)]) + "/"
+        self._head = blake2b(head.encode(), digest_size=8)
+
+    def of(self, last: object) -> int:
+        """The seed ``derive_seed`` derives with ``last`` after the shared parts."""
+        h = self._head.copy()
+        h.update(str(last).encode())
+        return int.from_bytes(h.digest(), "big") >> 1
 
 
 #: a bot's end_match that does nothing (the base class's)
@@ -577,8 +602,9 @@ class Series:
             # (called directly by make_calls too, never through the clock), and one that
             # fails to start would be a fault, which sends the match to run_match anyway.
             referee.start(seed)
+            seats = Seeds(seed, "seat")
             for seat, bot in enumerate(bots):
-                bot.start_match(game, seat, derive_seed(seed, "seat", seat))
+                bot.start_match(game, seat, seats.of(seat))
             state = play_on(game.new_state(seed), bots, None, max_hands, referee)
             if self.quiet_end:
                 referee.close_substitutes()  # all match_ended would do: no bot listens

@@ -106,6 +106,11 @@ class AllFoursState(TrickState):
         self.gained: list[int] = []
         #: the name of ``up_card`` (made when a card is turned, not at each trick's facts)
         self.up_name = ""
+        #: the facts of the play, made once a hand: none changes from the first card to the
+        #: last (the views asked for them again after every trick)
+        self.play_info: dict[str, Any] | None = None
+        #: each seat's side
+        self.side_of: list[int] = [game.team_of(seat) for seat in range(self.n)]
 
     # ------------------------------------------------------------------------ the turn-up
 
@@ -156,6 +161,7 @@ class AllFoursState(TrickState):
         return False
 
     def _settle(self, suit: int) -> None:
+        self.play_info = None
         self.tables = self.trumps[suit]
         self.phase = PLAY
         self.to_act = self.eldest
@@ -285,7 +291,7 @@ class AllFoursState(TrickState):
     def _side_holding(self, masks: list[int], bit: int) -> int:
         for seat in range(self.n):
             if masks[seat] & bit:
-                return self.game.team_of(seat)
+                return self.side_of[seat]
         return -1
 
     def _score_hand(self) -> AllFoursResult:
@@ -296,31 +302,31 @@ class AllFoursState(TrickState):
             everything |= mask
         high, low = high_low(trump, everything)
         points: dict[str, int | None] = {}
-        values: dict[str, int] = {}
+        jack_value = 1
         points["high"] = self._side_holding(self.dealt, high) if high else None
         low_masks = self.dealt if self.low_to_dealt else self.won
         points["low"] = self._side_holding(low_masks, low) if low else None
         jack = 1 << (trump * 13 + JACK)
         hanged = False
-        values["jack"] = 1
         if everything & jack:
             taker = self._side_holding(self.won, jack)
             hanged = taker != self._side_holding(self.dealt, jack)
             points["jack"] = taker
             if hanged:
-                values["jack"] = self.hang_jack
+                jack_value = self.hang_jack
         else:
             points["jack"] = None
         counts = [0] * sides
+        side_of = self.side_of
         for seat in range(self.n):
-            counts[self.game.team_of(seat)] += game_count(self.won[seat])
+            counts[side_of[seat]] += game_count(self.won[seat])
         best = max(counts)
         game_side: int | None = None
         if counts.count(best) == 1:
             game_side = counts.index(best)
         elif self.tie_to_eldest:
             for i in range(self.n):
-                side = self.game.team_of((self.eldest + i * self.step) % self.n)
+                side = side_of[(self.eldest + i * self.step) % self.n]
                 if counts[side] == best:
                     game_side = side
                     break
@@ -329,7 +335,7 @@ class AllFoursState(TrickState):
             earner = points[name]
             if earner is None or self.winner is not None:
                 continue
-            value = values.get(name, 1)
+            value = jack_value if name == "jack" else 1
             self.scores[earner] += value
             self.gained[earner] += value
             if self.count_out and self.scores[earner] >= self.target:
@@ -364,11 +370,21 @@ class AllFoursState(TrickState):
         other.runs = self.runs
         other.gained = self.gained[:]
         other.up_name = self.up_name
+        other.play_info = self.play_info  # never changed once made: shared
 
     def _phase_name(self) -> str:
         return "give-or-run" if self.phase == GIVING else str(self.phase)
 
     def _view_extra(self, seat: int) -> dict[str, Any]:
+        if self.phase == PLAY:
+            info = self.play_info
+            if info is None:
+                info = self.play_info = self._facts()
+            return info
+        return self._facts()
+
+    def _facts(self) -> dict[str, Any]:
+        """The facts every seat may know: the turn-up, the begging, the runs, the gains."""
         return {
             "up_card": self.up_name if self.up_card >= 0 else None,
             "proposed": SUITS[self.proposed] if self.proposed >= 0 else None,
