@@ -27,6 +27,7 @@ from tricktable.search.solver import SolveTimeout, fast, solve
 from tricktable.search.solver.core import Search, solve_root
 from tricktable.search.solver.hearts import HeartsRules
 from tricktable.search.solver.pitch import PitchRules
+from tricktable.search.solver.spades import SpadesRules
 
 pytestmark = pytest.mark.skipif(not fast.available(), reason="the C solver core is not built")
 
@@ -206,6 +207,58 @@ def test_spades_sure_tricks_of_a_partnership_equal_to_python() -> None:
         if count == 25:
             break
     assert count >= 15
+
+
+def trick_mode(state: TrickState, seat: int, reach: bool = True) -> bool:
+    """Whether the C core searches this Spades hand for ``seat`` as a trick count (the value
+    hangs on the side's tricks alone, never falling as they grow); ``reach=False``: checked
+    over every count, not only those the top trumps leave in reach."""
+    rules = SpadesRules(cast(SpadesState, state), seat)
+    search = Search(state, rules)
+    assert rules.kernel is not None
+    if reach:
+        return fast.trick_values(search, rules.kernel) is not None
+    every = fast.sure_range
+    try:
+        fast.sure_range = lambda search, left: (0, left)
+        return fast.trick_values(search, rules.kernel) is not None
+    finally:
+        fast.sure_range = every
+
+
+def test_spades_trick_mode_equal_to_python() -> None:
+    # Positions the C core searches as a trick count (no nil open, no bags past a ten in
+    # reach), from a trick's start and inside one, some after a nil is lost: the values
+    # stay exact, with the leader's quick tricks (its own winners, and through a low lead
+    # to its partner's) cutting.
+    count = 0
+    for spec in SPADES:
+        for seed in range(60):
+            bid = nil_often if seed % 2 else None  # a nil failed, or made with the tricks left
+            state = ending(spec, seed, 4 + seed % 4, hands_before=seed % 3, bid=bid)
+            if state.phase != PLAY:
+                continue
+            for seat in (state.to_act, (state.to_act + 1) % 4):
+                if trick_mode(state, seat):
+                    same(state, seat)
+                    count += 1
+    assert count >= 60
+
+
+def test_spades_trick_mode_with_bags_past_ten_out_of_reach() -> None:
+    # Sides near ten bags: an overtrick would cost, but where the other side's top trumps
+    # keep that count out of reach the C core still searches the trick count.
+    count = 0
+    for seed in range(120):
+        state = ending("spades", seed, 4 + seed % 3)
+        if state.phase != PLAY or state.trick:
+            continue
+        cast(SpadesState, state).bags = [7 + seed % 3, 9 - seed % 3]
+        for seat in (state.to_act, (state.to_act + 1) % 4):
+            if trick_mode(state, seat) and not trick_mode(state, seat, reach=False):
+                same(state, seat)
+                count += 1
+    assert count >= 8
 
 
 def never_wins(state: TrickState, seat: int) -> bool:

@@ -90,6 +90,10 @@ typedef struct {
     int ngroups;
     int gcards[64];
     int gstart[65], gend[65];
+    u64 gmask[64];  /* the cards of a group */
+    int gbase[65];  /* a group's first place in a key */
+    int gdesc[64];  /* whether a group by power is its cards by code, highest first */
+    u64 tagmask[12]; /* the cards whose tag has each bit set */
     int tag_id[64];
     int obits, tbits, K;
     /* the transposition table */
@@ -532,26 +536,38 @@ static int moves(const Solver *S, int seat, int pos, u64 lead_mask, int best_pow
 /* ---- the canonical key of a trick's start ---- */
 
 static void trick_key(const Solver *S, int seat, Sum s, u64 live, u64 *key) {
-    int owner[64];
+    /* the cards of the seats with each bit of the seat's number set */
+    u64 ob[3] = {0, 0, 0};
     for (int t = 0; t < S->n; t++)
-        for (u64 r = S->hands[t]; r; r &= r - 1) owner[__builtin_ctzll(r)] = t;
+        for (int b = 0; b < S->obits; b++)
+            if ((t >> b) & 1) ob[b] |= S->hands[t];
     memset(key, 0, (size_t)S->K * sizeof(u64));
-    int base = 0;
     for (int g = 0; g < S->ngroups; g++) {
-        int p = base;
+        int p = S->gbase[g];
+        if (S->gdesc[g]) {
+            /* the group by power is its cards by code, highest first: its live cards alone */
+            for (u64 r = live & S->gmask[g]; r;) {
+                int c = 63 - __builtin_clzll(r);
+                r ^= (u64)1 << c;
+                u64 bit = (u64)1 << p++;
+                key[0] |= bit;
+                for (int b = 0; b < S->obits; b++)
+                    if ((ob[b] >> c) & 1) key[1 + b] |= bit;
+                for (int b = 0; b < S->tbits; b++)
+                    if ((S->tagmask[b] >> c) & 1) key[1 + S->obits + b] |= bit;
+            }
+            continue;
+        }
         for (int i = S->gstart[g]; i < S->gend[g]; i++) {
             int c = S->gcards[i];
             if (!((live >> c) & 1)) continue;
             u64 bit = (u64)1 << p++;
             key[0] |= bit;
-            int o = owner[c];
             for (int b = 0; b < S->obits; b++)
-                if ((o >> b) & 1) key[1 + b] |= bit;
-            int t = S->tag_id[c];
+                if ((ob[b] >> c) & 1) key[1 + b] |= bit;
             for (int b = 0; b < S->tbits; b++)
-                if ((t >> b) & 1) key[1 + S->obits + b] |= bit;
+                if ((S->tagmask[b] >> c) & 1) key[1 + S->obits + b] |= bit;
         }
-        base += S->gend[g] - S->gstart[g];
     }
     key[S->K - 3] = s.a;
     key[S->K - 2] = s.b;
@@ -968,6 +984,8 @@ static int tsearch(Solver *S, int seat, int pos, u64 lead_mask, int best_power, 
     if (S->error) return 0;
     u64 live = 0;
     int depth = 0;
+    u64 key[MAXK];
+    u64 hash = 0;
     if (pos == 0) {
         u64 hand = S->hands[seat];
         if (!hand) return 0;
@@ -993,6 +1011,16 @@ static int tsearch(Solver *S, int seat, int pos, u64 lead_mask, int best_power, 
             return S->maximise[winner] ? 1 : 0;
         }
         for (int t = 0; t < S->n; t++) live |= S->hands[t];
+        /* the key first: its slot is fetched from memory while the bounds are worked out */
+        Sum zero = {0, 0};
+        trick_key(S, seat, zero, live, key);
+        hash = key_hash(S, key);
+        {
+            const char *slot = (const char *)(S->tt + (hash & S->tt_mask) * (u64)S->stride);
+            __builtin_prefetch(slot);
+            __builtin_prefetch(slot + 64);
+            __builtin_prefetch(slot + 128);
+        }
         int left = __builtin_popcountll(hand);
         int lo, hi;
         STAT(st_starts);
@@ -1020,15 +1048,10 @@ static int tsearch(Solver *S, int seat, int pos, u64 lead_mask, int best_power, 
     if (!(leg & (leg - 1)))
         return tstep(S, seat, pos, lead_mask, best_power, best_seat, tmask, __builtin_ctzll(leg),
                      alpha, beta);
-    u64 key[MAXK];
-    u64 hash = 0;
     int found = 0;
     int first = -1;
     int elo = -INF, ehi = INF;
     if (pos == 0) {
-        Sum zero = {0, 0};
-        trick_key(S, seat, zero, live, key);
-        hash = key_hash(S, key);
         u64 *entry = tt_probe(S, key, hash, &found);
         STAT(st_tt_probe);
         if (found) {
@@ -1351,6 +1374,13 @@ static PyObject *dd_solve(PyObject *self, PyObject *args) {
             }
             S->gstart[S->ngroups] = start;
             S->gend[S->ngroups] = k;
+            S->gbase[S->ngroups] = start;
+            S->gmask[S->ngroups] = 0;
+            S->gdesc[S->ngroups] = 1;
+            for (int i = start; i < k; i++) {
+                S->gmask[S->ngroups] |= (u64)1 << S->gcards[i];
+                if (i > start && S->gcards[i] >= S->gcards[i - 1]) S->gdesc[S->ngroups] = 0;
+            }
             S->ngroups++;
         }
         for (int c = 0; c < 64; c++) {
@@ -1397,6 +1427,15 @@ static PyObject *dd_solve(PyObject *self, PyObject *args) {
         while ((1 << S->obits) < S->n) S->obits++;
         S->tbits = 0;
         while ((1 << S->tbits) < ntags) S->tbits++;
+        if (S->tbits > 12) {
+            PyErr_SetString(PyExc_ValueError, "solve: too many kinds of card for a key");
+            goto done;
+        }
+        for (int b = 0; b < 12; b++) S->tagmask[b] = 0;
+        for (int c = 0; c < 64; c++)
+            if ((S->deck >> c) & 1)
+                for (int b = 0; b < S->tbits; b++)
+                    if ((S->tag_id[c] >> b) & 1) S->tagmask[b] |= (u64)1 << c;
         /* live cards, owners, tags, the summary, the seat */
         S->K = 1 + S->obits + S->tbits + 3;
         if (S->K > MAXK) {

@@ -18,7 +18,7 @@ weight left) and caches, so every score is still the game's own Python function.
 from __future__ import annotations
 
 from itertools import pairwise
-from typing import Any
+from typing import Any, cast
 
 from tricktable.errors import TricktableError
 from tricktable.search.solver.core import Kernel, Search, SolveTimeout, hand_cards
@@ -60,18 +60,57 @@ def _splits(tricks: int, places: int) -> list[tuple[int, ...]]:
     return [(k, *rest) for k in range(tricks + 1) for rest in _splits(tricks - k, places - 1)]
 
 
+def sure_range(search: Search, left: int) -> tuple[int, int]:
+    """The least and the most tricks of the ``left`` the solving side takes on every line of
+    play from a trick's start, by the runs of top trumps (as the C core's sure tricks): the
+    highest trumps held by one side each win the trick they fall on, and one seat's cards
+    fall on different tricks, so that side takes at least as many as its seat holding most
+    of the run; the next run, the other side's, as many as its seat holding most of it less
+    the first run's cards. ``(0, left)`` inside a trick."""
+    state = search.state
+    if state.trick:
+        return 0, left
+    power = search.rules.tables.power
+    maximise = search.rules.maximise
+    live = 0
+    for hand in state.hands:
+        live |= hand
+    trumps = sorted(
+        (c for c in range(64) if live >> c & 1 and power[c] >= 100), key=lambda c: -power[c]
+    )
+    runs: list[tuple[bool, dict[int, int]]] = []
+    for card in trumps:
+        owner = next(s for s in range(search.n) if state.hands[s] >> card & 1)
+        side = bool(maximise[owner])
+        if not runs or runs[-1][0] != side:
+            if len(runs) == 2:
+                break
+            runs.append((side, {}))
+        counts = runs[-1][1]
+        counts[owner] = counts.get(owner, 0) + 1
+    sure = {True: 0, False: 0}
+    if runs:
+        sure[runs[0][0]] = max(runs[0][1].values())
+        if len(runs) == 2:
+            first = sum(runs[0][1].values())
+            sure[runs[1][0]] = max(0, max(runs[1][1].values()) - first)
+    return sure[True], left - sure[False]
+
+
 def trick_values(search: Search, kernel: Kernel) -> list[int] | None:
     """Where the summary is the tricks by slot (``kernel.sure``: Spades) and the value of the
     hand hangs only on the tricks the solving side takes from here, never falling as they
     grow: that value by those tricks (0 to the tricks left), checked over every way the tricks
-    left can fall between the slots; else None.
+    left can fall between the slots; else None. Only the counts the side can reach on some
+    line of play are checked (:func:`sure_range`): bags past a ten that the top trumps put
+    out of reach cost nothing.
 
     The C core then searches the trick count alone (the bridge solvers' search: one table
     entry for a position whatever was won before it) and values a card by this list at the
     most tricks the side can make sure of: for a value that never falls as the count grows,
     the best play for the count is the best play for the value. A nil still open (its
-    seat's own tricks count apart) or a count that can cost (bags past a ten) leave it to
-    the search of the value."""
+    seat's own tricks count apart) or a count that can cost in reach (bags past a ten) leave
+    it to the search of the value."""
     if not kernel.sure or kernel.hearts or search.rules.bounds is None:
         return None
     state = search.state
@@ -85,6 +124,7 @@ def trick_values(search: Search, kernel: Kernel) -> list[int] | None:
     left = cards // n
     if not 0 < left < 20:
         return None
+    low, high = sure_range(search, left)
     slot_of = kernel.slot_of
     places = sorted(set(slot_of))
     side = [rules.maximise[slot_of.index(p)] for p in places]
@@ -98,16 +138,19 @@ def trick_values(search: Search, kernel: Kernel) -> list[int] | None:
             tricks[place] += k
             if mine_side:
                 mine += k
+        if not low <= mine <= high:
+            continue
         value = rules.leaf(tuple(tricks), won)
         known = values[mine]
         if known is None:
             values[mine] = value
         elif known != value:
             return None
-    out = [v for v in values if v is not None]
-    if len(out) != left + 1 or any(b < a for a, b in pairwise(out)):
+    inside = values[low : high + 1]
+    if None in inside or any(b < a for a, b in pairwise(inside)):  # type: ignore[operator]
         return None
-    return out
+    # the counts out of reach: never the answer, kept in order
+    return [cast(int, values[min(max(k, low), high)]) for k in range(left + 1)]
 
 
 def _spec(search: Search, kernel: Kernel) -> dict[str, Any] | None:
