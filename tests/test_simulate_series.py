@@ -11,8 +11,8 @@ from tricktable.engine.trick import View
 from tricktable.games import load_game
 from tricktable.limits import RunnerOptions
 from tricktable.runner import BotPool, MatchSpec, run_match
-from tricktable.seeds import derive_seed
-from tricktable.simulate import Chunk, Seeds, Series, play_chunk
+from tricktable.seeds import Seeds, derive_seed
+from tricktable.simulate import Chunk, Series, play_chunk
 
 
 class Fumbler(RandomBot):

@@ -93,7 +93,6 @@ import gc
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from hashlib import blake2b
 from typing import Any, TypeVar
 
 from tricktable.bots import is_builtin_player, make_bot, split_players, substitute_factory
@@ -106,7 +105,7 @@ from tricktable.games.setback_results import SetbackResult
 from tricktable.limits import RunnerOptions
 from tricktable.match import Referee, end_bots, play_on
 from tricktable.runner import BotPool, MatchOutcome, MatchSpec, MatchStopped, run_match
-from tricktable.seeds import derive_seed
+from tricktable.seeds import Seeds, derive_seed
 from tricktable.stats import UNREAD, game_report, stats_for
 from tricktable.workers import default_workers, forking, ignore_interrupts, working
 
@@ -516,29 +515,6 @@ def _play_matches(game: Game, pool: BotPool, chunk: Chunk, options: RunnerOption
         spec = MatchSpec(chunk.game_spec, chunk.players, seed, options, MAX_HANDS_PER_MATCH)
         tally.add_outcome(_run_match(spec, pool), seed, i + 1)
     return tally
-
-
-class Seeds:
-    """``derive_seed(seed, *parts, last)`` for many values of ``last``, the text they share
-    hashed once: a random match of two-hand All Fours (3.4 hands) derived three seeds, each
-    a new hash of its whole text, in about a tenth of its time.
-
-    >>> Seeds(7, "seat").of(2) == derive_seed(7, "seat", 2)
-    True
-    """
-
-    __slots__ = ("_head",)
-
-    def __init__(self, seed: int, *parts: object) -> None:
-        # derive_seed's text is "/".join of its parts: the shared ones and a "/" hashed now.
-        head = "/".join([str(seed), *map(str, parts)]) + "/"
-        self._head = blake2b(head.encode(), digest_size=8)
-
-    def of(self, last: object) -> int:
-        """The seed ``derive_seed`` derives with ``last`` after the shared parts."""
-        h = self._head.copy()
-        h.update(str(last).encode())
-        return int.from_bytes(h.digest(), "big") >> 1
 
 
 #: a bot's end_match that does nothing (the base class's)
