@@ -367,6 +367,60 @@ static void split_range(Solver *S, Sum s, int place, int left, const int *need, 
  * for that slot unless one of the first run is played to the same trick, so the second slot
  * takes at least as many as its seat holding most of that run, less the first run's cards.
  * 0 where no seat holds such a card (the Python bounds then). */
+static int cash(const Solver *S, u64 live, int seat, u64 trumps, u64 skip);
+
+/* The leader's quick tricks as the slot they fall to: its own winners of the side suits
+ * (then its top trumps, where it may lead them) to its own slot (``*qs``), or a low lead to
+ * the partner's top card of a side suit and the partner's winners after it to the partner's
+ * (``*ps``); as ``trick_bounds`` counts them. */
+static void quick_slots(const Solver *S, u64 live, int leader, int *qs, int *qneed, int *ps,
+                        int *pneed) {
+    *qs = S->slot_of[leader];
+    *qneed = *pneed = 0;
+    *ps = *qs;
+    if (S->first_mode != FIRST_NONE && live == S->deck) return;
+    u64 trumps = S->trump_group >= 0 ? live & S->gmask[S->trump_group] : 0;
+    u64 lh = S->hands[leader];
+    int qt = cash(S, live, leader, trumps, 0);
+    int lt = 0;
+    if (S->trump_group >= 0)
+        for (int i = S->gstart[S->trump_group]; i < S->gend[S->trump_group]; i++) {
+            int c = S->gcards[i];
+            if (!((live >> c) & 1)) continue;
+            if (!((lh >> c) & 1)) break;
+            lt++;
+        }
+    if (lt && ((live & S->break_mask) != S->break_mask || qt == __builtin_popcountll(lh & ~trumps)))
+        qt += lt;
+    *qneed = qt;
+    if (S->n != 4) return;
+    int partner = (leader + 2) % 4;
+    u64 ph = S->hands[partner];
+    *ps = S->slot_of[partner];
+    for (u64 rest = lh & ~trumps; rest;) {
+        int c0 = __builtin_ctzll(rest);
+        u64 suit = S->suit_mask[c0];
+        rest &= ~suit;
+        int g = S->group_of[c0];
+        if (g < 0) continue;
+        int top = -1;
+        for (int i = S->gstart[g]; i < S->gend[g]; i++)
+            if ((live >> S->gcards[i]) & 1) {
+                top = S->gcards[i];
+                break;
+            }
+        if (top < 0 || !((ph >> top) & 1)) continue;
+        int ok = 1;
+        for (int t = 1; t < 4; t += 2) {
+            u64 h = S->hands[(leader + t) % 4];
+            if ((h & trumps) && !(h & suit)) ok = 0;
+        }
+        if (!ok) continue;
+        int q = 1 + cash(S, live, partner, trumps, suit);
+        if (q > *pneed) *pneed = q;
+    }
+}
+
 static int sure_bounds(Solver *S, Sum s, u64 live, int leader, int *lo, int *hi) {
     if (S->trump_group < 0) return 0;
     int slot = -1, run = 0, cards = 0, slot2 = -1, run2 = 0;
@@ -386,12 +440,18 @@ static int sure_bounds(Solver *S, Sum s, u64 live, int leader, int *lo, int *hi)
         if (S->slot_of[o] != slot2) break;
         if (++count2[o] > run2) run2 = count2[o];
     }
-    if (!run) return 0;
+    int qs, qneed, ps, pneed;
+    quick_slots(S, live, leader, &qs, &qneed, &ps, &pneed);
+    if (!run && !qneed && !pneed) return 0;
+    if (!run) slot = 0;
     run2 = run2 > cards ? run2 - cards : 0;
     if (!run2) slot2 = 0;
     int left = __builtin_popcountll(S->hands[leader]);
+    if (qneed > left) qneed = left;
+    if (pneed > left) pneed = left;
     u64 w = (u64)left | (u64)run << 8 | (u64)slot << 16 | (u64)1 << 24 | (u64)run2 << 32 |
-            (u64)slot2 << 40;
+            (u64)slot2 << 40 | (u64)qneed << 44 | (u64)pneed << 49 | (u64)qs << 54 |
+            (u64)ps << 57 | (u64)(S->maximise[leader] ? 1 : 0) << 60;
     int found;
     int *v = cache_find(&S->bounds, s, w, &found);
     if (found) {
@@ -405,6 +465,25 @@ static int sure_bounds(Solver *S, Sum s, u64 live, int leader, int *lo, int *hi)
     int a = INF, b = -INF;
     split_range(S, s, 0, left, need, &a, &b);
     if (S->error || a > b) return 0;
+    /* the quick tricks hold on a line of the leader's side: a bound on its side only, the
+     * best of the two lines */
+    for (int line = 0; line < 2; line++) {
+        int sl = line ? ps : qs, q = line ? pneed : qneed;
+        if (q <= need[sl]) continue;
+        int need2[MAXN];
+        memcpy(need2, need, sizeof need2);
+        need2[sl] = q;
+        int a2 = INF, b2 = -INF;
+        split_range(S, s, 0, left, need2, &a2, &b2);
+        if (S->error) return 0;
+        if (a2 > b2) continue; /* cannot happen: the line is one of play */
+        if (S->maximise[leader]) {
+            if (a2 > a) a = a2;
+        } else if (b2 < b) {
+            b = b2;
+        }
+    }
+    if (a > b) a = b; /* cannot happen; kept safe */
     *lo = a;
     *hi = b;
     if (cache_put(&S->bounds, s, w, a, b) < 0) {
