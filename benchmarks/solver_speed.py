@@ -20,7 +20,9 @@ the first lead**, 23 cards. ``solve(state, declarer)`` gives the exact value of 
 a seat left already takes minutes on some deals), so each is timed **from the lead of a later
 trick**: with ``k`` cards a seat left, for each ``k`` of ``--cards``. Seeded deals are played
 at random up to that lead (Hearts' passes at random; Spades' bids from 1 to 4, nil one time in
-ten, blind nil never); ``solve`` is asked for the leader's every card.
+ten, blind nil never); ``solve`` is asked for the leader's every card. For Spades the
+report counts the deals the C core searched as a trick count (``trick_mode``: no nil open,
+no bags past a ten in reach; the others by the value, docs/solver.md).
 
 The report, per game and start: the median and 99th percentile of the time per solve (with
 fewer than 100 deals the 99th percentile is near the maximum), the mean positions (nodes) per
@@ -47,7 +49,10 @@ from tricktable.engine.phases import PLAY
 from tricktable.engine.state import TrickState
 from tricktable.games import load_game
 from tricktable.games.setback import SetbackState
+from tricktable.games.spades import SpadesState
 from tricktable.search.solver import SolveTimeout, fast, solve
+from tricktable.search.solver.core import Search
+from tricktable.search.solver.spades import SpadesRules
 
 
 def first_lead(seed: int) -> TrickState:
@@ -83,6 +88,15 @@ def at_trick(spec: str, seed: int, cards: int) -> TrickState:
     while state.trick or state.hands[state.to_act].bit_count() > cards:
         state.apply(rng.choice(state.legal_actions()))
     return state
+
+
+def trick_counted(state: TrickState, seat: int) -> bool:
+    """Whether the C core searches this Spades hand for ``seat`` as a trick count (no nil
+    open, no bags past a ten in reach: :func:`~tricktable.search.solver.fast.trick_values`)."""
+    assert isinstance(state, SpadesState)
+    rules = SpadesRules(state, seat)
+    kernel = rules.kernel
+    return kernel is not None and fast.trick_values(Search(state, rules), kernel) is not None
 
 
 def engine_rate(seconds: float) -> float:
@@ -194,7 +208,9 @@ def main(argv: list[str] | None = None) -> int:
                     seeds = range(args.first_seed, args.first_seed + deals)
                     states = [(s, s.to_act) for s in (at_trick(game, seed, k) for seed in seeds)]
                     label = f"{core}: {game}: from the lead of trick {14 - k} ({k} cards a seat)"
-                    figures[label] = timed(states, core, args.cap, args.raw)
+                    figures[label] = found = timed(states, core, args.cap, args.raw)
+                    if game == "spades" and core == "c":
+                        found["trick_mode"] = sum(trick_counted(*pair) for pair in states)
             else:
                 parser.error(f"unknown game {game!r}: setback, hearts or spades")
     if not args.no_engine:
