@@ -390,7 +390,8 @@ static void quick_slots(const Solver *S, u64 live, int leader, int *qs, int *qne
             if (!((lh >> c) & 1)) break;
             lt++;
         }
-    if (lt && ((live & S->break_mask) != S->break_mask || qt == __builtin_popcountll(lh & ~trumps)))
+    if (lt && ((live & S->break_mask) != S->break_mask || !(S->no_lead & trumps) ||
+               qt == __builtin_popcountll(lh & ~trumps)))
         qt += lt;
     *qneed = qt;
     if (S->n != 4) return;
@@ -1017,9 +1018,11 @@ static void trick_bounds(Solver *S, u64 live, int leader, int left, int *lo, int
     if (S->first_mode != FIRST_NONE && live == S->deck) return;
     u64 lh = S->hands[leader];
     int qt = cash(S, live, leader, trumps, 0);
-    /* then its top trumps, where a trump may be led (broken, or nothing else left) */
+    /* then its top trumps, where a trump may be led (broken, never barred, or nothing else
+     * left) */
     if (lead_trumps &&
-        ((live & S->break_mask) != S->break_mask || qt == __builtin_popcountll(lh & ~trumps)))
+        ((live & S->break_mask) != S->break_mask || !(S->no_lead & trumps) ||
+         qt == __builtin_popcountll(lh & ~trumps)))
         qt += lead_trumps;
     /* or a low card to the partner's top card of a side suit (each opponent follows or
      * holds no trump), and the partner's own winners in the other suits */
