@@ -6,8 +6,8 @@
   ``rosa``, ``ada``, ``moe``, ``kit`` — each a style over a base bot and a voice; an option
   changes the base: ``edna(base=ismcts)``;
 - the levels: ``beginner`` (the heuristic with mistakes: ``beginner(mistakes=0.4)``),
-  ``club`` (the heuristic) and ``expert`` (the strongest search bot every game has, with a
-  budget: :data:`LEVELS`).
+  ``club`` (the heuristic) and ``expert`` (the strongest search bot of each game, with a
+  budget: :data:`LEVELS`, :mod:`tricktable.characters.expert`).
 
 This package imports its parts only when a name asks for them: ``make_bot`` calls
 :func:`find_player` for names it does not know, and nothing here touches the path of the
@@ -27,8 +27,11 @@ if TYPE_CHECKING:
     from tricktable.characters.bot import NamedCharacter
 
 #: the levels that are another player's spec: ``club`` is the heuristic; ``expert`` searches
-#: the card play (ismcts: measured stronger than the heuristic in duplicate; docs/characters.md)
-#: with a budget a person does not wait on (about 0.1–0.2 s a decision, 0.5 s at most)
+#: the card play with a budget a person does not wait on (about 0.1–0.2 s a decision, 0.5 s at
+#: most). ``expert`` alone is the strongest bot of the game it plays
+#: (:class:`~tricktable.characters.expert.ExpertBot`: pimc in Setback, measured stronger than
+#: ismcts); the spec here is a character's card play at that level, and ``expert(...)`` with
+#: options is that bot with them
 LEVELS: dict[str, str] = {
     "club": "heuristic",
     "expert": "ismcts(iterations=500,max_seconds=0.5)",
@@ -53,6 +56,10 @@ def find_player(spec: str, options: RunnerOptions | None = None) -> Bot | None:
         # no level or character costs no import (``make_bot`` asks for every unknown name).
         from tricktable.bots.registry import make_builtin
 
+        if key == "expert" and not paren:
+            from tricktable.characters.expert import ExpertBot
+
+            return ExpertBot()  # the strongest bot of the game it is dealt into
         # Options given replace the level's own: expert(iterations=2000) is ismcts(iterations=2000).
         rest = spec.strip()[len(name) :] if paren else ""
         base = EXPERT_BOT if paren and key == "expert" else LEVELS[key]

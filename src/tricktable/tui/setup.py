@@ -62,7 +62,7 @@ TITLE = "tricktable · set up a match: you sit South · Tab moves, Enter picks, 
 BOTS = {
     "heuristic": "the game's rules of thumb (the club level)",
     "beginner": "the heuristic with a beginner's mistakes",
-    "expert": "searches the card play (ismcts with a short budget)",
+    "expert": "the strongest search of the game (pimc in Setback, else ismcts), 0.5 s a move",
     "ismcts": "information-set Monte Carlo search of the card play",
     "pimc": "samples the hidden hands and solves each one",
     "cfr": "Setback from a trained CFR strategy",
