@@ -7,8 +7,11 @@ that no test module depends on how pytest puts ``tests/`` on ``sys.path``.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+import threading
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +27,36 @@ VECTORS = Path(__file__).parents[2] / "shared/vectors/setback"
 
 MakeState = Callable[..., SetbackState]
 ApplyActions = Callable[[SetbackState, "str | Iterable[str]"], SetbackState]
+
+
+#: the signals a child inherits as they are here (a disposition of "ignored", or a block in
+#: the thread that starts it): a command started by a test must find them as a shell leaves them
+_INHERITED = (signal.SIGINT, signal.SIGTERM)
+_START = {sig: signal.getsignal(sig) for sig in _INHERITED}
+_START_MASK = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
+@pytest.fixture(autouse=True)
+def _signals_as_found(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every test starts with SIGINT and SIGTERM as the worker started (code run in this
+    process may change them: ``main()`` makes SIGTERM an interrupt, a pool's start blocks it).
+
+    A child started with one ignored or blocked keeps it so (dispositions of "ignored" and the
+    mask survive exec): a later test's command then never sees its Ctrl-C or SIGTERM. Twice a
+    loaded CI run had two such tests fail in one run. A test that leaves them changed is named
+    in a warning, and they are put back.
+    """
+    yield
+    if threading.current_thread() is not threading.main_thread():
+        return
+    changed = [sig for sig in _INHERITED if signal.getsignal(sig) is not _START[sig]]
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    if changed or mask != _START_MASK:
+        for sig in changed:
+            signal.signal(sig, _START[sig])
+        signal.pthread_sigmask(signal.SIG_SETMASK, _START_MASK)
+        names = [signal.Signals(sig).name for sig in changed] or ["the blocked set"]
+        warnings.warn(f"{request.node.nodeid} left {', '.join(names)} changed", stacklevel=1)
 
 
 def game_spec(options: str = "") -> str:
