@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import contextlib
 import queue
-import signal
 import threading
 import time
 from collections.abc import Callable
@@ -75,31 +74,6 @@ def crash_of(seat: int, exc: BaseException) -> BotFault:
     return BotFault(seat, "crash", f"raised {type(exc).__name__}" + (f": {said}" if said else ""))
 
 
-#: the signals that stop a command: the main thread's alone (see :func:`start_daemon`)
-_STOPPING: Final = frozenset({signal.SIGINT, signal.SIGTERM})
-
-
-def start_daemon(target: Callable[[], None], name: str) -> threading.Thread:
-    """Start ``target`` in a daemon thread that never takes Ctrl-C or SIGTERM.
-
-    The kernel hands a signal sent to the process to any thread that does not block it, and
-    Python acts on it only when the main thread next runs: one taken by a thread waiting on a
-    bot or the keyboard left an event loop asleep until something else woke it (a ``play``
-    stopped at the prompt by Ctrl-C then ended as if input had run out). Started with them
-    blocked (a new thread keeps its starter's mask), the thread leaves them to the main one.
-    """
-    thread = threading.Thread(target=target, name=name, daemon=True)
-    if not hasattr(signal, "pthread_sigmask"):
-        thread.start()
-        return thread
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
-    try:
-        thread.start()
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
-    return thread
-
-
 class BotThread:
     """A daemon thread that runs one bot's calls in order (a bot keeping state per thread — a
     database connection — keeps working)."""
@@ -108,7 +82,8 @@ class BotThread:
         self.jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
         #: whether a call is running (only then is it worth interrupting)
         self.busy = False
-        self.thread = start_daemon(self._serve, name)
+        self.thread = threading.Thread(target=self._serve, name=name, daemon=True)
+        self.thread.start()
 
     def submit(
         self, seat: int, fn: Callable[..., Any], args: tuple[Any, ...], reply: Reply | None

@@ -16,12 +16,12 @@ import contextlib
 import os
 import queue
 import sys
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from tricktable.botcalls import start_daemon
 from tricktable.engine.trick import View
 from tricktable.errors import TricktableError
 from tricktable.table.table import Person
@@ -65,7 +65,7 @@ class Keyboard:
         """The next line (without its end); ``EOFError`` at the end of input."""
         if self._jobs is None:
             self._jobs = queue.SimpleQueue()
-            start_daemon(self._serve, "tricktable-keyboard")
+            threading.Thread(target=self._serve, name="tricktable-keyboard", daemon=True).start()
         loop = asyncio.get_running_loop()
         future: asyncio.Future[str] = loop.create_future()
         self._jobs.put((loop, future))
