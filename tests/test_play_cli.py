@@ -239,6 +239,18 @@ def test_a_whole_match_answering_the_first_choice_every_time(tmp_path: Path) -> 
     assert f"{final[state.winner]} to {final[1 - state.winner]}" in run.stdout
 
 
+def _signal_masks(pid: int) -> list[str]:
+    """The Sig* lines of a process's /proc status, and each thread's SigBlk ([] off Linux)."""
+    try:
+        lines = [ln for ln in Path(f"/proc/{pid}/status").read_text().splitlines() if "Sig" in ln]
+        for task in sorted(Path(f"/proc/{pid}/task").iterdir()):
+            status = (task / "status").read_text().splitlines()
+            lines += [f"{task.name}: {ln}" for ln in status if ln.startswith(("Name", "SigBlk"))]
+        return lines
+    except OSError:
+        return []
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="needs POSIX signals")
 def test_ctrl_c_at_the_prompt_saves_and_exits_130(tmp_path: Path) -> None:
     target = tmp_path / "cut.json"
@@ -258,10 +270,11 @@ def test_ctrl_c_at_the_prompt_saves_and_exits_130(tmp_path: Path) -> None:
                 break
             seen += chunk
     assert b"You > " in seen, seen.decode(errors="replace")
+    signals = _signal_masks(proc.pid)  # what the child blocks, ignores and catches, if it fails
     proc.send_signal(signal.SIGINT)
     rest, err = proc.communicate(timeout=30)
     out = (seen + rest).decode()
-    assert proc.returncode == 130, err.decode()
+    assert proc.returncode == 130, (err.decode(), signals, out[-400:])
     assert "Interrupted." in out and f"record saved to {target}" in out
     assert b"Traceback" not in err
     assert "unfinished_hand" in load_record(target)
