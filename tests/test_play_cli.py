@@ -258,6 +258,9 @@ def test_ctrl_c_at_the_prompt_saves_and_exits_130(tmp_path: Path) -> None:
         [sys.executable, "-m", "tricktable", "play", "--seed", "2", "--save", str(target),
          "--players", "human,random,random,random"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(),
+        # Ctrl-C as a terminal has it: a suite run in the background (a shell's "&") inherits
+        # SIGINT ignored, and so would the child, which then never sees it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     assert proc.stdout is not None
     seen = b""
