@@ -33,6 +33,10 @@ from tricktable.web.app import make_app
 from tricktable.web.store import WebStore
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
+#: the harness's own pace (messages a second, a burst): under the server's 20 and 40, so that
+#: a test playing a whole match as fast as it can is never refused as a flood
+PACE_RATE = 15.0
+PACE_BURST = 30.0
 
 
 def free_port() -> int:
@@ -157,6 +161,7 @@ class Client:
         self.snapshot: dict[str, Any] | None = None
         self.you: dict[str, Any] = {}
         self._n = 0
+        self._tokens, self._last = PACE_BURST, time.monotonic()
 
     def post(self, path: str, body: dict[str, Any]) -> httpx.Response:
         """A POST with the session's CSRF token."""
@@ -178,8 +183,17 @@ class Client:
         data: dict[str, Any] | None = None,
         id: str | None = None,
     ) -> None:
-        """Send one envelope."""
+        """Send one envelope, within the server's documented rate (docs/protocol-web.md: 20
+        messages a second, bursts of 40), with a margin: the server counts arrivals, which a
+        busy loop can bunch together."""
         assert self.ws is not None
+        now = time.monotonic()
+        self._tokens = min(PACE_BURST, self._tokens + (now - self._last) * PACE_RATE)
+        self._last = now
+        if self._tokens < 1.0:
+            time.sleep((1.0 - self._tokens) / PACE_RATE)
+            self._tokens, self._last = 1.0, time.monotonic()
+        self._tokens -= 1.0
         self.ws.send(json.dumps({"type": kind, "table": table, "id": id, "data": data or {}}))
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:
@@ -205,7 +219,21 @@ class Client:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"no {kind} frame")
-            frame = self.recv(left)
+            try:
+                frame = self.recv(left)
+            except TimeoutError:
+                # Say what did come: a refusal or an error where a confirm was awaited is the
+                # usual story of a timeout here.
+                seen = [
+                    f"{f['type']}(v={f.get('v')}, id={f.get('id')}"
+                    + (f", {f['data'].get('reason')!r}" if "reason" in f["data"] else "")
+                    + (f", status={f['data'].get('status')}" if f["type"] == "table" else "")
+                    + ")"
+                    for f in self.frames[-8:]
+                ]
+                raise TimeoutError(
+                    f"no {kind} frame {match} in {timeout:.0f} s; last: {seen}"
+                ) from None
             if frame["type"] == kind and all(frame.get(k) == v for k, v in match.items()):
                 return frame
 
