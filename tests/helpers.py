@@ -15,6 +15,9 @@ from tricktable.cards import mask_of, parse_cards
 from tricktable.engine.events import SPECTATOR, Event, EventLog
 from tricktable.engine.trick import TrickState
 from tricktable.games import load_game
+from tricktable.games.cinch import DISCARD as CINCH_DISCARD
+from tricktable.games.cinch import KEEP as CINCH_KEEP
+from tricktable.games.cinch import CinchState
 
 #: a canonical card name standing alone (the names events, views and messages write)
 CARD = re.compile(r"\b(?:[2-9TJQKA][CDHS]|J[KL])\b")
@@ -77,8 +80,8 @@ def positions(spec: str, seed: int, hands: int) -> Iterator[TrickState]:
 
 def known(state: TrickState, viewer: int) -> int:
     """The cards ``viewer`` may know now: its own (once it may look), the played, the up-card,
-    and those the game says all know are in a hand (``known_held``: California Jack's face-up
-    draws)."""
+    those the game says all know are in a hand (``known_held``: California Jack's face-up
+    draws) and those thrown face up (:func:`thrown_face_up`)."""
     cards = mask_of(state.trick)
     for won in state.won:
         cards |= won
@@ -86,7 +89,17 @@ def known(state: TrickState, viewer: int) -> int:
         cards |= 1 << state.stock[0]
     if viewer != SPECTATOR and state._may_look(viewer):
         cards |= state.dealt[viewer] | state.hands[viewer]
-    return cards | public_holdings(state, viewer)
+    return cards | public_holdings(state, viewer) | thrown_face_up(state)
+
+
+def thrown_face_up(state: TrickState) -> int:
+    """The cards thrown face up this hand, which every seat sees: Cinch's trumps beyond the
+    hand's size under ``discard=non-trumps`` (every discard action there; the non-trumps go
+    face down without one). Other games: none."""
+    if not isinstance(state, CinchState) or state.hidden_discard or not state.history:
+        return 0
+    log = state.history[-1]
+    return mask_of(a - CINCH_DISCARD for a in log.actions if CINCH_DISCARD <= a < CINCH_KEEP)
 
 
 def public_holdings(state: TrickState, viewer: int) -> int:

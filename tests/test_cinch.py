@@ -8,9 +8,11 @@ from typing import Any
 
 import pytest
 
+from helpers import known
 from tricktable.bots import make_bot
 from tricktable.cards import mask_of, parse_card, parse_cards
 from tricktable.engine.actions import BID, PASS
+from tricktable.engine.events import SPECTATOR
 from tricktable.engine.trick import AUCTION, DEAL, PLAY
 from tricktable.errors import OptionError
 from tricktable.games import PRESETS, load_game
@@ -21,6 +23,7 @@ from tricktable.games.cinch_scoring import hand_points, high_low, score_hand
 from tricktable.games.cinch_text import rules_text
 from tricktable.match import end_bots, play_match, play_on, start_bots
 from tricktable.records import replay, result_of, to_record
+from tricktable.seat.snapshot import snapshot_of
 
 VERSIONS = ["cinch", *sorted(n for n, p in PRESETS.items() if p.game == "cinch")]
 
@@ -178,6 +181,16 @@ def test_more_trumps_than_six_throws_the_excess_plain_trumps_first() -> None:
     assert state.hands[0] == cards("AH KH QH JH TH 5H")
     # The excess is shown (the sources have it face up): every view sees it.
     assert (0, DISCARD + parse_card("9H")) in state.view(1).actions
+    # So the seat model names it to every other seat and a watcher, and the leak tests'
+    # oracle counts it as known to them (the web's leak test once read it as a leak).
+    for viewer in (1, 2, 3, SPECTATOR):
+        assert '"9H"' in json.dumps(snapshot_of(state, viewer))
+        assert known(state, viewer) & cards("9H")
+    # The non-trumps went face down without an action: named to their seat alone.
+    assert '"2C"' in json.dumps(snapshot_of(state, 0))
+    for viewer in (1, 2, 3, SPECTATOR):
+        assert '"2C"' not in json.dumps(snapshot_of(state, viewer))
+        assert not known(state, viewer) & cards("2C")
 
 
 def test_a_short_pack_gives_back_the_seats_own_discards() -> None:

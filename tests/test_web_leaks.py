@@ -123,7 +123,10 @@ def frames_leak(client: Client, viewer: int, may_know: dict[int, int]) -> list[s
         named = card_names(json.dumps(data))
         hidden = named & ~allowed
         if hidden:
-            problems.append(f"viewer {viewer} at v{v}: {frame['type']} names hidden {hidden:#x}")
+            text = json.dumps(data)
+            problems.append(
+                f"viewer {viewer} at v{v}: {frame['type']} names hidden {hidden:#x}: {text[:1500]}"
+            )
     return problems
 
 
