@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from web_harness import Client, free_port, journal_acts, journal_rows, server_process, web_db
+from web_harness import (
+    Client,
+    free_port,
+    journal_acts,
+    journal_rows,
+    my_turn,
+    server_process,
+    web_db,
+)
 
 __all__ = ["web_db"]  # the fixture, imported for pytest
 
@@ -80,7 +88,10 @@ def test_sigkill_mid_hand_then_restart_plays_on_without_loss(web_db: str) -> Non
         # A resent act (its confirm lost with the old server) is confirmed, not applied again.
         ann.send("act", table, {"action": "pass"}, id=before[-1])
         ann.until("confirm", id=before[-1])
-        # The same events under the same versions as before the kill.
+        # The same events under the same versions as before the kill. Asked on Ann's turn,
+        # when the bots wait on her and no row is still being written (a hello that comes
+        # while one is, is answered by a snapshot at its commit: the protocol's other answer).
+        my_turn(ann)
         first = events_before[0]["version"] - 1
         ann.send("hello", table, {"since": first})
         ann.until("table")
