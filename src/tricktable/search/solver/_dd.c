@@ -369,6 +369,44 @@ static void split_range(Solver *S, Sum s, int place, int left, const int *need, 
  * 0 where no seat holds such a card (the Python bounds then). */
 static int cash(const Solver *S, u64 live, int seat, u64 trumps, u64 skip);
 
+/* Whether the leader, having cashed ``cashed`` side-suit winners of its hand ``lh``, may lead
+ * its top trumps: trumps broken, never barred from the lead, or nothing else left to lead. */
+static int may_lead_trump(const Solver *S, u64 live, u64 trumps, u64 lh, int cashed) {
+    return (live & S->break_mask) != S->break_mask || !(S->no_lead & trumps) ||
+           cashed == __builtin_popcountll(lh & ~trumps);
+}
+
+/* The most quick tricks of a low lead to the partner's top card of a side suit (each
+ * opponent follows or holds no trump) and the partner's own winners in the other suits,
+ * four seats in partnerships; 0 where the partner holds no such top card. */
+static int partner_quick(const Solver *S, u64 live, int leader, u64 trumps) {
+    int partner = (leader + 2) % 4, best = 0;
+    u64 ph = S->hands[partner];
+    for (u64 rest = S->hands[leader] & ~trumps; rest;) {
+        int c0 = __builtin_ctzll(rest);
+        u64 suit = S->suit_mask[c0];
+        rest &= ~suit;
+        int g = S->group_of[c0];
+        if (g < 0) continue;
+        int top = -1;
+        for (int i = S->gstart[g]; i < S->gend[g]; i++)
+            if ((live >> S->gcards[i]) & 1) {
+                top = S->gcards[i];
+                break;
+            }
+        if (top < 0 || !((ph >> top) & 1)) continue;
+        int ok = 1;
+        for (int t = 1; t < 4; t += 2) {
+            u64 h = S->hands[(leader + t) % 4];
+            if ((h & trumps) && !(h & suit)) ok = 0;
+        }
+        if (!ok) continue;
+        int q = 1 + cash(S, live, partner, trumps, suit);
+        if (q > best) best = q;
+    }
+    return best;
+}
+
 /* The leader's quick tricks as the slot they fall to: its own winners of the side suits
  * (then its top trumps, where it may lead them) to its own slot (``*qs``), or a low lead to
  * the partner's top card of a side suit and the partner's winners after it to the partner's
@@ -390,36 +428,11 @@ static void quick_slots(const Solver *S, u64 live, int leader, int *qs, int *qne
             if (!((lh >> c) & 1)) break;
             lt++;
         }
-    if (lt && ((live & S->break_mask) != S->break_mask || !(S->no_lead & trumps) ||
-               qt == __builtin_popcountll(lh & ~trumps)))
-        qt += lt;
+    if (lt && may_lead_trump(S, live, trumps, lh, qt)) qt += lt;
     *qneed = qt;
     if (S->n != 4) return;
-    int partner = (leader + 2) % 4;
-    u64 ph = S->hands[partner];
-    *ps = S->slot_of[partner];
-    for (u64 rest = lh & ~trumps; rest;) {
-        int c0 = __builtin_ctzll(rest);
-        u64 suit = S->suit_mask[c0];
-        rest &= ~suit;
-        int g = S->group_of[c0];
-        if (g < 0) continue;
-        int top = -1;
-        for (int i = S->gstart[g]; i < S->gend[g]; i++)
-            if ((live >> S->gcards[i]) & 1) {
-                top = S->gcards[i];
-                break;
-            }
-        if (top < 0 || !((ph >> top) & 1)) continue;
-        int ok = 1;
-        for (int t = 1; t < 4; t += 2) {
-            u64 h = S->hands[(leader + t) % 4];
-            if ((h & trumps) && !(h & suit)) ok = 0;
-        }
-        if (!ok) continue;
-        int q = 1 + cash(S, live, partner, trumps, suit);
-        if (q > *pneed) *pneed = q;
-    }
+    *ps = S->slot_of[(leader + 2) % 4];
+    *pneed = partner_quick(S, live, leader, trumps);
 }
 
 static int sure_bounds(Solver *S, Sum s, u64 live, int leader, int *lo, int *hi) {
@@ -1020,37 +1033,11 @@ static void trick_bounds(Solver *S, u64 live, int leader, int left, int *lo, int
     int qt = cash(S, live, leader, trumps, 0);
     /* then its top trumps, where a trump may be led (broken, never barred, or nothing else
      * left) */
-    if (lead_trumps &&
-        ((live & S->break_mask) != S->break_mask || !(S->no_lead & trumps) ||
-         qt == __builtin_popcountll(lh & ~trumps)))
-        qt += lead_trumps;
-    /* or a low card to the partner's top card of a side suit (each opponent follows or
-     * holds no trump), and the partner's own winners in the other suits */
+    if (lead_trumps && may_lead_trump(S, live, trumps, lh, qt)) qt += lead_trumps;
+    /* or a low card to the partner's top card of a side suit, and the partner's winners */
     if (S->n == 4) {
-        int partner = (leader + 2) % 4;
-        u64 ph = S->hands[partner];
-        for (u64 rest = lh & ~trumps; rest;) {
-            int c0 = __builtin_ctzll(rest);
-            u64 suit = S->suit_mask[c0];
-            rest &= ~suit;
-            int g = S->group_of[c0];
-            if (g < 0) continue;
-            int top = -1;
-            for (int i = S->gstart[g]; i < S->gend[g]; i++)
-                if ((live >> S->gcards[i]) & 1) {
-                    top = S->gcards[i];
-                    break;
-                }
-            if (top < 0 || !((ph >> top) & 1)) continue;
-            int ok = 1;
-            for (int t = 1; t < 4; t += 2) {
-                u64 h = S->hands[(leader + t) % 4];
-                if ((h & trumps) && !(h & suit)) ok = 0;
-            }
-            if (!ok) continue;
-            int q = 1 + cash(S, live, partner, trumps, suit);
-            if (q > qt) qt = q;
-        }
+        int q = partner_quick(S, live, leader, trumps);
+        if (q > qt) qt = q;
     }
     if (qt > left) qt = left;
     if (S->maximise[leader]) {
