@@ -8,6 +8,7 @@ from mypy_extensions import mypyc_attr
 
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import Game, View
+from tricktable.errors import BotError
 
 
 # Bots written in Python by anyone subclass this compiled class: mypyc must allow it.
@@ -55,3 +56,44 @@ class Bot:
 
     def close(self) -> None:
         """Release what the bot holds (processes, connections)."""
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Delegate(Bot):
+    """A bot that plays each match as another bot, chosen when the match starts by
+    :meth:`choose` (the ``heuristic`` player: each game's own heuristic; the ``expert`` level:
+    each game's strongest bot). Everything a bot is told goes to the one playing."""
+
+    def __init__(self) -> None:
+        self._inner: Bot | None = None
+
+    def choose(self, game: Game) -> Bot | None:
+        """The bot to play ``game`` with: a new one, or None to keep the one playing (a
+        :class:`~tricktable.errors.BotError` if there is none for the game)."""
+        raise NotImplementedError
+
+    def start_match(self, game: Game, seat: int, seed: int) -> None:
+        super().start_match(game, seat, seed)
+        made = self.choose(game)
+        if made is not None:
+            self.close()
+            self._inner = made
+        self._playing().start_match(game, seat, seed)
+
+    def _playing(self) -> Bot:
+        if self._inner is None:
+            raise BotError(f"the {self.name} bot was not started")
+        return self._inner
+
+    def act(self, view: View) -> int:
+        return self._playing().act(view)
+
+    def end_hand(self, view: View, result: HandResult) -> None:
+        self._playing().end_hand(view, result)
+
+    def end_match(self, view: View) -> None:
+        self._playing().end_match(view)
+
+    def close(self) -> None:
+        if self._inner is not None:
+            self._inner.close()

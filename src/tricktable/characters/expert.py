@@ -13,10 +13,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from tricktable.bots.base import Bot
-from tricktable.engine.results import HandResult
-from tricktable.engine.trick import Game, View
-from tricktable.errors import BotError
+from tricktable.bots.base import Bot, Delegate
+from tricktable.engine.trick import Game
 
 #: the expert of a game not in :data:`STRONGEST`: card play searched by ismcts
 ISMCTS: Final = "ismcts(iterations=500,max_seconds=0.5)"
@@ -39,43 +37,24 @@ def _solver_compiled() -> bool:
     return fast.available()
 
 
-class ExpertBot(Bot):
+class ExpertBot(Delegate):
     """The ``expert`` level: at each match's start, the strongest bot of its game (plays as
     that bot, and is named by it in records)."""
 
     name = "expert"
 
     def __init__(self) -> None:
-        self._bot: Bot | None = None
+        super().__init__()
         self._spec = ""
 
-    def start_match(self, game: Game, seat: int, seed: int) -> None:
-        super().start_match(game, seat, seed)
+    def choose(self, game: Game) -> Bot | None:
         spec = expert_spec(game)
-        if self._bot is None or spec != self._spec:
-            from tricktable.bots.registry import make_builtin
+        if self._inner is not None and spec == self._spec:
+            return None
+        from tricktable.bots.registry import make_builtin
 
-            self.close()
-            made = make_builtin(spec)
-            assert made is not None  # every spec of this module is a built-in bot's
-            self._bot, self._spec = made, spec
-            self.name = made.name
-        self._bot.start_match(game, seat, seed)
-
-    def act(self, view: View) -> int:
-        return self._playing().act(view)
-
-    def end_hand(self, view: View, result: HandResult) -> None:
-        self._playing().end_hand(view, result)
-
-    def end_match(self, view: View) -> None:
-        self._playing().end_match(view)
-
-    def close(self) -> None:
-        if self._bot is not None:
-            self._bot.close()
-
-    def _playing(self) -> Bot:
-        if self._bot is None:
-            raise BotError("the expert bot was not started")
-        return self._bot
+        made = make_builtin(spec)
+        assert made is not None  # every spec of this module is a built-in bot's
+        self._spec = spec
+        self.name = made.name
+        return made
