@@ -91,7 +91,7 @@ from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -233,10 +233,11 @@ class Tally:
     def add_match(self, state: TrickState) -> None:
         """Count the hands of a match that was played (or stopped), from its final state."""
         results = state.results
-        if stats_for(state.game).reads_hand_kinds:
+        hook = stats_for(state.game)
+        if hook.reads_hand_kinds:
             self._add_hand_kinds(state)
         else:
-            self._add_hands(state)
+            self._add_hands(state, hook.key)
         self.hands += len(state.results)
         scores = state.scores
         for team in range(min(self.num_scores, len(scores))):
@@ -251,9 +252,9 @@ class Tally:
         elif winner is not None and 0 <= winner < self.num_scores:
             self.wins[winner] += 1
 
-    def _add_hands(self, state: TrickState) -> None:
-        """Count each hand by its statistics hook's key (games whose hook has keys of its own)."""
-        key = stats_for(state.game).key
+    def _add_hands(self, state: TrickState, key: Callable[..., Hashable]) -> None:
+        """Count each hand by its statistics hook's ``key`` (games whose hook has keys of
+        their own)."""
         kinds = self.game_kinds
         count = kinds.get
         before: tuple[int, ...] = (0,) * self.num_scores
