@@ -717,10 +717,18 @@ def main() -> None:
     :data:`~tricktable.cli.ERROR_LINE` characters, control characters escaped — bad input
     exit status 2, anything unexpected (a bug: it should have been a named error) 3.
     SIGTERM (what ``timeout``, ``kill`` and service managers send) is Ctrl-C: every command
-    then saves what it has, ends its workers and exits 130, as it does for Ctrl-C.
+    then saves what it has, ends its workers and exits 130, as it does for Ctrl-C. The
+    handler SIGTERM had is given back on the way out: called in another program's process (a
+    test, a notebook), ``main`` leaves its signals as it found them.
     """
-    _terminate_as_interrupt()
-    _run()
+    import signal
+
+    before = _terminate_as_interrupt()
+    try:
+        _run()
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGTERM, before)
 
 
 def entry() -> None:
@@ -780,15 +788,19 @@ def _run() -> None:
         sys.exit(3)
 
 
-def _terminate_as_interrupt() -> None:
-    """Make SIGTERM raise KeyboardInterrupt in the main thread, unless it was set to be ignored."""
+def _terminate_as_interrupt() -> Any:
+    """Make SIGTERM raise KeyboardInterrupt in the main thread, unless it was set to be
+    ignored; the handler it had (None if it was left as it was)."""
     import signal
 
     def interrupt(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
-    if signal.getsignal(signal.SIGTERM) is not signal.SIG_IGN:
-        signal.signal(signal.SIGTERM, interrupt)
+    before = signal.getsignal(signal.SIGTERM)
+    if before is signal.SIG_IGN:
+        return None
+    signal.signal(signal.SIGTERM, interrupt)
+    return before if before is not None else signal.SIG_DFL
 
 
 def _say(message: object) -> None:
