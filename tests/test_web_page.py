@@ -125,7 +125,13 @@ def snapshot(
             "last_trick": None,
             "shown": {},
             # before any bid the snapshot says so, never "high bidder -1"
-            "facts": [[{"t": "text", "v": "no bid yet"}]] if phase == "bid" else [],
+            # in the play, as Setback's: the contract again (drawn once), then the game count
+            "facts": [[{"t": "text", "v": "no bid yet"}]]
+            if phase == "bid"
+            else [
+                [{"t": "seat", "v": 1}, {"t": "text", "v": " bid 3"}],
+                [{"t": "text", "v": "Game: us 3 · them 1"}],
+            ],
             "tally": [[{"t": "text", "v": "High: "}, {"t": "seat", "v": 1}]],
         },
         "scores": [11, 7] + [0] * (sides - 2),
@@ -273,7 +279,12 @@ def test_a_snapshot_is_drawn_at_every_table_size_and_width(
     # The led card lies in the trick, the contract and the score are shown.
     assert page.locator('.trick-slot[data-seat="1"] .trick-card').get_attribute("data-card") == "KH"
     assert "bid 3" in page.locator(".scorepad").inner_text()
-    assert "Us 11" in page.locator(".scorepad").inner_text()
+    scores = page.locator(".scorepad table td").all_inner_texts()
+    assert scores[:2] == ["11", "7"]
+    # Said once: the pad's table, not the terminals' score line beside it; the contract in
+    # its own line, not again among the facts.
+    assert page.locator(".scorepad .fact").all_inner_texts() == ["Game: us 3 · them 1"]
+    assert "Us 11" not in page.locator(".scorepad").inner_text()
     # Nothing leaves the screen sideways, and every seat is inside the page.
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     for box in [page.locator(".seat").nth(i).bounding_box() for i in range(n)]:

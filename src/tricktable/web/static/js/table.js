@@ -180,6 +180,12 @@ function Centre({ snap, skin }) {
   </div>`;
 }
 
+// Whether two phrases say the same (a fact that repeats the contract is shown once). The
+// score line the terminals print is not drawn: the pad's table says it.
+function sameWords(a, b) {
+  return Array.isArray(b) && JSON.stringify(a) === JSON.stringify(b);
+}
+
 function ScorePad({ snap, store, skin }) {
   const names = store.names(snap);
   const sides = snap.game ? snap.game.sides || (snap.scores || []).length : (snap.scores || []).length;
@@ -201,7 +207,6 @@ function ScorePad({ snap, store, skin }) {
           </tbody>
         </table>`
       : null}
-    ${(snap.score_line || []).map((p, i) => html`<p key=${i} class="line"><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
     <h3>Hand ${hand.number ?? ""} ${hand.phase ? html`<small>· ${hand.phase}</small>` : null}</h3>
     ${hand.contract && hand.contract.length
       ? html`<p>Contract: <${Phrase} words=${hand.contract} names=${names} skin=${skin} /></p>`
@@ -217,7 +222,7 @@ function ScorePad({ snap, store, skin }) {
           ${hand.tally.map((p, i) => html`<p key=${i}><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
         </div>`
       : null}
-    ${(hand.facts || []).filter((p) => Array.isArray(p) && p.length).map((p, i) => html`<p key=${"f" + i} class="fact"><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
+    ${(hand.facts || []).filter((p) => Array.isArray(p) && p.length && !sameWords(p, hand.contract)).map((p, i) => html`<p key=${"f" + i} class="fact"><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
     ${hand.last_trick && hand.last_trick.cards && hand.last_trick.cards.length
       ? html`<p class="last-trick">
           Last trick (${names[hand.last_trick.winner] ?? "?"}):${" "}
