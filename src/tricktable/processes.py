@@ -175,38 +175,52 @@ def _stop_and_kill(look: Callable[[], set[int]]) -> set[int]:
     one process at a time, so a child forked meanwhile by a process that then exits (the
     middle of a double fork) appears in neither; and a process told to stop stops only as its
     system call returns, so a fork under way still makes its child. So nothing new is believed
-    only twice over, each time once every process found has stopped.
+    only twice over, each time once every process found has stopped: a look taken while one
+    still runs (a loaded machine that has not let it stop in :data:`STOP_TIME`) is not counted.
     """
     found: set[int] = set()
+    #: found, and told to stop (not those this process may not signal: they never stop)
+    told: set[int] = set()
     quiet = 0
     for _ in range(_ROUNDS):
         fresh = look() - found
         if fresh:
             for pid in fresh:
-                with contextlib.suppress(OSError):
+                try:
                     os.kill(pid, signal.SIGSTOP)
+                except PermissionError:
+                    continue
+                except OSError:
+                    pass
+                told.add(pid)
             found |= fresh
             quiet = 0
             continue
         quiet += 1
         if quiet == 2:
             break
-        _wait_stopped(found)
+        if not _wait_stopped(told):
+            # One still runs (a loaded machine has not let it stop yet), so it may still
+            # fork after the next look: that look proves nothing. Look again once it stops.
+            quiet = 0
     for pid in found:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
     return found
 
 
-def _wait_stopped(pids: Iterable[int]) -> None:
-    """Wait (a moment at most) until every one of ``pids`` has stopped or died."""
+def _wait_stopped(pids: Iterable[int]) -> bool:
+    """Wait (a moment at most) until every one of ``pids`` has stopped or died; whether
+    they all have."""
     left = set(pids)
     deadline = time.monotonic() + STOP_TIME
     delay = 0.0002
     while True:
         left = {pid for pid in left if _state(pid) not in _HALTED}
-        if not left or time.monotonic() >= deadline:
-            return
+        if not left:
+            return True
+        if time.monotonic() >= deadline:
+            return False
         time.sleep(delay)
         delay = min(delay * 2, 0.01)
 
