@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from rich.text import Text
 
-from helpers import card_names, known
+from helpers import card_names, known, thrown_face_up
 from table_shapes import all_shapes
 from tricktable.bots import make_bot
 from tricktable.cards import card_name, cards_in, mask_of, parse_cards
@@ -342,3 +342,36 @@ def test_no_fact_of_a_bid_nobody_made() -> None:
     assert "high bid 2" in said and not any("-1" in s or "none" in s for s in said)
     assert any(s.startswith("high bidder ") and s[-1] in "abcd" for s in said)
     table.close()
+
+
+def test_a_trump_thrown_face_up_is_named_to_all_and_nothing_hidden_is() -> None:
+    """Cinch as the web's leak test seats it (people at the first and last seats playing their
+    first legal action, heuristic bots between), on the seed whose match had the web test's
+    one false alarm: a seat holding seven trumps throws one face up, as the rules show it.
+    Every snapshot and event of the match names only what its viewer may know (what it once
+    knew stays known), and the throw was there to be seen."""
+    game = load_game("cinch(target=11)")
+    table = Table(game, ["remote", "heuristic", "heuristic", "remote"], seed=15, talk=False)
+    for seat in (1, 2):
+        table.players[seat].start_match(game, seat, 15)
+    state = table.state
+    viewers = [0, 3, SPECTATOR]
+    may = dict.fromkeys(viewers, 0)
+    seen = dict.fromkeys(viewers, 0)
+    shown = 0
+    while not table.is_over:
+        if state.needs_deal:
+            table.deal_next()
+        elif state.to_act in (0, 3):
+            table.submit(state.to_act, state.legal_actions()[0])
+        else:
+            seat = state.to_act
+            table.play_for(seat, table.players[seat].act(table.view(seat)))
+        shown |= thrown_face_up(state)
+        for v in viewers:
+            may[v] |= known(state, v)
+            events = table.events_since(v, seen[v])
+            seen[v] += len(events)
+            words = json.dumps([snapshot(table, v), [event_json(e, table, v) for e in events]])
+            assert not card_names(words) & ~may[v], (v, table.version)
+    assert shown, "no trump was thrown face up: the seed no longer tests it"
