@@ -628,6 +628,17 @@ static int moves(const Solver *S, int seat, int pos, u64 lead_mask, int best_pow
 
 /* ---- the canonical key of a trick's start ---- */
 
+/* Card ``c``, live, at place ``p`` of the key: its bit among the live cards, and in the planes
+ * of its owner's bits and of its tags. */
+static inline void key_card(const Solver *S, u64 *key, const u64 *ob, int c, int p) {
+    u64 bit = (u64)1 << p;
+    key[0] |= bit;
+    for (int b = 0; b < S->obits; b++)
+        if ((ob[b] >> c) & 1) key[1 + b] |= bit;
+    for (int b = 0; b < S->tbits; b++)
+        if ((S->tagmask[b] >> c) & 1) key[1 + S->obits + b] |= bit;
+}
+
 static void trick_key(const Solver *S, int seat, Sum s, u64 live, u64 *key) {
     /* the cards of the seats with each bit of the seat's number set */
     u64 ob[3] = {0, 0, 0};
@@ -642,24 +653,14 @@ static void trick_key(const Solver *S, int seat, Sum s, u64 live, u64 *key) {
             for (u64 r = live & S->gmask[g]; r;) {
                 int c = 63 - __builtin_clzll(r);
                 r ^= (u64)1 << c;
-                u64 bit = (u64)1 << p++;
-                key[0] |= bit;
-                for (int b = 0; b < S->obits; b++)
-                    if ((ob[b] >> c) & 1) key[1 + b] |= bit;
-                for (int b = 0; b < S->tbits; b++)
-                    if ((S->tagmask[b] >> c) & 1) key[1 + S->obits + b] |= bit;
+                key_card(S, key, ob, c, p++);
             }
             continue;
         }
         for (int i = S->gstart[g]; i < S->gend[g]; i++) {
             int c = S->gcards[i];
             if (!((live >> c) & 1)) continue;
-            u64 bit = (u64)1 << p++;
-            key[0] |= bit;
-            for (int b = 0; b < S->obits; b++)
-                if ((ob[b] >> c) & 1) key[1 + b] |= bit;
-            for (int b = 0; b < S->tbits; b++)
-                if ((S->tagmask[b] >> c) & 1) key[1 + S->obits + b] |= bit;
+            key_card(S, key, ob, c, p++);
         }
     }
     key[S->K - 3] = s.a;
