@@ -31,7 +31,7 @@ class SpadesStats(GameStats):
             hand.blind,
             hand.tricks,
             hand.made,
-            tuple(bool(p) for p in hand.bag_penalties),
+            tuple(map(bool, hand.bag_penalties)),  # no generator's frame a hand
         )
 
     def report(self, game: Game, counts: Counts, hands: int) -> dict[str, Any]:
