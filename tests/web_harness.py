@@ -30,6 +30,7 @@ from pwdlib.hashers.argon2 import Argon2Hasher
 from websockets.sync.client import ClientConnection, connect
 
 from tricktable.web.app import make_app
+from tricktable.web.hub import TokenBucket
 from tricktable.web.store import WebStore
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
@@ -161,7 +162,7 @@ class Client:
         self.snapshot: dict[str, Any] | None = None
         self.you: dict[str, Any] = {}
         self._n = 0
-        self._tokens, self._last = PACE_BURST, time.monotonic()
+        self._pace = TokenBucket(PACE_RATE, PACE_BURST)
 
     def post(self, path: str, body: dict[str, Any]) -> httpx.Response:
         """A POST with the session's CSRF token."""
@@ -187,13 +188,8 @@ class Client:
         messages a second, bursts of 40), with a margin: the server counts arrivals, which a
         busy loop can bunch together."""
         assert self.ws is not None
-        now = time.monotonic()
-        self._tokens = min(PACE_BURST, self._tokens + (now - self._last) * PACE_RATE)
-        self._last = now
-        if self._tokens < 1.0:
-            time.sleep((1.0 - self._tokens) / PACE_RATE)
-            self._tokens, self._last = 1.0, time.monotonic()
-        self._tokens -= 1.0
+        while not self._pace.allow():
+            time.sleep(self._pace.wait())
         self.ws.send(json.dumps({"type": kind, "table": table, "id": id, "data": data or {}}))
 
     def recv(self, timeout: float = 10) -> dict[str, Any]:

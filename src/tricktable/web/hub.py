@@ -46,6 +46,37 @@ TYPES: Final = frozenset(
 )
 
 
+class TokenBucket:
+    """A rate limit: ``rate`` messages a second, bursts of ``burst`` saved up (the server's
+    limit on a connection, and the pace a well-behaved client keeps under it)."""
+
+    __slots__ = ("_last", "_tokens", "burst", "rate")
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._tokens = burst
+        self._last = time.monotonic()
+
+    def _fill(self) -> None:
+        now = time.monotonic()
+        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+
+    def allow(self) -> bool:
+        """Take one message's token if there is one; whether there was."""
+        self._fill()
+        if self._tokens >= 1.0:
+            self._tokens -= 1.0
+            return True
+        return False
+
+    def wait(self) -> float:
+        """Seconds until the next message would be allowed (0 now)."""
+        self._fill()
+        return max(0.0, (1.0 - self._tokens) / self.rate)
+
+
 class BadRequest(TricktableError):
     """A message or settings the server refuses: one line saying why."""
 
@@ -68,8 +99,7 @@ class Conn:
         self.room: Room | None = None
         self.lobby = False
         self.closed = False
-        self._tokens = BURST
-        self._last = time.monotonic()
+        self._bucket = TokenBucket(RATE, BURST)
         self.refused = 0
         #: when the client was last heard (monotonic seconds)
         self.last_heard = time.monotonic()
@@ -98,11 +128,7 @@ class Conn:
 
     def allow(self) -> bool:
         """Whether one more message is within the rate limit (a token bucket)."""
-        now = time.monotonic()
-        self._tokens = min(BURST, self._tokens + (now - self._last) * RATE)
-        self._last = now
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
+        if self._bucket.allow():
             self.refused = 0
             return True
         self.refused += 1
