@@ -42,9 +42,19 @@ def _labels(n: int) -> list[str]:
     return ["alice", *(f"bot:random{s}" for s in range(1, n))]
 
 
+def _exact_numbers(data: Any) -> bool:
+    """Whether every number in ``data`` is one a JSON reader holds exactly (below 2**53)."""
+    if isinstance(data, dict):
+        return all(_exact_numbers(v) for v in data.values())
+    if isinstance(data, list):
+        return all(_exact_numbers(v) for v in data)
+    return not isinstance(data, int) or abs(data) < 2**53
+
+
 def _check(state: TrickState, viewer: int, snap: dict[str, Any], version: int) -> None:
     text = json.dumps(snap)
     assert json.loads(text) == snap
+    assert _exact_numbers(snap), "a number a JSON reader cannot hold exactly"
     named = card_names(text)
     allowed = known(state, viewer)
     assert named & ~allowed == 0, (viewer, cards_in(named & ~allowed))
@@ -56,7 +66,17 @@ def _check(state: TrickState, viewer: int, snap: dict[str, Any], version: int) -
         assert snap["legal"] == []
     else:
         view = state.view(viewer)
-        assert [a["action"] for a in snap["legal"]] == view.legal_actions()
+        legal = view.legal_actions()
+        names = [state.game.action_name(a) for a in legal]
+        decision = snap["decision"]
+        if decision is not None and decision["kind"] == "cards" and snap["legal"] == []:
+            # one action names all the cards (a pass): the choice, not one entry a subset
+            chosen = {w for n in names for w in n.split()[1:]}
+            assert set(decision["cards"]) == chosen
+            assert all(len(n.split()) - 1 == decision["min"] for n in names)
+        else:
+            assert [a["action"] for a in snap["legal"]] == names
+        assert (decision is None) == (not legal)
         if hand is not None:
             assert hand["cards"] == [card_name(c) for c in cards_in(view.hand)]
     if hand is not None and state.to_act >= 0:
@@ -204,7 +224,13 @@ def test_a_person_at_a_table_gets_a_snapshot_on_its_turn() -> None:
         return snap
 
     snap = asyncio.run(main())
-    assert snap["legal"] and snap["hand"]["situation"]
+    # Hearts' first decision is its pass: one choice of three cards, not 286 entries
+    decision = snap["decision"]
+    assert decision["kind"] == "cards" and decision["verb"] == "pass" and snap["legal"] == []
+    assert decision["min"] == decision["max"] == 3 and len(decision["cards"]) == 13
+    assert decision["confirm"] == {"3": "Pass these three"}
+    assert decision["prompt"][0]["v"].startswith("Pass three cards left, to")
+    assert snap["hand"]["situation"]
     assert snap["game"]["seats"] == 4 and snap["seats"][0]["place"] == "south"
 
 

@@ -36,8 +36,6 @@ from typing import TYPE_CHECKING, Any, Final
 from rich.text import Text
 
 from tricktable.cards import (
-    RANKS,
-    SUIT_NAMES,
     SUITS,
     card_name,
     cards_in,
@@ -65,6 +63,7 @@ from tricktable.engine.tables import trick_winner
 from tricktable.engine.trick import Game, TrickState, View
 from tricktable.errors import TricktableError
 from tricktable.seat import phrases as ph
+from tricktable.seat.choices import card_choice, card_words, decision
 from tricktable.seat.phrases import Phrase
 from tricktable.seat.seen import Seen
 from tricktable.seat.views import EVERYONE, view_for
@@ -94,27 +93,6 @@ PLACE_WORDS: Final = {
     "E": "east",
     "SE": "southeast",
 }
-_RANK_WORDS: Final = dict(
-    zip(
-        RANKS,
-        (
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "jack",
-            "queen",
-            "king",
-            "ace",
-        ),
-        strict=True,
-    )
-)
 #: the wire's name of each event kind
 EVENT_KINDS: Final = {
     "hand_started": "deal",
@@ -209,6 +187,7 @@ def snapshot_of(
         sizes=[hand_size(state, s) for s in range(n)],
         stream=_stream(state, viewer),
         hands=list(state.hands) if viewer == EVERYONE else None,
+        state=state if 0 <= viewer < n else None,
     )
     return _snapshot(public, viewer, seats, version, kinds, names)
 
@@ -239,8 +218,11 @@ class Public:
         sizes: Sequence[int | None],
         stream: Sequence[Event],
         hands: Sequence[int] | None,
+        state: TrickState | None = None,
     ) -> None:
         self.view = view
+        #: the match's state, for the seat's own decision's bounds only (see choices)
+        self.state = state
         self.game: Game = view.game
         self.n: int = len(view.won)
         self.sizes = list(sizes)
@@ -294,7 +276,8 @@ def _snapshot(
         "hand": _hand(public, words, seen, viewer),
         "scores": list(view.scores),
         "score_line": [ph.phrase_of(seating.scores_text(view.scores))],
-        "legal": _legal(view, words) if seat_me >= 0 else [],
+        "legal": _legal(view, words, public.state) if seat_me >= 0 else [],
+        "decision": decision(view, shown_names, public.state) if seat_me >= 0 else None,
         "over": public.over,
         "winners": _winners(public, words, seen),
         "summary": _summary(words, seen) if public.between else None,
@@ -335,7 +318,6 @@ def _seats(
                 "tricks": view.tricks_won[s],
                 "last_call": words.action(calls[s], trumps) if s in calls else None,
                 "last_call_text": public.game.action_name(calls[s]) if s in calls else None,
-                "last_call_action": calls.get(s),
                 "dealer": s == view.dealer and public.dealt,
                 "turn": s == view.to_act,
                 "avatar": _display(labels[s]),
@@ -471,15 +453,22 @@ def _contract(info: dict[str, Any], n: int) -> Phrase | None:
     return None
 
 
-def _legal(view: View, words: Words) -> list[dict[str, Any]]:
+def _legal(view: View, words: Words, state: TrickState | None) -> list[dict[str, Any]]:
+    """The viewer's legal actions, each named by its text (``action`` and ``text`` alike:
+    a code may pass 2**53, which a JSON number cannot hold) — but not the cards of a choice
+    whose one action names them all (a Hearts pass: the decision's, not 286 entries)."""
     game = view.game
     trumps = view.tables.mask
+    legal = view.legal_actions()
+    choice = card_choice(view, state)
+    if choice is not None and choice.combined:
+        legal = [a for a in legal if a < act.PASS_CARDS]
     out = []
-    for action in view.legal_actions():
+    for action in legal:
         text = game.action_name(action)
         out.append(
             {
-                "action": action,
+                "action": text,
                 "text": text,
                 "label": action_label(action, text),
                 "words": words.action(action, trumps),
@@ -493,13 +482,6 @@ def action_label(action: int, text: str) -> str:
     if act.is_play(action):
         return card_words(action)
     return text
-
-
-def card_words(code: int) -> str:
-    """A card in words: "ten of diamonds", "the joker"."""
-    if code >= 52:
-        return "the joker" if card_name(code) == "JK" else "the little joker"
-    return f"{_RANK_WORDS[RANKS[code % 13]]} of {SUIT_NAMES[code // 13]}"
 
 
 def _winners(public: Public, words: Words, seen: Seen) -> list[int]:

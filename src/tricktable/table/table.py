@@ -29,6 +29,7 @@ from tricktable.engine.events import SPECTATOR, Event
 from tricktable.engine.trick import Game, TrickState, View
 from tricktable.errors import IllegalAction, NotationError, TricktableError
 from tricktable.match import Referee, engine_failure
+from tricktable.seat.choices import actions_for, read_cards
 from tricktable.seeds import fresh_seed
 
 #: the longest action text :meth:`Table.submit` reads (the longest real one is a few words)
@@ -205,6 +206,10 @@ class Table:
             raise TricktableError(
                 f"seat {seat} is played by {_label(self.players[seat])}: it takes no submissions"
             )
+        if isinstance(action, str) and len(action) <= MAX_ACTION_TEXT:
+            several = read_cards(self.game, action)
+            if several is not None:  # "discard 7C 8D 9H TS", "6C 9C TC": a choice of cards
+                return self.submit_cards(seat, several[1], several[0])[-1]
         code = self._read_action(action)
         state = self.state
         if self._stopped and not state.is_over:
@@ -221,6 +226,26 @@ class Table:
         self.moves += 1
         self._touch()
         return code
+
+    def submit_cards(
+        self, seat: int, cards: Sequence[int | str], verb: str | None = None
+    ) -> list[int]:
+        """Make ``seat``'s choice of several ``cards`` (names or codes: a pass of three, a
+        discard of four): the engine's actions it takes (:func:`~tricktable.seat.choices.
+        actions_for`), each submitted in turn. A choice the rules refuse raises a
+        :class:`TricktableError` saying why, and changes nothing. ``verb``: the word the
+        person typed (``discard``), checked against the decision's."""
+        self._check_seat(seat)
+        if not self.is_person(seat):
+            raise TricktableError(f"seat {seat} is played by {_label(self.players[seat])}")
+        if not isinstance(cards, list | tuple) or not cards:
+            raise TricktableError("a choice of cards is a list of their names: ['7C', 'QH']")
+        if self._stopped and not self.state.is_over:
+            raise TricktableError("cannot act: the table has stopped")
+        actions = actions_for(self.state, seat, list(cards), verb)
+        for action in actions:
+            self.submit(seat, action)
+        return actions
 
     def play_for(self, seat: int, action: int) -> None:
         """Apply ``action`` from the bot at ``seat`` (the driver's call).

@@ -392,7 +392,9 @@ class TableScreen(FittedScreen[str]):
         hand = snap["hand"] or {}
         ascii = self.settings.ascii
         trumps = view.tables.mask if view.trump >= 0 else 0
-        legal = [a["action"] for a in snap["legal"]]
+        # The engine's codes of the seat's choices (the snapshot names them by text, and a
+        # pass of three is its decision, not 286 entries).
+        legal = view.legal_actions() if view.to_act == ME else []
         decision = (view.hand_number, view.step) if view.to_act == ME else None
         playing = view.phase == PLAY
         passing = view.to_act == ME and is_passing(legal)
@@ -424,10 +426,11 @@ class TableScreen(FittedScreen[str]):
             chip = self.query_one(f"#card-{slot}", CardChip)
             ok = card is not None and (card in legal or passing)
             chip.show(card, trumps, ok, on_hand and i == self.cursor, ascii, card in self.marked)
-        said = {a["action"]: a["words"] for a in snap["legal"]}
+        said = {a["text"]: a["words"] for a in snap["legal"]}
+        name = self.table.game.action_name
         for i in range(BID_SLOTS):
             action = self.choices[i] if i < len(self.choices) else None
-            words = to_rich(said[action], self.names) if action is not None else Text("")
+            words = to_rich(said[name(action)], self.names) if action is not None else Text("")
             label = plain(words, ascii).plain.capitalize()
             self.query_one(f"#bid-{i}", BidButton).show(action, label, i == self.cursor)
         if passing and not self._message_shown():

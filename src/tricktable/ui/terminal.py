@@ -639,7 +639,7 @@ class TableDisplay(Seating):
         cards = hand.get("cards_words", [])
         if not cards and view.phase != PLAY:
             label.append("not looked at yet")
-        elif is_passing([a["action"] for a in snap["legal"]]):
+        elif _passing(snap):
             numbered = (line(f"{i + 1}) ", to_rich([c], self.names)) for i, c in enumerate(cards))
             label.append_text(join(numbered, "  "))
         else:
@@ -654,11 +654,11 @@ class TableDisplay(Seating):
     def _choices(self, snap: dict[str, Any]) -> Text:
         """The legal actions of a seat's snapshot, as :meth:`choices_text` says them."""
         choices = snap["legal"]
-        legal = [c["action"] for c in choices]
+        legal = [self.game.parse_action(c["action"]) for c in choices]
         names = self.names
         text = Text("Choices: ", style="bold")
-        if is_passing(legal):
-            count = (legal[0] ^ act.PASS_CARDS).bit_count()
+        if _passing(snap):
+            count = snap["decision"]["min"]
             hand = [parse_card(c) for c in (snap["hand"] or {}).get("cards", [])[:count]]
             text.append(f"pass {count} cards: type them, like ")
             text.append_text(cards_text(hand))
@@ -839,3 +839,9 @@ def _log_reader(log: EventLog, seats: Sequence[int]) -> Reader:
         return [e for e in fresh if e.audience & mask], n + len(fresh)
 
     return some
+
+
+def _passing(snap: dict[str, Any]) -> bool:
+    """Whether a snapshot's decision is cards to pass (one action names them all)."""
+    decision = snap.get("decision") or {}
+    return decision.get("kind") == "cards" and decision.get("verb") == "pass"

@@ -22,6 +22,7 @@ from tricktable.db import StoreError
 from tricktable.engine.events import SPECTATOR
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
+from tricktable.seat.choices import action_phrase
 from tricktable.web.room import Room, new_seed
 from tricktable.web.seatview import frame
 from tricktable.web.store import TableRow, User, WebStore
@@ -405,10 +406,16 @@ class Hub:
             reason = "you hold no seat at this table: watchers do not act"
             room.answer(conn, mid, room.conns.get(conn, SPECTATOR), reason)
             return
-        if "action" not in data:
-            raise BadRequest("an act's data holds its action")
+        if "cards" in data:
+            action = data["cards"]
+            if not isinstance(action, list) or not all(isinstance(c, str) for c in action):
+                raise BadRequest("an act's cards are a list of card names: ['6C', '9C', 'TC']")
+        elif "action" in data:
+            action = data["action"]
+        else:
+            raise BadRequest("an act's data holds its action (text) or its cards (a list)")
         lite = data.get("snapshot", True) is False
-        ok, reason = room.act(seat, data["action"], mid)
+        ok, reason = room.act(seat, action, mid)
         # Answered once the act (and whatever the table made before it) is in the database.
         room.answer(conn, mid, seat, None if ok else reason, snapshot=not lite)
 
@@ -512,9 +519,9 @@ class Hub:
         conn.send(
             "hint",
             {
-                "action": action,
+                "action": text,
                 "text": text,
-                "words": [{"t": "text", "v": text}],
+                "words": action_phrase(tab.game, action),
                 "note": given.note,
             },
             table=room.id,

@@ -545,16 +545,20 @@ class Room:
             return False, "the match is not being played"
         if self.seats[seat].get("away"):
             return False, "a bot plays your seat now: take it back first (take_seat)"
-        if not isinstance(action, str | int) or isinstance(action, bool):
-            return False, "an action is its text ('bid 3') or its code (an int)"
+        if isinstance(action, list):
+            pass  # a choice of cards by name: ["6C", "9C", "TC"]
+        elif not isinstance(action, str | int) or isinstance(action, bool):
+            return False, "an action is its text ('bid 3') or a list of cards (['6C', '9C'])"
         self._acting = act_id
         try:
-            code = table.submit(seat, action)
+            if isinstance(action, list):
+                table.submit_cards(seat, action)
+            else:
+                table.submit(seat, action)
         except TricktableError as exc:
             return False, str(exc).splitlines()[0][:300] if str(exc) else "refused"
         finally:
             self._acting = None
-        del code
         if self.broken is not None:
             return False, self.broken
         self.applied.setdefault(f"{seat}:{act_id}", self.head)
