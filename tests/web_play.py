@@ -1,0 +1,396 @@
+"""A person at a web table who acts only through ARIA roles and accessible names.
+
+Shared by ``tests/test_web_games.py`` and ``benchmarks/web_every_game.py``: a real
+``tricktable serve`` (127.0.0.1, a temporary SQLite file, ``--pace 0``), Debian's Chromium
+driven by Playwright, and :class:`Player`, who plays a hand as a person would — by the
+buttons' names (``get_by_role("button", name="seven of hearts")``), never by a CSS class or
+an engine's code. The server's snapshots, read off the page's websocket, only say *which*
+names to click (the decision's kind, the legal calls, how many cards a choice takes); every
+act goes through the page.
+
+The page contract (``web/static/js/table.js``): on your turn a decision is either *one of
+these* — cards to play are buttons named by their words ("seven of hearts"), calls are
+buttons named by their text ("bid 3", "pass", "order up") — or *k cards of these*: the
+eligible cards of your hand are toggle buttons (``aria-pressed``) named by their words, a
+counter says "2 of 3 chosen", and one confirm button named by the decision's words ("Pass
+these three") is enabled only when the count is allowed. A hand's summary is a dialog.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+
+_RANKS = dict(
+    zip(
+        "23456789TJQKA",
+        [
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "jack",
+            "queen",
+            "king",
+            "ace",
+        ],
+        strict=True,
+    )
+)
+_SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+class PlayFailed(Exception):
+    """The person could not go on: what was expected and what the page showed."""
+
+
+def card_words(code: str) -> str:
+    """A card's accessible name as the page says it ("seven of hearts", "joker")."""
+    if code == "JK":
+        return "joker"
+    if code == "JL":
+        return "little joker"
+    return f"{_RANKS[code[0]]} of {_SUITS[code[1]]}"
+
+
+def card_name_pattern(code: str) -> re.Pattern[str]:
+    """The card's name, whole, with or without a leading "the" (the server says "the joker")."""
+    return re.compile(rf"^(the )?{re.escape(card_words(code))}$", re.IGNORECASE)
+
+
+# ------------------------------------------------------------------------- server, browser
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(db: Path, port: int, log: Any = subprocess.DEVNULL) -> subprocess.Popen[bytes]:
+    """``tricktable serve`` of ``db`` on ``port`` with the sources of this checkout, once it
+    answers; raises RuntimeError if it does not within 20 s."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    args = ["serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db), "--pace", "0"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tricktable", *args], env=env, stdout=log, stderr=log
+    )
+    for _ in range(200):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/me", timeout=1):
+                return proc
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError(f"tricktable serve stopped (exit {proc.returncode})") from None
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("tricktable serve did not answer in 20 s")
+
+
+def launch(playwright: Any) -> Any:
+    """Debian's Chromium (never a downloaded one)."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+
+
+def game_sizes(base: str) -> dict[str, int]:
+    """Every game and variant the server offers, with its default table size, in its order."""
+    with urllib.request.urlopen(base + "/api/games", timeout=10) as answer:
+        games = json.load(answer)["games"]
+    out: dict[str, int] = {}
+    for g in games:
+        out[g["name"]] = int(g["players"])
+        for v in g.get("variants", []):
+            seats = v["seats"]
+            out[v["name"]] = int(seats if isinstance(seats, int) else seats[0])
+    return out
+
+
+# ------------------------------------------------------------------------------ the person
+
+#: a chooser of one call among the legal entries' names (None: the default, at random)
+Chooser = Callable[[list[str], random.Random], str]
+
+
+@dataclass
+class Played:
+    """What one person did in a hand: every decision as (kind, name)."""
+
+    decisions: list[tuple[str, str]] = field(default_factory=list)
+    hands: int = 0
+    over: bool = False
+
+    def count(self, kind: str) -> int:
+        return sum(k == kind for k, _ in self.decisions)
+
+    def names(self, kind: str) -> list[str]:
+        return [n for k, n in self.decisions if k == kind]
+
+    def line(self) -> str:
+        """``12 decisions: 9 cards played, 2 calls (bid, pass), 1 choice (Pass these three)``."""
+        parts = [f"{self.count('card')} cards played"]
+        calls = Counter(n.split()[0] if n.split() else n for n in self.names("call"))
+        if calls:
+            parts.append(f"{self.count('call')} calls ({', '.join(sorted(calls))})")
+        choices = self.names("cards")
+        if choices:
+            parts.append(f"{len(choices)} multi-card ({'; '.join(dict.fromkeys(choices))})")
+        return f"{len(self.decisions)} decisions: " + ", ".join(parts)
+
+
+def bold(names: list[str], rng: random.Random) -> str:
+    """A chooser that takes the contract when it can: the highest bid, ordering up, begging,
+    naming a suit — so that the decisions after a won auction come to this seat."""
+
+    def score(name: str) -> tuple[int, int]:
+        words = name.split()
+        if words and words[0] == "bid" and len(words) > 1 and words[1].isdigit():
+            return (2, int(words[1]))
+        if name in ("pass", "stand", "refuse", "no"):
+            return (0, 0)
+        if "alone" in name:
+            return (1, 0)
+        return (1, 1)
+
+    best = max(score(n) for n in names)
+    return rng.choice([n for n in names if score(n) == best])
+
+
+class Player:
+    """One person (a guest in a browser context) at one table page."""
+
+    def __init__(self, browser: Any, base: str, name: str = "Pat", seed: int = 0) -> None:
+        self.base = base
+        self.context = browser.new_context(
+            viewport={"width": 1280, "height": 900}, reduced_motion="reduce"
+        )
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(10000)
+        self.problems: list[str] = []
+        self.page.on("pageerror", lambda e: self.problems.append(str(e)))
+        self.page.on(
+            "console", lambda m: self.problems.append(m.text) if m.type == "error" else None
+        )
+        self.page.on("websocket", self._watch)
+        self.rng = random.Random(seed)
+        #: the latest snapshot the server sent this page, and how many have come
+        self.snapshot: dict[str, Any] | None = None
+        self.stamp = 0
+        answer = self.context.request.post(base + "/api/guest", data={"name": name})
+        if not answer.ok:
+            raise PlayFailed(f"no guest session: {answer.status} {answer.text()}")
+        self.csrf = str(answer.json()["csrf"])
+
+    def _watch(self, ws: Any) -> None:
+        def received(payload: str | bytes) -> None:
+            try:
+                frame = json.loads(payload)
+            except ValueError:
+                return
+            data = frame.get("data") or {}
+            kind = frame.get("type")
+            snap = None
+            if kind == "snapshot":
+                snap = data.get("snapshot", data)
+            elif kind in ("confirm", "refuse"):
+                snap = data.get("snapshot")
+            if isinstance(snap, dict):
+                self.snapshot = snap
+                self.stamp += 1
+
+        ws.on("framereceived", received)
+
+    # -- a table
+
+    def create(self, game: str, seats: int, level: str = "beginner", me: int = 0) -> str:
+        """A table of ``game`` by the API: this person in seat ``me``, bots elsewhere; its id."""
+        spec: list[dict[str, Any]] = [{"kind": "bot", "level": level} for _ in range(seats)]
+        spec[me] = {"kind": "me"}
+        answer = self.context.request.post(
+            self.base + "/api/tables",
+            data={"game": game, "seats": spec, "move_time": 0, "when_empty": "close"},
+            headers={"X-CSRF-Token": self.csrf},
+        )
+        if not answer.ok:
+            raise PlayFailed(f"POST /api/tables: {answer.status} {answer.text()}")
+        return str(answer.json()["table"]["id"])
+
+    def open(self, table: str) -> None:
+        self.page.goto(f"{self.base}/t/{table}")
+        self.page.get_by_role("region", name=re.compile(r"^The table")).wait_for()
+
+    # -- the play
+
+    def dialog(self) -> Any:
+        return self.page.get_by_role("dialog")
+
+    def play_hand(
+        self,
+        deadline: float,
+        choose: Chooser | None = None,
+        played: Played | None = None,
+        keyboard: bool = False,
+    ) -> Played:
+        """Play until a hand's summary (or the match's end) is shown; each decision by its
+        buttons' names (or, with ``keyboard``, by Tab, arrows, Space and Enter alone)."""
+        played = played or Played()
+        acted = -1
+        while True:
+            if time.monotonic() > deadline:
+                raise PlayFailed(f"out of time after {len(played.decisions)} decisions")
+            if self.dialog().count() and self.dialog().first.is_visible():
+                played.hands += 1
+                played.over = bool((self.snapshot or {}).get("over"))
+                return played
+            snap = self.snapshot
+            decision = snap.get("decision") if snap else None
+            if decision is None or self.stamp <= acted:
+                self.page.wait_for_timeout(25)
+                continue
+            acted = self.stamp
+            if decision.get("kind") == "cards":
+                self._choose_cards(decision, played, keyboard)
+            else:
+                self._choose_one(snap or {}, played, choose, keyboard)
+
+    def next_hand(self) -> None:
+        """Close a hand's summary by its Continue button."""
+        self.page.get_by_role("dialog").get_by_role("button", name="Continue").click()
+        self.dialog().wait_for(state="hidden")
+
+    def _choose_one(
+        self, snap: dict[str, Any], played: Played, choose: Chooser | None, keyboard: bool
+    ) -> None:
+        legal = snap.get("legal") or []
+        if not legal:
+            raise PlayFailed(
+                f"a decision of kind 'one' with no legal actions: {snap.get('decision')}"
+            )
+        cards = [a for a in legal if a.get("label") and a.get("label") != a.get("text")]
+        calls = [a for a in legal if a not in cards]
+        if cards and (not calls or self.rng.random() < 0.5):
+            entry = self.rng.choice(cards)
+            kind = "card"
+            group = self.page.get_by_role("group", name=re.compile(r"^Your hand"))
+        else:
+            names = [str(a.get("label") or a.get("text")) for a in calls]
+            pick = (choose or (lambda ns, r: r.choice(ns)))(names, self.rng)
+            entry = calls[names.index(pick)]
+            kind = "call"
+            group = self.page.get_by_role("group", name="Your call")
+        name = str(entry.get("label") or entry.get("text"))
+        button = group.get_by_role("button", name=name, exact=True, disabled=False)
+        try:
+            button.wait_for(timeout=5000)
+        except Exception as e:
+            raise PlayFailed(f"no enabled button named {name!r} ({kind}) on the page") from e
+        if keyboard:
+            self._keyboard_to(button, name)
+            self.page.keyboard.press("Enter")
+        else:
+            button.click()
+        played.decisions.append((kind, name))
+
+    def _choose_cards(self, decision: dict[str, Any], played: Played, keyboard: bool) -> None:
+        least, most = int(decision["min"]), int(decision["max"])
+        if decision.get("sets"):
+            chosen = list(self.rng.choice(decision["sets"]))
+        else:
+            k = self.rng.randint(max(least, 1) if most else 0, most) if most else 0
+            chosen = self.rng.sample(list(decision["cards"]), k)
+        confirm_name = str(decision["confirm"][str(len(chosen))])
+        confirm = self.page.get_by_role("button", name=confirm_name, exact=True)
+        try:
+            confirm.wait_for(timeout=5000)
+        except Exception as e:
+            raise PlayFailed(
+                f"no confirm button named {confirm_name!r} for a choice of {least}..{most} "
+                f"of {decision.get('cards')}"
+            ) from e
+        if least > 0 and confirm.is_enabled():
+            raise PlayFailed(f"{confirm_name!r} is enabled with no card chosen (min {least})")
+        hand = self.page.get_by_role("group", name=re.compile(r"^Your hand"))
+        for i, code in enumerate(chosen):
+            toggle = hand.get_by_role("button", name=card_name_pattern(code), pressed=False)
+            try:
+                toggle.wait_for(timeout=5000)
+            except Exception as e:
+                raise PlayFailed(f"no toggle button named {card_words(code)!r}, unpressed") from e
+            if keyboard:
+                self._keyboard_to(toggle, card_words(code))
+                self.page.keyboard.press("Space")
+            else:
+                toggle.click()
+            pressed = hand.get_by_role("button", name=card_name_pattern(code), pressed=True)
+            try:
+                pressed.wait_for(timeout=3000)
+            except Exception as e:
+                raise PlayFailed(f"{card_words(code)!r} is not aria-pressed after a press") from e
+            counter = self.page.get_by_text(re.compile(rf"\b{i + 1} of {most}\b.*chosen"))
+            if not counter.count():
+                raise PlayFailed(f"no counter saying '{i + 1} of {most} chosen'")
+        try:
+            self.page.get_by_role("button", name=confirm_name, exact=True, disabled=False).wait_for(
+                timeout=3000
+            )
+        except Exception as e:
+            raise PlayFailed(f"{confirm_name!r} stays disabled with {len(chosen)} chosen") from e
+        if keyboard:
+            self._keyboard_to(confirm, confirm_name)
+            self.page.keyboard.press("Enter")
+        else:
+            confirm.click()
+        played.decisions.append(("cards", confirm_name))
+
+    def _keyboard_to(self, target: Any, name: str) -> None:
+        """Move the focus to ``target`` by Tab and the arrow keys alone."""
+        handle = target.element_handle()
+        where = (
+            "el => { const a = document.activeElement, p = el.parentElement;"
+            " if (a === el) return 'here';"
+            " if (!a || !p || a === p || !p.contains(a)) return 'out';"
+            " const kids = Array.from(p.children);"
+            " return kids.indexOf(a) < kids.indexOf(el) ? 'before' : 'after'; }"
+        )
+        for _ in range(150):
+            at = self.page.evaluate(where, handle)
+            if at == "here":
+                return
+            if at != "out":
+                # Inside the hand or the calls, the arrows move between the buttons.
+                focused = self.page.evaluate_handle("() => document.activeElement")
+                self.page.keyboard.press("ArrowRight" if at == "before" else "ArrowLeft")
+                if not self.page.evaluate("a => document.activeElement === a", focused):
+                    continue
+            self.page.keyboard.press("Tab")
+        raise PlayFailed(f"Tab and the arrows never reached {name!r}")
+
+    def screenshot(self, path: str) -> str:
+        try:
+            self.page.screenshot(path=path, full_page=True)
+        except Exception as e:  # the page may be gone; say so in the path's place
+            return f"(no screenshot: {e})"
+        return path
+
+    def close(self) -> None:
+        self.context.close()
