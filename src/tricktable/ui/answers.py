@@ -48,7 +48,8 @@ def _number(digits: str) -> int:
 
 def is_passing(legal: Sequence[int]) -> bool:
     """Whether the choices are cards to pass (``pass 2C 3D 4H``)."""
-    return bool(legal) and all(a > act.PASS_CARDS for a in legal)
+    # PASS_CARDS | mask: a kitty's discard codes lie above it too (DISCARD + card, 2**65 up)
+    return bool(legal) and all(a > act.PASS_CARDS and a >> 64 == 1 for a in legal)
 
 
 def read_answer(text: str, view: View) -> int:

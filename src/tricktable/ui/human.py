@@ -24,8 +24,9 @@ from rich.text import Text
 
 from tricktable.engine.trick import View
 from tricktable.errors import TricktableError
+from tricktable.seat.choices import read_cards
 from tricktable.table.table import Person
-from tricktable.ui.answers import clip, parse_answer
+from tricktable.ui.answers import clip, is_passing, parse_answer
 from tricktable.ui.terminal import TableDisplay
 
 if TYPE_CHECKING:
@@ -186,7 +187,12 @@ class HumanPlayer(Person):
             display.console.print(display.choices_text(view))
         else:
             try:
-                table.submit(seat, parse_answer(text, view))
+                several = read_cards(view.game, text)
+                if several is not None and not is_passing(view.legal_actions()):
+                    # a discard or a keep of several cards at once: "discard 7C 8D 9H TS"
+                    table.submit_cards(seat, several[1], several[0])
+                else:
+                    table.submit(seat, parse_answer(text, view))
             except TricktableError as exc:  # unreadable, or refused by the table: why
                 display.show_error(seat, text, exc)
                 return False

@@ -665,6 +665,13 @@ class TableDisplay(Seating):
             text.append(f", or their numbers, like {' '.join(map(str, range(1, count + 1)))}")
             return text
         words = [to_rich(c["words"], names) for c in choices]
+        verbs = {c["text"].split()[0] for c in choices if len(c["text"].split()) == 2}
+        if len(verbs) == 1 and len(choices) > 1 and "play" not in verbs:
+            verb = verbs.pop()  # a discard or a keep, card after card: or several at once
+            cards = [c["text"].split()[1] for c in choices if c["text"].startswith(verb + " ")]
+            if len(cards) > 1:
+                example = " ".join(cards[:2])
+                text.append(f"({verb} several at once: {verb} {example} ...) ", style="dim")
         if legal and all(act.is_play(a) for a in legal):
             for i, shown in enumerate(words):
                 if i:
