@@ -60,6 +60,10 @@ _RANKS = dict(
 _SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
+#: the accessible name of a hand's summary or of the match's end
+SUMMARY = re.compile(r"^(Hand \d+|The match is over)$")
+
+
 class PlayFailed(Exception):
     """The person could not go on: what was expected and what the page showed."""
 
@@ -222,14 +226,27 @@ class Player:
 
     # -- a table
 
-    def create(self, game: str, seats: int, level: str = "beginner", me: int = 0) -> str:
+    def create(
+        self,
+        game: str,
+        seats: int,
+        level: str = "beginner",
+        me: int = 0,
+        options: dict[str, Any] | None = None,
+    ) -> str:
         """A table of ``game`` by the API: this person in seat ``me``, bots elsewhere; its id."""
         spec: list[dict[str, Any]] = [{"kind": "bot", "level": level} for _ in range(seats)]
         spec[me] = {"kind": "me"}
+        settings: dict[str, Any] = {
+            "game": game,
+            "seats": spec,
+            "move_time": 0,
+            "when_empty": "close",
+        }
+        if options:
+            settings["options"] = options
         answer = self.context.request.post(
-            self.base + "/api/tables",
-            data={"game": game, "seats": spec, "move_time": 0, "when_empty": "close"},
-            headers={"X-CSRF-Token": self.csrf},
+            self.base + "/api/tables", data=settings, headers={"X-CSRF-Token": self.csrf}
         )
         if not answer.ok:
             raise PlayFailed(f"POST /api/tables: {answer.status} {answer.text()}")
@@ -239,10 +256,42 @@ class Player:
         self.page.goto(f"{self.base}/t/{table}")
         self.page.get_by_role("region", name=re.compile(r"^The table")).wait_for()
 
+    def dealer(self, timeout: float = 10.0) -> int:
+        """The first hand's dealer, from the snapshots the page was sent."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            for seat in (self.snapshot or {}).get("seats") or []:
+                if seat.get("dealer"):
+                    return int(seat["seat"])
+            self.page.wait_for_timeout(25)
+        raise PlayFailed("no dealer shown")
+
+    def seated_where(
+        self,
+        game: str,
+        seats: int,
+        dealer: Callable[[int], bool],
+        tries: int = 16,
+        options: dict[str, Any] | None = None,
+    ) -> int:
+        """Open tables of ``game`` (this person in seat 0) until the first hand's dealer is
+        one ``dealer`` accepts; a table left behind is left by its "Leave seat" button (no
+        person left: it closes). The dealer found."""
+        for _ in range(tries):
+            self.snapshot, self.stamp = None, 0
+            self.open(self.create(game, seats, options=options))
+            d = self.dealer()
+            if dealer(d):
+                return d
+            self.page.get_by_role("button", name="Leave seat").click()
+            self.page.wait_for_timeout(50)
+        raise PlayFailed(f"no table of {game} in {tries} with the dealer wanted")
+
     # -- the play
 
     def dialog(self) -> Any:
-        return self.page.get_by_role("dialog")
+        """A hand's summary or the match's end (a dialog named "Hand 1", "The match is over")."""
+        return self.page.get_by_role("dialog", name=SUMMARY)
 
     def play_hand(
         self,
@@ -275,7 +324,7 @@ class Player:
 
     def next_hand(self) -> None:
         """Close a hand's summary by its Continue button."""
-        self.page.get_by_role("dialog").get_by_role("button", name="Continue").click()
+        self.dialog().get_by_role("button", name="Continue").click()
         self.dialog().wait_for(state="hidden")
 
     def _choose_one(
@@ -316,18 +365,21 @@ class Player:
         if decision.get("sets"):
             chosen = list(self.rng.choice(decision["sets"]))
         else:
-            k = self.rng.randint(max(least, 1) if most else 0, most) if most else 0
+            k = self.rng.randint(least, most)
             chosen = self.rng.sample(list(decision["cards"]), k)
         confirm_name = str(decision["confirm"][str(len(chosen))])
-        confirm = self.page.get_by_role("button", name=confirm_name, exact=True)
+        # The confirm button's name may follow the count: any of the decision's words.
+        words = sorted(decision["confirm"].values(), key=len, reverse=True)
+        any_confirm = re.compile("^(" + "|".join(re.escape(str(w)) for w in words) + ")$")
+        first = self.page.get_by_role("button", name=any_confirm)
         try:
-            confirm.wait_for(timeout=5000)
+            first.first.wait_for(timeout=5000)
         except Exception as e:
             raise PlayFailed(
                 f"no confirm button named {confirm_name!r} for a choice of {least}..{most} "
                 f"of {decision.get('cards')}"
             ) from e
-        if least > 0 and confirm.is_enabled():
+        if least > 0 and first.first.is_enabled():
             raise PlayFailed(f"{confirm_name!r} is enabled with no card chosen (min {least})")
         hand = self.page.get_by_role("group", name=re.compile(r"^Your hand"))
         for i, code in enumerate(chosen):
@@ -346,15 +398,19 @@ class Player:
                 pressed.wait_for(timeout=3000)
             except Exception as e:
                 raise PlayFailed(f"{card_words(code)!r} is not aria-pressed after a press") from e
-            counter = self.page.get_by_text(re.compile(rf"\b{i + 1} of {most}\b.*chosen"))
-            if not counter.count():
-                raise PlayFailed(f"no counter saying '{i + 1} of {most} chosen'")
+            k = i + 1
+            said = re.compile(rf"(^|\D){k} of \d+ chosen|(^|\D){k} chosen")
+            try:
+                self.page.get_by_text(said).first.wait_for(timeout=3000)
+            except Exception as e:
+                raise PlayFailed(f"no counter saying '{k} of {most} chosen'") from e
         try:
             self.page.get_by_role("button", name=confirm_name, exact=True, disabled=False).wait_for(
                 timeout=3000
             )
         except Exception as e:
             raise PlayFailed(f"{confirm_name!r} stays disabled with {len(chosen)} chosen") from e
+        confirm = self.page.get_by_role("button", name=confirm_name, exact=True)
         if keyboard:
             self._keyboard_to(confirm, confirm_name)
             self.page.keyboard.press("Enter")
