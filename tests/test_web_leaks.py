@@ -22,7 +22,7 @@ from helpers import card_names, known
 from tricktable.engine.events import SPECTATOR
 from tricktable.games import load_game
 from tricktable.web.records import apply_step
-from web_harness import Client, serving
+from web_harness import Client, first_act, serving
 
 #: frames that carry no cards (names, ids, the lobby): left out, since an id like "x-QH-y"
 #: would read as a card
@@ -94,9 +94,9 @@ def play_match(clients: list[Client], table: str, seconds: float = 60) -> None:
                 continue
             if snap.get("over"):
                 over[k] = True
-            if snap["legal"] and snap["version"] == client.version and not over[k]:
+            if snap.get("decision") and snap["version"] == client.version and not over[k]:
                 n += 1
-                client.send("act", table, {"action": snap["legal"][0]["action"]}, id=f"a{n}")
+                client.send("act", table, first_act(snap), id=f"a{n}")
                 client.until("confirm", id=f"a{n}")
 
 

@@ -250,6 +250,16 @@ def my_turn(client: Client, timeout: float = 20) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while True:
         snap = client.snapshot
-        if snap is not None and snap["legal"] and snap["version"] == client.version:
+        if snap is not None and snap.get("decision") and snap["version"] == client.version:
             return dict(snap)
         client.recv(max(deadline - time.monotonic(), 0.01))
+
+
+def first_act(snap: dict[str, Any]) -> dict[str, Any]:
+    """The data of an ``act`` making the first choice a snapshot's decision offers: its first
+    legal action, or the fewest cards a choice of cards takes (the first of them)."""
+    decision = snap["decision"]
+    if decision["kind"] == "cards":
+        sets = decision.get("sets")
+        return {"cards": sets[0] if sets else decision["cards"][: decision["min"]]}
+    return {"action": snap["legal"][0]["action"]}

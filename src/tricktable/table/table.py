@@ -238,7 +238,7 @@ class Table:
         self._check_seat(seat)
         if not self.is_person(seat):
             raise TricktableError(f"seat {seat} is played by {_label(self.players[seat])}")
-        if not isinstance(cards, list | tuple) or not cards:
+        if not isinstance(cards, list | tuple):
             raise TricktableError("a choice of cards is a list of their names: ['7C', 'QH']")
         if self._stopped and not self.state.is_over:
             raise TricktableError("cannot act: the table has stopped")
