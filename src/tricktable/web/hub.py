@@ -43,7 +43,19 @@ MAX_OPEN_TABLES: Final = 20
 LEVELS: Final = {"beginner": "beginner", "club": "club", "expert": "expert"}
 #: the client's message types
 TYPES: Final = frozenset(
-    {"hello", "act", "chat", "take_seat", "leave_seat", "again", "hint", "ping", "lobby", "create"}
+    {
+        "hello",
+        "act",
+        "chat",
+        "take_seat",
+        "leave_seat",
+        "again",
+        "continue",
+        "hint",
+        "ping",
+        "lobby",
+        "create",
+    }
 )
 
 
@@ -327,6 +339,11 @@ class Hub:
             table = message.get("table")
             if table is not None and not isinstance(table, str):
                 raise BadRequest("table is a table's id")
+            v = message.get("v")
+            if v is not None and (not isinstance(v, int) or isinstance(v, bool) or v < 0):
+                # The client's v is read for nothing else (the server's versions are its own,
+                # a hello's ``since`` says what a client has): checked, so a bug shows.
+                raise BadRequest("v is the last version the client saw (an int) or null")
             await getattr(self, "_on_" + kind)(conn, table, msg_id, data)
         except TricktableError as exc:
             line = str(exc).splitlines()[0][:300] if str(exc) else "refused"
@@ -376,7 +393,7 @@ class Hub:
             self._claim(room, conn.user, token)
         if conn.room is not None and conn.room is not room:
             conn.room.detach(conn)
-        room.attach(conn, since)
+        room.attach(conn, since, reply=mid)
         if room.status == "waiting" and all(s["kind"] != "open" for s in room.seats):
             room.start_match()  # filled while the database could not begin it: again now
             room.changed_seats()
@@ -423,6 +440,8 @@ class Hub:
         from tricktable.chat import checked_line
 
         text = data.get("text")
+        if not isinstance(text, str):
+            raise BadRequest("a chat message's data.text is the line (text)")
         if table is None:
             state = load_game("setback").new_state(0)  # no card is face up in the lobby
             line = checked_line(state, text)
@@ -460,13 +479,14 @@ class Hub:
         room = self._attached(conn, table)
         seat = data.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(room.seats):
-            raise BadRequest(f"no seat {str(seat)[:10]!r}; seats are 0..{len(room.seats) - 1}")
+            shown = "none given" if seat is None else f"{str(seat)[:10]!r}"
+            raise BadRequest(f"no seat {shown}; data.seat is a seat 0..{len(room.seats) - 1}")
         s = room.seats[seat]
         held = room.seat_of(conn.user.id)
         if s["kind"] == "person" and s.get("user") == conn.user.id:
             room.conns[conn] = seat
             room.set_away(seat, False)
-            room.attach(conn, conn.versions.get(room.id))
+            room.attach(conn, conn.versions.get(room.id), reply=mid)  # its table: the answer
             return
         if s["kind"] != "open" or room.status != "waiting":
             raise BadRequest(f"seat {seat} is not free")
@@ -478,6 +498,7 @@ class Hub:
         if all(x["kind"] != "open" for x in room.seats):
             room.start_match()
         room.changed_seats()
+        _answer(room, conn, mid)
 
     async def _on_leave_seat(
         self, conn: Conn, table: str | None, mid: str | None, data: dict
@@ -493,6 +514,7 @@ class Hub:
             room.changed_seats()
         else:
             room.set_away(seat, True)
+        _answer(room, conn, mid)
 
     async def _on_again(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
         room = self._attached(conn, table)
@@ -500,6 +522,19 @@ class Hub:
             raise BadRequest("only a seated person starts the next match")
         room.again()
         room.broadcast_all()
+        _answer(room, conn, mid)
+
+    async def _on_continue(
+        self, conn: Conn, table: str | None, mid: str | None, data: dict
+    ) -> None:
+        # The person closed the last hand's summary: a clock of theirs held for it runs now.
+        # A watcher's, or one with no summary open, changes nothing.
+        room = self._attached(conn, table)
+        seat = room.seat_of(conn.user.id)
+        if seat is not None and room.conns.get(conn) == seat:
+            room.summary_closed(seat)
+        if mid is not None:
+            conn.send("clock", room.clock_data(), table=room.id, id=mid)
 
     async def _on_hint(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
         room = self._attached(conn, table)
@@ -527,6 +562,13 @@ class Hub:
             table=room.id,
             id=mid,
         )
+
+
+def _answer(room: Room, conn: Conn, mid: str | None) -> None:
+    """Answer a request that carried an id with the table as it is now (its ``table``
+    message, the id echoed); every viewer had the change's own ``table`` already."""
+    if mid is not None and conn.room is room:
+        room.send_table(conn, mid)
 
 
 def _person(user: User) -> dict[str, Any]:

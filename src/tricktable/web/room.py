@@ -53,6 +53,10 @@ AWAY_BOT: Final = "heuristic"
 SNAPSHOT_AFTER: Final = 100
 #: the seat kinds a table's settings may name
 SEAT_KINDS: Final = ("open", "person", "bot", "character")
+#: seconds a person may read a hand's summary before the next hand's first clock runs for
+#: them (docs/protocol-web.md, 3): the clock starts at the first of this and their
+#: ``continue``; TABLE_INFO states it as ``summary_seconds``
+SUMMARY_SECONDS: Final = 20
 
 
 def commitment_of(seed: int, nonce: str) -> str:
@@ -111,7 +115,15 @@ class Room:
         self._seen = (0, 0, 0)  # hands, actions of the last hand, notes journaled
         self._pending = False
         self.clock: tuple[int, float] | None = None
+        #: when the running clock's move time begins (later than its start while the
+        #: person may still read the last hand's summary)
+        self._clock_start = 0.0
         self._clock_task: asyncio.Task[None] | None = None
+        #: hands scored so far, when the last was, and the seats whose person may still be
+        #: reading its summary (their next clock waits: :data:`SUMMARY_SECONDS`)
+        self._scored = 0
+        self._summary_at = 0.0
+        self._summary_open: set[int] = set()
         self._away: dict[int, Bot] = {}
         self._away_task: asyncio.Task[None] | None = None
         #: the snapshots made at the current version, by viewer (-100: that version)
@@ -161,6 +173,7 @@ class Room:
             "status": self.status,
             "match": self.match_no,
             "move_time": self.settings.get("move_time", 0),
+            "summary_seconds": self.summary_seconds,
             "private": bool(self.settings.get("private")),
             "watchers": sum(1 for v in self.conns.values() if v == SPECTATOR),
             "seats": [
@@ -181,6 +194,11 @@ class Room:
             "nonce": self.nonce if over else None,
             "creator": self.creator,
         }
+
+    @property
+    def summary_seconds(self) -> float:
+        """The longest a hand's summary holds a person's next clock (:data:`SUMMARY_SECONDS`)."""
+        return float(self.settings.get("summary_seconds", SUMMARY_SECONDS))
 
     def row(self) -> TableRow:
         """The room as the database stores it."""
@@ -328,6 +346,8 @@ class Room:
         self.table = table
         last = state.history[-1].actions if state.history else []
         self._seen = (len(state.history), len(last), len(state.notes))
+        # A rebuilt match opens no summary: a restart gives a whole move_time anyway (5).
+        self._scored, self._summary_open = len(state.results), set()
         table.watch(self._observe)
 
     def _replay(self, state: Any, step: list[Any]) -> None:
@@ -617,6 +637,14 @@ class Room:
         if table.is_over:
             self._set_clock(None)
             return
+        scored = len(table.state.results)
+        if scored != self._scored:
+            if scored > self._scored:
+                # A hand's summary opens now (its events were just sent): each person's next
+                # clock waits while they read it, up to summary_seconds.
+                self._summary_at = time.time()
+                self._summary_open = {i for i, s in enumerate(self.seats) if s["kind"] == "person"}
+            self._scored = scored
         turn = table.whose_turn
         if turn >= 0 and table.is_person(turn) and self.seats[turn].get("away"):
             self._set_clock(None)
@@ -642,13 +670,48 @@ class Room:
                 self.send_all("clock", {"seat": None, "deadline": None})
             return
         seconds = float(self.settings["move_time"])
-        deadline = time.time() + seconds
-        self.clock = (seat, deadline)
-        self.send_all("clock", {"seat": seat, "deadline": deadline, "seconds": seconds})
-        self._clock_task = asyncio.ensure_future(self._time_out(seat, seconds))
+        now = time.time()
+        start = now
+        if seat in self._summary_open:
+            # The person's first clock since a hand was scored: it runs once they close the
+            # summary (``continue``: :meth:`summary_closed`), or summary_seconds after it
+            # opened, whichever is first.
+            self._summary_open.discard(seat)
+            start = max(now, self._summary_at + self.summary_seconds)
+        self._start_clock(seat, start, seconds)
 
-    async def _time_out(self, seat: int, seconds: float) -> None:
-        await asyncio.sleep(seconds)
+    def _start_clock(self, seat: int, start: float, seconds: float) -> None:
+        deadline = start + seconds
+        self.clock = (seat, deadline)
+        self._clock_start = start
+        self.send_all("clock", self.clock_data())
+        self._clock_task = asyncio.ensure_future(self._time_out(seat, deadline))
+
+    def clock_data(self) -> dict[str, Any]:
+        """The ``clock`` message's data: the running clock (docs/protocol-web.md, 3)."""
+        if self.clock is None:
+            return {"seat": None, "deadline": None}
+        seat, deadline = self.clock
+        return {
+            "seat": seat,
+            "deadline": deadline,
+            "seconds": float(self.settings["move_time"]),
+            "starts": self._clock_start,
+        }
+
+    def summary_closed(self, seat: int) -> None:
+        """``seat``'s person closed the last hand's summary (``continue``): a clock of theirs
+        waiting for it starts now."""
+        self._summary_open.discard(seat)
+        clock = self.clock
+        now = time.time()
+        if clock is not None and clock[0] == seat and self._clock_start > now:
+            if self._clock_task is not None:
+                self._clock_task.cancel()
+            self._start_clock(seat, now, float(self.settings["move_time"]))
+
+    async def _time_out(self, seat: int, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - time.time()))
         table = self.table
         if table is None or table.whose_turn != seat or self.clock is None:
             return
@@ -789,8 +852,9 @@ class Room:
         )
         conn.send_frame(text)
 
-    def attach(self, conn: Conn, since: int | None) -> None:
-        """Attach ``conn``: its viewer is its user's seat, else a spectator's."""
+    def attach(self, conn: Conn, since: int | None, reply: str | None = None) -> None:
+        """Attach ``conn``: its viewer is its user's seat, else a spectator's. ``reply``:
+        the id of the request this answers (its ``table`` message carries it)."""
         seat = self.seat_of(conn.user.id)
         if seat is not None:
             for other, viewer in list(self.conns.items()):
@@ -807,7 +871,7 @@ class Room:
         viewer = seat if seat is not None else SPECTATOR
         self.conns[conn] = viewer
         conn.room = self
-        self.send_table(conn)
+        self.send_table(conn, reply)
         ok_since = (
             self.head == self.version
             and since is not None
@@ -824,15 +888,20 @@ class Room:
         elif events is not None and len(events) <= SNAPSHOT_AFTER:
             conn.versions[self.id] = self.version
             conn.send("events", {"events": events}, table=self.id, v=self.version)
+            table = self.table
+            assert table is not None
+            if (
+                (viewer == table.whose_turn and not table.is_over)
+                or viewer == SPECTATOR
+                or table.is_over
+            ):
+                # As after any events (send_events): on your turn the legal actions, which
+                # events do not carry; a watcher's fresh picture; the match's final one.
+                self.send_snapshot(conn, viewer)
         else:  # nothing to go on, or so much missed that the picture is cheaper
             self.send_snapshot(conn, viewer)
         if self.clock is not None:
-            seat_, deadline = self.clock
-            conn.send(
-                "clock",
-                {"seat": seat_, "deadline": deadline, "seconds": self.settings["move_time"]},
-                table=self.id,
-            )
+            conn.send("clock", self.clock_data(), table=self.id)
         self.changed_seats(lobby_only=False)
 
     def detach(self, conn: Conn) -> None:
@@ -842,8 +911,9 @@ class Room:
                 conn.room = None
             self.changed_seats()
 
-    def send_table(self, conn: Conn) -> None:
-        """Send ``conn`` the table's info with its own place."""
+    def send_table(self, conn: Conn, reply: str | None = None) -> None:
+        """Send ``conn`` the table's info with its own place (``reply``: the id of the
+        request it answers)."""
         viewer = self.conns.get(conn, SPECTATOR)
         seat = self.seat_of(conn.user.id)
         you = {
@@ -851,7 +921,7 @@ class Room:
             "seat_token": self.seats[seat].get("token") if seat is not None else None,
             "viewer": viewer,
         }
-        conn.send("table", {**self.info(), "you": you}, table=self.id, v=self.version)
+        conn.send("table", {**self.info(), "you": you}, table=self.id, v=self.version, id=reply)
 
     def changed_seats(self, lobby_only: bool = False) -> None:
         """Tell everyone attached (and the lobby) that seats, watchers or status changed."""
