@@ -81,17 +81,27 @@ def snapshot(
     legal: list[dict[str, Any]] = []
     if phase == "play":
         legal = [
-            {"action": i, "text": c, "label": card_name(c), "words": [{"t": "card", "v": c}]}
-            for i, c in enumerate(cards)
+            {
+                "action": f"play {c}",
+                "text": f"play {c}",
+                "label": card_name(c),
+                "words": [{"t": "card", "v": c}],
+            }
+            for c in cards
             if c[1] == "H"
         ]
     elif phase == "bid":
         legal = [
-            {"action": 52, "text": "pass", "label": "pass", "words": [{"t": "text", "v": "pass"}]}
+            {
+                "action": "pass",
+                "text": "pass",
+                "label": "pass",
+                "words": [{"t": "text", "v": "pass"}],
+            }
         ]
         legal += [
             {
-                "action": 64 + b,
+                "action": f"bid {b}",
                 "text": f"bid {b}",
                 "label": f"bid {b}",
                 "words": [{"t": "text", "v": f"bid {b}"}],
@@ -137,6 +147,11 @@ def snapshot(
         "scores": [11, 7] + [0] * (sides - 2),
         "score_line": [[{"t": "text", "v": "Us 11 · Them 7"}]],
         "legal": legal,
+        "decision": {"kind": "one", "prompt": [{"t": "text", "v": "Play a card"}]}
+        if phase == "play" and viewer < n
+        else {"kind": "one", "prompt": [{"t": "text", "v": "Bid or pass"}]}
+        if phase == "bid" and viewer < n
+        else None,
         "over": False,
         "summary": None,
     }
@@ -307,10 +322,10 @@ def test_the_keyboard_plays_a_card(browser: Any, site: str) -> None:
     page.keyboard.press("Enter")
     page.wait_for_function("() => true")
     acts = [m for m in table.sent if m["type"] == "act"]
-    assert len(acts) == 1 and acts[0]["data"] == {"action": 3} and acts[0]["id"]
+    assert len(acts) == 1 and acts[0]["data"] == {"action": "play AH"} and acts[0]["id"]
     # The server confirms with a fresh snapshot: the card has left the hand.
     after = snapshot(4, version=11, cards=["QH", "TS", "2C", "7D", "JS"])
-    after["legal"] = []
+    after["legal"], after["decision"] = [], None
     table.push("confirm", {"snapshot": after}, v=11, id_=acts[0]["id"])
     page.wait_for_function("document.querySelectorAll('.hand-card').length === 5")
     table.close()
@@ -323,7 +338,7 @@ def test_bids_are_buttons_named_by_their_words(browser: Any, site: str) -> None:
     assert calls.get_by_role("button", name="pass", exact=True).count() == 1
     calls.get_by_role("button", name="bid 3", exact=True).click()
     acts = [m for m in table.sent if m["type"] == "act"]
-    assert acts[-1]["data"] == {"action": 67}
+    assert acts[-1]["data"] == {"action": "bid 3"}
     # No card of the hand is playable during the auction.
     assert page.locator('.hand-card[aria-disabled="false"]').count() == 0
     assert page.locator(".scorepad .fact").all_inner_texts() == ["no bid yet"]
@@ -332,7 +347,7 @@ def test_bids_are_buttons_named_by_their_words(browser: Any, site: str) -> None:
 
 def test_events_animate_in_order_and_are_read_aloud(browser: Any, site: str) -> None:
     first = snapshot(4, viewer=0)
-    first["legal"] = []
+    first["legal"], first["decision"] = [], None
     table = Table(browser, site, first, 1280)
     page = table.page
     events = [
@@ -407,7 +422,7 @@ def test_a_hand_summary_and_the_end_of_the_match(browser: Any, site: str) -> Non
     table = Table(browser, site, snapshot(4), 1280)
     page = table.page
     done = snapshot(4, version=30, cards=[])
-    done["legal"] = []
+    done["legal"], done["decision"] = [], None
     done["summary"] = [
         [
             {"t": "text", "v": "High "},
@@ -440,17 +455,18 @@ def test_a_hint_points_at_its_card(browser: Any, site: str) -> None:
     page.get_by_role("button", name="Hint").click()
     page.wait_for_timeout(50)
     assert [m["type"] for m in table.sent if m["type"] == "hint"] == ["hint"]
-    hint = {"action": 3, "text": "AH", "words": [{"t": "card", "v": "AH"}], "note": ""}
+    words = [{"t": "text", "v": "play "}, {"t": "card", "v": "AH"}]
+    hint = {"action": "play AH", "text": "play AH", "words": words, "note": ""}
     table.push("hint", hint)
     page.wait_for_function("document.activeElement.classList.contains('hinted')")
     assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "ace of hearts"
-    assert page.locator("#live p").all_inner_texts()[-1] == "Hint: ace of hearts"
+    assert page.locator("#live p").all_inner_texts()[-1] == "Hint: play ace of hearts"
     table.close()
 
 
 def test_the_end_of_a_match_from_its_event(browser: Any, site: str) -> None:
     first = snapshot(4)
-    first["legal"] = []
+    first["legal"], first["decision"] = [], None
     table = Table(browser, site, first, 1280)
     page = table.page
     info = {"id": "t1", "status": "over", "match": 3, "commitment": "ab" * 32, "seats": []}
@@ -574,7 +590,7 @@ def test_the_lobby_chat_says_and_hears_lines(browser: Any, site: str) -> None:
 
 def test_seat_kinds_are_said_alike_from_the_snapshot_and_the_table(browser: Any, site: str) -> None:
     first = snapshot(4)
-    first["legal"] = []
+    first["legal"], first["decision"] = [], None
     kinds = ["person", "bot", "character", "person"]
     for seat, kind in zip(first["seats"], kinds, strict=True):
         seat["kind"] = kind

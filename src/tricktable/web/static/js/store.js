@@ -10,6 +10,11 @@ import { plain } from "./words.js";
 
 export const SPECTATOR = 8;
 
+/** Whether the viewer of `snap` is to act: a decision (a choice of cards has no legal list). */
+export function yourTurn(snap) {
+  return !!(snap && (snap.decision || (snap.legal || []).length));
+}
+
 export function clone(x) {
   return x == null ? x : JSON.parse(JSON.stringify(x));
 }
@@ -53,7 +58,11 @@ export class Store {
   }
 
   sayTurn() {
-    if (this.turnToSay && this.truth && (this.truth.legal || []).length) this.say("Your turn");
+    if (this.turnToSay && yourTurn(this.truth)) {
+      const d = this.truth.decision;
+      const prompt = d && d.prompt ? plain(d.prompt, this.names(this.truth)) : "";
+      this.say(prompt ? "Your turn: " + prompt : "Your turn");
+    }
     this.turnToSay = false;
   }
 
@@ -75,10 +84,10 @@ export class Store {
       this.queue.length = 0;
       this.applied = null;
     }
-    const wasTurn = !!(this.truth && (this.truth.legal || []).length);
+    const wasTurn = yourTurn(this.truth);
     this.truth = snap;
     // "Your turn" is said after the moves before it, when the queue has played them.
-    if (!wasTurn && (snap.legal || []).length) this.turnToSay = true;
+    if (!wasTurn && yourTurn(snap)) this.turnToSay = true;
     if (typeof snap.version === "number") this.seen = Math.max(this.seen ?? -1, snap.version);
     this.noteSummary(snap);
     this.hint = null;
@@ -91,8 +100,39 @@ export class Store {
     const hand = snap.hand || {};
     if (snap.summary && snap.summary.length) {
       const number = hand.number ?? this.summaries.length + 1;
-      this.addSummary(number, snap.summary.filter((p) => p && p.length), true);
+      const won = this.handWinner(snap, number);
+      const lines = snap.summary.filter((p) => p && p.length);
+      this.addSummary(number, won ? [won, ...lines] : lines, true);
+    } else if (hand.number != null && Array.isArray(snap.scores) && !snap.over) {
+      // The scores as the hand is played: what the hand's result is measured from.
+      this.scoresBefore = { number: hand.number, scores: snap.scores.slice() };
     }
+  }
+
+  /**
+   * Who won hand `number`, as a phrase: the side whose score rose most (least, where the
+   * lowest score wins: the Hearts family), named by its seats; null when the page did not
+   * see the scores before the hand or no side did better than every other.
+   */
+  handWinner(snap, number) {
+    const before = this.scoresBefore;
+    if (!before || before.number !== number || !Array.isArray(snap.scores)) return null;
+    const gains = snap.scores.map((x, k) => x - (before.scores[k] ?? 0));
+    if (!gains.length) return null;
+    const low = /hearts/i.test((snap.game && snap.game.family) || "");
+    const best = low ? Math.min(...gains) : Math.max(...gains);
+    const sides = gains.map((g, k) => (g === best ? k : -1)).filter((k) => k >= 0);
+    if (sides.length === gains.length && gains.length > 1) return null;
+    const count = (snap.game && snap.game.sides) || gains.length;
+    const words = [];
+    for (const k of sides)
+      for (const s of snap.seats || [])
+        if ((s.side ?? s.seat % count) === k) words.push(s.name);
+    if (!words.length) return null;
+    const who = words.length === 1 ? words[0] : words.slice(0, -1).join(", ") + " and " + words[words.length - 1];
+    const sign = best > 0 ? "+" + best : String(best);
+    const name = who.charAt(0).toUpperCase() + who.slice(1);
+    return [{ t: "text", v: `${name} won the hand (${sign})`, s: "bold" }];
   }
 
   /** A hand's summary: the snapshot's (`rich`) replaces one made from its `scored` event. */
@@ -171,6 +211,7 @@ export class Store {
       if (seatInfo && typeof seatInfo.cards_left === "number")
         seatInfo.cards_left = Math.max(0, seatInfo.cards_left - 1);
       snap.legal = [];
+      snap.decision = null;
       for (const s of snap.seats || []) s.turn = false;
     } else if (ev.kind === "trick") {
       hand.last_trick = { cards: hand.trick || [], winner: seat };
@@ -185,6 +226,7 @@ export class Store {
         seatInfo.last_call = words;
       }
       snap.legal = [];
+      snap.decision = null;
     } else if (ev.kind === "trump") {
       const suit = (ev.words || []).find((t) => t.t === "suit");
       if (suit) hand.trump = suit.v;
@@ -200,6 +242,7 @@ export class Store {
       this.matchOver = { match, words: ev.words || [], scores: (ev.data && ev.data.scores) || snap.scores };
       snap.over = true;
       snap.legal = [];
+      snap.decision = null;
     } else if (ev.kind === "deal") {
       if (ev.data && typeof ev.data.hand === "number") hand.number = ev.data.hand + 1;
       if (ev.data && typeof ev.data.dealer === "number") {

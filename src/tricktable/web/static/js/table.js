@@ -7,12 +7,12 @@
 
 import { html, render, useEffect, useRef, useState } from "./ui.js";
 import { backSvg, cardName, cardSvg, isCard, SKINS } from "./cards.js";
-import { Phrase, plain } from "./words.js";
+import { actionWords, Phrase, plain, sayCodes } from "./words.js";
 import { clone, SPECTATOR, Store } from "./store.js";
 import { Animator } from "./anim.js";
 import { Wire } from "./wire.js";
 import { setSound, soundOn } from "./sound.js";
-import { Replay } from "./replay.js";
+import { startReplay } from "./replay.js";
 import { checkRecord } from "./fair.js";
 
 function loadSkin() {
@@ -48,14 +48,48 @@ export function seatKind(seat, info) {
 
 // ------------------------------------------------------------------------------- the parts
 
-function Card({ code, skin, label, onPlay, legal, hinted, index, count }) {
+/** "1 trick", "0 tricks", "6 cards". */
+export function countWords(n, noun) {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+/** Seat names joined as a person says them: "Ann", "Ann and Basil", "Ann, Basil and Sid". */
+export function nameList(names) {
+  if (names.length <= 1) return names.join("");
+  return names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
+}
+
+/** The names of the seats of sides `sides` (a side's number is its seats' `side`). */
+export function sideNames(snap, sides) {
+  const seats = (snap && snap.seats) || [];
+  const count = (snap && snap.game && snap.game.sides) || seats.length || 1;
+  const out = [];
+  for (const side of sides || [])
+    for (const s of seats) if ((s.side ?? s.seat % count) === side) out.push(s.name);
+  return out;
+}
+
+/** Who won the match, in words: "Ann won the match", "Ann and Basil won the match". */
+export function winnersLine(snap) {
+  const names = sideNames(snap, snap && snap.winners);
+  if (!names.length) return null;
+  const you = names.some((n) => /^you$/i.test(n));
+  const who = nameList(names.map((n) => (/^you$/i.test(n) ? "you" : n)));
+  return (you && names.length === 1 ? "You" : who.charAt(0).toUpperCase() + who.slice(1)) + " won the match";
+}
+
+function Card({ code, skin, label, onPlay, legal, hinted, index, count, pressed, described }) {
   const fan = count > 1 ? (index - (count - 1) / 2) * Math.min(4, 36 / count) : 0;
+  // A card of a choice of several is a toggle (aria-pressed); a card to play, a plain button.
+  const toggle = pressed != null;
   return html`<button
     type="button"
-    class=${"card hand-card" + (legal ? " legal" : "") + (hinted ? " hinted" : "")}
+    class=${"card hand-card" + (legal ? " legal" : "") + (hinted ? " hinted" : "") + (pressed ? " chosen" : "")}
     style=${{ "--fan": fan.toFixed(2), "--i": index }}
     aria-label=${label || cardName(code)}
     aria-disabled=${legal ? "false" : "true"}
+    aria-pressed=${toggle ? (pressed ? "true" : "false") : null}
+    aria-description=${described || null}
     data-card=${code}
     onClick=${() => legal && onPlay()}
     dangerouslySetInnerHTML=${{ __html: cardSvg(code, skin) }}
@@ -106,8 +140,8 @@ function Seat({ seat, snap, store, wire, n }) {
         ${kind ? html`<span class="kind">${kind}</span>` : null}
         <span class="counts">
           ${seat.dealer ? html`<span class="chip dealer" title="dealer">D</span>` : null}
-          <span title="tricks taken">${seat.tricks ?? 0} tr</span>
-          ${!isMe && typeof seat.cards_left === "number" ? html`<span title="cards in hand">${seat.cards_left} c</span>` : null}
+          <span>${countWords(seat.tricks ?? 0, "trick")}${!isMe && typeof seat.cards_left === "number" ? "," : ""}</span>
+          ${!isMe && typeof seat.cards_left === "number" ? html`<span>${countWords(seat.cards_left, "card")}</span>` : null}
         </span>
       </div>
       ${clock ? html`<${Clock} deadline=${clock.deadline} />` : null}
@@ -318,6 +352,7 @@ function Summary({ store, snap, tableId, skin, wire }) {
     return html`<div class="summary" role="dialog" aria-labelledby="summary-title"
       onKeyDown=${(e) => e.key === "Escape" && close()}>
       <h2 id="summary-title">The match is over</h2>
+      ${winnersLine(snap) ? html`<p class="winners"><strong>${winnersLine(snap)}</strong></p>` : null}
       ${ended.words && ended.words.length ? html`<p><${Phrase} words=${ended.words} names=${names} skin=${skin} /></p>` : null}
       ${(snap.score_line || []).map((p, i) => html`<p key=${i}><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
       ${last ? last.words.map((p, i) => html`<p key=${"s" + i}><${Phrase} words=${p} names=${names} skin=${skin} /></p>`) : null}
@@ -343,9 +378,12 @@ function Summary({ store, snap, tableId, skin, wire }) {
   if (!last) return null;
   const close = () => {
     for (const s of store.summaries) s.open = false;
+    store.handFocus = true;
     store.changed();
-    const first = document.querySelector(".hand-card.legal, .actions button");
-    if (first) first.focus();
+    if (!focusHand()) {
+      const first = document.querySelector(".actions button");
+      if (first) first.focus();
+    }
   };
   return html`<div class="summary" role="dialog" aria-labelledby="summary-title"
     onKeyDown=${(e) => e.key === "Escape" && close()}>
@@ -384,6 +422,67 @@ function Join({ store }) {
   </main>`;
 }
 
+// ------------------------------------------------------------------------------- a choice of cards
+
+/** The cards chosen so far for `choice` (kept in the store: a refusal keeps the selection). */
+function chosenFor(store, choice, hand) {
+  const key = `${hand.number ?? ""}:${choice.verb}:${choice.min}-${choice.max}:${choice.cards.join(",")}`;
+  if (!store.chosen || store.chosen.key !== key) store.chosen = { key, cards: [] };
+  const kept = store.chosen.cards.filter((c) => choice.cards.includes(c));
+  store.chosen.cards.splice(0, store.chosen.cards.length, ...kept);
+  return store.chosen.cards;
+}
+
+/** Whether `picked` may be confirmed: between min and max cards and, if `sets`, one of them. */
+export function choiceAllowed(choice, picked) {
+  const k = picked.length;
+  if (k < choice.min || k > choice.max) return false;
+  if (!choice.confirm || !choice.confirm[String(k)]) return false;
+  if (Array.isArray(choice.sets)) {
+    const mine = picked.slice().sort().join(",");
+    return choice.sets.some((set) => set.slice().sort().join(",") === mine);
+  }
+  return true;
+}
+
+/** The counter's words: "2 of 3 chosen", "4 chosen (up to 6)". */
+function chosenWords(choice, k) {
+  if (choice.min === choice.max) return `${k} of ${choice.max} chosen`;
+  return `${k} chosen (${choice.min ? choice.min + " to " : "up to "}${choice.max})`;
+}
+
+/** The confirm button's words when the count is not one it allows ("Pass these three"). */
+function confirmWords(choice) {
+  const words = Object.values(choice.confirm || {});
+  return words.length ? words[words.length - 1] : "Confirm";
+}
+
+function newId() {
+  if (globalThis.crypto && crypto.randomUUID) return crypto.randomUUID();
+  return "a" + Date.now().toString(36) + Math.random().toString(36).slice(2);
+}
+
+/** Send a choice of cards: an `act` whose data is `{cards}`, sent again after a reconnection
+ * until answered, as wire.act sends one action. */
+function actCards(wire, cards) {
+  if (typeof wire.actCards === "function") return wire.actCards(cards);
+  const id = newId();
+  const env = { type: "act", table: wire.table, v: wire.version(), id, data: { cards } };
+  wire.pending.set(id, env);
+  wire.raw(env);
+  return id;
+}
+
+/** Put the focus back on the hand (after a card is played, a choice made, Continue). */
+export function focusHand() {
+  const hand = document.querySelector(".hand");
+  if (!hand) return false;
+  const el =
+    hand.querySelector('.hand-card[aria-disabled="false"]') || hand.querySelector(".hand-card") || hand;
+  el.focus({ preventScroll: true });
+  return true;
+}
+
 function moveFocus(e, selector) {
   if (e.key !== "ArrowLeft" && e.key !== "ArrowRight" && e.key !== "Home" && e.key !== "End") return;
   const items = Array.from(e.currentTarget.querySelectorAll(selector));
@@ -403,6 +502,19 @@ function App({ store, wire, animator, tableId }) {
   const [skin, setSkinState] = useState(loadSkin);
   const [sound, setSoundState] = useState(soundOn);
   useEffect(() => store.subscribe(setTick), []);
+  useEffect(() => {
+    // Focus that leaves the hand for another control ends "keep the focus on the hand".
+    const away = (e) => {
+      if (e.target && e.target.closest && !e.target.closest(".hand, .choice")) store.handFocus = false;
+    };
+    document.addEventListener("focusin", away);
+    return () => document.removeEventListener("focusin", away);
+  }, []);
+  useEffect(() => {
+    // A card played (or chosen) leaves the hand: the focus stays on the hand, not the page.
+    const at = document.activeElement;
+    if (store.handFocus && (!at || at === document.body || !at.isConnected)) focusHand();
+  });
   useEffect(() => {
     animator.getSkin = () => skin;
   }, [skin]);
@@ -438,27 +550,66 @@ function App({ store, wire, animator, tableId }) {
   }
   const n = (snap.seats || []).length || (snap.game && snap.game.seats) || 4;
   const hand = snap.hand || {};
-  const legal = snap.legal || [];
+  // A tab whose seat another tab took over, and a replay, show no live controls.
+  const active = !store.takenOver && !store.replay;
+  const legal = active ? snap.legal || [] : [];
+  const decision = active ? snap.decision || null : null;
+  const choice = decision && decision.kind === "cards" ? decision : null;
   const cards = hand.cards || [];
   const cardActs = {};
   const others = [];
   for (const a of legal) {
-    const code = isCard(a.text) ? a.text : a.words && a.words.length === 1 && a.words[0].t === "card" ? a.words[0].v : null;
+    const code = isCard(a.text)
+      ? a.text
+      : a.words && a.words.length === 1 && a.words[0].t === "card"
+        ? a.words[0].v
+        : null;
     if (code && cards.includes(code)) cardActs[code] = a;
     else others.push(a);
   }
+  const names = store.names(snap);
   const play = (a) => {
     wire.act(a.action ?? a.text);
     store.hint = null;
+    store.handFocus = !!document.activeElement && !!document.activeElement.closest(".hand");
     // No optimistic move: the page waits for the server's confirmation.
     store.shown = clone(store.shown);
     store.shown.legal = [];
+    store.shown.decision = null;
     store.changed();
   };
   const me = (snap.seats || []).find((s) => s.seat === snap.viewer);
-  const myTurn = legal.length > 0;
+  const myTurn = active && (legal.length > 0 || !!decision);
   const hinted = store.hint;
   const isHinted = (a) => hinted && (hinted.action === a.action || (hinted.text != null && hinted.text === a.text));
+  // A choice of several cards: the hand's eligible cards are toggles, one confirm button.
+  const picked = choice ? chosenFor(store, choice, hand) : null;
+  const pickOk = picked ? choiceAllowed(choice, picked) : false;
+  const toggle = (code) => {
+    const at = picked.indexOf(code);
+    if (at >= 0) picked.splice(at, 1);
+    else if (picked.length < choice.max) picked.push(code);
+    else if (choice.max === 1) picked.splice(0, 1, code);
+    else {
+      store.notice = `You have chosen ${choice.max} already: unchoose one first`;
+      store.say(store.notice);
+    }
+    store.changed();
+  };
+  const confirm = () => {
+    if (!pickOk) return;
+    const order = cards.filter((c) => picked.includes(c));
+    actCards(wire, order);
+    store.hint = null;
+    store.notice = null;
+    store.handFocus = true;
+    store.say(`${choice.confirm[String(order.length)] || "Chosen"}: ${order.map(cardName).join(", ")}`);
+    store.shown = clone(store.shown);
+    store.shown.legal = [];
+    store.shown.decision = null;
+    store.changed();
+  };
+  const oneCount = picked ? picked.length : 0;
   return html`${header}
     <main class=${"table-page seats-" + n}>
       <section class="play-area">
@@ -469,33 +620,52 @@ function App({ store, wire, animator, tableId }) {
           ${me ? html`<${Seat} key=${me.seat} seat=${me} snap=${snap} store=${store} wire=${wire} n=${n} />` : null}
         </div>
         <div class="turn-line">
-          ${myTurn ? "Your turn" : snap.over ? "Match over" : ""}
-          ${store.notice ? html`<span class="notice">${store.notice}</span>` : null}
+          ${myTurn && !choice ? (decision && decision.prompt ? html`Your turn: <${Phrase} words=${decision.prompt} names=${names} skin=${skin} />` : "Your turn") : snap.over ? "Match over" : ""}
+          ${store.notice ? html`<span class="notice" role="alert">${store.notice}</span>` : null}
           ${store.takenOver
             ? html`<button type="button" onClick=${() => { store.takenOver = false; store.notice = null; wire.hello(); }}>Play here</button>`
             : null}
         </div>
-        ${others.length || (myTurn && !snap.over)
+        ${choice
+          ? html`<section class="choice" aria-labelledby="choice-title">
+              <h2 id="choice-title"><${Phrase} words=${choice.prompt} names=${names} skin=${skin} /></h2>
+              <p class="choice-count" aria-live="polite">${chosenWords(choice, oneCount)}</p>
+              <button type="button" class="confirm" disabled=${!pickOk} onClick=${confirm}>
+                ${choice.confirm[String(oneCount)] || confirmWords(choice)}
+              </button>
+              <button type="button" class="hint" onClick=${() => wire.send("hint", {})}>Hint</button>
+            </section>`
+          : null}
+        ${!choice && (others.length || (myTurn && !snap.over))
           ? html`<div class="actions" role="group" aria-label="Your call" onKeyDown=${(e) => moveFocus(e, "button")}>
               ${others.map(
                 (a) => html`<button key=${String(a.action)} type="button" class=${isHinted(a) ? "hinted" : null}
-                  aria-label=${a.label || plain(a.words) || a.text}
-                  onClick=${() => play(a)}><${Phrase} words=${a.words || [{ t: "text", v: a.text }]} skin=${skin} /></button>`,
+                  aria-label=${plain(actionWords(a), names) || a.label || a.text}
+                  onClick=${() => play(a)}><${Phrase} words=${actionWords(a)} names=${names} skin=${skin} /></button>`,
               )}
               ${myTurn ? html`<button type="button" class="hint" onClick=${() => wire.send("hint", {})}>Hint</button>` : null}
             </div>`
           : null}
         ${snap.viewer !== SPECTATOR
-          ? html`<div class="hand" role="group" aria-label=${`Your hand, ${cards.length} cards`}
+          ? html`<div class="hand" role="group" tabindex="-1" aria-label=${`Your hand, ${cards.length} cards`}
               onKeyDown=${(e) => moveFocus(e, ".hand-card")}>
               ${cards.map((c, i) => {
+                if (choice) {
+                  const can = choice.cards.includes(c);
+                  const on = picked.includes(c);
+                  const hint = store.hint && (store.hint.cards || []).includes(c);
+                  return html`<${Card} key=${c} code=${c} skin=${skin} index=${i} count=${cards.length}
+                    legal=${can} hinted=${hint} label=${cardName(c)} pressed=${can ? on : null}
+                    described=${on ? `chosen, ${picked.length} of ${choice.max}` : null}
+                    onPlay=${() => toggle(c)} />`;
+                }
                 const a = cardActs[c];
                 return html`<${Card} key=${c} code=${c} skin=${skin} index=${i} count=${cards.length}
-                  legal=${!!a} hinted=${a && isHinted(a)} label=${(a && a.label) || cardName(c)} onPlay=${() => play(a)} />`;
+                  legal=${!!a} hinted=${a && isHinted(a)} label=${cardName(c)} onPlay=${() => play(a)} />`;
               })}
             </div>`
           : html`<p class="watching">You are watching. ${(snap.seats || []).some((s) => seatKind(s, store.info && (store.info.seats || []).find((i) => i.seat === s.seat)) === "open") ? "Take an open seat to play." : ""}</p>`}
-        ${me && snap.viewer !== SPECTATOR && !snap.over && !store.replay
+        ${me && snap.viewer !== SPECTATOR && !snap.over && active
           ? html`<p class="seat-tools"><button type="button" class="leave" onClick=${() => wire.send("leave_seat", {})}>Leave seat</button>
               <span class="invite">Invite: <a href=${location.origin + "/t/" + encodeURIComponent(tableId)}>${location.origin + "/t/" + tableId}</a></span></p>`
           : null}
@@ -513,6 +683,8 @@ function App({ store, wire, animator, tableId }) {
 
 /** Start the table page in `root` for the table `tableId` (the path /t/{id}). */
 export function start(root, tableId) {
+  // A replay draws the server's snapshots of a finished match: a page of its own.
+  if (new URLSearchParams(location.search).has("replay")) return startReplay(root, tableId);
   const store = new Store();
   const query = new URLSearchParams(location.search);
   // A replay: the match's record played again through the same store and animator.
@@ -596,7 +768,8 @@ function handle(env, store, animator) {
       if (data.snapshot) store.snapshot(data.snapshot);
       break;
     case "refuse":
-      store.notice = data.reason || "refused";
+      // The selection of a choice of cards is kept (store.chosen): the person changes it.
+      store.notice = sayCodes(data.reason || "refused");
       store.say(store.notice);
       if (data.snapshot) store.snapshot(data.snapshot);
       else store.changed();
@@ -609,8 +782,17 @@ function handle(env, store, animator) {
       store.changed();
       break;
     case "hint": {
-      store.hint = data;
-      const words = data.words ? plain(data.words, store.names()) : data.label || data.text;
+      // The cards a hint names (a pass of three, a discard): chosen for a choice of cards.
+      const named = (Array.isArray(data.words) ? data.words : []).filter((t) => t && t.t === "card").map((t) => t.v);
+      store.hint = { ...data, cards: named };
+      const d = store.truth && store.truth.decision;
+      if (d && d.kind === "cards" && named.length && named.every((c) => d.cards.includes(c))) {
+        const hand = (store.truth && store.truth.hand) || {};
+        const picked = chosenFor(store, d, hand);
+        const fresh = named.length >= d.min ? named : [...picked.filter((c) => !named.includes(c)), ...named];
+        picked.splice(0, picked.length, ...fresh.slice(-d.max));
+      }
+      const words = data.words ? plain(data.words, store.names()) : sayCodes(data.label || data.text);
       if (words) store.say("Hint: " + words);
       store.changed();
       setTimeout(() => {
@@ -620,8 +802,8 @@ function handle(env, store, animator) {
       break;
     }
     case "error":
-      store.takenOver = data.code === "taken_over";
-      store.notice = data.reason || "error";
+      if (data.code === "taken_over") store.takenOver = true;
+      store.notice = sayCodes(data.reason || "error");
       store.say(store.notice);
       store.changed();
       break;

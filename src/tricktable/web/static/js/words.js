@@ -5,12 +5,66 @@
 // seat's name; the plain form (for the live region) says a card's whole name.
 
 import { html } from "./ui.js";
-import { cardName, cardShort, suitColour, suitName, SUIT_GLYPHS } from "./cards.js";
+import { cardName, cardShort, isCard, suitColour, suitName, SUIT_GLYPHS } from "./cards.js";
+
+const SUIT_LETTERS = { C: 1, D: 1, H: 1, S: 1 };
+
+/**
+ * A phrase with the engine's codes left in its text made words: a card code ("play JD") a
+ * card token, the suit after "trump" ("trump C") a suit token. Older servers and some
+ * presenters write an action's text as it is; a person should never read an engine code.
+ */
+export function tidy(words) {
+  if (!Array.isArray(words)) return words;
+  const out = [];
+  for (const tok of words) {
+    if (!tok || typeof tok !== "object" || tok.t !== "text" || typeof tok.v !== "string" || !/[A-Z2-9]/.test(tok.v)) {
+      out.push(tok);
+      continue;
+    }
+    const parts = tok.v.split(/(\s+)/);
+    let buf = "";
+    let prev = "";
+    for (const part of parts) {
+      const bare = part.replace(/[,.;:]$/, "");
+      const tail = part.slice(bare.length);
+      if (isCard(bare)) {
+        if (buf) out.push({ ...tok, v: buf });
+        out.push({ t: "card", v: bare }, ...(tail ? [{ t: "text", v: tail }] : []));
+        buf = "";
+      } else if (SUIT_LETTERS[bare] && /^trumps?$/i.test(prev)) {
+        if (buf) out.push({ ...tok, v: buf });
+        out.push({ t: "suit", v: bare }, ...(tail ? [{ t: "text", v: tail }] : []));
+        buf = "";
+      } else buf += part;
+      if (part.trim()) prev = part.trim();
+    }
+    if (buf) out.push({ ...tok, v: buf });
+  }
+  return out;
+}
+
+/** An action's words: "trump C" reads "Trump: clubs", a card its card, the rest as said. */
+export function actionWords(a) {
+  if (!a) return [];
+  const words = Array.isArray(a.words) && a.words.length ? a.words : [{ t: "text", v: String(a.text ?? a.action ?? "") }];
+  const out = tidy(words);
+  // A call that is only "trump" and a suit: said as the suit named trump.
+  if (out.length === 2 && out[0].t === "text" && /^\s*trumps?\s*$/i.test(out[0].v) && out[1].t === "suit")
+    return [{ t: "text", v: "Trump: " }, out[1]];
+  return out;
+}
+
+/** A line of the server's text (a refusal's reason) with any card code said as words. */
+export function sayCodes(text) {
+  if (typeof text !== "string") return text;
+  return text.replace(/\b([2-9TJQKA][CDHS]|J[KL])\b/g, (code) => cardName(code));
+}
 
 /** One phrase as Preact nodes; `names` maps seat numbers to names. */
 export function Phrase({ words, names, skin }) {
   if (!Array.isArray(words)) return null;
-  return words.map((tok, i) => {
+  return tidy(words).map((tok, i) => {
     if (!tok || typeof tok !== "object") return null;
     if (tok.t === "card") {
       const code = String(tok.v);
@@ -36,7 +90,7 @@ function seatName(names, seat) {
 /** One phrase as plain text, cards and suits said in full ("queen of hearts"). */
 export function plain(words, names) {
   if (!Array.isArray(words)) return typeof words === "string" ? words : "";
-  return words
+  return tidy(words)
     .map((tok) => {
       if (!tok || typeof tok !== "object") return "";
       if (tok.t === "card") return cardName(String(tok.v));
