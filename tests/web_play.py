@@ -60,6 +60,10 @@ _RANKS = dict(
 _SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 
 
+#: a button's line in Playwright's ARIA snapshot: its name and its states (a line whose
+#: name holds a colon is quoted again, as YAML: ``- 'button "Trump: clubs"': ...``)
+_BUTTON = re.compile(r'^\s*- \'?button "((?:[^"\\]|\\.)*)"((?:\s*\[[^\]]*\])*)')
+
 #: the accessible name of a hand's summary or of the match's end
 SUMMARY = re.compile(r"^(Hand \d+|The match is over)$")
 
@@ -125,7 +129,7 @@ def game_sizes(base: str) -> dict[str, int]:
     for g in games:
         out[g["name"]] = int(g["players"])
         for v in g.get("variants", []):
-            seats = v["seats"]
+            seats = v.get("players", v["seats"])
             out[v["name"]] = int(seats if isinstance(seats, int) else seats[0])
     return out
 
@@ -153,7 +157,7 @@ class Played:
     def line(self) -> str:
         """``12 decisions: 9 cards played, 2 calls (bid, pass), 1 choice (Pass these three)``."""
         parts = [f"{self.count('card')} cards played"]
-        calls = Counter(n.split()[0] if n.split() else n for n in self.names("call"))
+        calls = Counter((n.split() or [n])[0].rstrip(":").lower() for n in self.names("call"))
         if calls:
             parts.append(f"{self.count('call')} calls ({', '.join(sorted(calls))})")
         choices = self.names("cards")
@@ -250,7 +254,13 @@ class Player:
         )
         if not answer.ok:
             raise PlayFailed(f"POST /api/tables: {answer.status} {answer.text()}")
-        return str(answer.json()["table"]["id"])
+        info = answer.json()["table"]
+        open_seats = [s["seat"] for s in info["seats"] if s["kind"] == "open"]
+        if open_seats:
+            raise PlayFailed(
+                f"{game} has {len(info['seats'])} seats, {seats} given: {open_seats} open"
+            )
+        return str(info["id"])
 
     def open(self, table: str) -> None:
         self.page.goto(f"{self.base}/t/{table}")
@@ -327,32 +337,47 @@ class Player:
         self.dialog().get_by_role("button", name="Continue").click()
         self.dialog().wait_for(state="hidden")
 
+    def buttons(self, group: Any) -> list[tuple[str, bool]]:
+        """The buttons of ``group`` as the accessibility tree says them: (name, enabled)."""
+        out = []
+        for line in group.aria_snapshot().splitlines():
+            m = _BUTTON.match(line)
+            if m:
+                name = m.group(1).replace('\\"', '"').replace("\\\\", "\\")
+                out.append((name, "[disabled" not in (m.group(2) or "")))
+        return out
+
     def _choose_one(
         self, snap: dict[str, Any], played: Played, choose: Chooser | None, keyboard: bool
     ) -> None:
         legal = snap.get("legal") or []
         if not legal:
-            raise PlayFailed(
-                f"a decision of kind 'one' with no legal actions: {snap.get('decision')}"
+            raise PlayFailed(f"a decision of one action with no legal actions: {snap['decision']}")
+        # The snapshot says how many cards and calls there are; the page, what they are called.
+        n_cards = sum(1 for a in legal if a.get("label") and a.get("label") != a.get("text"))
+        n_calls = len(legal) - n_cards
+        hand = self.page.get_by_role("group", name=re.compile(r"^Your hand"))
+        calls = self.page.get_by_role("group", name="Your call")
+        end = time.monotonic() + 5
+        while True:
+            cards = [n for n, on in self.buttons(hand) if on] if hand.count() else []
+            said = (
+                [n for n, on in self.buttons(calls) if on and n != "Hint"] if calls.count() else []
             )
-        cards = [a for a in legal if a.get("label") and a.get("label") != a.get("text")]
-        calls = [a for a in legal if a not in cards]
-        if cards and (not calls or self.rng.random() < 0.5):
-            entry = self.rng.choice(cards)
-            kind = "card"
-            group = self.page.get_by_role("group", name=re.compile(r"^Your hand"))
+            if len(cards) == n_cards and len(said) == n_calls:
+                break
+            if time.monotonic() > end:
+                raise PlayFailed(
+                    f"the page offers {len(cards)} cards {cards} and {len(said)} calls {said}; "
+                    f"the server's legal actions: {[a.get('text') for a in legal]}"
+                )
+            self.page.wait_for_timeout(25)
+        if cards and (not said or self.rng.random() < 0.5):
+            kind, name, group = "card", self.rng.choice(cards), hand
         else:
-            names = [str(a.get("label") or a.get("text")) for a in calls]
-            pick = (choose or (lambda ns, r: r.choice(ns)))(names, self.rng)
-            entry = calls[names.index(pick)]
-            kind = "call"
-            group = self.page.get_by_role("group", name="Your call")
-        name = str(entry.get("label") or entry.get("text"))
+            kind, group = "call", calls
+            name = (choose or (lambda ns, r: r.choice(ns)))(said, self.rng)
         button = group.get_by_role("button", name=name, exact=True, disabled=False)
-        try:
-            button.wait_for(timeout=5000)
-        except Exception as e:
-            raise PlayFailed(f"no enabled button named {name!r} ({kind}) on the page") from e
         if keyboard:
             self._keyboard_to(button, name)
             self.page.keyboard.press("Enter")
@@ -380,7 +405,11 @@ class Player:
                 f"of {decision.get('cards')}"
             ) from e
         if least > 0 and first.first.is_enabled():
-            raise PlayFailed(f"{confirm_name!r} is enabled with no card chosen (min {least})")
+            said = self.page.get_by_role("main").aria_snapshot()
+            raise PlayFailed(
+                f"{confirm_name!r} is enabled with no card chosen (min {least}): {decision}; "
+                f"the page: {said}"
+            )
         hand = self.page.get_by_role("group", name=re.compile(r"^Your hand"))
         for i, code in enumerate(chosen):
             toggle = hand.get_by_role("button", name=card_name_pattern(code), pressed=False)
