@@ -334,3 +334,29 @@ def test_a_table_of_six_in_three_sides_of_two_as_the_document_says(base: str) ->
     refused = ann.post("/api/tables", {"game": "setback(players=3)"})
     assert refused.status_code == 400 and "\n" not in refused.json()["error"]
     ann.close()
+
+
+# --------------------------------------------------------------- a decision of cards
+
+
+@pytest.mark.parametrize("form", ["cards", "text with its verb", "text alone"])
+def test_a_hearts_pass_is_one_decision_made_by_naming_its_cards(base: str, form: str) -> None:
+    ann, table = sit(base, game="hearts")
+    snap = my_turn(ann)
+    decision = snap["decision"]
+    assert decision["kind"] == "cards" and decision["verb"] == "pass"
+    assert decision["min"] == decision["max"] == 3 and len(decision["cards"]) == 13
+    assert all(not a["action"].startswith("pass ") for a in snap["legal"])
+    three = decision["cards"][:3]
+    data: dict[str, Any] = {
+        "cards": {"cards": three},
+        "text with its verb": {"action": "pass " + " ".join(three)},
+        "text alone": {"action": " ".join(three)},
+    }[form]
+    ann.send("act", table, data, id="pass")
+    confirm = ann.until("confirm", id="pass")
+    assert confirm["v"] > snap["version"]
+    after = confirm["data"]["snapshot"]
+    assert after["decision"] is None  # the cards change hands once all four have passed
+    assert set(after["seats"][0]["last_call_text"].split()[1:]) == set(three)
+    ann.close()
