@@ -1,7 +1,7 @@
 """Every game and version played through a hand in the browser, by roles and names alone.
 
     PYTHONPATH=src .venv/bin/python benchmarks/web_every_game.py [GAME ...]
-        [--per-game 90] [--total 3600] [--level beginner] [--seed 1]
+        [--per-game 90] [--total 3600] [--level beginner] [--seed 1] [--calls bold]
 
 Starts a real ``tricktable serve`` (127.0.0.1, a temporary SQLite file, ``--pace 0``) and
 Debian's Chromium; for each game (every one ``/api/games`` lists, or those named) it creates
@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from web_play import (
     Played,
     Player,
+    bold,
     free_port,
     game_sizes,
     launch,
@@ -42,6 +43,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--total", type=float, default=3600.0, help="seconds in all")
     parser.add_argument("--level", default="beginner", help="the bots' level")
     parser.add_argument("--seed", type=int, default=1, help="the person's choices' seed")
+    parser.add_argument(
+        "--calls",
+        choices=("bold", "random"),
+        default="bold",
+        help="bold: bid the most, order up, name trump (the decisions after an auction come "
+        "to the person); random: any call",
+    )
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -71,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
                     ok, said = play_one(browser, base, name, seats, args, i)
                     took = time.monotonic() - t0
                     head = f"{name:26s} {seats} seats"
-                    print(f"{head}  {'ok ' if ok else ''} {said}  [{took:.1f} s]", flush=True)
+                    print(f"{head}  {'ok  ' if ok else ''}{said}  [{took:.1f} s]", flush=True)
                     passed += ok
                     failed += not ok
                 browser.close()
@@ -92,7 +100,8 @@ def play_one(
     try:
         table = person.create(name, seats, level=args.level)
         person.open(table)
-        person.play_hand(time.monotonic() + args.per_game, played=played)
+        choose = bold if args.calls == "bold" else None
+        person.play_hand(time.monotonic() + args.per_game, played=played, choose=choose)
         if person.problems:
             raise RuntimeError("the page logged errors: " + " | ".join(person.problems[:3]))
         end = ", the match over" if played.over else ""

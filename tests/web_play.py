@@ -204,6 +204,8 @@ class Player:
         #: the latest snapshot the server sent this page, and how many have come
         self.snapshot: dict[str, Any] | None = None
         self.stamp = 0
+        #: the reason of the last act the server refused (None: none)
+        self.refused: str | None = None
         answer = self.context.request.post(base + "/api/guest", data={"name": name})
         if not answer.ok:
             raise PlayFailed(f"no guest session: {answer.status} {answer.text()}")
@@ -222,6 +224,8 @@ class Player:
                 snap = data.get("snapshot", data)
             elif kind in ("confirm", "refuse"):
                 snap = data.get("snapshot")
+            if kind == "refuse":
+                self.refused = str(data.get("reason"))
             if isinstance(snap, dict):
                 self.snapshot = snap
                 self.stamp += 1
@@ -288,7 +292,7 @@ class Player:
         one ``dealer`` accepts; a table left behind is left by its "Leave seat" button (no
         person left: it closes). The dealer found."""
         for _ in range(tries):
-            self.snapshot, self.stamp = None, 0
+            self.snapshot, self.stamp, self.refused = None, 0, None
             self.open(self.create(game, seats, options=options))
             d = self.dealer()
             if dealer(d):
@@ -326,6 +330,9 @@ class Player:
             if decision is None or self.stamp <= acted:
                 self.page.wait_for_timeout(25)
                 continue
+            if self.refused is not None:
+                last = played.decisions[-1] if played.decisions else None
+                raise PlayFailed(f"the server refused {last}: {self.refused}")
             acted = self.stamp
             if decision.get("kind") == "cards":
                 self._choose_cards(decision, played, keyboard)
