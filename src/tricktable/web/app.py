@@ -30,6 +30,7 @@ from tricktable.db import StoreError
 from tricktable.errors import TricktableError
 from tricktable.text import unshowable
 from tricktable.web.hub import BadRequest, Conn, Hub
+from tricktable.web.replay import Replays, replay_answer
 from tricktable.web.store import SESSION_DAYS, NameTaken, User, WebStore
 
 #: the page's files (the browser client, issue 20's PAGE part)
@@ -154,6 +155,8 @@ def make_app(
     hasher = hasher or _HASHER
     hub = Hub(store, pace=pace)
     web = Web(store, hub)
+    #: finished matches cut into replay steps (the replay route's)
+    replays = Replays()
 
     def guarded(fn: Callable[[Request], Awaitable[Response]]) -> Handler:
         async def route(request: Request) -> Response:
@@ -295,6 +298,14 @@ def make_app(
 
         return JSONResponse(match_record(store, room, match_no))
 
+    async def replay(request: Request) -> Response:
+        # A finished match step by step, every hand face up (web/replay.py).
+        room = hub.rooms.get(request.path_params["id"])
+        if room is None:
+            return _error(404, "no such table")
+        status, body = await replay_answer(store, room, replays, request.query_params)
+        return JSONResponse(body, status_code=status)
+
     async def avatar(request: Request) -> Response:
         from tricktable.avatars import avatar_svg
 
@@ -340,6 +351,7 @@ def make_app(
         Route("/api/tables", needs_session(create), methods=["POST"]),
         Route("/api/tables/{id}", guarded(table_info)),
         Route("/api/tables/{id}/record", guarded(record)),
+        Route("/api/tables/{id}/replay", guarded(replay)),
         Route("/api/avatar/{name}.svg", guarded(avatar)),
         WebSocketRoute("/ws", socket),
     ]

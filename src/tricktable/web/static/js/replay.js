@@ -1,141 +1,301 @@
-// A finished match played again from its record (`GET /api/tables/{id}/record`).
+// The replay of a finished match: the server's snapshots, every hand face up, drawn as given.
 //
-// The record (tricktable-record/1) holds each hand's dealer, deal and actions in order; the
-// replay turns them into the events the live table gets and feeds them, one at a time, to the
-// same store and animator, so a replay looks like the game did. Who played a card is the seat
-// that was dealt it; a trick's winner is the seat that leads the next one (the last trick of
-// a hand goes to nobody in particular); a call's seat is counted round from the dealer's left,
-// which is the auction's order in the All Fours family (one round of calls).
+// The page rebuilds nothing. `GET /api/tables/{id}/replay?match=N` gives the match's steps
+// (each deal and action: its hand, trick and a label) and where each hand and trick begins;
+// `...&step=K` gives the seat model's snapshot after step K for everyone (docs/protocol-web.md).
+// The page steps by action, by trick and by hand, to the match's end; the address always
+// names the position shown (`/t/ID?replay=1&match=N&step=K`), so a copied link opens it.
 
-/** Events of a record's match, in order. */
-export function recordEvents(record) {
-  const n = (record.players || []).length;
-  const events = [];
-  let version = 0;
-  const push = (ev) => events.push({ version: ++version, ...ev });
-  (record.hands || []).forEach((hand, h) => {
-    const deal = hand.deal || [];
-    const owner = {};
-    deal.forEach((cards, seat) => {
-      for (const c of cards || []) owner[c] = seat;
-    });
-    push({
-      kind: "deal",
-      seat: null,
-      data: { hand: h, dealer: hand.dealer },
-      words: [{ t: "text", v: `Hand ${h + 1}: ` }, { t: "seat", v: hand.dealer }, { t: "text", v: " deals" }],
-    });
-    push({
-      kind: "dealt",
-      seat: 0,
-      words: [{ t: "text", v: "Cards: " }, ...(deal[0] || []).map((c) => ({ t: "card", v: c }))],
-    });
-    const actions = hand.actions || [];
-    let calls = 0;
-    let inTrick = [];
-    actions.forEach((text, i) => {
-      const m = /^play\s+(\S+)$/.exec(text);
-      if (m) {
-        const card = m[1];
-        const seat = owner[card] ?? null;
-        push({
-          kind: "play",
-          seat,
-          card,
-          words: [{ t: "seat", v: seat }, { t: "text", v: " plays " }, { t: "card", v: card }],
-        });
-        inTrick.push(card);
-        if (inTrick.length === n) {
-          const next = actions.slice(i + 1).find((a) => /^play\s+/.test(a));
-          const winner = next ? owner[next.split(/\s+/)[1]] ?? null : null;
-          push({
-            kind: "trick",
-            seat: winner,
-            words: winner == null ? [{ t: "text", v: "The last trick" }] : [{ t: "seat", v: winner }, { t: "text", v: " takes the trick" }],
-          });
-          inTrick = [];
-        }
-      } else {
-        const seat = (hand.dealer + 1 + calls) % n;
-        calls += 1;
-        push({ kind: "bid", seat, words: [{ t: "seat", v: seat }, { t: "text", v: " " + text }] });
+import { html, render, useEffect, useState } from "./ui.js";
+import { cardName, cardSvg } from "./cards.js";
+import { Phrase } from "./words.js";
+
+//: the steps' snapshots fetched, kept by step (a long match's few hundred at most)
+const KEEP = 400;
+
+const CSS = `
+.replay-page { display: grid; grid-template-columns: minmax(0, 1fr) 20rem; gap: 1rem; padding: .75rem; }
+@media (max-width: 820px) { .replay-page { grid-template-columns: 1fr; } }
+.replay-felt { display: grid; gap: .5rem; background: var(--felt, #1f6b43); border-radius: 1rem; padding: .75rem;
+  color: #f4f1e8; grid-template-columns: 1fr 1.3fr 1fr;
+  grid-template-areas: "northwest north northeast" "west centre east" "southwest south southeast"; }
+.replay-seat { background: rgba(0,0,0,.22); border-radius: .6rem; padding: .4rem .5rem; min-width: 0; }
+.replay-seat.turn { outline: 2px solid #ffd54f; }
+.replay-seat header { display: flex; gap: .4rem; align-items: baseline; flex-wrap: wrap; }
+.replay-seat .name { font-weight: 700; }
+.replay-seat .meta, .replay-seat .call { font-size: .85rem; opacity: .9; }
+.replay-cards { display: flex; flex-wrap: wrap; gap: 2px; margin-top: .3rem; }
+.replay-cards .card, .replay-trick .card { width: 2.6rem; height: 3.7rem; display: inline-block; }
+.replay-cards .card svg, .replay-trick .card svg { width: 100%; height: 100%; }
+.replay-centre { grid-area: centre; text-align: center; align-self: center; }
+.replay-trick { display: flex; gap: .4rem; justify-content: center; flex-wrap: wrap; min-height: 4.6rem; }
+.replay-trick figure { margin: 0; font-size: .75rem; }
+.replay-trick .winning .card { outline: 3px solid #ffd54f; border-radius: 4px; }
+.replay-side { background: #f7f5ef; color: #1d2a23; border-radius: .8rem; padding: .6rem .8rem; font-size: .92rem; }
+.replay-side h2, .replay-side h3 { margin: .4rem 0 .2rem; font-size: 1rem; }
+.replay-side table { border-collapse: collapse; }
+.replay-side td, .replay-side th { padding: .1rem .5rem .1rem 0; text-align: left; }
+.replay-side .replay-summary p, .replay-side .replay-tally p { margin: .1rem 0; white-space: pre-wrap; font-family: ui-monospace, monospace; font-size: .8rem; }
+.replay-controls { display: flex; flex-wrap: wrap; gap: .35rem; align-items: center; margin: .6rem 0; }
+.replay-controls button { padding: .3rem .6rem; }
+.replay-position { margin: .2rem 0; color: #e8efe9; }
+.replay-link { font-size: .85rem; word-break: break-all; color: #e8efe9; }
+.replay-link a { color: #9fd3ff; }
+.replay-over { font-weight: 700; }
+`;
+
+/** The step a trick or hand step goes to: the next stop after `at` (or the last step), or
+ * the stop before it (or the first). */
+export function nextStop(stops, at, dir, last) {
+  if (dir > 0) {
+    for (const s of stops) if (s > at) return s;
+    return last;
+  }
+  for (let i = stops.length - 1; i >= 0; i--) if (stops[i] < at) return stops[i];
+  return 0;
+}
+
+/** The address of step `step` of match `match` at table `tableId` (a link for someone else). */
+export function replayUrl(tableId, match, step) {
+  return `${location.origin}/t/${encodeURIComponent(tableId)}?replay=1&match=${match}&step=${step}`;
+}
+
+async function getJson(url) {
+  const r = await fetch(url, { credentials: "same-origin" });
+  let body = null;
+  try {
+    body = await r.json();
+  } catch (err) {
+    /* the status says it */
+  }
+  if (!r.ok) throw new Error((body && body.error) || `${r.status} ${r.statusText}`);
+  return body;
+}
+
+function Cards({ cards, label }) {
+  return html`<div class="replay-cards" role="list" aria-label=${label}>
+    ${cards.map(
+      (c) => html`<span key=${c} class="card" role="listitem" data-card=${c} aria-label=${cardName(c)}
+        dangerouslySetInnerHTML=${{ __html: cardSvg(c) }}></span>`,
+    )}
+  </div>`;
+}
+
+function SeatBox({ seat, snap, names }) {
+  const hand = snap.hand || {};
+  const cards = (hand.shown || {})[String(seat.seat)] || [];
+  return html`<section class=${"replay-seat" + (seat.turn ? " turn" : "")} data-seat=${seat.seat}
+      style=${{ gridArea: seat.place || "auto" }} aria-label=${seat.name}>
+    <header>
+      <span class="name">${seat.name}</span>
+      ${seat.kind && seat.kind !== "person" ? html`<span class="meta">${seat.kind}</span>` : null}
+      ${seat.dealer ? html`<span class="meta dealer">dealer</span>` : null}
+      ${seat.turn && !snap.over ? html`<span class="meta">to play</span>` : null}
+      <span class="meta tricks">${seat.tricks ?? 0} tricks</span>
+    </header>
+    ${seat.last_call && seat.last_call.length
+      ? html`<div class="call">Called: <${Phrase} words=${seat.last_call} names=${names} /></div>`
+      : null}
+    <${Cards} cards=${cards} label=${`${seat.name}'s hand, ${cards.length} cards`} />
+  </section>`;
+}
+
+function Centre({ snap, names }) {
+  const hand = snap.hand || {};
+  return html`<div class="replay-centre">
+    ${hand.trump ? html`<div class="trump">Trump: <${Phrase} words=${[{ t: "suit", v: hand.trump }]} /></div>` : null}
+    ${hand.contract && hand.contract.length
+      ? html`<div class="contract"><${Phrase} words=${hand.contract} names=${names} /></div>`
+      : null}
+    <div class="replay-trick" aria-label="The trick">
+      ${(hand.trick || []).map(
+        (t) => html`<figure key=${t.seat} class=${hand.winning === t.seat ? "winning" : ""} data-seat=${t.seat}>
+          <span class="card" data-card=${t.card} aria-label=${cardName(t.card)}
+            dangerouslySetInnerHTML=${{ __html: cardSvg(t.card) }}></span>
+          <figcaption>${names[t.seat]}</figcaption>
+        </figure>`,
+      )}
+    </div>
+  </div>`;
+}
+
+function Lines({ lines, names, cls, label }) {
+  if (!lines || !lines.length) return null;
+  return html`<div class=${cls} aria-label=${label}>
+    ${lines.map((p, i) => html`<p key=${i}><${Phrase} words=${p} names=${names} /></p>`)}
+  </div>`;
+}
+
+function Side({ snap, names }) {
+  const hand = snap.hand || {};
+  const sides = (snap.game && snap.game.sides) || (snap.scores || []).length;
+  const seats = snap.seats || [];
+  const last = hand.last_trick;
+  // A side's seats (the scores and the winners are by side).
+  const members = (side) => seats.filter((s) => (sides ? (s.side ?? s.seat % sides) : s.seat) === side).map((s) => s.name);
+  return html`<aside class="replay-side">
+    <h2>Score${snap.game && snap.game.target ? html` <small>to ${snap.game.target}</small>` : null}</h2>
+    <table class="replay-scores">
+      <tbody>
+        ${(snap.scores || []).map((score, side) => {
+          return html`<tr key=${side} data-side=${side}>
+            <th scope="row">${members(side).join(" & ") || "side " + (side + 1)}</th>
+            <td class="score">${score}</td>
+          </tr>`;
+        })}
+      </tbody>
+    </table>
+    ${snap.over
+      ? html`<p class="replay-over">Match over${(snap.winners || []).length
+          ? html` — won by ${snap.winners.map((w) => members(w).join(" & ") || "side " + (w + 1)).join(", ")}`
+          : null}</p>`
+      : null}
+    <h3>Hand ${hand.number ?? ""} ${hand.phase ? html`<small>· ${hand.phase}</small>` : null}</h3>
+    ${hand.contract && hand.contract.length
+      ? html`<p class="contract">Contract: <${Phrase} words=${hand.contract} names=${names} /></p>`
+      : null}
+    ${hand.trump ? html`<p class="trump">Trump: <${Phrase} words=${[{ t: "suit", v: hand.trump }]} /></p>` : null}
+    ${(hand.history || []).some((h) => !(h.words || []).some((w) => w.t === "card"))
+      ? html`<p class="bids">Bids: ${(hand.history || [])
+          .filter((h) => !(h.words || []).some((w) => w.t === "card"))
+          .map((h, i) => html`<span key=${i}>${i ? "; " : ""}${names[h.seat]} <${Phrase} words=${h.words} names=${names} /></span>`)}</p>`
+      : null}
+    <${Lines} lines=${hand.tally} names=${names} cls="replay-tally" label="This hand so far" />
+    ${last && last.cards && last.cards.length
+      ? html`<p class="last-trick">Last trick (${names[last.winner] ?? "—"}):${" "}
+          ${last.cards.map((c, i) => html`<${Phrase} key=${i} words=${[{ t: "card", v: c.card }, { t: "text", v: " " }]} />`)}</p>`
+      : null}
+    <${Lines} lines=${snap.summary} names=${names} cls="replay-summary" label="The hand's result" />
+  </aside>`;
+}
+
+function ReplayApp({ tableId, match, first }) {
+  const [index, setIndex] = useState(null);
+  const [at, setAt] = useState(null);
+  const [shown, setShown] = useState(null);
+  const [error, setError] = useState(null);
+  const [cache] = useState(() => new Map());
+  const base = `/api/tables/${encodeURIComponent(tableId)}/replay`;
+
+  useEffect(() => {
+    getJson(base + (match != null ? `?match=${encodeURIComponent(match)}` : ""))
+      .then((idx) => {
+        setIndex(idx);
+        const k = Number.isInteger(first) ? Math.max(0, Math.min(first, idx.last)) : 0;
+        setAt(k);
+      })
+      .catch((err) => setError(err.message));
+  }, []);
+
+  useEffect(() => {
+    if (!index || at == null) return;
+    history.replaceState(null, "", `/t/${encodeURIComponent(tableId)}?replay=1&match=${index.match}&step=${at}`);
+    const kept = cache.get(at);
+    if (kept) {
+      setShown(kept);
+      return;
+    }
+    let live = true;
+    getJson(`${base}?match=${index.match}&step=${at}`)
+      .then((got) => {
+        if (cache.size >= KEEP) cache.delete(cache.keys().next().value);
+        cache.set(got.step, got);
+        if (live) setShown(got);
+      })
+      .catch((err) => live && setError(err.message));
+    return () => {
+      live = false;
+    };
+  }, [index, at]);
+
+  const go = (k) => index && setAt(Math.max(0, Math.min(k, index.last)));
+  const cur = at ?? 0;
+  const moves = index
+    ? {
+        start: () => go(0),
+        handBack: () => go(nextStop(index.hand_stops, cur, -1, index.last)),
+        trickBack: () => go(nextStop(index.trick_stops, cur, -1, index.last)),
+        back: () => go(cur - 1),
+        forward: () => go(cur + 1),
+        trickForward: () => go(nextStop(index.trick_stops, cur, 1, index.last)),
+        handForward: () => go(nextStop(index.hand_stops, cur, 1, index.last)),
+        end: () => go(index.last),
       }
-    });
-    push({ kind: "scored", seat: null, data: { hand: h }, words: [{ t: "text", v: `Hand ${h + 1} is over` }] });
+    : {};
+
+  useEffect(() => {
+    const keys = {
+      ArrowLeft: "back", ArrowRight: "forward", ArrowUp: "trickBack", ArrowDown: "trickForward",
+      PageUp: "handBack", PageDown: "handForward", Home: "start", End: "end",
+    };
+    const onKey = (e) => {
+      const name = keys[e.key];
+      if (name && moves[name] && !e.altKey && !e.ctrlKey && !e.metaKey) {
+        e.preventDefault();
+        moves[name]();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
   });
-  return events;
+
+  const snap = shown && shown.snapshot;
+  const title = (snap && snap.game && snap.game.title) || (index && index.title) || "Table";
+  const header = html`<header class="bar">
+    <a class="home" href="/">tricktable</a>
+    <span class="title">${title} — replay${index ? `, match ${index.match}` : ""}</span>
+    <a href=${`/t/${encodeURIComponent(tableId)}`}>Back to the table</a>
+  </header>`;
+  if (error) return html`${header}<main class="replay-page"><p class="notice" role="alert">No replay: ${error}</p></main>`;
+  if (!snap) return html`${header}<main class="replay-page"><p class="loading">Loading the replay…</p></main>`;
+  const names = {};
+  for (const s of snap.seats || []) names[s.seat] = s.name;
+  const link = replayUrl(tableId, index.match, shown.step);
+  const button = (name, label, title, disabled) =>
+    html`<button type="button" class=${"rp-" + name} title=${title} disabled=${disabled} onClick=${moves[name]}>${label}</button>`;
+  const atStart = shown.step === 0;
+  const atEnd = shown.step === index.last;
+  return html`${header}
+    <main class="replay-page" data-step=${shown.step} data-last=${index.last}>
+      <section>
+        <div class="replay-felt" role="region" aria-label="The table, every hand face up">
+          ${(snap.seats || []).map((s) => html`<${SeatBox} key=${s.seat} seat=${s} snap=${snap} names=${names} />`)}
+          <${Centre} snap=${snap} names=${names} />
+        </div>
+        <p class="replay-position" role="status" aria-live="polite">
+          Step <b class="step">${shown.step}</b> of ${index.last} · hand ${shown.hand}
+          ${shown.trick ? ` · trick ${shown.trick}` : " · bidding"} · ${shown.label}
+        </p>
+        <nav class="replay-controls" aria-label="Step through the match">
+          ${button("start", "|< start", "The first deal (Home)", atStart)}
+          ${button("handBack", "<< hand", "The hand before (Page Up)", atStart)}
+          ${button("trickBack", "< trick", "The trick before (↑)", atStart)}
+          ${button("back", "< move", "One action back (←)", atStart)}
+          ${button("forward", "move >", "One action on (→)", atEnd)}
+          ${button("trickForward", "trick >", "The next trick (↓)", atEnd)}
+          ${button("handForward", "hand >>", "The next hand (Page Down)", atEnd)}
+          ${button("end", "end >|", "The match's end (End)", atEnd)}
+        </nav>
+        <p class="replay-link">Link to this position: <a class="position-link" href=${link}>${link}</a></p>
+      </section>
+      <${Side} snap=${snap} names=${names} />
+    </main>`;
 }
 
-function title(game) {
-  const name = String(game || "");
-  return name.charAt(0).toUpperCase() + name.slice(1).replace(/[-_]/g, " ");
-}
-
-/** The table of a record before its first deal: where the replay starts. */
-export function recordTable(record) {
-  const seats = (record.players || []).map((name, seat) => ({
-    seat, name, kind: "person", avatar: name, side: seat, cards_left: 0, tricks: 0,
-    last_call: [], dealer: false, turn: false,
-  }));
-  return {
-    version: 0,
-    game: { name: record.game, title: title(record.game), seats: seats.length, sides: seats.length },
-    viewer: 0,
-    seats,
-    hand: { trick: [], cards: [], number: 0 },
-    scores: [],
-    score_line: [],
-    legal: [],
-    over: false,
-    summary: null,
-  };
-}
-
-/** Feed a record's events to `store` (played by `animator`), one at a time, pausable. */
-export class Replay {
-  constructor(store, animator) {
-    this.store = store;
-    this.animator = animator;
-    this.events = [];
-    this.at = 0;
-    this.paused = false;
-    this.timer = null;
+/** Start the replay page in `root` for table `tableId` (`query`: the page's ?match and ?step). */
+export function startReplay(root, tableId, query = new URLSearchParams(location.search)) {
+  if (!document.getElementById("replay-css")) {
+    const style = document.createElement("style");
+    style.id = "replay-css";
+    style.textContent = CSS;
+    document.head.appendChild(style);
   }
-
-  async load(url) {
-    const r = await fetch(url, { credentials: "same-origin" });
-    if (!r.ok) {
-      let why = `${r.status} ${r.statusText}`;
-      try {
-        why = (await r.json()).error || why;
-      } catch (err) {
-        /* the status says it */
-      }
-      throw new Error(why);
-    }
-    const record = await r.json();
-    this.events = recordEvents(record);
-    this.store.shown = recordTable(record);
-    this.store.applied = 0;
-    this.store.status = "open";
-    this.store.changed();
-    this.tick();
-  }
-
-  tick() {
-    clearTimeout(this.timer);
-    const store = this.store;
-    if (!this.paused && this.at < this.events.length && !this.animator.running && !store.queue.length) {
-      store.queue.push(this.events[this.at]);
-      this.at += 1;
-      this.animator.kick();
-    }
-    // Without animations (a hidden tab, reduced motion) the record goes by at reading speed.
-    this.timer = setTimeout(() => this.tick(), this.animator.speed() ? 250 : 30);
-  }
-
-  toggle() {
-    this.paused = !this.paused;
-    this.store.changed();
-  }
+  const match = query.get("match");
+  const step = query.get("step");
+  root.textContent = "";
+  render(
+    html`<${ReplayApp} tableId=${tableId} match=${match && /^\d+$/.test(match) ? Number(match) : null}
+      first=${step && /^\d+$/.test(step) ? Number(step) : null} />`,
+    root,
+  );
 }
