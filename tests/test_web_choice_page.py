@@ -236,3 +236,59 @@ def test_seat_counts_are_words(browser: Any, site: str) -> None:
     assert " ".join(counts.split()) == "0 tricks, 5 cards"
     assert NAMES[1] in table.page.locator('.seat[data-seat="1"]').inner_text()
     table.close()
+
+
+def test_the_focus_stays_on_the_hand_after_a_card_is_played(browser: Any, site: str) -> None:
+    table = Table(browser, site, snapshot(4), 1280)
+    page = table.page
+    page.get_by_role("button", name=card_name("AH"), exact=True).focus()
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(50)
+    act = [m for m in table.sent if m["type"] == "act"][-1]
+    after = snapshot(4, version=11, cards=["QH", "TS", "2C", "7D", "JS"])
+    after["legal"], after["decision"] = [], None
+    table.push("confirm", {"snapshot": after}, v=11, id_=act["id"])
+    page.wait_for_function("document.querySelectorAll('.hand-card').length === 5")
+    page.wait_for_function("document.activeElement.closest('.hand') !== null")
+    table.close()
+
+
+def test_chat_wraps_long_words_and_says_a_line_was_cut(browser: Any, site: str) -> None:
+    table = Table(browser, site, snapshot(4), 375)
+    page = table.page
+    long = "x" * 198 + "…"
+    table.push("chat", {"seat": 1, "name": "Edna", "text": long, "kind": "character"})
+    line = page.locator(".chat .messages li").last
+    line.wait_for()
+    assert "(cut: a line holds 200 characters)" in line.inner_text()
+    box = line.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= 375
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    table.close()
+
+
+def test_the_score_pad_speaks_sentences(browser: Any, site: str) -> None:
+    snap = snapshot(4, phase="bid")
+    snap["hand"]["facts"] = [
+        [{"t": "text", "v": "high bid "}, {"t": "text", "v": "2"}],
+        [{"t": "text", "v": "high bidder "}, {"t": "seat", "v": 1}],
+    ]
+    snap["seats"][3]["last_call"] = [{"t": "text", "v": "pass"}]
+    table = Table(browser, site, snap, 1280)
+    pad = table.page.locator(".scorepad")
+    assert pad.locator(".fact").all_inner_texts() == ["Edna bid 2"]
+    assert pad.locator(".calls li").all_inner_texts() == ["Edna bid 3", "Mabel passed"]
+    table.close()
+
+
+def test_nothing_tappable_is_smaller_than_32_px(browser: Any, site: str) -> None:
+    for width in (375, 1280):
+        table = Table(browser, site, snapshot(4), width)
+        small = table.page.evaluate(
+            """() => Array.from(document.querySelectorAll('button, select, a, input'))
+              .map(e => [e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
+              .filter(([, b]) => b.width > 0 && (b.width < 32 || b.height < 32))
+              .map(([t, b]) => `${t} ${b.width}x${b.height}`)"""
+        )
+        assert small == []
+        table.close()

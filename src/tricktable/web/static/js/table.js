@@ -177,10 +177,11 @@ function Trick({ snap, n, skin }) {
   for (const s of snap.seats || []) names[s.seat] = s.name;
   const slots = (snap.seats || []).map((s) => {
     const a = seatAngle(s.seat, snap.viewer, n);
-    const x = 50 + 19 * Math.cos(a);
-    const y = 50 + 22 * Math.sin(a);
+    // How far from the centre: the sheet's (narrower on a phone, clear of the seats' plates).
+    const x = `calc(50% + ${Math.cos(a).toFixed(4)} * var(--trick-rx))`;
+    const y = `calc(50% + ${Math.sin(a).toFixed(4)} * var(--trick-ry))`;
     const played = trick.find((t) => t.seat === s.seat);
-    return html`<div key=${s.seat} class="trick-slot" data-seat=${s.seat} style=${{ left: x + "%", top: y + "%" }}>
+    return html`<div key=${s.seat} class="trick-slot" data-seat=${s.seat} style=${{ left: x, top: y }}>
       ${played
         ? html`<div
             class=${"card trick-card" + (hand.winning === s.seat ? " winning" : "")}
@@ -220,6 +221,45 @@ function sameWords(a, b) {
   return Array.isArray(b) && JSON.stringify(a) === JSON.stringify(b);
 }
 
+/**
+ * The hand's facts as sentences: the generic facts' "high bid 2" and "high bidder Vinnie"
+ * said once as "Vinnie bid 2".
+ */
+export function factSentences(facts) {
+  const out = (facts || []).filter((p) => Array.isArray(p) && p.length);
+  const text = (p) => plain(p, {}).toLowerCase();
+  const who = out.findIndex((p) => /^high bidder\b/.test(text(p)) && p.some((t) => t && t.t === "seat"));
+  const bid = out.findIndex((p) => /^high bid\s/.test(text(p)));
+  if (who < 0 || bid < 0) return out;
+  const seat = out[who].find((t) => t && t.t === "seat");
+  const rest = tidyBid(out[bid]);
+  const line = [seat, { t: "text", v: " bid " }, ...rest];
+  const merged = out.slice();
+  merged[Math.min(who, bid)] = line;
+  merged.splice(Math.max(who, bid), 1);
+  return merged;
+}
+
+// A "high bid 2" phrase less its "high bid " words.
+function tidyBid(p) {
+  const out = p.map((t) => ({ ...t }));
+  for (const t of out) {
+    if (t.t !== "text") continue;
+    const before = String(t.v);
+    t.v = before.replace(/^\s*high bid\s*/i, "");
+    if (t.v !== before || before.trim()) break;
+  }
+  return out.filter((t) => t.t !== "text" || t.v !== "");
+}
+
+/** A seat's last call as a sentence: "Edna bid 3", "Edna passed". */
+function callWords(seat) {
+  const words = seat.last_call || [];
+  if (words.length === 1 && words[0].t === "text" && String(words[0].v).trim() === "pass")
+    return [{ t: "seat", v: seat.seat }, { t: "text", v: " passed" }];
+  return [{ t: "seat", v: seat.seat }, { t: "text", v: " " }, ...words];
+}
+
 function ScorePad({ snap, store, skin }) {
   const names = store.names(snap);
   const sides = snap.game ? snap.game.sides || (snap.scores || []).length : (snap.scores || []).length;
@@ -249,14 +289,14 @@ function ScorePad({ snap, store, skin }) {
     <ul class="calls">
       ${(snap.seats || [])
         .filter((s) => s.last_call && s.last_call.length)
-        .map((s) => html`<li key=${s.seat}>${s.name}: <${Phrase} words=${s.last_call} names=${names} skin=${skin} /></li>`)}
+        .map((s) => html`<li key=${s.seat}><${Phrase} words=${callWords(s)} names=${names} skin=${skin} /></li>`)}
     </ul>
     ${(hand.tally || []).length
       ? html`<div class="tally" aria-label="This hand so far">
           ${hand.tally.map((p, i) => html`<p key=${i}><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
         </div>`
       : null}
-    ${(hand.facts || []).filter((p) => Array.isArray(p) && p.length && !sameWords(p, hand.contract)).map((p, i) => html`<p key=${"f" + i} class="fact"><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
+    ${factSentences(hand.facts).filter((p) => !sameWords(p, hand.contract)).map((p, i) => html`<p key=${"f" + i} class="fact"><${Phrase} words=${p} names=${names} skin=${skin} /></p>`)}
     ${hand.last_trick && hand.last_trick.cards && hand.last_trick.cards.length
       ? html`<p class="last-trick">
           Last trick (${names[hand.last_trick.winner] ?? "?"}):${" "}
@@ -277,6 +317,15 @@ function ScorePad({ snap, store, skin }) {
   </section>`;
 }
 
+//: the most characters a chat line holds (the server's chat.rules.MAX_CHAT: it cuts a longer
+//: line with an ellipsis)
+const CHAT_LIMIT = 200;
+
+/** Whether a chat line is one the server cut at the limit (it ends "…" at the limit). */
+function cutLine(text) {
+  return typeof text === "string" && text.length >= CHAT_LIMIT - 1 && text.endsWith("…");
+}
+
 function Chat({ store, wire }) {
   const [text, setText] = useState("");
   const list = useRef(null);
@@ -294,14 +343,20 @@ function Chat({ store, wire }) {
     <h2>Chat</h2>
     <ol class="messages" ref=${list}>
       ${store.chat.map(
-        (m, i) => html`<li key=${i} class=${m.kind ? "k-" + m.kind : null}><b>${m.name}</b> ${m.text}</li>`,
+        (m, i) => html`<li key=${i} class=${m.kind ? "k-" + m.kind : null}><b>${m.name}</b> ${m.text}${
+          cutLine(m.text) ? html` <span class="cut">(cut: a line holds ${CHAT_LIMIT} characters)</span>` : null
+        }</li>`,
       )}
     </ol>
     <form onSubmit=${send}>
       <label class="sr-only" for="chat-text">Message</label>
-      <input id="chat-text" name="text" autocomplete="off" maxlength="300" value=${text}
+      <input id="chat-text" name="text" autocomplete="off" maxlength=${CHAT_LIMIT} value=${text}
+        aria-describedby=${text.length >= CHAT_LIMIT - 20 ? "chat-limit" : null}
         onInput=${(e) => setText(e.currentTarget.value)} placeholder="Say something" />
       <button type="submit">Send</button>
+      ${text.length >= CHAT_LIMIT - 20
+        ? html`<p id="chat-limit" class="limit">${text.length} of ${CHAT_LIMIT} characters: a line holds no more</p>`
+        : null}
     </form>
   </section>`;
 }
@@ -620,7 +675,7 @@ function App({ store, wire, animator, tableId }) {
           ${me ? html`<${Seat} key=${me.seat} seat=${me} snap=${snap} store=${store} wire=${wire} n=${n} />` : null}
         </div>
         <div class="turn-line">
-          ${myTurn && !choice ? (decision && decision.prompt ? html`Your turn: <${Phrase} words=${decision.prompt} names=${names} skin=${skin} />` : "Your turn") : snap.over ? "Match over" : ""}
+          ${myTurn && choice ? "Your turn" : myTurn ? (decision && decision.prompt ? html`Your turn: <${Phrase} words=${decision.prompt} names=${names} skin=${skin} />` : "Your turn") : snap.over ? "Match over" : ""}
           ${store.notice ? html`<span class="notice" role="alert">${store.notice}</span>` : null}
           ${store.takenOver
             ? html`<button type="button" onClick=${() => { store.takenOver = false; store.notice = null; wire.hello(); }}>Play here</button>`
