@@ -344,7 +344,7 @@ def test_hearts_passes_three_marked_cards() -> None:
         before = app.table.moves
         await pilot.press("enter")  # nothing marked: refused, with what to do
         assert app.table.moves == before
-        assert "mark 3 cards" in text_of(app, "#message")
+        assert "0 of 3 marked" in text_of(app, "#message")
         await pilot.click("#card-0")  # a click marks a card
         await pilot.press("2", "space", "3", "space")
         marked = sorted(app.marked)

@@ -12,7 +12,7 @@ the terminal, the TUI and the web page say the same things. The shape::
 
     {version, game {name, spec, title, seats, sides, partners, target, family}, viewer,
      seats [{seat, name, label, kind, side, place, cards_left, tricks, last_call,
-             last_call_text, last_call_action, dealer, turn, avatar}],
+             last_call_text, dealer, turn, avatar}],
      hand {number, phase, dealer, turn, trump, contract, info, cards, cards_words, trick,
            leader, winning, last_trick, shown, facts, tally, situation, history},
      scores, score_line, legal [{action, text, label, words}], over, winners, summary}

@@ -32,8 +32,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.widgets import Button, Footer, Input, RichLog, Static
 
-from tricktable.cards import SUIT_SYMBOLS, SUITS, mask_of, parse_card
-from tricktable.engine import actions as act
+from tricktable.cards import SUIT_SYMBOLS, SUITS, card_name, parse_card
 from tricktable.engine.events import Chat
 from tricktable.engine.trick import PLAY, Game, View
 from tricktable.errors import IllegalAction, RecordError, TricktableError
@@ -62,7 +61,6 @@ from tricktable.tui.widgets import (
     hand_order,
     winning,  # noqa: F401 (the star's rule, read here by the tests of the felt)
 )
-from tricktable.ui.answers import is_passing
 from tricktable.ui.games import presenter_for, safely
 from tricktable.ui.terminal import PLACES, TableDisplay, seat_names, seat_places, second_person
 
@@ -77,7 +75,6 @@ TRICK_PAUSE = 1.2
 #: seconds a collected trick takes to slide to its winner
 COLLECT_TIME = 0.3
 #: how many cards a pass holds (Hearts, Filippa)
-PASS_SIZE = 3
 
 #: the keys, for the help dialog (``?``)
 KEYS = (
@@ -191,8 +188,9 @@ class TableScreen(FittedScreen[str]):
         #: which card of the hand each chip of the hand bar shows (slot -> index)
         self._slots: dict[int, int] = {}
         self.choices: list[int] = []
-        #: cards marked to pass (Hearts)
+        #: cards marked to pass or discard (a choice of several cards)
         self.marked: set[int] = set()
+        self.card_choice: dict[str, Any] | None = None
         self.failure: BaseException | None = None
         self.finished = False
         self.showing_last = False
@@ -397,7 +395,10 @@ class TableScreen(FittedScreen[str]):
         legal = view.legal_actions() if view.to_act == ME else []
         decision = (view.hand_number, view.step) if view.to_act == ME else None
         playing = view.phase == PLAY
-        passing = view.to_act == ME and is_passing(legal)
+        choice = snap.get("decision") if view.to_act == ME else None
+        #: the person's choice of several cards now (a pass, a discard, a keep), or None
+        self.card_choice = choice if choice is not None and choice["kind"] == "cards" else None
+        passing = self.card_choice is not None
         cards = [parse_card(c) for c in hand.get("cards", [])]
         self.hand = sorted(cards, key=lambda c: hand_order(view, c))
         self.choices = [] if playing or passing or view.to_act != ME else legal
@@ -424,7 +425,7 @@ class TableScreen(FittedScreen[str]):
             i = self._slots.get(slot, -1)
             card = self.hand[i] if i >= 0 else None
             chip = self.query_one(f"#card-{slot}", CardChip)
-            ok = card is not None and (card in legal or passing)
+            ok = card is not None and (card in legal or (passing and self._may_mark(card)))
             chip.show(card, trumps, ok, on_hand and i == self.cursor, ascii, card in self.marked)
         said = {a["text"]: a["words"] for a in snap["legal"]}
         name = self.table.game.action_name
@@ -433,9 +434,8 @@ class TableScreen(FittedScreen[str]):
             words = to_rich(said[name(action)], self.names) if action is not None else Text("")
             label = plain(words, ascii).plain.capitalize()
             self.query_one(f"#bid-{i}", BidButton).show(action, label, i == self.cursor)
-        if passing and not self._message_shown():
-            left = PASS_SIZE - len(self.marked)
-            self._say(f"Pass {PASS_SIZE} cards: space marks one ({left} to go), Enter passes them")
+        if self.card_choice is not None and not self._message_shown():
+            self._say(self._marking_words(self.card_choice))
         if self.save_error:
             self._say(self.save_error, "error")
 
@@ -498,10 +498,8 @@ class TableScreen(FittedScreen[str]):
             if this["turn"]:
                 lines[0] = Text("▶ ", style="bold").append_text(lines[0])
             # the last call each seat made, in the engine's words (a pass of cards is none)
-            call = this["last_call_action"]
-            facts = (
-                [this["last_call_text"]] if call is not None and not act.PASS_CARDS & call else []
-            )
+            call = this["last_call_text"]
+            facts = [call] if call is not None and not call.startswith("pass ") else []
             facts.append(f"tricks {this['tricks']}")
             lines.append(Text(" · ".join(facts)))
             box.set_class(this["turn"], "to-act")
@@ -617,8 +615,7 @@ class TableScreen(FittedScreen[str]):
 
     def action_choose(self) -> None:
         """Enter: play the picked card, pass the marked cards, or make the picked bid."""
-        view = self.view()
-        if view.to_act == ME and is_passing(view.legal_actions()):
+        if self.card_choice is not None:
             self._pass_marked()
         elif self.choices:
             if 0 <= self.cursor < len(self.choices):
@@ -628,29 +625,55 @@ class TableScreen(FittedScreen[str]):
 
     def action_mark(self) -> None:
         """Space: mark (or unmark) the picked card to pass."""
-        view = self.view()
-        if view.to_act != ME or not is_passing(view.legal_actions()):
+        if self.card_choice is None:
             return
         if 0 <= self.cursor < len(self.hand):
             self._toggle_mark(self.hand[self.cursor])
 
+    def _may_mark(self, card: int) -> bool:
+        choice = self.card_choice
+        return choice is not None and card_name(card) in choice["cards"]
+
+    def _marking_words(self, choice: dict[str, Any]) -> str:
+        """What to do: the choice's words, how many are marked, and what Enter does."""
+        prompt = plain(to_rich(choice["prompt"], self.names), self.settings.ascii).plain
+        k = len(self.marked)
+        confirm = choice["confirm"].get(str(k))
+        enter = f", Enter: {confirm}" if confirm else ""
+        return f"{prompt}: space marks a card ({k} of {choice['max']} marked){enter}"
+
     def _toggle_mark(self, card: int) -> None:
+        choice = self.card_choice
+        if choice is None:
+            return
         if card in self.marked:
             self.marked.discard(card)
-        elif len(self.marked) < PASS_SIZE:
+        elif not self._may_mark(card):
+            self._say(f"{card_name(card)} may not be chosen now", "error")
+            return
+        elif len(self.marked) < choice["max"]:
             self.marked.add(card)
         else:
-            self._say(f"{PASS_SIZE} cards are marked: space on one unmarks it", "error")
+            self._say(f"{choice['max']} cards are marked: space on one unmarks it", "error")
             return
-        self._say("")
+        self._say(self._marking_words(choice))
         self.redraw()
 
     def _pass_marked(self) -> None:
-        if len(self.marked) != PASS_SIZE:
-            self._say(f"mark {PASS_SIZE} cards to pass (space), {len(self.marked)} marked", "error")
+        choice = self.card_choice
+        if choice is None:
             return
-        if self.submit(act.PASS_CARDS | mask_of(sorted(self.marked))):
-            self.marked = set()
+        if str(len(self.marked)) not in choice["confirm"]:
+            self._say(self._marking_words(choice), "error")
+            return
+        try:
+            self.table.submit_cards(ME, sorted(self.marked))
+        except TricktableError as exc:
+            self._say(Text(f"✗ {exc}"), "error")
+            return
+        self.marked = set()
+        self._say("")
+        self.showing_last = False
 
     def action_pass_bid(self) -> None:
         """``p``: pass in the bidding (where passing is a choice)."""
@@ -664,9 +687,8 @@ class TableScreen(FittedScreen[str]):
         if not 0 <= index < len(self.hand) or self.choices:
             return
         self.cursor = index
-        view = self.view()
-        if view.to_act == ME and is_passing(view.legal_actions()):
-            self._toggle_mark(self.hand[index])  # a click marks a card to pass
+        if self.card_choice is not None:
+            self._toggle_mark(self.hand[index])  # a click marks a card to pass or discard
         else:
             self.submit(self.hand[index])
 
