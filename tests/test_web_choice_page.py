@@ -223,6 +223,8 @@ def test_the_match_and_the_hand_say_who_won(browser: Any, site: str) -> None:
     dialog.wait_for()
     assert "Ann and Basil won the hand (+3)" in dialog.inner_text()
     dialog.get_by_role("button", name="Continue").click()
+    # After Continue the focus is on the hand (no card left: the hand itself).
+    page.wait_for_function("document.activeElement.closest('.hand') !== null")
     over = dict(done, version=31, over=True, winners=[1])
     table.push("snapshot", over, v=31)
     page.get_by_role("heading", name="The match is over").wait_for()

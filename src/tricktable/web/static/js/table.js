@@ -741,9 +741,6 @@ export function start(root, tableId) {
   // A replay draws the server's snapshots of a finished match: a page of its own.
   if (new URLSearchParams(location.search).has("replay")) return startReplay(root, tableId);
   const store = new Store();
-  const query = new URLSearchParams(location.search);
-  // A replay: the match's record played again through the same store and animator.
-  store.replay = query.has("replay");
   const animator = new Animator(store, () => "classic");
   const wire = new Wire({
     table: tableId,
@@ -768,32 +765,21 @@ export function start(root, tableId) {
       }
     if (gone) store.changed();
   }, 1000);
-  if (store.replay) {
-    const match = query.get("match");
-    const replay = new Replay(store, animator);
-    store.replayer = replay;
-    const url = `/api/tables/${encodeURIComponent(tableId)}/record${match ? "?match=" + encodeURIComponent(match) : ""}`;
-    replay.load(url).catch((err) => {
-      store.notice = `No replay: ${err.message}`;
-      store.changed();
-    });
-  } else {
-    // Someone who follows an invite with no session yet says a name first (a guest).
-    fetch("/api/me", { credentials: "same-origin" })
-      .then((r) => (r.ok ? r.json() : { user: null }))
-      .catch(() => ({ user: null }))
-      .then((me) => {
-        if (me && me.user) wire.connect();
-        else {
-          store.join = () => {
-            store.join = null;
-            store.changed();
-            wire.connect();
-          };
+  // Someone who follows an invite with no session yet says a name first (a guest).
+  fetch("/api/me", { credentials: "same-origin" })
+    .then((r) => (r.ok ? r.json() : { user: null }))
+    .catch(() => ({ user: null }))
+    .then((me) => {
+      if (me && me.user) wire.connect();
+      else {
+        store.join = () => {
+          store.join = null;
           store.changed();
-        }
-      });
-  }
+          wire.connect();
+        };
+        store.changed();
+      }
+    });
   return { store, wire };
 }
 
