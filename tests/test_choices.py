@@ -147,3 +147,24 @@ def test_the_line_terminal_discards_the_kitty_in_one_answer(tmp_path: Path) -> N
     )
     assert "You discard 2C · You discard 4D · You discard 5D · You discard 9D" in run.stdout
     assert "several at once" in run.stdout
+
+
+def test_a_discard_whose_draw_comes_only_after_three_is_made_short_of_all() -> None:
+    # Two-seat Cinch, discard=any, nine held: three at least, then the draw is offered
+    name = "cinch(players=2,partners=false,discard=any)"
+    game = load_game(name)
+    for seed in range(4):
+        state = load_game(name).new_state(seed)
+        rng = random.Random(seed)
+        while True:
+            if state.to_act < 0:
+                state.deal()
+                continue
+            choice = card_choice(state.view(state.to_act), state)
+            if choice is not None and choice.verb == "discard":
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        assert (choice.least, choice.most, game.action_name(choice.finish or 0)) == (3, 9, "draw")
+        four = [card_name(c) for c in cards_in(choice.cards)[:4]]
+        names = [game.action_name(a) for a in actions_for(state, state.to_act, four)]
+        assert names == [f"discard {c}" for c in four] + ["draw"]

@@ -160,37 +160,37 @@ def card_choice(view: View, state: TrickState | None = None) -> CardChoice | Non
         return CardChoice(verb, union, k, k, combined=True, sets=sets)
     if sizes != {1} or len(others) > 1 or state is None:
         return None
-    least, most = _span(state, view.seat, verb)
-    if most == 0:
+    least, most, finish = _span(state, view.seat, verb)
+    if most == 0 or (finish is None and least == 0):
         return None
-    finish = others[0] if others else None
-    if finish is None and least == 0:
-        least = 1
     return CardChoice(verb, union, least, most, combined=False, finish=finish)
 
 
-def _span(state: TrickState, seat: int, verb: str) -> tuple[int, int]:
-    """How few and how many of its ``verb`` actions ``seat`` may take in a row from now:
-    played on a copy, the lowest card each time, until the seat's turn or the phase ends."""
+def _span(state: TrickState, seat: int, verb: str) -> tuple[int, int, int | None]:
+    """How few and how many of its ``verb`` actions ``seat`` may take in a row from now, and
+    the one other action that ends them short of the most (Cinch's ``draw``, offered only
+    once enough are thrown), or None: played on a copy, the lowest card each time, until the
+    seat's turn or the phase ends."""
     copy = state.clone()
     phase = copy.phase
     game = copy.game
     steps, least = 0, -1
+    finish: int | None = None
     while copy.to_act == seat and copy.phase == phase and not copy.is_over and steps < 64:
-        cards, others = [], 0
+        cards, others = [], []
         for action in copy.legal_actions():
             named = _verb_cards(game, action)
             if named is not None and named[0] == verb:
                 cards.append(action)
             else:
-                others += 1
-        if others and least < 0:
-            least = steps
+                others.append(action)
+        if len(others) == 1 and least < 0:
+            least, finish = steps, others[0]
         if not cards:
             break
         copy.apply(cards[0])
         steps += 1
-    return (steps if least < 0 else least), steps
+    return (steps if least < 0 else least), steps, finish
 
 
 def read_cards(game: Game, text: str) -> tuple[str | None, list[int]] | None:
