@@ -3,7 +3,9 @@
 A real ``tricktable serve`` (``--pace 0``, beginner bots) and Debian's Chromium, one each for
 the module. The person (``tests/web_play.py``) finds each decision's buttons by their
 accessible names — "seven of hearts", "bid 3", "Pass these three" — never by a CSS class or
-an engine's code; the server's snapshots only say which names to look for. One hand of each
+an engine's code: it reads the names off the accessibility tree, and the server's snapshots
+only say when it is its turn, how many cards and calls to expect, and which cards a choice of
+several may take. One hand of each
 mechanic: Hearts' pass of three, a kitty's discard of four, Cinch's bid, trump, discard and
 draw and the dealer's rob, Seven Up's stand or beg, California Jack's stock, Spades' nil,
 Euchre's order up and the dealer's discard, Oh Hell's bid, tables of two, three and six

@@ -147,6 +147,8 @@ class Played:
     decisions: list[tuple[str, str]] = field(default_factory=list)
     hands: int = 0
     over: bool = False
+    #: what a person would stumble on, though the hand went on (a card it could not click)
+    notes: list[str] = field(default_factory=list)
 
     def count(self, kind: str) -> int:
         return sum(k == kind for k, _ in self.decisions)
@@ -163,7 +165,10 @@ class Played:
         choices = self.names("cards")
         if choices:
             parts.append(f"{len(choices)} multi-card ({'; '.join(dict.fromkeys(choices))})")
-        return f"{len(self.decisions)} decisions: " + ", ".join(parts)
+        line = f"{len(self.decisions)} decisions: " + ", ".join(parts)
+        if self.notes:
+            line += f"; NOTE {len(self.notes)} by keyboard, e.g. {self.notes[0]}"
+        return line
 
 
 def bold(names: list[str], rng: random.Random) -> str:
@@ -206,6 +211,8 @@ class Player:
         self.stamp = 0
         #: the reason of the last act the server refused (None: none)
         self.refused: str | None = None
+        #: the count of snapshots when this person last acted (those after it are new)
+        self.acted = -1
         answer = self.context.request.post(base + "/api/guest", data={"name": name})
         if not answer.ok:
             raise PlayFailed(f"no guest session: {answer.status} {answer.text()}")
@@ -317,7 +324,7 @@ class Player:
         """Play until a hand's summary (or the match's end) is shown; each decision by its
         buttons' names (or, with ``keyboard``, by Tab, arrows, Space and Enter alone)."""
         played = played or Played()
-        acted = -1
+        self.acted = -1
         while True:
             if time.monotonic() > deadline:
                 raise PlayFailed(f"out of time after {len(played.decisions)} decisions")
@@ -327,13 +334,14 @@ class Player:
                 return played
             snap = self.snapshot
             decision = snap.get("decision") if snap else None
-            if decision is None or self.stamp <= acted:
+            if decision is None or self.stamp <= self.acted:
                 self.page.wait_for_timeout(25)
                 continue
             if self.refused is not None:
                 last = played.decisions[-1] if played.decisions else None
                 raise PlayFailed(f"the server refused {last}: {self.refused}")
-            acted = self.stamp
+            # Until the act is sent (set again just before it), this snapshot is handled.
+            self.acted = self.stamp
             if decision.get("kind") == "cards":
                 self._choose_cards(decision, played, keyboard)
             else:
@@ -387,9 +395,12 @@ class Player:
         button = group.get_by_role("button", name=name, exact=True, disabled=False)
         if keyboard:
             self._keyboard_to(button, name)
+        # A snapshot that came while choosing is older than the act: answered by it.
+        self.acted = self.stamp
+        if keyboard:
             self.page.keyboard.press("Enter")
         else:
-            button.click()
+            self._click(button, name, "Enter", played)
         played.decisions.append((kind, name))
 
     def _choose_cards(self, decision: dict[str, Any], played: Played, keyboard: bool) -> None:
@@ -428,7 +439,7 @@ class Player:
                 self._keyboard_to(toggle, card_words(code))
                 self.page.keyboard.press("Space")
             else:
-                toggle.click()
+                self._click(toggle, card_words(code), "Space", played)
             pressed = hand.get_by_role("button", name=card_name_pattern(code), pressed=True)
             try:
                 pressed.wait_for(timeout=3000)
@@ -449,10 +460,22 @@ class Player:
         confirm = self.page.get_by_role("button", name=confirm_name, exact=True)
         if keyboard:
             self._keyboard_to(confirm, confirm_name)
+        self.acted = self.stamp
+        if keyboard:
             self.page.keyboard.press("Enter")
         else:
-            confirm.click()
+            self._click(confirm, confirm_name, "Enter", played)
         played.decisions.append(("cards", confirm_name))
+
+    def _click(self, button: Any, name: str, key: str, played: Played) -> None:
+        """Click ``button``; one a pointer cannot reach (another card lies over it, as in a
+        hand of 27) is pressed by the keyboard instead, and the line says so."""
+        try:
+            button.click(timeout=3000)
+        except Exception as e:
+            why = next((ln.strip() for ln in str(e).splitlines() if "intercepts" in ln), "")
+            played.notes.append(f"{name!r} not clickable{': ' + why[:80] if why else ''}")
+            button.press(key)
 
     def _keyboard_to(self, target: Any, name: str) -> None:
         """Move the focus to ``target`` by Tab and the arrow keys alone."""
