@@ -91,6 +91,20 @@ def test_accounts_sign_up_log_in_out_and_logins_are_limited(base: str) -> None:
         assert right.status_code == 429  # limited for a minute, even with the right one
 
 
+def test_a_guest_may_not_take_an_accounts_name(base: str) -> None:
+    with httpx.Client(base_url=base) as web:
+        made = web.post("/api/signup", json={"name": "Mabel Rowe", "password": "long enough"})
+        assert made.status_code == 200
+    with httpx.Client(base_url=base) as web:
+        for name in ("Mabel Rowe", "mabel rowe", "  MABEL   ROWE "):
+            refused = web.post("/api/guest", json={"name": name})
+            assert refused.status_code == 409, name
+            line = refused.json()["error"]
+            assert "account" in line and "\n" not in line
+        assert web.get("/api/me").json()["user"] is None
+        assert web.post("/api/guest", json={"name": "Mabel"}).status_code == 200
+
+
 def test_a_forged_cookie_is_no_session(base: str) -> None:
     with httpx.Client(base_url=base) as web:
         web.cookies.set("tricktable_session", "eyJzaWQiOiAiYWRtaW4ifQ==.forged.sig")

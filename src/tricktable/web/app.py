@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -214,7 +215,13 @@ def make_app(
         if too_many_new(request):
             return _error(429, "too many new players from here: wait a minute")
         data = await _body(request)
-        user = store.add_user(_name(data.get("name")), "guest")
+        name = _name(data.get("name"))
+        if store.account(name) is not None:
+            raise NameTaken(
+                f"{name!r} is the name of an account: log in to it, or play as a guest "
+                "under another name"
+            )
+        user = store.add_user(name, "guest")
         return sign_in(request, user)
 
     async def signup(request: Request) -> Response:
@@ -267,7 +274,9 @@ def make_app(
         return JSONResponse({"user": found[0].to_json(), "csrf": found[1]})
 
     async def games(request: Request) -> Response:
-        return JSONResponse({"games": _games()})
+        # The first listing loads every game at every size (most of a second): off the loop.
+        listed = _GAMES or await asyncio.to_thread(_games)
+        return JSONResponse({"games": listed})
 
     async def tables(request: Request) -> Response:
         return JSONResponse({"tables": hub.lobby_tables()})
@@ -296,7 +305,11 @@ def make_app(
             return _error(409, "the match is being played: its record comes when it is over")
         from tricktable.web.records import match_record
 
-        return JSONResponse(match_record(store, room, match_no))
+        # A download saves under a name that says what it is: the game, the table, the match.
+        name = f"tricktable-{room.game.preset}-{room.id}-match{match_no}.json"
+        name = "".join(c if c.isalnum() or c in "-_." else "-" for c in name)
+        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+        return JSONResponse(match_record(store, room, match_no), headers=headers)
 
     async def replay(request: Request) -> Response:
         # A finished match step by step, every hand face up (web/replay.py).
@@ -463,32 +476,133 @@ def _envelope(kind: str, reason: str, code: str) -> dict[str, Any]:
 _GAMES: list[dict[str, Any]] = []
 
 
+_GAMES_LOCK = threading.Lock()
+
+
 def _games() -> list[dict[str, Any]]:
-    if not _GAMES:
-        _GAMES.extend(_list_games())
+    with _GAMES_LOCK:
+        if not _GAMES:
+            _GAMES.extend(_list_games())
     return _GAMES
 
 
 def _list_games() -> list[dict[str, Any]]:
+    """Every game and its variants, each with the tables it can be played at (GET /api/games).
+
+    A game's or variant's ``tables`` are its sizes, and for each size the seatings a person
+    may choose, in words (``partners[].words``), each with the ``options`` to send with it:
+    only what differs from the variant's own rules, so a creator need not know them.
+    """
     from tricktable.games import GAMES, PRESETS, load_game
 
     out = []
     for name, cls in sorted(GAMES.items()):
         game = load_game(name)
-        variants = [
-            {"name": p, "summary": PRESETS[p].summary, "seats": load_game(p).num_players}
-            for p in sorted(PRESETS)
-            if PRESETS[p].game == name
-        ]
+        variants = []
+        for p in sorted(PRESETS):
+            if PRESETS[p].game != name:
+                continue
+            tables = _tables_of(p)
+            variants.append(
+                {
+                    "name": p,
+                    "title": _variant_title(p),
+                    "summary": _plain_summary(PRESETS[p].summary),
+                    "seats": [t["seats"] for t in tables],
+                    "players": load_game(p).num_players,
+                    "tables": tables,
+                }
+            )
+        tables = _tables_of(name)
         out.append(
             {
                 "name": name,
-                "title": getattr(cls, "title", name),
-                "summary": getattr(cls, "summary", ""),
-                "seats": list(getattr(cls, "seat_counts", (game.num_players,))),
+                "title": getattr(cls, "title", name) or name,
+                "summary": _plain_summary(getattr(cls, "summary", "")),
+                "seats": [t["seats"] for t in tables],
                 "players": game.num_players,
+                "tables": tables,
                 "variants": variants,
                 "options": game.options_dict(),
             }
         )
     return out
+
+
+_NUMBERS: Final = ("none", "one", "two", "three", "four", "five", "six", "seven", "eight")
+
+
+def seating_words(players: int, sides: int) -> str:
+    """How ``players`` seats sit when ``sides`` sides score (seat s plays for side
+    ``s % sides``: partners sit evenly round the table), in a person's words.
+
+    >>> seating_words(4, 2)
+    'two sides of two, partners opposite'
+    >>> seating_words(6, 2)
+    'two sides of three, partners alternate'
+    >>> seating_words(5, 5)
+    'each for themselves'
+    """
+    if sides >= players or sides < 2 or players % sides:
+        return "each for themselves"
+    size = players // sides
+    where = "partners opposite" if size == 2 else "partners alternate"
+    return f"{_NUMBERS[sides]} sides of {_NUMBERS[size]}, {where}"
+
+
+def _tables_of(name: str) -> list[dict[str, Any]]:
+    """The table sizes of game or variant ``name`` and the seatings at each (its own first),
+    each tried: a shape its rules refuse (too few cards for the hands) is not offered."""
+    import dataclasses
+
+    from tricktable.games import load_game
+
+    own = load_game(name)
+    fields = {f.name for f in dataclasses.fields(own.Options)}
+    found: dict[int, list[dict[str, Any]]] = {}
+    seen: set[tuple[int, int]] = set()
+    for seats in sorted({own.num_players, *type(own).seat_counts}):
+        tries: list[dict[str, object]] = [{}] if seats == own.num_players else []
+        if "players" in fields:
+            tries.append({"players": seats})
+            if "partners" in fields:
+                tries += [{"players": seats, "partners": v} for v in (True, False)]
+                tries += [
+                    {"players": seats, "partners": f"{sides}x{seats // sides}"}
+                    for sides in range(3, seats // 2 + 1)
+                    if seats % sides == 0
+                ]
+        for extra in tries:
+            try:
+                game = load_game(name, extra=extra)
+            except (TricktableError, ValueError):
+                continue  # the game says it cannot be played so
+            key = (game.num_players, game.num_scores)
+            if game.num_players != seats or key in seen:
+                continue
+            seen.add(key)
+            options = {
+                k: v
+                for k, v in extra.items()
+                if getattr(own.options, k) != getattr(game.options, k)
+            }
+            found.setdefault(seats, []).append(
+                {"words": seating_words(seats, game.num_scores), "options": options}
+            )
+    return [{"seats": n, "partners": choices} for n, choices in sorted(found.items())]
+
+
+def _variant_title(name: str) -> str:
+    """A variant's name as a title: ``six-hand-cinch`` is "Six-Hand Cinch"."""
+    words = [w.capitalize() if not w.isdigit() else w for w in name.split("-")]
+    if len(words) > 1 and words[1] == "Hand":
+        return f"{words[0]}-{words[1]} " + " ".join(words[2:])
+    return " ".join(words)
+
+
+def _plain_summary(text: str) -> str:
+    """A summary without the option words some hold for the command line ("(or
+    partners=3x2)"): a person reads it."""
+    import re
+
+    return re.sub(r"\s*\([^()]*=[^()]*\)", "", text)

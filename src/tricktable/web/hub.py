@@ -41,6 +41,10 @@ MAX_QUEUE: Final = 5000
 MAX_OPEN_TABLES: Final = 20
 #: the levels a bot seat may have, as player specs
 LEVELS: Final = {"beginner": "beginner", "club": "club", "expert": "expert"}
+#: a bot's name at each level: words no one reads as a card's suit ("club bot" was one)
+BOT_NAMES: Final = {"beginner": "Beginner bot", "club": "Seasoned bot", "expert": "Expert bot"}
+#: how a table's seating is said when the server refuses it (the lobby offers only good ones)
+_SEATINGS: Final = {"false": "each for themselves", "true": "as two sides"}
 #: the client's message types
 TYPES: Final = frozenset(
     {
@@ -259,7 +263,8 @@ class Hub:
         n = game.num_players
         given = clean.pop("seat_list")
         if len(given) > n:
-            raise BadRequest(f"{game.preset} has {n} seats; {len(given)} given")
+            title = type(game).title or game.preset
+            raise BadRequest(f"this {title} table has {n} seats, not {len(given)}")
         seats: list[dict[str, Any]] = []
         seated = False
         for i in range(n):
@@ -606,7 +611,7 @@ def check_settings(settings: object) -> dict[str, Any]:
     spec = game if not parts else f"{game.split('(')[0]}({','.join(parts)})"
     if parts and "(" in game:
         spec = game[:-1] + "," + ",".join(parts) + ")"
-    load_game(spec)  # an OptionError (one line) for a bad game or option
+    _check_game(game, spec, options)
     move_time = settings.get("move_time", 0)
     if not isinstance(move_time, int | float) or isinstance(move_time, bool):
         raise BadRequest("move_time is seconds (a number)")
@@ -631,7 +636,7 @@ def check_settings(settings: object) -> dict[str, Any]:
         elif kind == "bot":
             if level not in LEVELS:
                 raise BadRequest(f"seat {i}: level is beginner, club or expert")
-            seat_list.append({"kind": "bot", "spec": LEVELS[level], "name": f"{level} bot"})
+            seat_list.append({"kind": "bot", "spec": LEVELS[level], "name": BOT_NAMES[level]})
         elif kind == "character":
             name = s.get("name")
             if not isinstance(name, str) or name.lower() not in CHARACTERS:
@@ -643,6 +648,14 @@ def check_settings(settings: object) -> dict[str, Any]:
             seat_list.append({"kind": "character", "spec": player, "name": CHARACTERS[key].display})
         else:
             raise BadRequest(f"seat {i}: kind is me, open, bot or character")
+    # Two bots (or two of one character) at a table are told apart by name, and so by
+    # avatar (drawn from the name): the second "Expert bot" is "Expert bot 2".
+    count: dict[str, int] = {}
+    for seat in seat_list:
+        if "name" in seat:
+            count[seat["name"]] = count.get(seat["name"], 0) + 1
+            if count[seat["name"]] > 1:
+                seat["name"] = f"{seat['name']} {count[seat['name']]}"
     return {
         "spec": spec,
         "move_time": move_time,
@@ -650,3 +663,47 @@ def check_settings(settings: object) -> dict[str, Any]:
         "private": bool(settings.get("private", False)),
         "seat_list": seat_list,
     }
+
+
+def _check_game(game: str, spec: str, options: dict[str, Any]) -> None:
+    """That ``spec`` (``game`` with ``options``) loads; else BadRequest in a person's words:
+    the engine's own line names options as the command line writes them (partners=3x2)."""
+    try:
+        load_game(spec)
+        return
+    except TricktableError:
+        pass
+    try:
+        base = load_game(game)
+    except TricktableError:
+        shown = game if len(game) <= 40 else game[:40] + "…"
+        raise BadRequest(f"there is no game {shown!r} here: choose one the lobby lists") from None
+    title = type(base).title or base.preset
+    players = options.get("players", base.num_players)
+    if "players" in options or "partners" in options:
+        seating: dict[str, object] = {
+            k: options[k] for k in ("players", "partners") if k in options
+        }
+        try:
+            load_game(game, extra=seating)
+        except (TricktableError, ValueError):
+            raw = str(options.get("partners", "")).lower()
+            how = _SEATINGS.get(raw, "")
+            if not how and "x" in raw:
+                sides, _, size = raw.partition("x")
+                how = f"as {sides} sides of {size}"
+            who = f"{players} players" if isinstance(players, int) else "that many players"
+            raise BadRequest(
+                f"{title} is not played by {who} {how or 'with that seating'}: "
+                "choose a table size and seating the lobby offers"
+            ) from None
+    for key, value in options.items():
+        if key in ("players", "partners"):
+            continue
+        try:
+            load_game(game, extra={key: value})
+        except (TricktableError, ValueError):
+            what = "the target score" if key == "target" else f"the house rule {key!r}"
+            shown = str(value)[:40]
+            raise BadRequest(f"{title} cannot be played with {what} {shown}") from None
+    raise BadRequest(f"{title} cannot be played with these house rules together")

@@ -1,8 +1,11 @@
-// The lobby: play as a guest, see the open tables live, create a table, share its invite link.
+// The lobby: play as a guest, sign up, log in and out, see the open tables live, create a
+// table (its size and seating among those the game allows), share its invite link.
 //
-// HTTP for what a form does (`/api/me`, `/api/guest`, `/api/games`, `POST /api/tables`, each
-// post carrying the CSRF token of `/api/me` as X-CSRF-Token) and the websocket's `lobby`
-// subscription for the live list of tables.
+// HTTP for what a form does (`/api/me`, `/api/guest`, `/api/signup`, `/api/login`,
+// `/api/logout`, `/api/games`, `POST /api/tables`, each post carrying the CSRF token of
+// `/api/me` as X-CSRF-Token) and the websocket's `lobby` subscription for the live list of
+// tables. Nothing here writes a game's options by hand: a seating's options come with its
+// words from `/api/games`.
 
 import { html, render, useEffect, useRef, useState } from "./ui.js";
 import { Wire, seatTokenKey } from "./wire.js";
@@ -38,48 +41,128 @@ function who(me) {
   return me.name ?? (me.user && me.user.name) ?? null;
 }
 
-/** The games of `/api/games` as [{name, title, seats: [n...], variants: [{name, title, seats}]}]. */
-function readGames(body) {
-  const list = Array.isArray(body) ? body : body.games || [];
-  return list.map((g) => ({
-    name: g.name,
-    title: g.title || g.name,
-    seats: g.seats || g.seat_counts || [4],
-    players: g.players ?? null,
-    target: g.target ?? null,
-    variants: (g.variants || []).map((v) => ({
-      name: v.name,
-      title: v.title || v.name,
-      summary: v.summary || "",
-      seats: v.seats || v.seat_counts || null,
-    })),
+/** A game's or variant's tables: [{seats, partners: [{words, options}]}]; a server that lists
+ * only the sizes gets one seating a size, said by nobody (the form then shows no choice). */
+function readTables(g, players) {
+  if (Array.isArray(g.tables) && g.tables.length)
+    return g.tables.map((t) => ({
+      seats: t.seats,
+      partners: (t.partners && t.partners.length ? t.partners : [{ words: null, options: {} }]).map((c) => ({
+        words: c.words || null,
+        options: c.options || {},
+      })),
+    }));
+  const sizes = [g.seats || g.seat_counts || [players || 4]].flat();
+  return sizes.map((n) => ({
+    seats: n,
+    partners: [{ words: null, options: players == null || n === players ? {} : { players: n } }],
   }));
 }
 
-function Guest({ onDone }) {
+/** The games of `/api/games` as [{name, title, players, tables, variants: [{name, title,
+ * summary, players, tables}]}]. */
+function readGames(body) {
+  const list = Array.isArray(body) ? body : body.games || [];
+  return list.map((g) => {
+    const players = g.players ?? null;
+    return {
+      name: g.name,
+      title: g.title || g.name,
+      summary: g.summary || "",
+      players,
+      tables: readTables(g, players),
+      variants: (g.variants || []).map((v) => {
+        const vp = v.players ?? (typeof v.seats === "number" ? v.seats : null);
+        return {
+          name: v.name,
+          title: v.title || v.name,
+          summary: v.summary || "",
+          players: vp,
+          tables: readTables(v, vp),
+        };
+      }),
+    };
+  });
+}
+
+const WAYS = [
+  ["guest", "Play as a guest"],
+  ["login", "Log in"],
+  ["signup", "Sign up"],
+];
+
+/** Come in: as a guest (a name), or to an account (log in, or make one: a name and a password). */
+function SignIn({ onDone }) {
+  const [way, setWay] = useState("guest");
   const [name, setName] = useState("");
+  const [password, setPassword] = useState("");
   const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
   const go = async (e) => {
     e.preventDefault();
     setError(null);
+    setBusy(true);
     try {
       const me = await getJson("/api/me");
-      await postJson("/api/guest", { name: name.trim() }, me.csrf || me.csrf_token);
+      const body = way === "guest" ? { name: name.trim() } : { name: name.trim(), password };
+      await postJson(`/api/${way}`, body, me.csrf || me.csrf_token);
+      setPassword("");
       onDone();
+    } catch (err) {
+      setError(err.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const title = WAYS.find(([w]) => w === way)[1];
+  return html`<section class="panel sign-in" aria-labelledby="sign-in-title">
+    <h2 id="sign-in-title">Come in</h2>
+    <div class="ways" role="group" aria-label="How to come in">
+      ${WAYS.map(
+        ([w, label]) => html`<button key=${w} type="button" class=${w === way ? "way on" : "way"}
+          aria-pressed=${w === way ? "true" : "false"} onClick=${() => { setWay(w); setError(null); }}>${label}</button>`,
+      )}
+    </div>
+    <form onSubmit=${go} aria-label=${title}>
+      <label for="sign-name">${way === "guest" ? "Your name" : "Account name"}</label>
+      <input id="sign-name" type="text" required maxlength="40" value=${name}
+        autocomplete=${way === "guest" ? "nickname" : "username"}
+        onInput=${(e) => setName(e.currentTarget.value)} />
+      ${way === "guest"
+        ? null
+        : html`<label for="sign-password">Password${way === "signup" ? " (at least 8 characters)" : ""}</label>
+            <input id="sign-password" type="password" required minlength=${way === "signup" ? 8 : 1} maxlength="200"
+              autocomplete=${way === "signup" ? "new-password" : "current-password"} value=${password}
+              onInput=${(e) => setPassword(e.currentTarget.value)} />`}
+      <button class="go" type="submit" disabled=${busy}>${way === "guest" ? "Play as guest" : title}</button>
+      ${way === "guest"
+        ? html`<p class="quiet">A guest plays under a name for this visit; an account keeps its name.</p>`
+        : null}
+      ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+    </form>
+  </section>`;
+}
+
+/** Who is here: the avatar, the name, and the way out. */
+function Me({ me, onOut }) {
+  const [error, setError] = useState(null);
+  const name = who(me);
+  const kind = me && me.user ? me.user.kind : null;
+  const out = async () => {
+    setError(null);
+    try {
+      await postJson("/api/logout", {}, me.csrf);
+      onOut();
     } catch (err) {
       setError(err.message);
     }
   };
-  return html`<section class="panel" aria-labelledby="guest-title">
-    <h2 id="guest-title">Play as a guest</h2>
-    <form onSubmit=${go}>
-      <label for="guest-name">Your name</label>
-      <input id="guest-name" type="text" required maxlength="24" autocomplete="nickname" value=${name}
-        onInput=${(e) => setName(e.currentTarget.value)} />
-      <button class="go" type="submit">Play as guest</button>
-      ${error ? html`<p class="error" role="alert">${error}</p>` : null}
-    </form>
-  </section>`;
+  return html`<div class="me">
+    <img src=${`/api/avatar/${encodeURIComponent(name)}.svg`} alt="" width="40" height="40" />
+    <span>Playing as <b>${name}</b>${kind === "guest" ? " (guest)" : ""}</span>
+    <button type="button" class="log-out" onClick=${out}>Log out</button>
+    ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+  </div>`;
 }
 
 const SEAT_KINDS = [
@@ -98,24 +181,45 @@ const CHARACTERS = [
   { name: "kit", title: "Kit" },
 ];
 
+//: the levels of a table's bots, as the server names them and as a person reads them (no
+//: level may read as a card's suit: "club" is the server's word only)
+const LEVELS = [
+  ["beginner", "Beginner"],
+  ["club", "Seasoned"],
+  ["expert", "Expert"],
+];
+
 function Create({ me, games, characters: listed }) {
   const characters = listed && listed.length ? listed : CHARACTERS;
   const [game, setGame] = useState(games.some((x) => x.name === "setback") ? "setback" : games[0] ? games[0].name : "setback");
   const [variant, setVariant] = useState("");
-  const g = games.find((x) => x.name === game) || games[0] || { seats: [4], variants: [] };
+  const g = games.find((x) => x.name === game) || games[0] || { tables: [{ seats: 4, partners: [{ words: null, options: {} }] }], variants: [] };
   const v = g.variants.find((x) => x.name === variant);
-  const counts = v && v.seats ? [v.seats].flat() : g.seats;
-  const [players, setPlayers] = useState(counts.includes(4) ? 4 : counts[0]);
-  const n = counts.includes(players) ? players : counts[0];
-  const [kinds, setKinds] = useState(() => Array(7).fill("character"));
+  const rules = v || g;
+  const tables = rules.tables;
+  const [players, setPlayers] = useState(null);
+  const [seating, setSeating] = useState(0);
+  // A size the rules allow: the one chosen, else the rules' own, else the first.
+  const own = tables.find((t) => t.seats === rules.players) || tables[0];
+  const table = tables.find((t) => t.seats === players) || own;
+  const n = table.seats;
+  const choice = table.partners[seating] || table.partners[0];
+  const [kinds, setKinds] = useState(() => Array(8).fill("character"));
   const [names, setNames] = useState(() =>
-    Array.from({ length: 7 }, (_, s) => (s ? characters[(s - 1) % characters.length].name : "")),
+    Array.from({ length: 8 }, (_, s) => (s ? characters[(s - 1) % characters.length].name : "")),
   );
   const [level, setLevel] = useState("club");
   const [target, setTarget] = useState("");
   const [seconds, setSeconds] = useState("60");
   const [error, setError] = useState(null);
   const [made, setMade] = useState(null);
+  const pick = (name, variantName) => {
+    setGame(name);
+    setVariant(variantName);
+    setPlayers(null);
+    setSeating(0);
+    setError(null);
+  };
   const create = async (e) => {
     e.preventDefault();
     setError(null);
@@ -126,9 +230,8 @@ function Create({ me, games, characters: listed }) {
       if (kinds[s] !== "open") seat.level = level;
       seats.push(seat);
     }
-    // The seats' count is the game's: a count other than the default is the option `players`.
-    const options = {};
-    if (n !== g.players) options.players = n;
+    // The size and seating are options the server gave with their words (`/api/games`).
+    const options = { ...choice.options };
     if (target) options.target = Number(target);
     const body = { game: variant || game, options, seats, move_time: Number(seconds) || 0 };
     try {
@@ -155,38 +258,56 @@ function Create({ me, games, characters: listed }) {
       <h2 id="made-title">Your table is ready</h2>
       <p>Send this link to the friends who will sit at the open seats:</p>
       <p class="invite"><a href=${made.url}>${made.url}</a></p>
-      <button type="button" onClick=${() => navigator.clipboard && navigator.clipboard.writeText(made.url)}>Copy the link</button>
-      <a class="go" href=${made.url} style="margin-left:1rem">Go to the table</a>
+      <div class="row-buttons">
+        <button type="button" onClick=${() => navigator.clipboard && navigator.clipboard.writeText(made.url)}>Copy the link</button>
+        <a class="go button-link" href=${made.url}>Go to the table</a>
+      </div>
     </section>`;
   }
+  const several = table.partners.length > 1;
   return html`<section class="panel" aria-labelledby="create-title">
     <h2 id="create-title">Start a table</h2>
     <form onSubmit=${create}>
       <div class="row">
         <div>
           <label for="game">Game</label>
-          <select id="game" value=${game} onChange=${(e) => { setGame(e.currentTarget.value); setVariant(""); }}>
+          <select id="game" value=${game} onChange=${(e) => pick(e.currentTarget.value, "")}>
             ${games.map((x) => html`<option key=${x.name} value=${x.name}>${x.title}</option>`)}
           </select>
         </div>
         <div>
           <label for="variant">Variant</label>
-          <select id="variant" value=${variant} onChange=${(e) => setVariant(e.currentTarget.value)}>
+          <select id="variant" value=${variant} onChange=${(e) => pick(game, e.currentTarget.value)}>
             <option value="">standard</option>
             ${g.variants.map((x) => html`<option key=${x.name} value=${x.name} title=${x.summary}>${x.title}</option>`)}
           </select>
         </div>
       </div>
+      ${rules.summary ? html`<p class="quiet rules-summary">${rules.summary}</p>` : null}
       <div class="row">
-        <div>
+        <div class="size">
           <label for="players">Seats</label>
-          <select id="players" value=${String(n)} onChange=${(e) => setPlayers(Number(e.currentTarget.value))}>
-            ${counts.map((c) => html`<option key=${c} value=${String(c)}>${c}</option>`)}
+          <select id="players" value=${String(n)}
+            onChange=${(e) => { setPlayers(Number(e.currentTarget.value)); setSeating(0); }}>
+            ${tables.map((t) => html`<option key=${t.seats} value=${String(t.seats)}>${t.seats}</option>`)}
           </select>
         </div>
+        <div class="seating-choice">
+          ${several
+            ? html`<label for="partners">Partners</label>
+                <select id="partners" value=${String(table.partners.indexOf(choice))}
+                  onChange=${(e) => setSeating(Number(e.currentTarget.value))}>
+                  ${table.partners.map((c, i) => html`<option key=${i} value=${String(i)}>${c.words || "as the game has it"}</option>`)}
+                </select>`
+            : choice.words
+              ? html`<span class="label">Partners</span><p class="seating">${choice.words}</p>`
+              : null}
+        </div>
+      </div>
+      <div class="row">
         <div>
           <label for="target">Target</label>
-          <input id="target" type="number" min="1" max="500" placeholder="the game's" value=${target}
+          <input id="target" type="number" min="1" max="10000" placeholder="the game's" value=${target}
             onInput=${(e) => setTarget(e.currentTarget.value)} />
         </div>
         <div>
@@ -197,9 +318,7 @@ function Create({ me, games, characters: listed }) {
       </div>
       <label for="level">Bots and characters play at</label>
       <select id="level" value=${level} onChange=${(e) => setLevel(e.currentTarget.value)}>
-        <option value="beginner">beginner level</option>
-        <option value="club">club level</option>
-        <option value="expert">expert level</option>
+        ${LEVELS.map(([k, words]) => html`<option key=${k} value=${k}>${words} level</option>`)}
       </select>
       <fieldset>
         <legend>Who sits where</legend>
@@ -227,28 +346,49 @@ function Create({ me, games, characters: listed }) {
   </section>`;
 }
 
-function seatWords(t) {
+function seatWords(t, myId) {
   if (Array.isArray(t.seats))
-    return t.seats.map((s) => (s.kind === "open" || !s.name ? "open" : s.name)).join(", ");
+    return t.seats
+      .map((s) => {
+        if (s.kind === "open" || !s.name) return "open";
+        if (myId != null && s.user === myId) return "you";
+        return s.kind === "person" && s.away ? `${s.name} (away)` : s.name;
+      })
+      .join(", ");
   return t.seats != null ? `${t.seats} seats` : "";
 }
 
-function Tables({ tables }) {
-  if (!tables.length) return html`<p>No table is open right now: start one.</p>`;
+/** Whether a table is worth listing: somebody is at it. A table whose people have all left
+ * (every person's seat away or opened again: only bots play on) is hidden, as is one with
+ * no person at all; the server closes or finishes it by its `when_empty`. */
+export function peopled(t) {
+  if (!Array.isArray(t.seats)) return true;
+  if (t.status === "closed") return false;
+  return t.seats.some((s) => s.kind === "person" && !s.away);
+}
+
+function Tables({ tables, myId }) {
+  const shown = tables.filter(peopled);
+  if (!shown.length) return html`<p>No table is open right now: start one.</p>`;
   return html`<table class="tables">
     <thead><tr><th scope="col">Game</th><th scope="col">Seats</th><th scope="col">Watching</th><th scope="col"><span class="sr-only">Go</span></th></tr></thead>
     <tbody>
-      ${tables.map((t) => {
+      ${shown.map((t) => {
         const info = t.table && typeof t.table === "object" ? t.table : t;
-      const id = info.id;
-        const open = Array.isArray(t.seats) ? t.seats.some((s) => s.kind === "open") : !!t.open;
+        const id = info.id;
+        const url = `/t/${encodeURIComponent(id)}`;
+        const seats = Array.isArray(t.seats) ? t.seats : [];
+        const mine = myId != null && seats.some((s) => s.kind === "person" && s.user === myId);
+        const open = Array.isArray(t.seats) ? seats.some((s) => s.kind === "open") : !!t.open;
         return html`<tr key=${id}>
           <td>${t.title || t.game}${t.variant ? html` <small>${t.variant}</small>` : null}</td>
-          <td>${seatWords(t)}</td>
+          <td>${seatWords(t, myId)}</td>
           <td>${t.watchers ?? 0}</td>
           <td class="actions-cell">
-            ${open ? html`<a href=${`/t/${encodeURIComponent(id)}`}>Join</a>` : null}
-            <a href=${`/t/${encodeURIComponent(id)}?watch=1`}>Watch</a>
+            ${mine
+              ? html`<a class="button-link" href=${url}>Your seat</a>`
+              : html`${open ? html`<a class="button-link" href=${url}>Join</a>` : null}
+                  <a class="button-link" href=${`${url}?watch=1`}>Watch</a>`}
           </td>
         </tr>`;
       })}
@@ -331,6 +471,7 @@ function Lobby() {
       .then((body) => setTables(Array.isArray(body) ? body : body.tables || []))
       .catch(() => {});
   }, []);
+  const myId = me && me.user ? me.user.id : null;
   return html`<main class="lobby">
     <h1>tricktable — card tables</h1>
     ${error ? html`<p class="error wide" role="alert">${error}</p>` : null}
@@ -338,16 +479,13 @@ function Lobby() {
       ? html`<p class="wide">Loading…</p>`
       : name
         ? games.length
-          ? html`<${Create} me=${me} games=${games} characters=${characters} />`
+          ? html`<${Create} key=${myId} me=${me} games=${games} characters=${characters} />`
           : html`<p class="wide">Loading the games…</p>`
-        : html`<${Guest} onDone=${loadMe} />`}
+        : html`<${SignIn} onDone=${loadMe} />`}
     <section class="panel" aria-labelledby="tables-title">
-      ${name
-        ? html`<p class="me"><img src=${`/api/avatar/${encodeURIComponent(name)}.svg`} alt="" width="40" height="40" />
-            <span>Playing as <b>${name}</b></span></p>`
-        : null}
+      ${name ? html`<${Me} me=${me} onOut=${() => { setChat([]); loadMe(); }} />` : null}
       <h2 id="tables-title">Open tables</h2>
-      <${Tables} tables=${tables} />
+      <${Tables} tables=${tables} myId=${myId} />
     </section>
     ${name ? html`<${LobbyChat} lines=${chat} onSay=${(t) => wireRef.current && wireRef.current.send("chat", { text: t })} />` : null}
   </main>`;
