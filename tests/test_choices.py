@@ -168,3 +168,13 @@ def test_a_discard_whose_draw_comes_only_after_three_is_made_short_of_all() -> N
         four = [card_name(c) for c in cards_in(choice.cards)[:4]]
         names = [game.action_name(a) for a in actions_for(state, state.to_act, four)]
         assert names == [f"discard {c}" for c in four] + ["draw"]
+
+
+def test_every_legal_action_is_labelled_in_words() -> None:
+    from tricktable.seat.choices import action_label
+
+    cinch, euchre = load_game("cinch"), load_game("euchre")
+    said = [action_label(cinch, cinch.parse_action(t)) for t in ("trump C", "keep 2C", "draw")]
+    assert said == ["trump clubs", "keep two of clubs", "draw"]
+    assert action_label(euchre, euchre.parse_action("order-up alone")) == "order up alone"
+    assert action_label(cinch, cinch.parse_action("QH")) == "queen of hearts"

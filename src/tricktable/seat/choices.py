@@ -404,3 +404,23 @@ def action_phrase(game: Game, action: int) -> Phrase:
         else:
             out.append(ph.text(word))
     return out
+
+
+_SUIT_WORDS: Final = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+def action_label(game: Game, action: int) -> str:
+    """An action's accessible name in words: "queen of hearts" (a card played), "keep two
+    of clubs", "trump clubs", "order up alone", "bid 3" — never a code or a card's notation."""
+    if act.is_play(action):
+        return card_words(action)
+    words = game.action_name(action).split()
+    out = []
+    for i, word in enumerate(words):
+        if i and words[i - 1] == "trump" and word.upper() in _SUIT_WORDS:
+            out.append(_SUIT_WORDS[word.upper()])
+        elif i and _is_card(word):
+            out.append(card_words(parse_card(word)))
+        else:
+            out.append(word.replace("-", " "))
+    return " ".join(out)

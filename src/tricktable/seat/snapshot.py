@@ -63,7 +63,7 @@ from tricktable.engine.tables import trick_winner
 from tricktable.engine.trick import Game, TrickState, View
 from tricktable.errors import TricktableError
 from tricktable.seat import phrases as ph
-from tricktable.seat.choices import card_choice, card_words, decision
+from tricktable.seat.choices import action_label, card_choice, decision
 from tricktable.seat.phrases import Phrase
 from tricktable.seat.seen import Seen
 from tricktable.seat.views import EVERYONE, view_for
@@ -470,18 +470,11 @@ def _legal(view: View, words: Words, state: TrickState | None) -> list[dict[str,
             {
                 "action": text,
                 "text": text,
-                "label": action_label(action, text),
+                "label": action_label(game, action),
                 "words": words.action(action, trumps),
             }
         )
     return out
-
-
-def action_label(action: int, text: str) -> str:
-    """An action's accessible name: a card in words ("queen of hearts"), else its text."""
-    if act.is_play(action):
-        return card_words(action)
-    return text
 
 
 def _winners(public: Public, words: Words, seen: Seen) -> list[int]:

@@ -433,6 +433,9 @@ function Summary({ store, snap, tableId, skin, wire }) {
   if (!last) return null;
   const close = () => {
     for (const s of store.summaries) s.open = false;
+    // the server holds this person's next clock while the summary is open (up to the
+    // table's summary_seconds): closed, it runs from now
+    if (snap.viewer !== SPECTATOR) wire.send("continue", {});
     store.handFocus = true;
     store.changed();
     if (!focusHand()) {
