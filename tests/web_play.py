@@ -86,6 +86,17 @@ def card_name_pattern(code: str) -> re.Pattern[str]:
     return re.compile(rf"^(the )?{re.escape(card_words(code))}$", re.IGNORECASE)
 
 
+def is_card_play(action: dict[str, Any]) -> bool:
+    """Whether a snapshot's legal action plays a card (its words one card, or its text)."""
+    words = action.get("words")
+    if isinstance(words, list) and len(words) == 1 and isinstance(words[0], dict):
+        return words[0].get("t") == "card"
+    return bool(_PLAY.fullmatch(str(action.get("text", ""))))
+
+
+_PLAY = re.compile(r"(play )?([2-9TJQKA][CDHS]|J[KL])")
+
+
 # ------------------------------------------------------------------------- server, browser
 
 
@@ -369,7 +380,7 @@ class Player:
         if not legal:
             raise PlayFailed(f"a decision of one action with no legal actions: {snap['decision']}")
         # The snapshot says how many cards and calls there are; the page, what they are called.
-        n_cards = sum(1 for a in legal if a.get("label") and a.get("label") != a.get("text"))
+        n_cards = sum(1 for a in legal if is_card_play(a))
         n_calls = len(legal) - n_cards
         hand = self.page.get_by_role("group", name=re.compile(r"^Your hand"))
         calls = self.page.get_by_role("group", name="Your call")
