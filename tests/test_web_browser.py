@@ -327,11 +327,15 @@ def test_a_match_to_its_end_its_record_and_its_replay(browser: Any, server: str)
     said.filter(has_text="Verified.").wait_for()
     assert f"Every one of the {len(record['hands'])} deals came from seed" in said.inner_text()
     over.get_by_role("link", name="Watch the replay").click()
+    # the replay draws the server's snapshots for everyone (tests/test_web_replay.py in
+    # depth): stepped to the end, it shows the four seats and the final scores
+    page.wait_for_selector(".replay-page[data-step]")
+    page.locator("button.rp-end").click()
     page.wait_for_function(
-        "Array.from(document.querySelectorAll('#live p'))"
-        f".some(p => p.textContent === 'Hand {len(record['hands'])} is over')"
+        "(() => { const r = document.querySelector('.replay-page');"
+        " return r && r.dataset.step === r.dataset.last; })()"
     )
-    assert page.locator(".seat").count() == 4
+    assert page.locator(".replay-seat").count() == 4
     zed.close()
 
 
