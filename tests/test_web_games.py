@@ -98,12 +98,6 @@ def test_cinch_a_discard_of_ones_choice_then_the_draw(person: Player) -> None:
     assert any(c.startswith("Discard") and c.endswith("draw") for c in choices), choices
 
 
-@pytest.mark.xfail(
-    reason="seat/choices.py: a discard that must take at least three before the draw is "
-    "offered (two-seat Cinch, discard=any, nine held) is refused short of all nine: "
-    "'choose three to nine cards'",
-    strict=False,
-)
 def test_cinch_for_two_the_bidder_discards_three_or_more_then_draws(person: Player) -> None:
     options = {"players": 2, "partners": False, "discard": "any"}
     person.seated_where("cinch", 2, dealer=lambda d: d == 1, options=options)
