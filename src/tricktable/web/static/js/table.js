@@ -698,7 +698,7 @@ function App({ store, wire, animator, tableId }) {
           ? html`<div class="actions" role="group" aria-label="Your call" onKeyDown=${(e) => moveFocus(e, "button")}>
               ${others.map(
                 (a) => html`<button key=${String(a.action)} type="button" class=${isHinted(a) ? "hinted" : null}
-                  aria-label=${plain(actionWords(a), names) || a.label || a.text}
+                  aria-label=${(plain(actionWords(a), names) || a.label || a.text).replace(/(\w)-(\w)/g, "$1 $2")}
                   onClick=${() => play(a)}><${Phrase} words=${actionWords(a)} names=${names} skin=${skin} /></button>`,
               )}
               ${myTurn ? html`<button type="button" class="hint" onClick=${() => wire.send("hint", {})}>Hint</button>` : null}
