@@ -113,6 +113,8 @@ def _verb_cards(game: Game, action: int) -> tuple[str, int] | None:
     """(verb, card mask) when ``action`` names cards after a verb other than ``play``."""
     if act.is_play(action) or action < act.BID + 64:
         return None  # a card played, pass, a bid
+    if action >> 64 == 1:  # PASS_CARDS | mask: read from the code (a pass lists 286)
+        return "pass", action ^ act.PASS_CARDS
     text = game.action_name(action)
     words = text.split()
     if len(words) < 2 or words[0] == "play":
@@ -305,15 +307,20 @@ _THESE: Final = {1: "this card"}
 
 
 def decision(
-    view: View, names: list[str], state: TrickState | None = None
+    view: View,
+    names: list[str],
+    state: TrickState | None = None,
+    choice: CardChoice | bool | None = True,
 ) -> dict[str, Any] | None:
     """The viewer's decision for the wire (None when it has none): ``{"kind": "one",
     "prompt"}`` (choose one of ``legal``) or ``{"kind": "cards", "verb", "cards", "min",
-    "max", "prompt", "confirm", "finish"}`` (see docs/protocol-web.md)."""
+    "max", "prompt", "confirm", "finish"}`` (see docs/protocol-web.md). ``choice``: the
+    viewer's :func:`card_choice` when the caller has found it already."""
     legal = view.legal_actions()
     if not legal:
         return None
-    choice = card_choice(view, state)
+    if choice is True or choice is False:  # not found yet by the caller
+        choice = card_choice(view, state)
     if choice is None:
         return {"kind": "one", "prompt": _one_prompt(view, legal)}
     game = view.game

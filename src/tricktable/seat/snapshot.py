@@ -63,7 +63,7 @@ from tricktable.engine.tables import trick_winner
 from tricktable.engine.trick import Game, TrickState, View
 from tricktable.errors import TricktableError
 from tricktable.seat import phrases as ph
-from tricktable.seat.choices import action_label, card_choice, decision
+from tricktable.seat.choices import CardChoice, action_label, card_choice, decision
 from tricktable.seat.phrases import Phrase
 from tricktable.seat.seen import Seen
 from tricktable.seat.views import EVERYONE, view_for
@@ -259,6 +259,8 @@ def _snapshot(
         hand_seen.tables = view.tables
     seat_me = viewer if 0 <= viewer < n else -1
     target = getattr(game.options, "target", None)
+    # the seat's decision as a choice of cards, found once (a Hearts pass reads 286 codes)
+    choice = card_choice(view, public.state) if seat_me >= 0 and view.to_act == seat_me else None
     return {
         "version": version,
         "game": {
@@ -276,8 +278,8 @@ def _snapshot(
         "hand": _hand(public, words, seen, viewer),
         "scores": list(view.scores),
         "score_line": [ph.phrase_of(seating.scores_text(view.scores))],
-        "legal": _legal(view, words, public.state) if seat_me >= 0 else [],
-        "decision": decision(view, shown_names, public.state) if seat_me >= 0 else None,
+        "legal": _legal(view, words, choice) if seat_me >= 0 else [],
+        "decision": decision(view, shown_names, public.state, choice) if seat_me >= 0 else None,
         "over": public.over,
         "winners": _winners(public, words, seen),
         "summary": _summary(words, seen) if public.between else None,
@@ -453,14 +455,13 @@ def _contract(info: dict[str, Any], n: int) -> Phrase | None:
     return None
 
 
-def _legal(view: View, words: Words, state: TrickState | None) -> list[dict[str, Any]]:
+def _legal(view: View, words: Words, choice: CardChoice | None) -> list[dict[str, Any]]:
     """The viewer's legal actions, each named by its text (``action`` and ``text`` alike:
     a code may pass 2**53, which a JSON number cannot hold) — but not the cards of a choice
     whose one action names them all (a Hearts pass: the decision's, not 286 entries)."""
     game = view.game
     trumps = view.tables.mask
     legal = view.legal_actions()
-    choice = card_choice(view, state)
     if choice is not None and choice.combined:
         legal = [a for a in legal if a < act.PASS_CARDS]
     out = []
