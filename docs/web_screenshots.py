@@ -10,7 +10,9 @@ until the hand is over. It writes into ``docs/img/``:
 - ``web-table.png``: the table in the middle of a trick, on a wide screen;
 - ``web-table-phone.png``: the same table on a phone (375 x 812, the large-index cards);
 - ``web-summary.png``: the hand's summary;
-- ``web-replay.png``: the replay of a finished match (a second table, to 1 point, played out).
+- ``web-replay.png``: the replay of a finished match (a second table, to 1 point, played out),
+  every hand face up, in its second trick;
+- ``web-hearts-pass.png``: Hearts' pass of three, two cards chosen in the hand.
 
 Run it from the repository with the package importable (``PYTHONPATH=src`` or installed)
 and the dev extra (Playwright) installed. Deals are random, so each run draws other cards.
@@ -170,13 +172,32 @@ def main() -> None:
                     elif page.locator(LEGAL).count():
                         page.locator(LEGAL).first.click()
                 over.get_by_role("link", name="Watch the replay").click()
-                page.wait_for_function(
-                    "window.tricktable && window.tricktable.store.replayer"
-                    " && window.tricktable.store.replayer.at > 14"
-                    " && document.querySelectorAll('.trick-card').length >= 2"
+                # the server's snapshots, every hand face up: a position in the second trick
+                page.wait_for_selector(".replay-page[data-step]")
+                index = page.evaluate(
+                    "fetch(location.pathname.replace('/t/', '/api/tables/') + '/replay')"
+                    ".then(r => r.json())"
                 )
-                page.get_by_role("button", name="Pause").click()
+                stop = index["trick_stops"][min(2, len(index["trick_stops"]) - 1)] + 2
+                page.goto(f"{page.url.split('&step=')[0]}&step={stop}")
+                page.wait_for_function(
+                    f"document.querySelector('.replay-page')?.dataset.step === '{stop}'"
+                )
                 shoot(page, "web-replay.png")
+                # Hearts' pass of three: two cards chosen in the hand, the counter and the button
+                made = context.request.post(
+                    base + "/api/tables",
+                    data={"game": "hearts", "seats": [{"kind": "me"}, *seats[1:]]},
+                    headers={"X-CSRF-Token": csrf},
+                ).json()
+                page.goto(base + made["url"])
+                confirm = page.get_by_role("button", name="Pass these three")
+                confirm.wait_for()
+                cards = page.locator(".hand-card[aria-pressed]")
+                cards.nth(0).click()
+                cards.nth(4).click()
+                page.get_by_text("2 of 3 chosen").wait_for()
+                shoot(page, "web-hearts-pass.png")
                 browser.close()
         finally:
             proc.terminate()

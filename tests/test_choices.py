@@ -178,3 +178,24 @@ def test_every_legal_action_is_labelled_in_words() -> None:
     assert said == ["trump clubs", "keep two of clubs", "draw"]
     assert action_label(euchre, euchre.parse_action("order-up alone")) == "order up alone"
     assert action_label(cinch, cinch.parse_action("QH")) == "queen of hearts"
+
+
+@pytest.mark.parametrize(
+    ("name", "said"), [("setback", "won the hand (+"), ("hearts", "took the fewest points")]
+)
+def test_a_hands_summary_says_first_who_won_it(name: str, said: str) -> None:
+    from tricktable.seat.phrases import to_plain
+
+    names = ["You", "West", "North", "East"]
+    for seed in range(6):
+        state = load_game(name).new_state(seed)
+        state.listen()
+        state.deal()
+        rng = random.Random(seed)
+        while state.to_act >= 0:
+            state.apply(rng.choice(state.legal_actions()))
+        summary = snapshot_of(state, 0, names=names)["summary"]
+        first = to_plain(summary[0], names)
+        if said in first:
+            return
+    pytest.fail(f"no summary of {name} said who won the hand")

@@ -493,9 +493,30 @@ def _summary(words: Words, seen: Seen) -> list[Phrase] | None:
     if hand is None or hand.result is None:
         return None
     seating = words.seating
-    lines = words.lines(lambda p: p.result_lines(seating, hand))
+    lines = _hand_won(words, hand.before, hand.scores)
+    lines += words.lines(lambda p: p.result_lines(seating, hand))
     lines += words.lines(lambda p: p.score_lines(seating, hand))
     return lines
+
+
+def _hand_won(words: Words, before: Sequence[int], after: Sequence[int]) -> list[Phrase]:
+    """Who won the hand, first in its summary: the side that gained most (took the fewest
+    points where the lowest score wins), with what; nothing when every side did the same."""
+    gains = [a - b for a, b in zip(after, before, strict=False)]
+    if len(gains) < 2 or len(set(gains)) == 1:
+        return []
+    lowest = bool(words.presenter.win_note())  # " with the lowest score": Hearts' family
+    best = min(gains) if lowest else max(gains)
+    sides = [s for s, g in enumerate(gains) if g == best]
+    seating = words.seating
+    names = " and ".join(seating.side_name(s) for s in sides)
+    if lowest:
+        how = f" took the fewest points this hand ({best})"
+    elif best > 0:
+        how = f" won the hand ({best:+d})"
+    else:
+        how = f" lost the least this hand ({best:+d})"
+    return [words.phrase(Text(names + how))]
 
 
 def _stream(state: TrickState, viewer: int) -> Sequence[Event]:

@@ -29,6 +29,7 @@ from tricktable.engine.phases import PLAY
 from tricktable.engine.trick import Game, TrickState
 from tricktable.errors import TricktableError
 from tricktable.seat import EVERYONE, snapshot_of
+from tricktable.seat.choices import action_label
 from tricktable.web.records import apply_step
 from tricktable.web.store import JournalRow, WebStore
 
@@ -116,7 +117,7 @@ class MatchSteps:
             return f"hand {len(state.history)} dealt by {self._name(state.dealer)}"
         who = self._name(step[1])
         if what == "act":
-            return f"{who}: {self.game.action_name(step[2])}"
+            return f"{who}: {_said(self.game, step[2])}"
         if what == "forfeit":
             return f"{who} forfeits"
         return f"{who} is replaced by a bot"
@@ -218,3 +219,9 @@ async def replay_answer(
 
 
 __all__ = ["KEPT", "MatchSteps", "Replays", "replay_answer", "seat_kinds"]
+
+
+def _said(game: Game, action: int) -> str:
+    """An action in words: "play eight of clubs", "bid 3", "pass queen of spades, ..."."""
+    label = action_label(game, action)
+    return f"play {label}" if 0 <= action < 64 else label

@@ -91,7 +91,7 @@ function SeatBox({ seat, snap, names }) {
       ${seat.kind && seat.kind !== "person" ? html`<span class="meta">${seat.kind}</span>` : null}
       ${seat.dealer ? html`<span class="meta dealer">dealer</span>` : null}
       ${seat.turn && !snap.over ? html`<span class="meta">to play</span>` : null}
-      <span class="meta tricks">${seat.tricks ?? 0} tricks</span>
+      <span class="meta tricks">${seat.tricks ?? 0} ${(seat.tricks ?? 0) === 1 ? "trick" : "tricks"}</span>
     </header>
     ${seat.last_call && seat.last_call.length
       ? html`<div class="call">Called: <${Phrase} words=${seat.last_call} names=${names} /></div>`

@@ -99,40 +99,10 @@ export class Store {
   noteSummary(snap) {
     const hand = snap.hand || {};
     if (snap.summary && snap.summary.length) {
+      // the server's summary says who won the hand first (the seat model's words)
       const number = hand.number ?? this.summaries.length + 1;
-      const won = this.handWinner(snap, number);
-      const lines = snap.summary.filter((p) => p && p.length);
-      this.addSummary(number, won ? [won, ...lines] : lines, true);
-    } else if (hand.number != null && Array.isArray(snap.scores) && !snap.over) {
-      // The scores as the hand is played: what the hand's result is measured from.
-      this.scoresBefore = { number: hand.number, scores: snap.scores.slice() };
+      this.addSummary(number, snap.summary.filter((p) => p && p.length), true);
     }
-  }
-
-  /**
-   * Who won hand `number`, as a phrase: the side whose score rose most (least, where the
-   * lowest score wins: the Hearts family), named by its seats; null when the page did not
-   * see the scores before the hand or no side did better than every other.
-   */
-  handWinner(snap, number) {
-    const before = this.scoresBefore;
-    if (!before || before.number !== number || !Array.isArray(snap.scores)) return null;
-    const gains = snap.scores.map((x, k) => x - (before.scores[k] ?? 0));
-    if (!gains.length) return null;
-    const low = /hearts/i.test((snap.game && snap.game.family) || "");
-    const best = low ? Math.min(...gains) : Math.max(...gains);
-    const sides = gains.map((g, k) => (g === best ? k : -1)).filter((k) => k >= 0);
-    if (sides.length === gains.length && gains.length > 1) return null;
-    const count = (snap.game && snap.game.sides) || gains.length;
-    const words = [];
-    for (const k of sides)
-      for (const s of snap.seats || [])
-        if ((s.side ?? s.seat % count) === k) words.push(s.name);
-    if (!words.length) return null;
-    const who = words.length === 1 ? words[0] : words.slice(0, -1).join(", ") + " and " + words[words.length - 1];
-    const sign = best > 0 ? "+" + best : String(best);
-    const name = who.charAt(0).toUpperCase() + who.slice(1);
-    return [{ t: "text", v: `${name} won the hand (${sign})`, s: "bold" }];
   }
 
   /** A hand's summary: the snapshot's (`rich`) replaces one made from its `scored` event. */
