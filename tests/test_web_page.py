@@ -489,7 +489,8 @@ def test_the_end_of_a_match_from_its_event(browser: Any, site: str) -> None:
     assert replay.get_attribute("href") == "/t/t1?replay=1&match=3"
     dialog.get_by_role("button", name="Play again").click()
     page.wait_for_timeout(50)
-    assert [m["type"] for m in table.sent][-1] == "again"
+    # (the page's heartbeat may ping at any moment: it is not what the click sent)
+    assert [m["type"] for m in table.sent if m["type"] != "ping"][-1] == "again"
     # The seat's token is kept for another visit (take the seat back from another device).
     assert page.evaluate("localStorage.getItem('tt-seat:t1')") == "tok"
     table.close()

@@ -137,6 +137,22 @@ export class Store {
     const scores = result.scores || (ev.data && ev.data.scores);
     if (Array.isArray(scores))
       lines.push([{ t: "text", v: "Scores: " + scores.map((n, k) => `${side(k)} ${n}`).join(" · "), s: "bold" }]);
+    // who won the hand, first: the scores shown are still those before it (as the seat
+    // model's summary says it: the side that gained most, the fewest points in Hearts)
+    const before = snap.scores || [];
+    const after = (ev.data && ev.data.scores) || [];
+    if (after.length > 1 && before.length === after.length) {
+      const gains = after.map((x, k) => x - before[k]);
+      const low = /hearts/i.test((snap.game && snap.game.family) || "");
+      const best = low ? Math.min(...gains) : Math.max(...gains);
+      const won = gains.map((g, k) => (g === best ? k : -1)).filter((k) => k >= 0);
+      if (won.length < gains.length) {
+        const who = won.map(side).join(" and ");
+        const how = low ? ` took the fewest points this hand (${best})`
+          : best > 0 ? ` won the hand (+${best})` : ` lost the least this hand (${best})`;
+        lines.unshift([{ t: "text", v: who + how, s: "bold" }]);
+      }
+    }
     return lines;
   }
 
