@@ -16,6 +16,7 @@ from tricktable.cards import JOKER, LITTLE_JOKER, RANKS, SUIT_NAMES, mask_of
 from tricktable.characters.roster import CHARACTERS
 from tricktable.characters.talk import LINES_PER_STEP, Speaker, display_name, fields_of, fill
 from tricktable.chat import named_cards
+from tricktable.chat.notation import RANK_WORDS
 from tricktable.engine.actions import BID
 from tricktable.engine.events import CardPlayed, Chat, Dealt, HandChanged, HandStarted
 from tricktable.games import load_game, names
@@ -30,21 +31,7 @@ GAMES = sorted(names())
 #: the same whatever plays her cards)
 CAST = [name if name != "ada" else "ada(base=heuristic)" for name in CHARACTERS]
 
-_RANK_WORDS = [
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "jack",
-    "queen",
-    "king",
-    "ace",
-]
+_RANK_WORDS = list(RANK_WORDS)
 _LONG = re.compile(
     r"\b(2|3|4|5|6|7|8|9|10|" + "|".join(_RANK_WORDS) + r")s? of (" + "|".join(SUIT_NAMES) + r")\b",
     re.IGNORECASE,

@@ -33,31 +33,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tricktable.cards import SUIT_NAMES, SUITS
+from tricktable.chat.notation import RANK_WORDS
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 
-_RANKS = dict(
-    zip(
-        "23456789TJQKA",
-        [
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "jack",
-            "queen",
-            "king",
-            "ace",
-        ],
-        strict=True,
-    )
-)
-_SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+_RANKS = dict(zip("23456789TJQKA", RANK_WORDS, strict=True))
+_SUITS = dict(zip(SUITS, SUIT_NAMES, strict=True))
 
 
 #: a button's line in Playwright's ARIA snapshot: its name and its states (a line whose

@@ -20,7 +20,8 @@ from itertools import combinations
 from math import comb
 from typing import Any, Final
 
-from tricktable.cards import RANKS, SUIT_NAMES, card_name, cards_in, parse_card
+from tricktable.cards import SUIT_NAMES, SUITS, card_name, cards_in, parse_card
+from tricktable.chat.notation import RANK_WORDS
 from tricktable.engine import actions as act
 from tricktable.engine.trick import Game, TrickState, View
 from tricktable.errors import IllegalAction, NotationError, TricktableError
@@ -29,28 +30,10 @@ from tricktable.seat.phrases import Phrase
 
 #: number words for counts a person reads ("pass three cards")
 NUMBER_WORDS: Final = (
-    "no",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
-)
+    "no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty",
+)  # fmt: skip
 #: the most subsets a choice lists when not every k of its cards may be chosen together
 _MOST_SETS: Final = 64
 
@@ -79,34 +62,11 @@ class CardChoice:
     sets: tuple[int, ...] | None = None
 
 
-_RANK_WORDS: Final = dict(
-    zip(
-        RANKS,
-        [
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "jack",
-            "queen",
-            "king",
-            "ace",
-        ],
-        strict=True,
-    )
-)
-
-
 def card_words(code: int) -> str:
     """A card in words: "ten of diamonds", "the joker"."""
     if code >= 52:
         return "the joker" if card_name(code) == "JK" else "the little joker"
-    return f"{_RANK_WORDS[RANKS[code % 13]]} of {SUIT_NAMES[code // 13]}"
+    return f"{RANK_WORDS[code % 13]} of {SUIT_NAMES[code // 13]}"
 
 
 def _verb_cards(game: Game, action: int) -> tuple[str, int] | None:
@@ -413,7 +373,7 @@ def action_phrase(game: Game, action: int) -> Phrase:
     return out
 
 
-_SUIT_WORDS: Final = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+_SUIT_WORDS: Final = dict(zip(SUITS, SUIT_NAMES, strict=True))
 
 
 def action_label(game: Game, action: int) -> str:
