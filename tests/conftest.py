@@ -149,3 +149,20 @@ def postgres() -> Iterator[Any]:
             yield server
     except PostgresMissing as exc:
         pytest.fail(str(exc))
+
+
+#: Debian's Chromium, which Playwright drives (never a browser it downloads)
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's Chromium through Playwright, one for a module's page tests."""
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield b
+        b.close()

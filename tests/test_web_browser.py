@@ -24,7 +24,6 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
 #: what the page clicks when it is its turn: a playable card, or a call (not the hint)
 LEGAL = ".hand-card.legal, .actions button:not(.hint)"
 
@@ -69,18 +68,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).is_file():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 class Person:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_web_page import NAMES, Table, browser, card_name, site, snapshot
+from test_web_page import NAMES, Table, card_name, site, snapshot
 
-__all__ = ["browser", "site"]  # the fixtures, shared with the page's tests
+__all__ = ["site"]  # the fixture, shared with the page's tests
 
 HAND = ["6C", "9C", "TC", "QH", "AH", "7D", "JS"]
 

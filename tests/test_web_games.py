@@ -17,12 +17,11 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from web_play import CHROMIUM, Played, Player, bold, free_port, launch, start_server
+from web_play import Played, Player, bold, served
 
 #: seconds one hand may take (a hand of 13 tricks takes about 8 on two cores)
 HAND = 60.0
@@ -30,25 +29,8 @@ HAND = 60.0
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    proc = start_server(tmp_path_factory.mktemp("web-games") / "tables.db", port)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).is_file():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
+    with served(tmp_path_factory.mktemp("web-games") / "tables.db") as base:
+        yield base
 
 
 @pytest.fixture

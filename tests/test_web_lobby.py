@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -19,7 +18,6 @@ import pytest
 from tricktable.web.hub import MAX_OPEN_TABLES
 from web_harness import Client, serving
 
-CHROMIUM = "/usr/bin/chromium"
 #: words no person should read: an option as the command line writes it
 ENGINE_WORDS = re.compile(r"=|\bpartners\s*[:=]|\d+x\d+|\btrue\b|\bfalse\b|\bplayers\s*=")
 SUITS = re.compile(r"\b(club|clubs|spade|spades|heart|hearts|diamond|diamonds)\b", re.I)
@@ -155,18 +153,6 @@ def test_a_record_downloads_under_a_real_file_name(base: str) -> None:
 
 
 # ----------------------------------------------------------------------------- the page
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).is_file():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -31,17 +31,7 @@ from typing import Any
 
 import pytest
 
-from web_play import (
-    CHROMIUM,
-    ROOT,
-    Played,
-    Player,
-    PlayFailed,
-    bold,
-    free_port,
-    launch,
-    start_server,
-)
+from web_play import ROOT, Played, Player, PlayFailed, bold, served
 
 #: seconds one hand may take (a hand of 13 tricks takes about 8 on two cores)
 HAND = 60.0
@@ -202,25 +192,8 @@ class Newcomer(Player):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    proc = start_server(tmp_path_factory.mktemp("newcomer") / "tables.db", port)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).is_file():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
+    with served(tmp_path_factory.mktemp("newcomer") / "tables.db") as base:
+        yield base
 
 
 def sign_up(page: Any, base: str, name: str, password: str) -> None:

@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
 STATIC = Path(str(files("tricktable") / "web" / "static"))
 
 RANKS = "23456789TJQKA"
@@ -218,18 +217,6 @@ def site() -> Iterator[str]:
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
     server.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).is_file():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 class Table:

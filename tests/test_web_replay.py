@@ -23,7 +23,6 @@ import pytest
 
 from web_harness import SRC, Client, free_port, server_process
 
-CHROMIUM = "/usr/bin/chromium"
 #: beginners play at once: the match takes a second or two, not the club bots' tens
 BOTS = [
     {"kind": "bot", "level": "beginner"},
@@ -110,18 +109,6 @@ def test_the_route_serves_every_step_to_the_end(
 
 
 # ------------------------------------------------------------------------------ the page
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).is_file():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs it (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 def _page(browser: Any, problems: list[str]) -> Any:

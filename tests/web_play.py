@@ -18,6 +18,7 @@ these three") is enabled only when the count is allowed. A hand's summary is a d
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -28,7 +29,7 @@ import sys
 import time
 import urllib.request
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -108,6 +109,18 @@ def start_server(db: Path, port: int, log: Any = subprocess.DEVNULL) -> subproce
             time.sleep(0.1)
     proc.kill()
     raise RuntimeError("tricktable serve did not answer in 20 s")
+
+
+@contextlib.contextmanager
+def served(db: Path) -> Iterator[str]:
+    """A ``tricktable serve`` of ``db`` on a free port while the block runs: its address."""
+    port = free_port()
+    proc = start_server(db, port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 def launch(playwright: Any) -> Any:
