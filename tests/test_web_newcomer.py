@@ -18,12 +18,7 @@ only gives it an account's browser context and taps where it would click.
 from __future__ import annotations
 
 import contextlib
-import json
-import os
-import random
 import re
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,7 +26,8 @@ from typing import Any
 
 import pytest
 
-from web_play import ROOT, Played, Player, PlayFailed, bold, served
+from test_web_replay import cli_scores
+from web_play import Played, Player, PlayFailed, bold, served
 
 #: seconds one hand may take (a hand of 13 tricks takes about 8 on two cores)
 HAND = 60.0
@@ -66,30 +62,11 @@ class Newcomer(Player):
     asked for or after a card is played."""
 
     def __init__(self, context: Any, base: str, seed: int = 0, tap: bool = True) -> None:
-        # Player.__init__ would open a context of its own as a guest: this one is the account's.
-        self.base = base
-        self.context = context
-        self.page = context.new_page()
-        self.page.set_default_timeout(10000)
-        self.problems: list[str] = []
-        self.page.on("pageerror", lambda e: self.problems.append(str(e)))
-        self.page.on(
-            "console", lambda m: self.problems.append(m.text) if m.type == "error" else None
-        )
-        self.page.on("websocket", self._watch)
-        self.rng = random.Random(seed)
-        self.snapshot: dict[str, Any] | None = None
-        self.stamp = 0
-        self.refused: str | None = None
-        self.acted = -1
+        super().__init__(None, base, seed=seed, context=context)  # the account's context
         self.tap = tap
         #: every time the hand was looked for: (moment, its box) and those out of view
         self.looked: list[str] = []
         self.out_of_view: list[str] = []
-        me = context.request.get(base + "/api/me")
-        if not me.ok:
-            raise PlayFailed(f"GET /api/me: {me.status} {me.text()}")
-        self.csrf = str(me.json().get("csrf") or me.json().get("csrf_token"))
 
     def reset(self) -> None:
         self.snapshot, self.stamp, self.refused, self.acted = None, 0, None, -1
@@ -222,20 +199,6 @@ def lobby_table(person: Newcomer, game: str) -> None:
     form.get_by_role("button", name="Create the table").tap()
     page.wait_for_url("**/t/**")
     page.get_by_role("region", name=re.compile(r"^The table")).wait_for()
-
-
-def cli_scores(record_path: Path) -> list[int]:
-    """The match's final scores as ``tricktable replay --json`` gives them (a subprocess)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    out = subprocess.run(
-        [sys.executable, "-m", "tricktable", "replay", "--json", str(record_path)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    return [int(s) for s in json.loads(out.stdout)["hands"][-1]["scores"]]
 
 
 def played_by_taps(person: Newcomer, played: Played) -> None:

@@ -53,11 +53,9 @@ def finished(base: str) -> dict[str, Any]:
         time.sleep(0.1)
 
 
-def _cli_scores(record: dict[str, Any], tmp_path: Path) -> list[int]:
-    """The match's final scores as ``tricktable replay --json RECORD`` gives them (a real
-    subprocess): the last hand's result holds the match's scores after it."""
-    path = tmp_path / "match.json"
-    path.write_text(json.dumps(record))
+def cli_scores(path: Path) -> list[int]:
+    """The final scores of the match recorded at ``path`` as ``tricktable replay --json``
+    gives them (a real subprocess): the last hand's result holds the match's scores after it."""
     env = {**os.environ, "PYTHONPATH": SRC}
     out = subprocess.run(
         [sys.executable, "-m", "tricktable", "replay", "--json", str(path)],
@@ -69,6 +67,12 @@ def _cli_scores(record: dict[str, Any], tmp_path: Path) -> list[int]:
     )
     result = json.loads(out.stdout)
     return [int(s) for s in result["hands"][-1]["scores"]]
+
+
+def _cli_scores(record: dict[str, Any], tmp_path: Path) -> list[int]:
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(record))
+    return cli_scores(path)
 
 
 def test_a_match_being_played_has_no_replay(base: str) -> None:

@@ -197,11 +197,14 @@ def bold(names: list[str], rng: random.Random) -> str:
 
 
 class Player:
-    """One person (a guest in a browser context) at one table page."""
+    """One person at one table page: a guest in a browser context of its own, or whoever
+    ``context`` (a signed-in browser context, given) is."""
 
-    def __init__(self, browser: Any, base: str, name: str = "Pat", seed: int = 0) -> None:
+    def __init__(
+        self, browser: Any, base: str, name: str = "Pat", seed: int = 0, context: Any = None
+    ) -> None:
         self.base = base
-        self.context = browser.new_context(
+        self.context = context or browser.new_context(
             viewport={"width": 1280, "height": 900}, reduced_motion="reduce"
         )
         self.page = self.context.new_page()
@@ -220,9 +223,12 @@ class Player:
         self.refused: str | None = None
         #: the count of snapshots when this person last acted (those after it are new)
         self.acted = -1
-        answer = self.context.request.post(base + "/api/guest", data={"name": name})
+        if context is not None:
+            answer = context.request.get(base + "/api/me")
+        else:
+            answer = self.context.request.post(base + "/api/guest", data={"name": name})
         if not answer.ok:
-            raise PlayFailed(f"no guest session: {answer.status} {answer.text()}")
+            raise PlayFailed(f"no session: {answer.status} {answer.text()}")
         self.csrf = str(answer.json()["csrf"])
 
     def _watch(self, ws: Any) -> None:
