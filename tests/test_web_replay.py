@@ -110,6 +110,11 @@ def test_the_route_serves_every_step_to_the_end(
     assert end["snapshot"]["scores"] == _cli_scores(record, tmp_path)
     assert http.get(url, params={"step": last + 1}).status_code == 404
     assert http.get(url, params={"step": "-1"}).status_code == 404
+    # what a stranger may type: each a one-line 404, never the server's failure
+    for bad in ("²", "١", "9" * 5000, "1e3", " 1", ""):
+        for key in ("step", "match"):
+            answer = http.get(url, params={key: bad})
+            assert answer.status_code == 404 and "error" in answer.json(), (key, bad)
 
 
 # ------------------------------------------------------------------------------ the page

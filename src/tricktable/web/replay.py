@@ -193,7 +193,7 @@ async def replay_answer(
     raw = query.get("match")
     match_no = room.match_no
     if raw is not None:
-        if not raw.isdigit() or not 1 <= int(raw) <= room.match_no:
+        if not _whole(raw) or not 1 <= int(raw) <= room.match_no:
             return 404, {"error": f"no match {raw[:10]!r} at this table"}
         match_no = int(raw)
     if match_no == room.match_no and room.status != "over":
@@ -210,7 +210,7 @@ async def replay_answer(
     raw_step = query.get("step")
     if raw_step is None:
         return 200, {**head, "title": room.info()["title"], **steps.to_json()}
-    if not raw_step.isdigit() or not 0 <= int(raw_step) <= steps.last:
+    if not _whole(raw_step) or not 0 <= int(raw_step) <= steps.last:
         return 404, {"error": f"no step {raw_step[:10]!r}: the steps are 0 to {steps.last}"}
     k = int(raw_step)
     # A fresh state replayed off the loop: a long match's last step takes a few tens of ms.
@@ -218,10 +218,16 @@ async def replay_answer(
     return 200, {**head, **steps.index[k], "snapshot": snap}
 
 
-__all__ = ["KEPT", "MatchSteps", "Replays", "replay_answer", "seat_kinds"]
-
-
 def _said(game: Game, action: int) -> str:
     """An action in words: "play eight of clubs", "bid 3", "pass queen of spades, ..."."""
     label = action_label(game, action)
     return f"play {label}" if 0 <= action < 64 else label
+
+
+def _whole(text: str) -> bool:
+    """Whether a query's ``text`` is a whole number ``int`` reads: ASCII digits, not too many
+    (``"²".isdigit()`` is true and ``int`` refuses it; so it does 5,000 digits)."""
+    return text.isascii() and text.isdigit() and len(text) <= 9
+
+
+__all__ = ["KEPT", "MatchSteps", "Replays", "replay_answer", "seat_kinds"]
