@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tricktable.db import StoreError
 from tricktable.errors import TricktableError
+from tricktable.seat.choices import number_word
 from tricktable.text import unshowable
 from tricktable.web.hub import BadRequest, Conn, Hub
 from tricktable.web.replay import Replays, replay_answer
@@ -529,9 +530,6 @@ def _list_games() -> list[dict[str, Any]]:
     return out
 
 
-_NUMBERS: Final = ("none", "one", "two", "three", "four", "five", "six", "seven", "eight")
-
-
 def seating_words(players: int, sides: int) -> str:
     """How ``players`` seats sit when ``sides`` sides score (seat s plays for side
     ``s % sides``: partners sit evenly round the table), in a person's words.
@@ -547,7 +545,7 @@ def seating_words(players: int, sides: int) -> str:
         return "each for themselves"
     size = players // sides
     where = "partners opposite" if size == 2 else "partners alternate"
-    return f"{_NUMBERS[sides]} sides of {_NUMBERS[size]}, {where}"
+    return f"{number_word(sides)} sides of {number_word(size)}, {where}"
 
 
 def _tables_of(name: str) -> list[dict[str, Any]]:
