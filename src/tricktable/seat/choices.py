@@ -267,20 +267,15 @@ _THESE: Final = {1: "this card"}
 
 
 def decision(
-    view: View,
-    names: list[str],
-    state: TrickState | None = None,
-    choice: CardChoice | bool | None = True,
+    view: View, names: list[str], state: TrickState | None, choice: CardChoice | None
 ) -> dict[str, Any] | None:
     """The viewer's decision for the wire (None when it has none): ``{"kind": "one",
     "prompt"}`` (choose one of ``legal``) or ``{"kind": "cards", "verb", "cards", "min",
     "max", "prompt", "confirm", "finish"}`` (see docs/protocol-web.md). ``choice``: the
-    viewer's :func:`card_choice` when the caller has found it already."""
+    viewer's :func:`card_choice` (``state`` only words it: whom a pass goes to)."""
     legal = view.legal_actions()
     if not legal:
         return None
-    if choice is True or choice is False:  # not found yet by the caller
-        choice = card_choice(view, state)
     if choice is None:
         return {"kind": "one", "prompt": _one_prompt(view, legal)}
     game = view.game
