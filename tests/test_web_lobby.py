@@ -133,6 +133,13 @@ def test_bots_at_one_table_have_names_and_avatars_of_their_own(base: str) -> Non
     assert len(set(names)) == 3 and len({s["avatar"] for s in bots}) == 3, names
     assert not any(SUITS.search(n) for n in names), names
     assert names == ["Seasoned bot", "Seasoned bot 2", "Expert bot"]
+    # the page draws its seats from the snapshot: there too each bot has its own avatar
+    ann.connect()
+    ann.send("hello", table["id"], {"since": None})
+    snap = ann.until("snapshot")["data"]
+    faces = [s["avatar"] for s in snap["seats"] if s["kind"] == "bot"]
+    assert faces == names
+    ann.close()
     ann.close()
 
 

@@ -35,6 +35,10 @@ def snapshot(table: Table, viewer: int, version: int, names: Sequence[str]) -> d
     seats called by ``names`` (the table's, as its lobby shows them)."""
     out = _snapshot(table, viewer, names=list(names))
     out["version"] = version
+    # A seat's avatar is drawn from its name, as TABLE_INFO's is: two bots of one level
+    # ("Beginner bot", "Beginner bot 2") have one label (bot:beginner), but not one face.
+    for seat, name in zip(out["seats"], names, strict=True):
+        seat["avatar"] = name
     return out
 
 
