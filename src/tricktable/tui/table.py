@@ -639,8 +639,9 @@ class TableScreen(FittedScreen[str]):
         prompt = plain(to_rich(choice["prompt"], self.names), self.settings.ascii).plain
         k = len(self.marked)
         confirm = choice["confirm"].get(str(k))
-        enter = f", Enter: {confirm}" if confirm else ""
-        return f"{prompt}: space marks a card ({k} of {choice['max']} marked){enter}"
+        # the count and what a key does first: a 100-column window shows some 58 characters
+        what = f"Enter: {confirm}" if confirm else "space marks one"
+        return f"{k} of {choice['max']} marked · {what} · {prompt}"
 
     def _toggle_mark(self, card: int) -> None:
         choice = self.card_choice
