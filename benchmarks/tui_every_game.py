@@ -86,7 +86,7 @@ async def _hand(screen: TableScreen, pilot: Any, shots: Path | None, game: str) 
             legal = screen.view().legal_actions()
             await _to(pilot, screen, next(i for i, c in enumerate(screen.hand) if c in legal))
         await pilot.press("enter")
-        await _until(pilot, lambda: screen.table.moves > before or scored(), 10)
+        await _until(pilot, lambda b=before: screen.table.moves > b or scored(), 10)
     return met
 
 
