@@ -132,6 +132,9 @@ def test_a_whole_hand_by_mouse_clicks() -> None:
                 break
             before = app.table.moves
             if app.view().phase != PLAY:
+                # the bid panel drawn for this turn before it is clicked (a loaded run's
+                # click came first, on an empty button)
+                await until(pilot, lambda: bool(app.choices))
                 await pilot.click("#bid-0")  # the first button: pass (or the forced bid)
                 clicked_bid = True
             else:
