@@ -346,9 +346,9 @@ def test_a_void_shown_before_a_draw_is_no_void_after_it() -> None:
 
 
 def test_the_presenter_and_statistics_speak_of_points_and_stock() -> None:
+    from tricktable.seat.games import presenter_for
+    from tricktable.seat.games.base import HandSeen, Seating
     from tricktable.stats import stats_for
-    from tricktable.ui.games import presenter_for
-    from tricktable.ui.games.base import HandSeen, Seating
 
     game = load_game("california-jack")
     state = play_match(game, [make_bot("heuristic"), make_bot("random")], 4)

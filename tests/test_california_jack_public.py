@@ -86,8 +86,8 @@ def test_undo_takes_back_what_was_taken() -> None:
 
 
 def test_the_table_shows_what_the_others_took() -> None:
-    from tricktable.ui.games import presenter_for
-    from tricktable.ui.games.base import Seating
+    from tricktable.seat.games import presenter_for
+    from tricktable.seat.games.base import Seating
 
     state = dealt("california-jack")
     play(state, "3H", "6D")

@@ -25,9 +25,9 @@ from tricktable.games import GAMES, PRESETS, load_game, register
 from tricktable.games.hearts import Hearts
 from tricktable.games.tricks import Tricks
 from tricktable.match import Referee, play_match
+from tricktable.seat.games import Presenter, presenter_for
+from tricktable.seat.games.tricks import TricksPresenter
 from tricktable.stats import GameStats, stats_for
-from tricktable.ui.games import Presenter, presenter_for
-from tricktable.ui.games.tricks import TricksPresenter
 
 PACKAGE = Path(tricktable.__file__).parent
 #: the modules every game goes through: none may single a game out by its name
@@ -42,8 +42,8 @@ SHARED = [
     "bots/__init__.py",
     "bots/base.py",
     "bots/family.py",
-    "ui/games/__init__.py",
-    "ui/games/base.py",
+    "seat/games/__init__.py",
+    "seat/games/base.py",
     "ui/terminal.py",
     "ui/account.py",
     "table/*.py",

@@ -239,3 +239,26 @@ def test_the_engine_imports_no_search_even_inside_functions() -> None:
         for m in engine
     }
     assert not {m: t for m, t in found.items() if t}, f"the engine imports the search: {found}"
+
+
+#: what the seat model (issue 26) may not reach, even from inside a function: it is plain data
+#: that every door reads, so no renderer and no door is below it
+SEAT_MAY_NOT = ("rich", "textual", "tricktable.ui", "tricktable.tui", "tricktable.web")
+
+
+def test_the_seat_model_imports_no_renderer_and_no_door() -> None:
+    found: dict[str, list[str]] = {}
+    for module, (path, _) in _modules().items():
+        if module.split(".")[:2] != ["tricktable", "seat"]:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = [
+            alias.name if isinstance(node, ast.Import) else node.module or ""
+            for node in _every_import(tree.body)
+            for alias in (node.names if isinstance(node, ast.Import) else [node.names[0]])
+        ]
+        bad = [n for n in names if any(n == p or n.startswith(p + ".") for p in SEAT_MAY_NOT)]
+        if bad:
+            found[module] = bad
+    assert "tricktable.seat.games.base" in _modules()  # the presenters are the seat's
+    assert not found, f"the seat model imports a renderer or a door: {found}"

@@ -27,8 +27,9 @@ from tricktable.errors import TricktableError
 from tricktable.games import load_game, names
 from tricktable.seat import EVERYONE, event_json, snapshot, snapshot_of, snapshot_of_view
 from tricktable.seat import phrases as ph
+from tricktable.seat.games import card_text, join, line, suit_text
 from tricktable.table.table import Table
-from tricktable.ui.games import card_text, join, line, suit_text
+from tricktable.ui.render import lines_to_rich, rich_text, to_rich
 
 SHAPES = all_shapes()
 #: hands a match is played to: more at a preset's own table
@@ -250,13 +251,13 @@ def test_phrases_read_back_a_presenters_text_exactly() -> None:
     assert {"t": "seat", "v": 1} in phrase and {"t": "seat", "v": 3, "s": "bold"} in phrase
     assert {"t": "card", "v": "JD", "trump": True, "s": "bold red"} in phrase
     assert {"t": "card", "v": "JK", "s": "bold magenta"} in phrase
-    rendered = ph.to_rich(phrase, names)
+    rendered = to_rich(phrase, names)
     expected = line(
         "West ", card_text(9 + 13, trumps=1 << 22), " · ", suit_text(2), " ", card_text(52)
     )
     expected.append(" East    |", style="bold")
     assert rendered.plain == expected.plain
-    assert _styles(rendered) == _styles(expected)
+    assert _styles(rendered) == _styles(rich_text(expected))
     assert ph.to_plain(phrase, names) == expected.plain
     assert ph.from_json(json.loads(json.dumps(ph.to_json(phrase)))) == phrase
 
@@ -294,7 +295,7 @@ def test_a_bad_token_is_refused() -> None:
 def test_the_snapshots_words_draw_as_the_presenters_wrote_them(spec: str) -> None:
     """Each phrase drawn by ``to_rich`` is the presenter's own text: the same characters in
     the same styles (what the terminal and the TUI print from the snapshot)."""
-    from tricktable.ui.games import Seating, presenter_for
+    from tricktable.seat.games import Seating, presenter_for
     from tricktable.ui.terminal import seat_names
 
     state = load_game(spec).new_state(5)
@@ -312,9 +313,9 @@ def test_the_snapshots_words_draw_as_the_presenters_wrote_them(spec: str) -> Non
             (hand["situation"], presenter.situation_lines(seating, view)),
             (hand["tally"], presenter.tally_lines(seating, view)),
         ):
-            drawn = ph.lines_to_rich(phrases, names)
+            drawn = lines_to_rich(phrases, names)
             assert [t.plain for t in drawn] == [t.plain for t in texts]
-            assert [_styles(t) for t in drawn] == [_styles(t) for t in texts]
+            assert [_styles(t) for t in drawn] == [_styles(rich_text(t)) for t in texts]
         state.apply(rng.choice(state.legal_actions()))
 
 

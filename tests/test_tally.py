@@ -24,7 +24,7 @@ from tricktable.cards import (
 from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState
 from tricktable.games import GAMES, PRESETS, load_game
 from tricktable.games.pitch_scoring import game_count
-from tricktable.ui.games import Presenter, Seating, presenter_for
+from tricktable.seat.games import Presenter, Seating, presenter_for
 from tricktable.ui.terminal import seat_names
 
 #: a card as people read it in the tally (``10♦``, ``Q♠``, ``JK``)

@@ -1,4 +1,4 @@
-"""How each game is shown at the table (``tricktable.ui.games``): real matches, in-process.
+"""How each game is shown at the table (``tricktable.seat.games``): real matches, in-process.
 
 The table shows a match from its events; where a test needs a result of a given shape, it
 gives the display that result's event.
@@ -31,11 +31,11 @@ from tricktable.games.spades_results import SpadesResult
 from tricktable.games.tricks import Tricks
 from tricktable.match import play_match
 from tricktable.runner import MatchSpec, run_match
+from tricktable.seat.games import Presenter, presenter_for
 from tricktable.stats import stats_for
 from tricktable.table import Table as MatchTable
 from tricktable.table import run
 from tricktable.ui.account import render_account
-from tricktable.ui.games import Presenter, presenter_for
 from tricktable.ui.human import HumanPlayer
 from tricktable.ui.terminal import TableDisplay, seat_names
 

@@ -26,8 +26,9 @@ from tricktable.cli import fail
 from tricktable.errors import TricktableError
 from tricktable.records import load_record
 from tricktable.search.explain import value_text
-from tricktable.ui.games import Presenter, Seating, join, presenter_for, safely
-from tricktable.ui.games.base import HandSeen
+from tricktable.seat.games import Presenter, Seating, presenter_for, safely
+from tricktable.seat.games.base import HandSeen
+from tricktable.ui.render import join, rich_text
 from tricktable.ui.terminal import seat_names
 
 #: shown where a figure has no data
@@ -178,7 +179,7 @@ def _hand(
         lambda: [Presenter(analysis.game).hand_line(seating, seen)],
     )[0]
     head = Text(f"Hand {h + 1} · {seating.names[log.dealer]} deals · ", style="bold")
-    head.append_text(line)
+    head.append_text(rich_text(line))
     console.print()
     console.print(head)
     mistakes = analysis.mistakes(h)
@@ -201,7 +202,7 @@ def _hand(
 
 def _row(d: Decision, seating: Seating, presenter: Presenter) -> list[str | Text]:
     """The cells of a decision: trick, seat, played, dd best, dd lost, bot's choice, lost."""
-    words = lambda a: presenter.action_words(a, d.trumps)  # noqa: E731
+    words = lambda a: rich_text(presenter.action_words(a, d.trumps))  # noqa: E731
     dd, sampled = d.double_dummy, d.sampled
     played = words(d.action)
     if dd is not None:

@@ -77,7 +77,7 @@ class Game:
     #: whether trump is named by the first card led (the Pitch family), not before play:
     #: the stdio protocol tells it right after that card
     trump_named_by_lead: ClassVar[bool] = False
-    #: "module:Class" of the game's presenter (:mod:`tricktable.ui.games`); "" for the generic
+    #: "module:Class" of the game's presenter (:mod:`tricktable.seat.games`); "" for the generic
     #: one. Text, imported only when a table shows the game: the engine never imports the UI
     presenter: ClassVar[str] = ""
     #: "module:Class" of the game's statistics hook (:mod:`tricktable.stats`); "" for the

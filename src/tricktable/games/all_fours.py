@@ -443,7 +443,7 @@ class AllFours(Game):
     records_stock = True  # the turn-up and the cards a run deals come from the stock
     heuristic_bot = "tricktable.bots.all_fours_heuristic:AllFoursHeuristic"
     statistics = "tricktable.stats.all_fours:AllFoursStats"
-    presenter = "tricktable.ui.games.all_fours:AllFoursPresenter"
+    presenter = "tricktable.seat.games.all_fours:AllFoursPresenter"
     seat_counts = (2, 3, 4, 5, 6)
 
     def __init__(

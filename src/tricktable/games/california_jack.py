@@ -281,7 +281,7 @@ class CaliforniaJack(Game):
     family = "All Fours"
     seat_counts = (2, 4)
     heuristic_bot = "tricktable.bots.california_jack_heuristic:CaliforniaJackHeuristic"
-    presenter = "tricktable.ui.games.california_jack:CaliforniaJackPresenter"
+    presenter = "tricktable.seat.games.california_jack:CaliforniaJackPresenter"
     statistics = "tricktable.stats.california_jack:CaliforniaJackStats"
 
     def __init__(

@@ -528,7 +528,7 @@ class Cinch(Game):
     Options = CinchOptions
     State = CinchState
     heuristic_bot = "tricktable.bots.cinch_heuristic:CinchHeuristic"
-    presenter = "tricktable.ui.games.cinch:CinchPresenter"
+    presenter = "tricktable.seat.games.cinch:CinchPresenter"
     statistics = "tricktable.stats.cinch:CinchStats"
     family = "All Fours"
     seat_counts = (2, 3, 4, 5, 6)

@@ -352,7 +352,7 @@ class Euchre(Game):
     State = EuchreState
     records_stock = True
     heuristic_bot = "tricktable.bots.euchre_heuristic:EuchreHeuristic"
-    presenter = "tricktable.ui.games.euchre:EuchrePresenter"
+    presenter = "tricktable.seat.games.euchre:EuchrePresenter"
     statistics = "tricktable.stats.euchre:EuchreStats"
     private_actions = True  # the dealer's discard is its own
     seat_counts = (3, 4)

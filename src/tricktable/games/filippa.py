@@ -176,7 +176,7 @@ class Filippa(Game):
     Options = FilippaOptions
     State = FilippaState
     heuristic_bot = "tricktable.bots.hearts_heuristic:HeartsHeuristic"
-    presenter = "tricktable.ui.games.hearts:FilippaPresenter"
+    presenter = "tricktable.seat.games.hearts:FilippaPresenter"
     statistics = "tricktable.stats.hearts:FilippaStats"
     private_actions = True  # a pass is seen by its receiver only
 

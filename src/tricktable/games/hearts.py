@@ -231,7 +231,7 @@ class Hearts(Game):
     Options = HeartsOptions
     State = HeartsState
     heuristic_bot = "tricktable.bots.hearts_heuristic:HeartsHeuristic"
-    presenter = "tricktable.ui.games.hearts:HeartsPresenter"
+    presenter = "tricktable.seat.games.hearts:HeartsPresenter"
     statistics = "tricktable.stats.hearts:HeartsStats"
     private_actions = True  # a pass is seen by its receiver only
     lower_wins = True  # the lowest score wins the match (lowest_unique)

@@ -213,7 +213,7 @@ class OhHell(Game):
     State = OhHellState
     records_stock = True
     heuristic_bot = "tricktable.bots.tricks_heuristic:OhHellHeuristic"
-    presenter = "tricktable.ui.games.oh_hell:OhHellPresenter"
+    presenter = "tricktable.seat.games.oh_hell:OhHellPresenter"
     statistics = "tricktable.stats.oh_hell:OhHellStats"
     seat_counts = (3, 4, 5, 6, 7)
 

@@ -434,7 +434,7 @@ class Setback(Game):
     State = SetbackState
     heuristic_bot = "tricktable.bots.pitch_heuristic:PitchHeuristic"
     trump_named_by_lead = True  # the declarer's first card names trump
-    presenter = "tricktable.ui.games.pitch:SetbackPresenter"
+    presenter = "tricktable.seat.games.pitch:SetbackPresenter"
     family = "All Fours"
     seat_counts = (2, 3, 4, 5, 6, 7)
     statistics = "tricktable.stats.pitch:SetbackStats"

@@ -343,7 +343,7 @@ class Spades(Game):
     State = SpadesState
     heuristic_bot = "tricktable.bots.spades_heuristic:SpadesHeuristic"
     http_adapter = "tricktable.protocols.http:SpadesEvents"  # seed 004's five endpoints
-    presenter = "tricktable.ui.games.spades:SpadesPresenter"
+    presenter = "tricktable.seat.games.spades:SpadesPresenter"
     statistics = "tricktable.stats.spades:SpadesStats"
     fault_penalty = "forfeit"  # seed 004: a fault forfeits the match
     seat_counts = (3, 4)

@@ -181,7 +181,7 @@ class Tricks(Game):
     State = TricksState
     heuristic_bot = "tricktable.bots.tricks_heuristic:TricksHeuristic"
     seed_protocol = True  # seed 002's bots speak its stdio protocol word for word
-    presenter = "tricktable.ui.games.tricks:TricksPresenter"
+    presenter = "tricktable.seat.games.tricks:TricksPresenter"
     statistics = "tricktable.stats.tricks:TricksStats"
     fault_penalty = "bad-card"  # seed 002: a fault is a bad card (TricksState.penalize_bad_card)
     seat_counts = (3, 4, 5, 6, 7)

@@ -2,35 +2,34 @@
 
 A phrase is a list of tokens, each a JSON-ready dict:
 
-- ``{"t": "text", "v": "bid 3", "s": "bold"}`` — words (``s``, a Rich style, is optional);
+- ``{"t": "text", "v": "bid 3", "s": "bold"}`` — words (``s``, a style like ``bold red``,
+  is optional);
 - ``{"t": "card", "v": "QH"}`` — a card in record notation (``2C``..``AS``, ``JK``, ``JL``);
   ``trump: true`` when it is a trump of the hand, ``s`` the style the terminal gives it;
 - ``{"t": "suit", "v": "H"}`` — a suit by its letter (``s`` its style);
 - ``{"t": "seat", "v": 2}`` — a seat, drawn as its name (``s`` its style).
 
-:func:`to_rich` draws a phrase as Rich ``Text`` (a card ``10♦`` in red, a seat by the name
-given), :func:`to_plain` as a string; the web page draws the same tokens as HTML.
+:func:`to_plain` draws a phrase as a string; the terminal's renderer
+(:func:`tricktable.ui.render.to_rich`) as Rich text, a card ``10♦`` in red and a seat by
+the name given; the web page draws the same tokens as HTML.
 
-The games' presenters (:mod:`tricktable.ui.games`) write Rich ``Text``; :func:`phrase_of`
-reads such a text back into tokens. It is exact because the presenters are called with
+The games' presenters (:mod:`tricktable.seat.games`) write :class:`~tricktable.seat.words.Words`;
+:func:`phrase_of` reads them into tokens. It is exact because the presenters are called with
 *seat markers* for names (:func:`seat_markers`: private-use characters as long as the real
 names, so padding and alignment come out the same), and because a card or suit is written
-only by :func:`~tricktable.ui.games.card_text` and :func:`~tricktable.ui.games.suit_text`,
+only by :func:`~tricktable.seat.games.card_text` and :func:`~tricktable.seat.games.suit_text`,
 whose forms (``10♦``, ``♦``, a joker in bold magenta) nothing else writes.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from rich.style import Style
-from rich.text import Text
-
 from tricktable.cards import SUIT_SYMBOLS, SUITS, card_name, parse_card, pretty_card
 from tricktable.errors import TricktableError
+from tricktable.seat.words import Words, combine
 
 #: a token of a phrase (see the module)
 Token = dict[str, Any]
@@ -51,7 +50,6 @@ _PIECE: Final = re.compile(
 )
 #: the jokers' names, which the terminal writes as they are (in bold magenta)
 _JOKERS: Final = frozenset({"JK", "JL"})
-_JOKER_STYLE: Final = Style.parse("bold magenta")
 _KINDS: Final = frozenset({"text", "card", "suit", "seat"})
 
 
@@ -101,7 +99,8 @@ def card_style(code: int, trump: bool = False) -> str:
 # ---------------------------------------------------------------------------- drawing
 
 
-def _words(token: Token, names: Sequence[str]) -> str:
+def words_of(token: Token, names: Sequence[str]) -> str:
+    """One token as the words it stands for (a card ``10♦``, a seat by ``names``)."""
     kind, value = token["t"], token["v"]
     if kind == "text":
         return str(value)
@@ -114,33 +113,9 @@ def _words(token: Token, names: Sequence[str]) -> str:
     raise TricktableError(f"a phrase token is text, card, suit or seat, not {kind!r}")
 
 
-def to_rich(phrase: Iterable[Token], names: Sequence[str], style: str = "") -> Text:
-    """``phrase`` as Rich text: cards and suits by their symbols, seats by ``names``.
-
-    Tokens of one style next to each other make one span, as the presenters wrote them;
-    ``style`` is the whole line's (a presenter's ``Text(..., style=...)``).
-    """
-    out = Text(style=style)
-    run, run_style = "", ""
-    for token in phrase:
-        words = _words(token, names)
-        token_style = token.get("s", "")
-        if token_style != run_style:
-            out.append(run, style=run_style or None)
-            run, run_style = "", token_style
-        run += words
-    out.append(run, style=run_style or None)
-    return out
-
-
 def to_plain(phrase: Iterable[Token], names: Sequence[str]) -> str:
     """``phrase`` as plain text (cards as ``10♦``, seats by ``names``)."""
-    return "".join(_words(token, names) for token in phrase)
-
-
-def lines_to_rich(phrases: Iterable[Phrase], names: Sequence[str]) -> list[Text]:
-    """Several phrases, one Rich text each."""
-    return [to_rich(p, names) for p in phrases]
+    return "".join(words_of(token, names) for token in phrase)
 
 
 # ---------------------------------------------------------------------------- reading
@@ -157,60 +132,41 @@ def seat_markers(names: Sequence[str]) -> list[str]:
     ]
 
 
-def phrase_of(rich: Text | str) -> Phrase:
-    """A presenter's Rich text (written with :func:`seat_markers` for names) as a phrase."""
-    if isinstance(rich, str):
-        rich = Text(rich)
-    plain = rich.plain
-    cuts = {0, len(plain)}
-    for span in rich.spans:
-        cuts.add(max(0, min(span.start, len(plain))))
-        cuts.add(max(0, min(span.end, len(plain))))
-    bounds = sorted(cuts)
-    base = _style(rich.style)
+def phrase_of(words: Words | str) -> Phrase:
+    """A presenter's words (written with :func:`seat_markers` for names) as a phrase."""
+    if isinstance(words, str):
+        words = Words(words)
     out: Phrase = []
-    for start, end in itertools.pairwise(bounds):
-        if start == end:
-            continue
-        own = Style.null()
-        for span in rich.spans:
-            if span.start <= start and end <= span.end:
-                own = own + _style(span.style)
-        _read_run(plain[start:end], base + own, own, out)
+    for run, own in words.runs:
+        _read_run(run, combine(words.style, own), own, out)
     return _merged(out)
 
 
-def _style(style: str | Style) -> Style:
-    return Style.parse(style) if isinstance(style, str) else style
-
-
-def _read_run(run: str, style: Style, own: Style, out: Phrase) -> None:
+def _read_run(run: str, style: str, own: str, out: Phrase) -> None:
     """One run of a single style: its seats, cards and suits as tokens, the rest words.
 
     ``own`` is the run's style without the line's: a card bold of its own is a trump."""
-    name = str(style) if style else ""
-    if name == "none":
-        name = ""
-    if run in _JOKERS and own.bold and own.color == _JOKER_STYLE.color:
-        out.append(_styled({"t": "card", "v": run}, name))
+    bold = "bold" in own.split()
+    if run in _JOKERS and bold and "magenta" in own.split():
+        out.append(_styled({"t": "card", "v": run}, style))
         return
     at = 0
     for match in _PIECE.finditer(run):
         if match.start() > at:
-            out.append(text(run[at : match.start()], name))
+            out.append(text(run[at : match.start()], style))
         if match.group("seat"):
-            out.append(seat(ord(match.group("seat")[0]) - MARK, name))
+            out.append(seat(ord(match.group("seat")[0]) - MARK, style))
         elif match.group("card"):
             code = parse_card(match.group("card"))
             token: Token = {"t": "card", "v": card_name(code)}
-            if bool(own.bold):
+            if bold:
                 token["trump"] = True
-            out.append(_styled(token, name))
+            out.append(_styled(token, style))
         else:
-            out.append(suit(_SYMBOLS.index(match.group("suit")), name))
+            out.append(suit(_SYMBOLS.index(match.group("suit")), style))
         at = match.end()
     if at < len(run):
-        out.append(text(run[at:], name))
+        out.append(text(run[at:], style))
 
 
 def _styled(token: Token, style: str) -> Token:
@@ -236,7 +192,7 @@ def _merged(phrase: Phrase) -> Phrase:
     return out
 
 
-def phrases_of(texts: Iterable[Text | str]) -> list[Phrase]:
+def phrases_of(texts: Iterable[Words | str]) -> list[Phrase]:
     """Several presenter texts, a phrase each."""
     return [phrase_of(t) for t in texts]
 

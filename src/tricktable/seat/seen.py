@@ -1,5 +1,5 @@
 """What a viewer has seen of a match, folded from its event stream: the hand in play (or the
-last one) as a :class:`~tricktable.ui.games.base.HandSeen`, the scores, the end.
+last one) as a :class:`~tricktable.seat.games.base.HandSeen`, the scores, the end.
 
 The terminal table shows events as they come; a snapshot needs the same facts at once. Both
 fold the same stream the same way (:meth:`Seen.take`), so neither works anything out from a
@@ -26,7 +26,7 @@ from tricktable.engine.events import (
     TrumpNamed,
 )
 from tricktable.engine.results import HandResult
-from tricktable.ui.games.base import HandSeen
+from tricktable.seat.games.base import HandSeen
 
 #: the kinds of event whose news outlives its hand (besides a hand's score)
 _LASTING = frozenset({"match_over", "forfeited", "substituted"})

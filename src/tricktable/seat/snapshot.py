@@ -33,8 +33,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
-from rich.text import Text
-
 from tricktable.cards import (
     SUITS,
     card_name,
@@ -64,11 +62,12 @@ from tricktable.engine.trick import Game, TrickState, View
 from tricktable.errors import TricktableError
 from tricktable.seat import phrases as ph
 from tricktable.seat.choices import CardChoice, action_label, card_choice, decision
+from tricktable.seat.games import Presenter, Seating, line, presenter_for, safely
+from tricktable.seat.games.base import SEAT_KEYS
 from tricktable.seat.phrases import Phrase
 from tricktable.seat.seen import Seen
 from tricktable.seat.views import EVERYONE, view_for
-from tricktable.ui.games import Presenter, Seating, line, presenter_for, safely
-from tricktable.ui.games.base import SEAT_KEYS
+from tricktable.seat.words import Words
 
 if TYPE_CHECKING:
     from tricktable.table.table import Table
@@ -112,7 +111,7 @@ EVENT_KINDS: Final = {
 }
 
 
-class Words:
+class Voice:
     """A game's presenter called with seat markers for names: its texts read as phrases.
 
     ``names`` are the real names (``You`` kept as words: the presenter conjugates for it).
@@ -126,13 +125,13 @@ class Words:
 
         self._actions: dict[tuple[int, int], Phrase] = {}
 
-    def phrase(self, text: Text | str) -> Phrase:
+    def phrase(self, text: Words | str) -> Phrase:
         """One presenter text as a phrase."""
         return ph.phrase_of(text)
 
     def action(self, action: int, trumps: int = 0) -> Phrase:
         """An action's words (the presenter's ``action_words``) as a phrase; a card's is its
-        token, as :func:`~tricktable.ui.games.card_text` draws it."""
+        token, as :func:`~tricktable.seat.games.card_text` draws it."""
         key = (action, trumps >> action & 1 if act.is_play(action) else trumps)
         out = self._actions.get(key)
         if out is None:
@@ -249,7 +248,7 @@ def _snapshot(
     if len(labels) != n:
         raise TricktableError(f"{n} seats need {n} labels, got {len(labels)}")
     shown_names = list(names) if names is not None else [_display(label) for label in labels]
-    words = Words(game, shown_names)
+    words = Voice(game, shown_names)
     seating = words.seating
     seen = Seen(n, game.num_scores).take_all(public.stream)
     hand_seen = seen.hand
@@ -291,7 +290,7 @@ def _snapshot(
 
 def _seats(
     public: Public,
-    words: Words,
+    words: Voice,
     labels: Sequence[str],
     kinds: Sequence[str] | None,
     me: int,
@@ -333,7 +332,7 @@ def hand_size(state: TrickState, seat: int) -> int:
     return int(state.hands[seat].bit_count())
 
 
-def _hand(public: Public, words: Words, seen: Seen, viewer: int) -> dict[str, Any] | None:
+def _hand(public: Public, words: Voice, seen: Seen, viewer: int) -> dict[str, Any] | None:
     if not public.dealt:
         return None  # nothing dealt yet
     view, n = public.view, public.n
@@ -405,7 +404,7 @@ def _hand(public: Public, words: Words, seen: Seen, viewer: int) -> dict[str, An
     return out
 
 
-def _bidding_facts(presenter: Presenter, seating: Seating, view: View) -> list[Text]:
+def _bidding_facts(presenter: Presenter, seating: Seating, view: View) -> list[Words]:
     """The facts before the play: a game's own, or the generic ones (every fact of the
     view's info) with the facts that are none left out — no value, a seat that is no seat
     (``high_bidder`` -1), a high bid nobody made — and ``no bid yet`` said instead."""
@@ -425,14 +424,14 @@ def _bidding_facts(presenter: Presenter, seating: Seating, view: View) -> list[T
 
     bidder = info.get("high_bidder")
     nobody = "high_bidder" in info and none("high_bidder", bidder)
-    out: list[Text] = []
+    out: list[Words] = []
     for key, value in info.items():
         if none(key, value) or (nobody and key == "high_bid"):
             continue
         named = "seat" if key.endswith("bidder") else key  # a bidder is named as a seat
         out.append(line(f"{key.replace('_', ' ')} ", presenter.value_text(seating, named, value)))
     if nobody:
-        out.insert(0, Text("no bid yet"))
+        out.insert(0, Words("no bid yet"))
     return out
 
 
@@ -455,7 +454,7 @@ def _contract(info: dict[str, Any], n: int) -> Phrase | None:
     return None
 
 
-def _legal(view: View, words: Words, choice: CardChoice | None) -> list[dict[str, Any]]:
+def _legal(view: View, words: Voice, choice: CardChoice | None) -> list[dict[str, Any]]:
     """The viewer's legal actions, each named by its text (``action`` and ``text`` alike:
     a code may pass 2**53, which a JSON number cannot hold) — but not the cards of a choice
     whose one action names them all (a Hearts pass: the decision's, not 286 entries)."""
@@ -478,7 +477,7 @@ def _legal(view: View, words: Words, choice: CardChoice | None) -> list[dict[str
     return out
 
 
-def _winners(public: Public, words: Words, seen: Seen) -> list[int]:
+def _winners(public: Public, words: Voice, seen: Seen) -> list[int]:
     over = seen.over
     if not public.over or over is None:
         return []
@@ -488,7 +487,7 @@ def _winners(public: Public, words: Words, seen: Seen) -> list[int]:
         return Presenter(public.game).winners(None, over.winner)
 
 
-def _summary(words: Words, seen: Seen) -> list[Phrase] | None:
+def _summary(words: Voice, seen: Seen) -> list[Phrase] | None:
     hand = seen.hand
     if hand is None or hand.result is None:
         return None
@@ -499,7 +498,7 @@ def _summary(words: Words, seen: Seen) -> list[Phrase] | None:
     return lines
 
 
-def _hand_won(words: Words, before: Sequence[int], after: Sequence[int]) -> list[Phrase]:
+def _hand_won(words: Voice, before: Sequence[int], after: Sequence[int]) -> list[Phrase]:
     """Who won the hand, first in its summary: the side that gained most (took the fewest
     points where the lowest score wins), with what; nothing when every side did the same."""
     gains = [a - b for a, b in zip(after, before, strict=False)]
@@ -516,7 +515,7 @@ def _hand_won(words: Words, before: Sequence[int], after: Sequence[int]) -> list
         how = f" won the hand ({best:+d})"
     else:
         how = f" lost the least this hand ({best:+d})"
-    return [words.phrase(Text(names + how))]
+    return [words.phrase(Words(names + how))]
 
 
 def _stream(state: TrickState, viewer: int) -> Sequence[Event]:

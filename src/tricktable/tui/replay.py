@@ -38,9 +38,12 @@ from tricktable.errors import RecordError, TricktableError
 from tricktable.records import load_record, replay
 from tricktable.search.explain import value_text
 from tricktable.search.solver import supports
-from tricktable.seat.phrases import to_plain, to_rich
+from tricktable.seat.games import Presenter, Seating, presenter_for, safely
+from tricktable.seat.games.base import HandSeen
+from tricktable.seat.phrases import to_plain
 from tricktable.seat.snapshot import snapshot_of
 from tricktable.seat.views import EVERYONE
+from tricktable.seat.words import Words
 from tricktable.tui.model import Settings
 from tricktable.tui.skins import card_label, plain
 from tricktable.tui.widgets import (
@@ -52,8 +55,7 @@ from tricktable.tui.widgets import (
     hand_order,
     trick_grid,
 )
-from tricktable.ui.games import Presenter, Seating, join, presenter_for, safely, suit_text
-from tricktable.ui.games.base import HandSeen
+from tricktable.ui.render import join, rich_text, suit_text, to_rich
 from tricktable.ui.terminal import PLACES, seat_names, seat_places
 
 #: shown where a figure has no data (as ``tricktable analyze``)
@@ -329,7 +331,7 @@ class ReplayScreen(FittedScreen[None]):
         """An action for people: a card, or a bid or pass in the presenter's words."""
         if act.is_play(action):
             return self.card(action, trumps)
-        return plain(self.presenter.action_words(action, trumps), self.settings.ascii)
+        return plain(rich_text(self.presenter.action_words(action, trumps)), self.settings.ascii)
 
     def redraw(self) -> None:
         """Draw the position shown."""
@@ -379,7 +381,7 @@ class ReplayScreen(FittedScreen[None]):
         if trump is not None:
             out.append(Text("trump ") + self._suit(SUITS.index(trump)))
         elif hand.get("phase") == "play":
-            out.append(self.presenter.no_trump_text())
+            out.append(rich_text(self.presenter.no_trump_text()))
         for key, value in hand.get("info", {}).items():
             if value is not None and not (key.endswith("bidder") and value == -1):
                 out.append(Text(f"{key.replace('_', ' ')} ") + self._value(key, value))
@@ -399,9 +401,9 @@ class ReplayScreen(FittedScreen[None]):
             return Text(self.seating.names[value])  # a seat, as the presenter names seats
         shown = safely(
             lambda: [self.presenter.value_text(self.seating, key, value)],
-            lambda: [Text(str(value))],
+            lambda: [Words(str(value))],
         )[0]
-        return plain(shown, self.settings.ascii)
+        return plain(rich_text(shown), self.settings.ascii)
 
     def _draw_seats(self, snap: dict[str, Any], state: TrickState, trumps: int) -> None:
         shown_hands = (snap["hand"] or {}).get("shown", {})
@@ -486,7 +488,7 @@ class ReplayScreen(FittedScreen[None]):
             lambda: [Presenter(self.game).hand_line(self.seating, seen)],
         )[0]
         head = Text(f"Hand {hand + 1} scored: ", style="bold")
-        return plain(head + line, self.settings.ascii)
+        return plain(head + rich_text(line), self.settings.ascii)
 
     def _draw_log(self, trumps: int) -> None:
         """The decisions so far in this hand, the last one highlighted, with the analysis."""

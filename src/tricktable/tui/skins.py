@@ -16,7 +16,7 @@ import sys
 from rich.text import Text
 
 from tricktable.cards import card_name
-from tricktable.ui.games import card_text
+from tricktable.ui.render import card_text
 
 #: the suits' symbols and their ASCII letters, for terminals whose fonts draw ♠♥♦♣ badly
 #: (and the few other symbols the table draws), each one character for one

@@ -38,8 +38,10 @@ from tricktable.engine.trick import PLAY, Game, View
 from tricktable.errors import IllegalAction, RecordError, TricktableError
 from tricktable.records import replay, save_record
 from tricktable.runner import HUMAN, players_of, spec_of
-from tricktable.seat.phrases import lines_to_rich, to_plain, to_rich
+from tricktable.seat.games import presenter_for, safely
+from tricktable.seat.phrases import to_plain
 from tricktable.seat.snapshot import snapshot
+from tricktable.seat.words import Words
 from tricktable.table import Person, Table, run
 from tricktable.tui.dialogs import HandSummary, KeysHelp, MatchEnd
 from tricktable.tui.model import SKINS, MatchSetup, Settings
@@ -61,7 +63,7 @@ from tricktable.tui.widgets import (
     hand_order,
     winning,  # noqa: F401 (the star's rule, read here by the tests of the felt)
 )
-from tricktable.ui.games import presenter_for, safely
+from tricktable.ui.render import lines_to_rich, rich_text, to_rich
 from tricktable.ui.terminal import PLACES, TableDisplay, seat_names, seat_places, second_person
 
 if TYPE_CHECKING:
@@ -704,7 +706,8 @@ class TableScreen(FittedScreen[str]):
         nothing. Whether the table took it."""
         view = self.view()
         trumps = view.tables.mask if view.trump >= 0 else 0
-        words = plain(self.presenter.action_words(action, trumps), self.settings.ascii).plain
+        said = rich_text(self.presenter.action_words(action, trumps))
+        words = plain(said, self.settings.ascii).plain
         try:
             self.table.submit(ME, action)
         except IllegalAction as exc:
@@ -804,8 +807,8 @@ class TableScreen(FittedScreen[str]):
 
     def action_keys(self) -> None:
         """``?``: the keys, and the game's rules in brief."""
-        rules = safely(lambda: [Text(self.presenter.rules_summary())], list)
-        shown = plain(rules[0], self.settings.ascii).plain if rules else ""
+        rules = safely(lambda: [Words(self.presenter.rules_summary())], list)
+        shown = plain(rich_text(rules[0]), self.settings.ascii).plain if rules else ""
         self.app.push_screen(KeysHelp(KEYS, shown))
 
     def action_leave(self, where: str) -> None:
@@ -854,10 +857,10 @@ def hint_text(screen: TableScreen, view: View, given: Hint) -> Text:
     text = Text("Hint: ", style="bold")
     if given.choices:
         best = given.choices[0]
-        text.append_text(screen.presenter.action_words(best.action, trumps))
+        text.append_text(rich_text(screen.presenter.action_words(best.action, trumps)))
         text.append(f"  (value {best.value:+.2f}, {given.bot}; {given.value_text})", style="dim")
     elif given.heuristic is not None:
-        text.append_text(screen.presenter.action_words(given.heuristic, trumps))
+        text.append_text(rich_text(screen.presenter.action_words(given.heuristic, trumps)))
         text.append("  (the game's heuristic)", style="dim")
     else:
         text.append("no advice here")

@@ -2,7 +2,7 @@
 
 The account replays the state's own action log through a fresh state — the engine's one path —
 and shows its events with the same :class:`~tricktable.ui.terminal.TableDisplay` a live table
-uses, for any game: what each game says comes from its presenter (:mod:`tricktable.ui.games`).
+uses, for any game: what each game says comes from its presenter (:mod:`tricktable.seat.games`).
 Every seat is a watcher here, so private actions (Hearts passes, a Euchre discard) are shown in
 full.
 """

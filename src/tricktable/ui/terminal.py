@@ -6,7 +6,7 @@
 shows is what they may see, and it works nothing out from a state. It follows a state (a match
 loop calls it as its listener) or a table (it watches every change), and shows a person's turn
 (the person at the keyboard is :mod:`tricktable.ui.human`'s). What is said about each game
-comes from its :class:`~tricktable.ui.games.Presenter`; the table only decides when. Rich drops
+comes from its :class:`~tricktable.seat.games.Presenter`; the table only decides when. Rich drops
 colours by itself when standard output is not a terminal, so the same code gives a plain
 transcript in a pipe.
 """
@@ -44,24 +44,24 @@ from tricktable.engine.events import (
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import PLAY, Game, TrickState, View
 from tricktable.errors import IllegalAction, TricktableError
-from tricktable.seat.phrases import Token, lines_to_rich, to_rich
+from tricktable.seat.games import Presenter, Seating, presenter_for, safely, verb
+from tricktable.seat.games.base import HandSeen
+from tricktable.seat.phrases import Token
 from tricktable.seat.phrases import text as text_token
 from tricktable.seat.seen import Seen
 from tricktable.seat.snapshot import snapshot_of_view
+from tricktable.seat.words import Words
 from tricktable.ui.answers import clip, clip_answer, is_passing
-from tricktable.ui.games import (
-    Presenter,
-    Seating,
+from tricktable.ui.render import (
     card_text,
     cards_text,
     join,
     line,
-    presenter_for,
-    safely,
+    lines_to_rich,
+    rich_text,
     suit_text,
-    verb,
+    to_rich,
 )
-from tricktable.ui.games.base import HandSeen
 
 if TYPE_CHECKING:
     from tricktable.search.explain import Hint
@@ -223,9 +223,9 @@ class TableDisplay(Seating):
         #: whether table talk is shown (a screen with a chat panel of its own turns it off)
         self.show_chat = True
 
-    def _print(self, lines: Iterable[Text]) -> None:
+    def _print(self, lines: Iterable[Text | Words]) -> None:
         for text in lines:
-            self.console.print(text)
+            self.console.print(rich_text(text) if isinstance(text, Words) else text)
 
     def goal_text(self) -> str:
         """How the match is won, in words."""
@@ -440,7 +440,9 @@ class TableDisplay(Seating):
             self._auction()
 
     def _lines(
-        self, lines: Callable[[Presenter], list[Text]], fallback: Callable[[Presenter], list[Text]]
+        self,
+        lines: Callable[[Presenter], list[Words]],
+        fallback: Callable[[Presenter], list[Words]],
     ) -> None:
         """Print what the game's presenter says (the generic one's if it fails)."""
         if self._quiet or self.compact:
@@ -497,7 +499,7 @@ class TableDisplay(Seating):
         plays = [
             (played.get(c, (event.leader + i * step) % n), c) for i, c in enumerate(event.cards)
         ]
-        note = safely(lambda: [Text(self.presenter.trick_note(event.points))], list)
+        note = safely(lambda: [Words(self.presenter.trick_note(event.points))], list)
         self.show_trick(
             event.number + 1, plays, event.winner, hand.trumps, note[0].plain if note else ""
         )
@@ -541,7 +543,7 @@ class TableDisplay(Seating):
             lambda: [self.presenter.hand_line(self, hand)],
             lambda: [self.generic.hand_line(self, hand)],
         )
-        text.append_text(body[0])
+        text.append_text(rich_text(body[0]))
         text.append(f"  scores {scores}")
         self.console.print(text)
 
@@ -611,10 +613,11 @@ class TableDisplay(Seating):
             message = f"{names} share the win{how}, {final}, {after}."
         text.append(message, style="bold green")
         if len(sides) == 1:  # a side with fewer points may win by the game's rule: why
-            reason = safely(lambda: [Text(self.presenter.win_reason(self, sides[0], scores))], list)
+            why = lambda: [Words(self.presenter.win_reason(self, sides[0], scores))]  # noqa: E731
+            reason = safely(why, list)
             if reason and reason[0].plain:
                 text.append(" ")
-                text.append_text(reason[0])
+                text.append_text(rich_text(reason[0]))
         self.console.print()
         self.console.print(text)
         return True
@@ -735,7 +738,7 @@ class TableDisplay(Seating):
             head.append(f": {hint.bot} searched nothing here")
             if hint.heuristic is not None:
                 head.append("; the game's heuristic would choose ")
-                head.append_text(self.presenter.action_words(hint.heuristic, trumps))
+                head.append_text(rich_text(self.presenter.action_words(hint.heuristic, trumps)))
             console.print(head)
             return
         behind = f"{hint.samples} {'worlds' if hint.unit == 'worlds' else 'iterations'}"
@@ -744,7 +747,7 @@ class TableDisplay(Seating):
         head.append(f". Value: {hint.value_text}")
         console.print(head)
         shown = hint.choices[:top]
-        words = [self.presenter.action_words(c.action, trumps) for c in shown]
+        words = [rich_text(self.presenter.action_words(c.action, trumps)) for c in shown]
         width = max(len(w) for w in words)
         for rank, (choice, word) in enumerate(zip(shown, words, strict=True)):
             row = Text("  → " if rank == 0 else "    ")

@@ -1,10 +1,8 @@
-"""Setback and every Pitch preset at the table: its presenter (see :mod:`tricktable.ui.games`)."""
+"""Setback and every Pitch preset at the table: its presenter (see :mod:`tricktable.seat.games`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from rich.text import Text
 
 from tricktable.cards import (
     JACK,
@@ -17,7 +15,7 @@ from tricktable.engine.trick import AUCTION, TrumpTables, View
 from tricktable.games.pitch_scoring import game_count, sides_of
 from tricktable.games.setback import Setback
 from tricktable.games.setback_results import SetbackResult
-from tricktable.ui.games.base import (
+from tricktable.seat.games.base import (
     POINT_LABELS,
     HandSeen,
     Presenter,
@@ -32,6 +30,7 @@ from tricktable.ui.games.base import (
     suit_text,
     verb,
 )
+from tricktable.seat.words import Words
 
 
 class SetbackPresenter(Presenter):
@@ -108,15 +107,15 @@ class SetbackPresenter(Presenter):
             getattr(opts, k) == getattr(plain, k) for k in game.options_dict() if k not in told
         )
 
-    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """Nothing: trump is named by the first lead."""
         return []
 
-    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """The whole auction, and who declares at what."""
         game = self.game
         said = " · ".join(f"{seating.names[s]} {game.action_name(a)}" for s, a in hand.acted)
-        out = [line(Text("Auction: ", style="bold"), said)]
+        out = [line(Words("Auction: ", style="bold"), said)]
         if not hand.playing:
             return out  # thrown in: the hand's result says so
         info = hand.facts
@@ -128,29 +127,29 @@ class SetbackPresenter(Presenter):
             text = f"All passed: {name}, the dealer, is stuck at {bid}."
         else:
             text = f"{verb(name, 'declare')} at {bid}."
-        out.append(Text(text, style="bold"))
+        out.append(Words(text, style="bold"))
         return out
 
-    def lead_lines(self, seating: Seating, hand: HandSeen, seat: int, card: int) -> list[Text]:
+    def lead_lines(self, seating: Seating, hand: HandSeen, seat: int, card: int) -> list[Words]:
         """The first lead names trump."""
         if hand.trump < 0:
             return []
         lead = line(f"{verb(seating.names[seat], 'lead')} ", card_text(card, hand.trumps))
         return [line(lead, ": trump is ", suit_text(hand.trump))]
 
-    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """Each point and who earned it, then the bid made or set."""
         result = last_result(hand, SetbackResult)
         if result is None:
             return super().result_lines(seating, hand)
         if result.thrown_in:
-            return [Text("All passed: the deal is thrown in; nobody scores.", style="bold")]
-        out: list[Text] = []
+            return [Words("All passed: the deal is thrown in; nobody scores.", style="bold")]
+        out: list[Words] = []
         points = result.points
         trump = result.trump
         if points and trump is not None and trump >= 0:
             weights = getattr(self.game, "weights", {})
-            rows: list[tuple[str, Text, str, str]] = []
+            rows: list[tuple[str, Words, str, str]] = []
             for key, side in points.items():
                 label = POINT_LABELS.get(key, key.replace("_", " ").capitalize())
                 weight = weights.get(key, 1) if isinstance(weights, dict) else 1
@@ -161,9 +160,9 @@ class SetbackPresenter(Presenter):
                 rows.append((label, card, who, how))
             # Aligned by hand: a Rich Table costs as much as all the rest of a hand's output.
             wide = [max(len(r[i]) for r in rows) for i in range(3)]
-            out.append(Text())
+            out.append(Words())
             for label, card, who, how in rows:
-                row = Text(" ")
+                row = Words(" ")
                 row.append(label.ljust(wide[0]), style="bold")
                 row.append("  ")
                 row.append_text(card)
@@ -175,7 +174,7 @@ class SetbackPresenter(Presenter):
 
     def _point_detail(
         self, seating: Seating, hand: HandSeen, key: str, trump: int, side: int | None
-    ) -> tuple[Text, str]:
+    ) -> tuple[Words, str]:
         """The card that made a point (or the Game count), and how it went."""
         if key == "game":
             from tricktable.games.setback import game_count
@@ -184,12 +183,12 @@ class SetbackPresenter(Presenter):
             masks = sides_of(won, seating.game.num_scores)
             counts = [game_count(m) for m in masks]
             how = "card points" if side is not None else "card points, a tie: not awarded"
-            return Text(" to ".join(map(str, counts))), how
+            return Words(" to ".join(map(str, counts))), how
         # Every card dealt is played in this family: the cards taken are the cards dealt.
         dealt = _or_all(hand.won)
         card = _point_card(key, trump, dealt, hand.tables)
         if card < 0 or not dealt >> card & 1:
-            return Text("—"), "not dealt"
+            return Words("—"), "not dealt"
         if key == "low" and getattr(self.game.options, "low_to", "captured") == "dealt":
             holder = hand.played_by(card)  # a card played was dealt to the seat playing it
             how = f"dealt to {seating.names[holder]}" if holder >= 0 else ""
@@ -198,14 +197,14 @@ class SetbackPresenter(Presenter):
             how = f"taken by {seating.names[taker]}" if taker >= 0 else ""
         return card_text(card, hand.trumps), how
 
-    def _bid_lines(self, seating: Seating, hand: HandSeen, result: SetbackResult) -> list[Text]:
+    def _bid_lines(self, seating: Seating, hand: HandSeen, result: SetbackResult) -> list[Words]:
         scores, before = result.scores, hand.before
         declarer, bid, taken = result.declarer, result.bid, result.taken
         if declarer is None or bid is None:
             return []
         side = self.game.team_of(declarer)
         made = taken[side] >= bid
-        out = Text(f"{seating.names[declarer]} bid {bid}; {seating.side_name(side)} took ")
+        out = Words(f"{seating.names[declarer]} bid {bid}; {seating.side_name(side)} took ")
         out.append(f"{taken[side]}: ")
         out.append("made" if made else "set", style="bold green" if made else "bold red")
         out.append(f", {scores[side] - before[side]:+d}.")
@@ -215,13 +214,13 @@ class SetbackPresenter(Presenter):
                 out.append(f" {seating.side_name(other)} took {got}: {change:+d}.")
         return [out]
 
-    def hand_line(self, seating: Seating, hand: HandSeen) -> Text:
+    def hand_line(self, seating: Seating, hand: HandSeen) -> Words:
         """Declarer, bid, trump, made or set, points taken."""
         result = last_result(hand, SetbackResult)
         if result is None:
             return super().hand_line(seating, hand)
         declarer, bid, taken = result.declarer, result.bid, result.taken
-        out = Text()
+        out = Words()
         trump = result.trump
         if result.thrown_in:
             out.append("all passed, thrown in")
@@ -242,21 +241,21 @@ class SetbackPresenter(Presenter):
         """The auction."""
         return "Auction"
 
-    def situation_lines(self, seating: Seating, view: View) -> list[Text]:
+    def situation_lines(self, seating: Seating, view: View) -> list[Words]:
         """The auction so far, or the trick with the trump and the contract."""
         name = seating.names[view.seat]
         if view.phase == AUCTION:
             bids = [f"{seating.names[s]} {self.game.action_name(a)}" for s, a in view.actions]
             said = " · ".join(bids) if bids else f"{verb(name, 'bid')} first"
-            return [line(Text("Auction: ", style="bold"), said)]
+            return [line(Words("Auction: ", style="bold"), said)]
         return super().situation_lines(seating, view)
 
-    def play_facts(self, seating: Seating, view: View) -> list[Text]:
+    def play_facts(self, seating: Seating, view: View) -> list[Words]:
         """Who declared at what."""
         info = view.info()
         declarer, bid = info.get("declarer"), info.get("bid")
         if isinstance(declarer, int) and declarer >= 0:
-            return [Text(f"{seating.names[declarer]} bid {bid}")]
+            return [Words(f"{seating.names[declarer]} bid {bid}")]
         return []
 
     def lead_prompt(self, seating: Seating, view: View, name: str) -> str:
@@ -265,20 +264,20 @@ class SetbackPresenter(Presenter):
             return f"{verb(name, 'lead')}: the suit of this card is trump."
         return f"{verb(name, 'lead')}."
 
-    def no_trump_text(self) -> Text:
+    def no_trump_text(self) -> Words:
         """Trump is not named yet."""
-        return Text("trump named by the lead")
+        return Words("trump named by the lead")
 
     # ------------------------------------------------------------------ the running tally
 
-    def _tally(self, seating: Seating, view: View) -> list[Text]:
+    def _tally(self, seating: Seating, view: View) -> list[Words]:
         """The points of the hand as far as this seat can tell: each point card's fate,
         High and Low so far, the Game count; before trump is named, the contract."""
         if view.trump < 0:
             return self._before_trump(seating, view)
         weights = getattr(self.game, "weights", {"game": 1})
         seen = _Seen(seating, view, self.game.options.hand_size)
-        out: list[Text] = []
+        out: list[Words] = []
         for key, weight in weights.items():
             label = POINT_LABELS.get(key, key.replace("_", " ").capitalize())
             if weight != 1:
@@ -286,7 +285,7 @@ class SetbackPresenter(Presenter):
             if key == "game":
                 masks = sides_of(view.won, seating.game.num_scores)
                 counts = [game_count(m) for m in masks]
-                out.append(Text(f"{label}: {_game_words(seating, view.seat, counts, label)}"))
+                out.append(Words(f"{label}: {_game_words(seating, view.seat, counts, label)}"))
             elif key in ("high", "low"):
                 out.append(self._high_low_line(seen, key, label))
             else:
@@ -294,23 +293,23 @@ class SetbackPresenter(Presenter):
                 out.append(seen.card_line(label, card, point=key))
         return out
 
-    def _before_trump(self, seating: Seating, view: View) -> list[Text]:
-        out = [Text("Trump not named yet", style="bold")]
+    def _before_trump(self, seating: Seating, view: View) -> list[Words]:
+        out = [Words("Trump not named yet", style="bold")]
         info = view.info()
         names = seating.names
         declarer, bid = info.get("declarer"), info.get("bid")
         if isinstance(declarer, int) and 0 <= declarer < len(names):
-            out.append(Text(f"Contract: {names[declarer]} bid {bid}"))
-            out.append(Text("The first lead names trump", style="dim"))
+            out.append(Words(f"Contract: {names[declarer]} bid {bid}"))
+            out.append(Words("The first lead names trump", style="dim"))
         elif view.phase == AUCTION:
             bidder, high = info.get("high_bidder"), info.get("high_bid")
             if isinstance(bidder, int) and 0 <= bidder < len(names):
-                out.append(Text(f"High bid: {names[bidder]} {high}"))
+                out.append(Words(f"High bid: {names[bidder]} {high}"))
             else:
-                out.append(Text("No bid yet"))
+                out.append(Words("No bid yet"))
         return out
 
-    def _high_low_line(self, seen: _Seen, key: str, label: str) -> Text:
+    def _high_low_line(self, seen: _Seen, key: str, label: str) -> Words:
         """High or Low: the highest (lowest) trump seen, and whether one unseen could beat it."""
         view = seen.view
         tables = view.tables
@@ -319,7 +318,7 @@ class SetbackPresenter(Presenter):
         trumps = [c for c in cards_in(seen.known & tables.mask) if c < 52]
         by_dealt = key == "low" and getattr(self.game.options, "low_to", "captured") == "dealt"
         if not trumps:
-            text = Text(f"{label}: no trump seen yet")
+            text = Words(f"{label}: no trump seen yet")
         else:
             high = key == "high"
             card = (max if high else min)(trumps, key=power.__getitem__)
@@ -374,7 +373,7 @@ class _Seen:
         for s, c in view.trick:
             self.player[c] = s
 
-    def discarded(self, text: Text, label: str, point: str, by_dealt: bool = False) -> Text:
+    def discarded(self, text: Words, label: str, point: str, by_dealt: bool = False) -> Words:
         """``text``, or, once the hand is over, where the result gives ``point`` to another
         side than the cards seen say: the card that made it was in a kitty's discard (the
         declarer's, counted as its trick), unseen by this seat, so unnamed."""
@@ -388,15 +387,15 @@ class _Seen:
         how = "dealt to" if by_dealt else "taken by"
         if text.plain.endswith(f" {how} {who}"):
             return text
-        return Text(f"{label}: in the discard, {how} {who}")
+        return Words(f"{label}: in the discard, {how} {who}")
 
-    def card_line(self, label: str, card: int, by_dealt: bool = False, point: str = "") -> Text:
+    def card_line(self, label: str, card: int, by_dealt: bool = False, point: str = "") -> Words:
         """``label: card`` and where it is: yours, in the trick, taken by a side; or, with
         ``by_dealt``, the side it was dealt to (Low in ``low_to=dealt``); a ``point`` never
         played may have been in a kitty's discard (:meth:`discarded`)."""
         view, seating = self.view, self.seating
         if card < 0 or not self.known >> card & 1:
-            unseen = Text(f"{label}: {'not dealt' if self.over else 'not seen yet'}")
+            unseen = Words(f"{label}: {'not dealt' if self.over else 'not seen yet'}")
             return self.discarded(unseen, label, point) if point else unseen
         text = line(f"{label}: ", card_text(card, view.tables.mask), " ")
         if view.hand >> card & 1:

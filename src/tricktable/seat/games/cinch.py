@@ -1,14 +1,12 @@
-"""Cinch and its relatives at the table: its presenter (see :mod:`tricktable.ui.games`)."""
+"""Cinch and its relatives at the table: its presenter (see :mod:`tricktable.seat.games`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.text import Text
-
 from tricktable.engine.trick import View
 from tricktable.games.cinch_results import CinchResult
-from tricktable.ui.games.base import (
+from tricktable.seat.games.base import (
     HandSeen,
     Presenter,
     Seating,
@@ -17,6 +15,7 @@ from tricktable.ui.games.base import (
     suit_text,
     verb,
 )
+from tricktable.seat.words import Words
 
 
 class CinchPresenter(Presenter):
@@ -41,24 +40,24 @@ class CinchPresenter(Presenter):
             " goes out first."
         )
 
-    def value_text(self, seating: Seating, key: str, value: object) -> Text:
+    def value_text(self, seating: Seating, key: str, value: object) -> Words:
         """A fact for people: the bidder and the high bidder by name, the rest as usual."""
         names = seating.names
         if key in ("bidder", "high_bidder") and isinstance(value, int) and 0 <= value < len(names):
-            return Text(names[value])
+            return Words(names[value])
         return super().value_text(seating, key, value)
 
     def tricks_in_hand(self, view: View) -> int:
         """The tricks of the hand: the cards each holds for the play (not those dealt)."""
         return int(self.game.options.play_size)
 
-    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """The contract, trump, the points by side, and whether the bid was made."""
         r = last_result(hand, CinchResult)
         if r is None:
             return super().result_lines(seating, hand)
         if r.thrown_in or r.bidder is None or r.trump is None:
-            return [Text("Everyone passed: the deal is thrown in.", style="bold")]
+            return [Words("Everyone passed: the deal is thrown in.", style="bold")]
         bidder = seating.names[r.bidder]
         out = [line(f"{verb(bidder, 'bid')} {r.bid} in ", suit_text(r.trump))]
         points = [
@@ -67,19 +66,19 @@ class CinchPresenter(Presenter):
             if side is not None
         ]
         if points:
-            out.append(line(Text("Points: ", style="bold"), " · ".join(points)))
-        out.append(line(Text("Taken: ", style="bold"), seating.per_side(r.taken)))
+            out.append(line(Words("Points: ", style="bold"), " · ".join(points)))
+        out.append(line(Words("Taken: ", style="bold"), seating.per_side(r.taken)))
         outcome = "made the bid" if r.made else f"set back {r.bid}"
-        out.append(Text(f"{bidder}: {outcome}", style="bold" if r.made else "bold red"))
+        out.append(Words(f"{bidder}: {outcome}", style="bold" if r.made else "bold red"))
         return out
 
-    def hand_line(self, seating: Seating, hand: HandSeen) -> Text:
+    def hand_line(self, seating: Seating, hand: HandSeen) -> Words:
         """The contract, what each side took, made or set."""
         r = last_result(hand, CinchResult)
         if r is None:
             return super().hand_line(seating, hand)
         if r.thrown_in or r.bidder is None:
-            return Text("thrown in")
+            return Words("thrown in")
         made = "made" if r.made else "set"
         taken = " ".join(str(t) for t in r.taken)
-        return Text(f"{seating.names[r.bidder]} bid {r.bid} {made}  taken {taken}")
+        return Words(f"{seating.names[r.bidder]} bid {r.bid} {made}  taken {taken}")

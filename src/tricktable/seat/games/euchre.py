@@ -1,13 +1,11 @@
-"""Euchre at the table: its presenter (see :mod:`tricktable.ui.games`)."""
+"""Euchre at the table: its presenter (see :mod:`tricktable.seat.games`)."""
 
 from __future__ import annotations
-
-from rich.text import Text
 
 from tricktable.engine.trick import View
 from tricktable.games.euchre import DISCARD
 from tricktable.games.euchre_results import EuchreResult
-from tricktable.ui.games.base import (
+from tricktable.seat.games.base import (
     HandSeen,
     Presenter,
     Seating,
@@ -22,6 +20,7 @@ from tricktable.ui.games.base import (
     suit_text,
     verb,
 )
+from tricktable.seat.words import Words
 
 
 class EuchrePresenter(Presenter):
@@ -33,27 +32,27 @@ class EuchrePresenter(Presenter):
         """First side to the target."""
         return f"first side to {self.game.options.target} wins"
 
-    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """The up-card."""
         up = card_word(hand.opening.get("up_card"))
         return [line("Up-card: ", up)] if up is not None else []
 
-    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """The passes and who made trump, alone or not, and the dealer's pick-up."""
         said = [self.said(seating, s, a, hand.trumps) for s, a in hand.acted]
         info = hand.facts
         maker = info.get("maker")
         if not hand.playing or not isinstance(maker, int) or hand.trump < 0:
             # thrown in (the result says so), or trump not made yet
-            return [line(Text(f"{self.auction_title}: ", style="bold"), join(said))]
+            return [line(Words(f"{self.auction_title}: ", style="bold"), join(said))]
         names, dealer = seating.names, hand.dealer
         trump = suit_text(hand.trump)
-        up = card_word(info.get("up_card")) or Text("?")
+        up = card_word(info.get("up_card")) or Words("?")
         alone = bool(info.get("alone"))
         picked_up = info.get("bidding_round") == 1 and not (alone and (maker + 2) % 4 == dealer)
         if picked_up and not any(s == dealer and a >= DISCARD for s, a in hand.acted):
             said.append(self.unseen(seating, dealer, "discard a card"))  # the dealer's alone
-        out = [line(Text(f"{self.auction_title}: ", style="bold"), join(said))]
+        out = [line(Words(f"{self.auction_title}: ", style="bold"), join(said))]
         if info.get("bidding_round") == 1:
             if maker == dealer:
                 text = line(f"{verb(names[maker], 'pick')} up ", up, " (dealer): trump is ", trump)
@@ -71,13 +70,13 @@ class EuchrePresenter(Presenter):
         out.append(text)
         return out
 
-    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """The makers' tricks: made, a march, or euchred, and the points."""
         r = last_result(hand, EuchreResult)
         if r is None:
             return super().result_lines(seating, hand)
         if r.thrown_in:
-            return [Text("Everyone passed twice: the deal is thrown in; nobody scores.", "bold")]
+            return [Words("Everyone passed twice: the deal is thrown in; nobody scores.", "bold")]
         maker, tricks, points = r.maker, r.tricks, r.points
         if maker is None:
             return self._generic_result(seating, r)
@@ -86,7 +85,7 @@ class EuchrePresenter(Presenter):
         took = tricks[makers]
         if sides > 2:
             # Cut-throat: the maker alone against the other two, who score alike if it fails.
-            text = Text(f"{seating.names[maker]} made it alone and took {took}: ")
+            text = Words(f"{seating.names[maker]} made it alone and took {took}: ")
             if r.euchred:
                 others = [seating.names[s] for s in range(sides) if s != maker]
                 text.append("euchred", style="bold red")
@@ -97,7 +96,7 @@ class EuchrePresenter(Presenter):
             return [text]
         who = f"{seating.side_name(makers)} ({seating.names[maker]} made it"
         who += " alone)" if r.alone else ")"
-        text = Text(f"{who} took {took} trick{'s' * (took != 1)}: ")
+        text = Words(f"{who} took {took} trick{'s' * (took != 1)}: ")
         if r.euchred:
             text.append("euchred", style="bold red")
             text.append(f"; {seating.side_name(1 - makers)} score {points[1 - makers]}.")
@@ -107,20 +106,20 @@ class EuchrePresenter(Presenter):
             text.append(f", {signed(points[makers])}.")
         return [text]
 
-    def hand_line(self, seating: Seating, hand: HandSeen) -> Text:
+    def hand_line(self, seating: Seating, hand: HandSeen) -> Words:
         """Maker, trump, alone, and what came of it."""
         r = last_result(hand, EuchreResult)
         if r is None:
             return super().hand_line(seating, hand)
         if r.thrown_in:
-            return Text("all passed twice, thrown in")
+            return Words("all passed twice, thrown in")
         maker, tricks = r.maker, r.tricks
         if maker is None:
             return super().hand_line(seating, hand)
         trump = r.trump
         how = "ordered up" if r.bidding_round == 1 else "named"
-        out = Text(f"{seating.names[maker]:<5} {how:<10} ")
-        out.append_text(suit_text(trump, short=True) if trump is not None else Text("?"))
+        out = Words(f"{seating.names[maker]:<5} {how:<10} ")
+        out.append_text(suit_text(trump, short=True) if trump is not None else Words("?"))
         out.append(" alone" if r.alone else "      ")
         out.append(": ")
         took = tricks[maker % len(tricks)]
@@ -137,34 +136,34 @@ class EuchrePresenter(Presenter):
             return "Discard one card (the dealer took the up-card)"
         return f"Making trump, round {view.info().get('bidding_round', 1)}"
 
-    def bidding_facts(self, seating: Seating, view: View) -> list[Text]:
+    def bidding_facts(self, seating: Seating, view: View) -> list[Words]:
         """The up-card, the dealer, and what the second round allows."""
         info = view.info()
         up = card_word(info.get("up_card"))
-        facts: list[Text] = []
+        facts: list[Words] = []
         if up is not None:
             turned = info.get("bidding_round") == 2
             facts.append(line("up-card ", up, " (turned down)" if turned else ""))
-        facts.append(Text(f"{seating.names[view.dealer]} dealt"))
+        facts.append(Words(f"{seating.names[view.dealer]} dealt"))
         return facts
 
-    def play_facts(self, seating: Seating, view: View) -> list[Text]:
+    def play_facts(self, seating: Seating, view: View) -> list[Words]:
         """Who made trump, alone or not, and the tricks so far."""
         info = view.info()
         maker = info.get("maker")
-        facts: list[Text] = []
+        facts: list[Words] = []
         if isinstance(maker, int):
             alone = " alone" if info.get("alone") else ""
-            facts.append(Text(f"{seating.names[maker]} made trump{alone}"))
-        facts.append(Text("tricks " + seating.per_side(side_tricks(seating, view))))
+            facts.append(Words(f"{seating.names[maker]} made trump{alone}"))
+        facts.append(Words("tricks " + seating.per_side(side_tricks(seating, view))))
         return facts
 
-    def _tally(self, seating: Seating, view: View) -> list[Text]:
+    def _tally(self, seating: Seating, view: View) -> list[Words]:
         """Who made trump (alone or not), the tricks of each side, what the makers still need."""
         info = view.info()
         maker = info.get("maker")
         if not isinstance(maker, int) or not seating.partners:
-            out = [Text("Trump not made yet", style="bold")]
+            out = [Words("Trump not made yet", style="bold")]
             up = card_word(info.get("up_card"))
             if up is not None:
                 turned = info.get("bidding_round") == 2
@@ -177,16 +176,16 @@ class EuchrePresenter(Presenter):
         took, against = won[makers], won[1 - makers]
         tricks = per_side_words(seating, view.seat, won)
         out = [
-            Text(f"Makers: {ours} ({seating.names[maker]}{alone})"),
-            Text(f"Tricks: {tricks}"),
+            Words(f"Makers: {ours} ({seating.names[maker]}{alone})"),
+            Words(f"Tricks: {tricks}"),
         ]
         if took == 5:
-            out.append(Text("A march: all five tricks", style="bold green"))
+            out.append(Words("A march: all five tricks", style="bold green"))
         elif took >= 3:
             rest = ", a march still open" if not against else ""
-            out.append(Text(f"Made{rest}", style="green"))
+            out.append(Words(f"Made{rest}", style="green"))
         elif against >= 3:
-            out.append(Text("Euchred!", style="bold red"))
+            out.append(Words("Euchred!", style="bold red"))
         else:
-            out.append(Text(f"Makers need {3 - took} more of {5 - took - against}"))
+            out.append(Words(f"Makers need {3 - took} more of {5 - took - against}"))
         return out

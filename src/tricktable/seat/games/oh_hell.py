@@ -1,12 +1,10 @@
-"""Oh Hell at the table: its presenter (see :mod:`tricktable.ui.games`)."""
+"""Oh Hell at the table: its presenter (see :mod:`tricktable.seat.games`)."""
 
 from __future__ import annotations
 
-from rich.text import Text
-
 from tricktable.engine.trick import View
 from tricktable.games.oh_hell_results import OhHellResult
-from tricktable.ui.games.base import (
+from tricktable.seat.games.base import (
     HandSeen,
     Presenter,
     Seating,
@@ -20,6 +18,7 @@ from tricktable.ui.games.base import (
     signed,
     suit_text,
 )
+from tricktable.seat.words import Words
 
 
 class OhHellPresenter(Presenter):
@@ -40,18 +39,18 @@ class OhHellPresenter(Presenter):
         }.get(opts.sequence, opts.sequence)
         return f"{len(sizes)} hands, {how}; exact bids score; the highest total wins"
 
-    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """The hand size and the trump card."""
         size = hand.opening.get("hand_size")
         if type(size) is not int:
             return super().deal_lines(seating, hand)
-        head = Text(f"{size} card{'s' * (size != 1)} each · ")
+        head = Words(f"{size} card{'s' * (size != 1)} each · ")
         up = card_word(hand.opening.get("up_card"))
         if up is not None and hand.trump >= 0:
             return [line(head, "trump card ", up, ": trump is ", suit_text(hand.trump))]
         return [line(head, "no trump card: no trump")]
 
-    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """The bids in order, and their total against the tricks."""
         bids = hand.facts.get("bids")
         size = hand.opening.get("hand_size")
@@ -63,15 +62,15 @@ class OhHellPresenter(Presenter):
         total = sum(bids)
         how = "over" if total > size else "under"
         note = f" — {total} bid for {size} trick{'s' * (size != 1)} ({how})"
-        return [line(Text("Bids: ", style="bold"), said, Text(note, style="dim"))]
+        return [line(Words("Bids: ", style="bold"), said, Words(note, style="dim"))]
 
-    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """Each seat's bid against its tricks, exact or not, and its points."""
         r = last_result(hand, OhHellResult)
         if r is None:
             return super().result_lines(seating, hand)
         bids, tricks, points = r.bids, r.tricks, r.points
-        row = Text("Bid/took: ", style="bold")
+        row = Words("Bid/took: ", style="bold")
         n = len(bids)
         for s in range(n):
             if s:
@@ -81,17 +80,17 @@ class OhHellPresenter(Presenter):
             row.append("✓" if hit else "✗", style="green" if hit else "red")
             row.append(f" {signed(points[s])}")
         exact = [seating.names[s] for s in range(n) if bids[s] == tricks[s]]
-        return [row, Text("Exact: " + (", ".join(exact) if exact else "nobody"))]
+        return [row, Words("Exact: " + (", ".join(exact) if exact else "nobody"))]
 
-    def hand_line(self, seating: Seating, hand: HandSeen) -> Text:
+    def hand_line(self, seating: Seating, hand: HandSeen) -> Words:
         """Hand size, trump, bids against tricks."""
         r = last_result(hand, OhHellResult)
         if r is None:
             return super().hand_line(seating, hand)
         bids, tricks = r.bids, r.tricks
-        out = Text(f"{r.hand_size:>2} cards ")
+        out = Words(f"{r.hand_size:>2} cards ")
         trump = r.trump
-        out.append_text(suit_text(trump, short=True) if trump is not None else Text("-"))
+        out.append_text(suit_text(trump, short=True) if trump is not None else Words("-"))
         pairs = " ".join(f"{b}/{t}" for b, t in zip(bids, tricks, strict=True))
         exact = sum(b == t for b, t in zip(bids, tricks, strict=True))
         out.append(f"  bid/took {pairs}  exact {exact}")
@@ -101,30 +100,30 @@ class OhHellPresenter(Presenter):
         """The bid: exactly the tricks you will take."""
         return "Bidding: exactly the tricks you will take"
 
-    def bidding_facts(self, seating: Seating, view: View) -> list[Text]:
+    def bidding_facts(self, seating: Seating, view: View) -> list[Words]:
         """Hand size, trump, bids so far."""
         info = view.info()
-        facts: list[Text] = [Text(f"{info.get('hand_size', '?')} cards")]
+        facts: list[Words] = [Words(f"{info.get('hand_size', '?')} cards")]
         up = card_word(info.get("up_card"))
         if up is not None and view.trump >= 0:
             facts.append(line("trump ", suit_text(view.trump, short=True), " (", up, ")"))
         else:
-            facts.append(Text("no trump"))
+            facts.append(Words("no trump"))
         bids = info.get("bids")
         if isinstance(bids, list):
             total = sum(b for b in bids if isinstance(b, int))
-            facts.append(Text(f"bids so far total {total}"))
+            facts.append(Words(f"bids so far total {total}"))
         return facts
 
-    def play_facts(self, seating: Seating, view: View) -> list[Text]:
+    def play_facts(self, seating: Seating, view: View) -> list[Words]:
         """Bids against tricks so far."""
         bids = view.info().get("bids")
         if isinstance(bids, list) and len(bids) == 4:
             pairs = [f"{_bid_word(b)}/{t}" for b, t in zip(bids, view.tricks_won, strict=True)]
-            return [Text("bid/took " + seating.per_seat(pairs))]
+            return [Words("bid/took " + seating.per_seat(pairs))]
         return []
 
-    def _tally(self, seating: Seating, view: View) -> list[Text]:
+    def _tally(self, seating: Seating, view: View) -> list[Words]:
         """Each seat's bid against its tricks so far, and the bids' total against the tricks."""
         info = view.info()
         bids = info.get("bids")
@@ -134,7 +133,7 @@ class OhHellPresenter(Presenter):
         out = []
         for seat in seats_from(view.seat, len(bids)):
             bid, took = bids[seat], won[seat]
-            text = Text(f"{capital(side_word(seating, view.seat, seat))}: ")
+            text = Words(f"{capital(side_word(seating, view.seat, seat))}: ")
             if not isinstance(bid, int):
                 text.append("no bid yet")
             else:
@@ -148,5 +147,5 @@ class OhHellPresenter(Presenter):
         if type(size) is int and all(isinstance(b, int) for b in bids):
             total = sum(bids)
             how = "over" if total > size else "under" if total < size else "even"
-            out.append(Text(f"Bids {total} for {size} trick{'s' * (size != 1)} ({how})", "dim"))
+            out.append(Words(f"Bids {total} for {size} trick{'s' * (size != 1)} ({how})", "dim"))
         return out

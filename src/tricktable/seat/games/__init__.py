@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from tricktable.engine.declared import declared
 from tricktable.engine.trick import Game
-from tricktable.ui.games.base import (
+from tricktable.seat.games.base import (
     Presenter,
     Seating,
     card_text,

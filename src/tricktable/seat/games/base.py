@@ -6,8 +6,6 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
-from rich.text import Text
-
 from tricktable.cards import (
     QUEEN,
     SPADES,
@@ -22,6 +20,7 @@ from tricktable.engine import actions as act
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import NO_TRUMP, PLAY, Game, TrumpTables, View
 from tricktable.errors import TricktableError
+from tricktable.seat.words import Words
 
 POINT_LABELS = {
     "high": "High",
@@ -46,7 +45,7 @@ R = TypeVar("R", bound=HandResult)
 # ------------------------------------------------------------------------------ text pieces
 
 
-def card_text(card: int, trumps: int = 0) -> Text:
+def card_text(card: int, trumps: int = 0) -> Words:
     """A card for people (``10♦``), red for diamonds and hearts, bold when it is a trump."""
     if card >= 52:
         style = "bold magenta"
@@ -54,18 +53,18 @@ def card_text(card: int, trumps: int = 0) -> Text:
         style = "red" if card // 13 in (1, 2) else ""
         if trumps >> card & 1:
             style = (style + " bold").strip()
-    return Text(pretty_card(card), style=style)
+    return Words(pretty_card(card), style=style)
 
 
-def cards_text(cards: Iterable[int], trumps: int = 0, sep: str = " ") -> Text:
+def cards_text(cards: Iterable[int], trumps: int = 0, sep: str = " ") -> Words:
     """Several cards, in the order given."""
-    return Text(sep).join(card_text(c, trumps) for c in cards)
+    return Words(sep).join(card_text(c, trumps) for c in cards)
 
 
-def suit_text(suit: int, short: bool = False) -> Text:
+def suit_text(suit: int, short: bool = False) -> Words:
     """A suit's name with its symbol, ``diamonds ♦`` (``♦`` when ``short``)."""
     text = SUIT_SYMBOLS[suit] if short else f"{SUIT_NAMES[suit]} {SUIT_SYMBOLS[suit]}"
-    return Text(text, style="red" if suit in (1, 2) else "")
+    return Words(text, style="red" if suit in (1, 2) else "")
 
 
 def conjugate(name: str, word: str) -> str:
@@ -87,16 +86,16 @@ def verb(name: str, word: str) -> str:
     return f"{name} {conjugate(name, word)}"
 
 
-def join(parts: Iterable[Text | str], sep: str = " · ") -> Text:
+def join(parts: Iterable[Words | str], sep: str = " · ") -> Words:
     """Texts and strings joined by ``sep``."""
-    return Text(sep).join(p if isinstance(p, Text) else Text(p) for p in parts)
+    return Words(sep).join(p if isinstance(p, Words) else Words(p) for p in parts)
 
 
-def line(*parts: Text | str, style: str = "") -> Text:
+def line(*parts: Words | str, style: str = "") -> Words:
     """One line from texts and strings."""
-    out = Text(style=style)
+    out = Words(style=style)
     for part in parts:
-        if isinstance(part, Text):
+        if isinstance(part, Words):
             out.append_text(part)
         else:
             out.append(part)
@@ -115,7 +114,7 @@ def suit_index(letter: object) -> int:
     return -1
 
 
-def card_word(word: object) -> Text | None:
+def card_word(word: object) -> Words | None:
     """A card named in a result or view (``"9S"``) for people, or None if it is not one."""
     if isinstance(word, str) and _CARD_WORD.match(word):
         return card_text(parse_card(word))
@@ -273,20 +272,20 @@ class Presenter:
 
     # ------------------------------------------------------------------------ words
 
-    def action_words(self, action: int, trumps: int = 0) -> Text:
+    def action_words(self, action: int, trumps: int = 0) -> Words:
         """An action for people: a card as ``10♦``, else its record name, cards made pretty."""
         if act.is_play(action):
             return card_text(action, trumps)
         words = self.game.action_name(action).split()
         return join((card_word(w) or w for w in words), " ")
 
-    def said(self, seating: Seating, actor: int, action: int, trumps: int = 0) -> Text:
+    def said(self, seating: Seating, actor: int, action: int, trumps: int = 0) -> Words:
         """``actor``'s action as a list item: "North bid 4", "You pass 2♣ 3♦ 4♥"."""
         return line(f"{seating.names[actor]} ", self.action_words(action, trumps))
 
-    def unseen(self, seating: Seating, actor: int, words: str) -> Text:
+    def unseen(self, seating: Seating, actor: int, words: str) -> Words:
         """An action the watchers were not shown, as a list item: "West pass 3 cards"."""
-        return Text(f"{seating.names[actor]} {words}")
+        return Words(f"{seating.names[actor]} {words}")
 
     def goal(self, seating: Seating) -> str:
         """How the match is won, in words."""
@@ -306,20 +305,20 @@ class Presenter:
 
     # ---------------------------------------------------------------------- the hand
 
-    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """Facts of a fresh deal: the trump or none, an up-card, the hand size."""
         if hand.trump >= 0:
             return [line("Trump: ", suit_text(hand.trump))]
         return []
 
-    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """The phases before the play, once they are over (the bids, the passes)."""
         said = [self.said(seating, s, a, hand.trumps) for s, a in hand.acted]
         if not said:
             return []
-        return [line(Text(f"{self.auction_title}: ", style="bold"), join(said))]
+        return [line(Words(f"{self.auction_title}: ", style="bold"), join(said))]
 
-    def lead_lines(self, seating: Seating, hand: HandSeen, seat: int, card: int) -> list[Text]:
+    def lead_lines(self, seating: Seating, hand: HandSeen, seat: int, card: int) -> list[Words]:
         """What a card that names trump tells (Setback's first lead)."""
         return []
 
@@ -327,27 +326,27 @@ class Presenter:
         """A note after a trick's winner: the ``points`` its cards carry, where they count."""
         return ""
 
-    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """A finished hand's result in the game's terms (the scores line comes after)."""
         assert hand.result is not None
         return self._generic_result(seating, hand.result)
 
-    def _generic_result(self, seating: Seating, result: HandResult) -> list[Text]:
+    def _generic_result(self, seating: Seating, result: HandResult) -> list[Words]:
         out = []
         for key, value in result.to_dict().items():
             if key in ("scores", "winners", "winner") or value is None:
                 continue
             text = self.value_text(seating, key, value)
-            out.append(line(Text(f"{key.replace('_', ' ').capitalize()}: ", style="bold"), text))
+            out.append(line(Words(f"{key.replace('_', ' ').capitalize()}: ", style="bold"), text))
         return out
 
-    def value_text(self, seating: Seating, key: str, value: object) -> Text:
+    def value_text(self, seating: Seating, key: str, value: object) -> Words:
         """A value of a result or view for people: seats named, cards made pretty."""
         n = len(seating.names)
         if isinstance(value, bool):
-            return Text("yes" if value else "no")
+            return Words("yes" if value else "no")
         if isinstance(value, int) and key in SEAT_KEYS and 0 <= value < n:
-            return Text(seating.names[value])
+            return Words(seating.names[value])
         if isinstance(value, list):
             items = [self.value_text(seating, "", v) for v in value]
             if len(value) == n and not (seating.partners and key in ("points", "scores")):
@@ -358,14 +357,14 @@ class Presenter:
         if isinstance(value, dict):
             return join(line(f"{k} ", self.value_text(seating, k, v)) for k, v in value.items())
         if value is None:
-            return Text("—")
-        return card_word(value) or Text(str(value))
+            return Words("—")
+        return card_word(value) or Words(str(value))
 
-    def score_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def score_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """The match scores after a hand."""
-        return [Text(f"Scores: {seating.scores_text(hand.scores)}", style="bold")]
+        return [Words(f"Scores: {seating.scores_text(hand.scores)}", style="bold")]
 
-    def hand_line(self, seating: Seating, hand: HandSeen) -> Text:
+    def hand_line(self, seating: Seating, hand: HandSeen) -> Words:
         """One line for a finished hand (bots playing alone), before the scores."""
         assert hand.result is not None
         parts = []
@@ -379,7 +378,7 @@ class Presenter:
             else:
                 text = str(value)
             parts.append(f"{key} {text}")
-        return Text("  ".join(parts))
+        return Words("  ".join(parts))
 
     def winners(self, last: HandResult | None, winner: int | None) -> list[int]:
         """The sides that won the match (several when the win is shared; none after a forfeit),
@@ -410,11 +409,11 @@ class Presenter:
         name = view.to_dict()["phase"]
         return str(name).replace("-", " ").capitalize()
 
-    def play_facts(self, seating: Seating, view: View) -> list[Text]:
+    def play_facts(self, seating: Seating, view: View) -> list[Words]:
         """Public facts worth a glance while playing (bids, tricks, penalties so far)."""
         return self.info_facts(seating, view)
 
-    def info_facts(self, seating: Seating, view: View) -> list[Text]:
+    def info_facts(self, seating: Seating, view: View) -> list[Words]:
         """Every fact of ``view.info()``, named."""
         out = []
         for key, value in view.info().items():
@@ -424,12 +423,12 @@ class Presenter:
             out.append(line(f"{name} ", self.value_text(seating, key, value)))
         return out
 
-    def situation_lines(self, seating: Seating, view: View) -> list[Text]:
+    def situation_lines(self, seating: Seating, view: View) -> list[Words]:
         """What a seat about to act needs to know, before its hand and its choices."""
         name = seating.names[view.seat]
         trumps = view.tables.mask
         if view.phase != PLAY:
-            head = Text(self.phase_title(seating, view), style="bold")
+            head = Words(self.phase_title(seating, view), style="bold")
             # A view lists only the actions its seat may see: others' passes are left out.
             said = [
                 line(f"{seating.names[s]} ", self.action_words(a, trumps)) for s, a in view.actions
@@ -442,7 +441,7 @@ class Presenter:
                 out.append(join(facts))
             return out
         total = self.tricks_in_hand(view)
-        head = Text(f"Trick {len(view.tricks) + 1} of {total}", style="bold")
+        head = Words(f"Trick {len(view.tricks) + 1} of {total}", style="bold")
         head.append(" · ")
         if view.trump >= 0:
             head.append("trump ")
@@ -458,12 +457,12 @@ class Presenter:
             table = [line(f"{seating.names[s]} ", card_text(c, trumps)) for s, c in trick]
             out.append(line("On the table: ", join(table)))
         else:
-            out.append(Text(self.lead_prompt(seating, view, name)))
+            out.append(Words(self.lead_prompt(seating, view, name)))
         return out
 
-    def no_trump_text(self) -> Text:
+    def no_trump_text(self) -> Words:
         """How the trick header says there is no trump."""
-        return Text("no trump")
+        return Words("no trump")
 
     #: what a status line says of trump before it is named (a game without trump: "none")
     trump_pending = "not named"
@@ -472,13 +471,13 @@ class Presenter:
         """The line when the seat leads a trick."""
         return f"{verb(name, 'lead')}."
 
-    def bidding_facts(self, seating: Seating, view: View) -> list[Text]:
+    def bidding_facts(self, seating: Seating, view: View) -> list[Words]:
         """Public facts shown during the phases before the play."""
         return self.info_facts(seating, view)
 
     # ------------------------------------------------------------------ the running tally
 
-    def tally_lines(self, seating: Seating, view: View) -> list[Text]:
+    def tally_lines(self, seating: Seating, view: View) -> list[Words]:
         """The hand's running tally for a side panel: what a player at the table keeps count of.
 
         It is read from ``view`` alone and told from its seat's side ("us", "them", "yours"):
@@ -488,21 +487,21 @@ class Presenter:
         """
         return safely(lambda: self._tally(seating, view), lambda: self._tricks_tally(seating, view))
 
-    def _tally(self, seating: Seating, view: View) -> list[Text]:
+    def _tally(self, seating: Seating, view: View) -> list[Words]:
         """The game's own tally (a presenter overrides this); here, the generic one."""
         return self._tricks_tally(seating, view)
 
-    def _tricks_tally(self, seating: Seating, view: View) -> list[Text]:
+    def _tricks_tally(self, seating: Seating, view: View) -> list[Words]:
         """The generic tally: the tricks each side has won, and the tricks left to play."""
         won = side_tricks(seating, view)
         out = []
         for side in seats_from(side_of(seating, view.seat), len(won)):
             n = won[side]
             who = capital(side_word(seating, view.seat, side))
-            out.append(Text(f"{who}: {n} trick{'s' * (n != 1)}"))
+            out.append(Words(f"{who}: {n} trick{'s' * (n != 1)}"))
         if view.phase == PLAY:
             left = self.tricks_in_hand(view) - len(view.tricks)
-            out.append(Text(f"{left} trick{'s' * (left != 1)} to play", style="dim"))
+            out.append(Words(f"{left} trick{'s' * (left != 1)} to play", style="dim"))
         return out
 
 
@@ -513,7 +512,7 @@ def _bid_word(bid: object) -> str:
     return "—" if bid is None else str(bid)
 
 
-def safely(primary: Callable[[], list[Text]], fallback: Callable[[], list[Text]]) -> list[Text]:
+def safely(primary: Callable[[], list[Words]], fallback: Callable[[], list[Words]]) -> list[Words]:
     """``primary()``, or ``fallback()`` if it fails on a result or view shaped unexpectedly.
 
     A game whose results change shape must not stop a match at the table: its generic

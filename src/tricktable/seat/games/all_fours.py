@@ -1,15 +1,13 @@
 """All Fours, Seven Up and Trinidad's All Fours at the table: their presenter (see
-:mod:`tricktable.ui.games`)."""
+:mod:`tricktable.seat.games`)."""
 
 from __future__ import annotations
-
-from rich.text import Text
 
 from tricktable.cards import parse_card
 from tricktable.engine.trick import View
 from tricktable.games.all_fours import POINT_ORDER
 from tricktable.games.all_fours_results import AllFoursResult
-from tricktable.ui.games.base import (
+from tricktable.seat.games.base import (
     HandSeen,
     Presenter,
     Seating,
@@ -19,6 +17,7 @@ from tricktable.ui.games.base import (
     line,
     suit_text,
 )
+from tricktable.seat.words import Words
 
 
 class AllFoursPresenter(Presenter):
@@ -28,14 +27,14 @@ class AllFoursPresenter(Presenter):
         """The points and the target."""
         return f"High, Low, Jack and Game; first to {self.game.options.target} wins"
 
-    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """The card turned up, which proposes trump."""
         up = hand.opening.get("up_card")
         if not isinstance(up, str):
             return []
         return [line("Turned up: ", card_text(parse_card(up)))]
 
-    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """The begging, and the card the run turned up (it named trump)."""
         lines = super().auction_lines(seating, hand)
         first, last = hand.opening.get("up_card"), hand.facts.get("up_card")
@@ -50,7 +49,7 @@ class AllFoursPresenter(Presenter):
         """The trick's count toward Game."""
         return f" ({points} toward Game)" if points else ""
 
-    def play_facts(self, seating: Seating, view: View) -> list[Text]:
+    def play_facts(self, seating: Seating, view: View) -> list[Words]:
         """The up-card, how often the cards were run, what the kick and gift gave."""
         info = view.info()
         up = info.get("up_card")
@@ -66,34 +65,34 @@ class AllFoursPresenter(Presenter):
             facts.append(line("Kick and gift so far: ", seating.per_side(gained)))
         return facts
 
-    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """Trump, who won each point, and what each side gained."""
         r = last_result(hand, AllFoursResult)
         if r is None:
             return super().result_lines(seating, hand)
         if r.thrown_in:
-            return [Text("The stock ran out: the deal is thrown in and dealt again.")]
+            return [Words("The stock ran out: the deal is thrown in and dealt again.")]
         trump = r.trump if r.trump is not None else -1
         won = [f"{name.capitalize()} {_who(seating, r, name, '—')}" for name in POINT_ORDER]
         how = "stood" if not r.begged else "given" if r.gave else f"run {r.runs}×"
-        out = [line(Text("Trump: ", style="bold"), suit_text(trump), f" ({how})")]
-        out.append(line(Text("Points: ", style="bold"), join(won)))
+        out = [line(Words("Trump: ", style="bold"), suit_text(trump), f" ({how})")]
+        out.append(line(Words("Points: ", style="bold"), join(won)))
         if r.hanged:
-            out.append(Text("The jack was hanged."))
-        out.append(line(Text("Gained: ", style="bold"), seating.per_side(r.gained)))
+            out.append(Words("The jack was hanged."))
+        out.append(line(Words("Gained: ", style="bold"), seating.per_side(r.gained)))
         return out
 
-    def hand_line(self, seating: Seating, hand: HandSeen) -> Text:
+    def hand_line(self, seating: Seating, hand: HandSeen) -> Words:
         """Trump, how it was settled, and who won each point."""
         r = last_result(hand, AllFoursResult)
         if r is None:
             return super().hand_line(seating, hand)
         if r.thrown_in:
-            return Text(f"thrown in after {r.runs} runs")
+            return Words(f"thrown in after {r.runs} runs")
         how = "stood" if not r.begged else "given" if r.gave else f"run {r.runs}"
         won = "  ".join(f"{name} {_who(seating, r, name, '-')}" for name in POINT_ORDER)
         trump = "CDHS"[r.trump] if r.trump is not None else "-"
-        return Text(f"trump {trump} ({how})  {won}  gained {seating.per_side(r.gained)}")
+        return Words(f"trump {trump} ({how})  {won}  gained {seating.per_side(r.gained)}")
 
 
 def _who(seating: Seating, result: AllFoursResult, name: str, none: str) -> str:

@@ -1,8 +1,6 @@
-"""Hearts and Filippa at the table: their presenters (see :mod:`tricktable.ui.games`)."""
+"""Hearts and Filippa at the table: their presenters (see :mod:`tricktable.seat.games`)."""
 
 from __future__ import annotations
-
-from rich.text import Text
 
 from tricktable.engine import actions as act
 from tricktable.engine.trick import View
@@ -10,7 +8,7 @@ from tricktable.games.filippa import card_penalties
 from tricktable.games.hearts import HAND_POINTS, hearts_points, queen_taker
 from tricktable.games.hearts_options import direction_name
 from tricktable.games.hearts_results import FilippaResult, HeartsResult
-from tricktable.ui.games.base import (
+from tricktable.seat.games.base import (
     QUEEN_OF_SPADES,
     HandSeen,
     Presenter,
@@ -27,6 +25,7 @@ from tricktable.ui.games.base import (
     side_word,
     verb,
 )
+from tricktable.seat.words import Words
 
 #: how far each passing direction sends the cards (seat + offset), at four seats
 OFFSETS = {"left": 1, "across": 2, "right": 3}
@@ -58,11 +57,11 @@ class HeartsPresenter(Presenter):
             return "No passing this hand"
         return f"Passing {direction}"
 
-    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """The pass direction; no trump."""
-        return [Text(f"{self.pass_title(_passing_direction(hand))} · no trump")]
+        return [Words(f"{self.pass_title(_passing_direction(hand))} · no trump")]
 
-    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def auction_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """Each seat's pass: in full where a watcher saw it or received it, else its count."""
         direction = _passing_direction(hand)
         passes = dict(hand.acted)
@@ -82,7 +81,7 @@ class HeartsPresenter(Presenter):
                 for s in ((hand.dealer + 1 + i) % n for i in range(n))
             ]
         title = self.pass_title(direction)
-        return [line(Text(f"{title}: ", style="bold"), join(said))]
+        return [line(Words(f"{title}: ", style="bold"), join(said))]
 
     def trick_note(self, points: int) -> str:
         """The penalty points in the trick."""
@@ -90,12 +89,12 @@ class HeartsPresenter(Presenter):
             return ""
         return f" ({points} point{'s' * (abs(points) != 1)})"
 
-    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """Penalty points taken, the queen of spades, the moon."""
         r = last_result(hand, HeartsResult)
         if r is None:
             return super().result_lines(seating, hand)
-        out = [line(Text("Penalty points: ", style="bold"), seating.per_seat(r.penalties))]
+        out = [line(Words("Penalty points: ", style="bold"), seating.per_seat(r.penalties))]
         taker = r.queen_of_spades
         if taker is not None:
             out.append(line(card_text(QUEEN_OF_SPADES), f" taken by {seating.names[taker]}."))
@@ -104,21 +103,21 @@ class HeartsPresenter(Presenter):
             shooter = seating.names[moon]
             how = self.game.options.moon
             gain = "everyone else scores 26" if how == "add" else f"{shooter} scores -26"
-            out.append(Text(f"{verb(shooter, 'shoot')} the moon: {gain}!", style="bold green"))
+            out.append(Words(f"{verb(shooter, 'shoot')} the moon: {gain}!", style="bold green"))
         return out
 
-    def score_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def score_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """The scores, lowest best."""
         out = super().score_lines(seating, hand)
         out[-1].append(" (lowest wins)", style="dim")
         return out
 
-    def hand_line(self, seating: Seating, hand: HandSeen) -> Text:
+    def hand_line(self, seating: Seating, hand: HandSeen) -> Words:
         """The pass, the penalty points, the moon."""
         r = last_result(hand, HeartsResult)
         if r is None:
             return super().hand_line(seating, hand)
-        out = Text(f"pass {direction_name(r.pass_offset, len(r.penalties)):<6}  penalties ")
+        out = Words(f"pass {direction_name(r.pass_offset, len(r.penalties)):<6}  penalties ")
         out.append(" ".join(f"{p:>2}" for p in r.penalties))
         moon = r.moon
         if moon is not None:
@@ -138,25 +137,25 @@ class HeartsPresenter(Presenter):
         to = seating.names[(view.seat + offset) % n]
         return f"Pass three cards {direction}, to {to}"
 
-    def bidding_facts(self, seating: Seating, view: View) -> list[Text]:
+    def bidding_facts(self, seating: Seating, view: View) -> list[Words]:
         """Nothing more: the choices say how to pass."""
         return []
 
-    def play_facts(self, seating: Seating, view: View) -> list[Text]:
+    def play_facts(self, seating: Seating, view: View) -> list[Words]:
         """Penalties so far, hearts broken, what the seat received."""
         info = view.info()
-        facts: list[Text] = []
+        facts: list[Words] = []
         penalties = _ints(info.get("penalties"), self.game.num_players)
         if penalties is not None:
-            facts.append(Text("penalties " + seating.per_seat(penalties)))
+            facts.append(Words("penalties " + seating.per_seat(penalties)))
         if info.get("hearts_broken") is not None:
-            facts.append(Text("hearts broken" if info["hearts_broken"] else "hearts not broken"))
+            facts.append(Words("hearts broken" if info["hearts_broken"] else "hearts not broken"))
         received = info.get("received")
         if isinstance(received, list) and received and not view.tricks:
             facts.append(line("you received ", join((card_word(c) or c for c in received), " ")))
         return facts
 
-    def _tally(self, seating: Seating, view: View) -> list[Text]:
+    def _tally(self, seating: Seating, view: View) -> list[Words]:
         """Points taken this hand by each seat, hearts broken, the points left, the moon."""
         won = view.won
         points = hearts_points(won)
@@ -165,21 +164,22 @@ class HeartsPresenter(Presenter):
         for seat in seats_from(view.seat, len(points)):
             got = points[seat]
             who = capital(side_word(seating, view.seat, seat))
-            text = Text(f"{who}: {got} point{'s' * (got != 1)}")
+            text = Words(f"{who}: {got} point{'s' * (got != 1)}")
             if seat == queen:
                 text.append_text(line(" with ", card_text(QUEEN_OF_SPADES)))
             out.append(text)
         broken = view.info().get("hearts_broken")
         left = f"{HAND_POINTS - sum(points)} points left"
         if broken is None:
-            out.append(Text(left))
+            out.append(Words(left))
         else:
-            out.append(Text(f"Hearts {'broken' if broken else 'not broken'} · {left}"))
+            out.append(Words(f"Hearts {'broken' if broken else 'not broken'} · {left}"))
         takers = [s for s, got in enumerate(points) if got]
         if len(takers) == 1 and getattr(self.game.options, "moon", "none") != "none":
             seat = takers[0]
             name = seating.names[seat]
-            out.append(Text(f"Moon watch: {verb(name, 'have')} all {points[seat]}", style="yellow"))
+            watch = f"Moon watch: {verb(name, 'have')} all {points[seat]}"
+            out.append(Words(watch, style="yellow"))
         return out
 
 
@@ -191,7 +191,7 @@ class FilippaPresenter(HeartsPresenter):
         target = self.game.options.target
         return f"the clean seats share each pool; the highest once someone reaches {target} wins"
 
-    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def deal_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """The pass, no trump, the pool at stake."""
         out = super().deal_lines(seating, hand)
         pool = hand.opening.get("pool")
@@ -199,43 +199,43 @@ class FilippaPresenter(HeartsPresenter):
             out[0].append(f" · pool {pool}")
         return out
 
-    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def result_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """Penalties, who stayed clean and shared the pool, or the pool carried over."""
         r = last_result(hand, FilippaResult)
         if r is None:
             return Presenter.result_lines(self, seating, hand)
         shares, pool = r.shares, r.pool
-        out = [line(Text("Penalties: ", style="bold"), seating.per_seat(r.penalties))]
+        out = [line(Words("Penalties: ", style="bold"), seating.per_seat(r.penalties))]
         clean = [seating.names[s] for s in range(4) if shares[s]]
         if len(clean) == 1:
             name = clean[0]
             took = f"{verb(name, 'stay')} clean and {conjugate(name, 'take')} the pool of {pool}"
-            out.append(Text(f"{took}: +{pool}.", "bold"))
+            out.append(Words(f"{took}: +{pool}.", "bold"))
         elif clean:
             who = " and ".join(clean)
             share = max(shares)
             out.append(
-                Text(f"{who} stay clean and share the pool of {pool}: +{share} each.", "bold")
+                Words(f"{who} stay clean and share the pool of {pool}: +{share} each.", "bold")
             )
         else:
-            out.append(Text(f"Nobody stayed clean: the pool of {pool} carries over.", "bold"))
+            out.append(Words(f"Nobody stayed clean: the pool of {pool} carries over.", "bold"))
         return out
 
-    def score_lines(self, seating: Seating, hand: HandSeen) -> list[Text]:
+    def score_lines(self, seating: Seating, hand: HandSeen) -> list[Words]:
         """Positive scores, and the penalty totals beside them."""
         out = Presenter.score_lines(self, seating, hand)
         r = last_result(hand, FilippaResult)
         if r is not None:
-            out.append(Text(f"Penalty totals: {seating.per_seat(r.negative)}", style="dim"))
+            out.append(Words(f"Penalty totals: {seating.per_seat(r.negative)}", style="dim"))
         return out
 
-    def hand_line(self, seating: Seating, hand: HandSeen) -> Text:
+    def hand_line(self, seating: Seating, hand: HandSeen) -> Words:
         """Penalties, and the pool shared or carried."""
         r = last_result(hand, FilippaResult)
         if r is None:
             return Presenter.hand_line(self, seating, hand)
         shares = r.shares
-        out = Text("penalties " + " ".join(f"{p:>3}" for p in r.penalties))
+        out = Words("penalties " + " ".join(f"{p:>3}" for p in r.penalties))
         clean = [seating.names[s] for s in range(4) if shares[s]]
         if clean:
             out.append(f"  pool {r.pool} to {', '.join(clean)} +{max(shares)}")
@@ -247,27 +247,27 @@ class FilippaPresenter(HeartsPresenter):
         """The highest positive total wins."""
         return ""
 
-    def play_facts(self, seating: Seating, view: View) -> list[Text]:
+    def play_facts(self, seating: Seating, view: View) -> list[Words]:
         """Penalties so far this hand, the pool."""
         facts = super().play_facts(seating, view)
         facts = [f for f in facts if not f.plain.startswith("hearts")]
         pool = view.info().get("pool")
         if isinstance(pool, int):
-            facts.append(Text(f"pool {pool}"))
+            facts.append(Words(f"pool {pool}"))
         return facts
 
-    def _tally(self, seating: Seating, view: View) -> list[Text]:
+    def _tally(self, seating: Seating, view: View) -> list[Words]:
         """Penalties taken this hand by each seat, who is clean so far, the pool at stake."""
         penalties = card_penalties(view.won)
         order = seats_from(view.seat, len(penalties))
         out = [
-            Text(f"{capital(side_word(seating, view.seat, seat))}: {penalties[seat]}")
+            Words(f"{capital(side_word(seating, view.seat, seat))}: {penalties[seat]}")
             for seat in order
         ]
         clean = [seating.names[s] for s in order if not penalties[s]]
-        out.append(Text("Clean so far: " + (", ".join(clean) if clean else "nobody")))
+        out.append(Words("Clean so far: " + (", ".join(clean) if clean else "nobody")))
         pool = view.info().get("pool")
         # Once the hand is scored the view's pool is the next hand's: not this hand's tally.
         if isinstance(pool, int) and view.to_act >= 0:
-            out.append(Text(f"Pool: {pool}"))
+            out.append(Words(f"Pool: {pool}"))
         return out
