@@ -194,6 +194,33 @@ def test_a_tables_snapshots_version_and_end() -> None:
     table.close()
 
 
+@pytest.mark.parametrize(
+    "spec", ["setback(target=5)", "hearts(target=40)", "spades(target=120)", "euchre(target=4)"]
+)
+def test_a_hands_score_carries_the_snapshots_summary(spec: str) -> None:
+    """The ``scored`` event says the hand's summary in the seat model's words, the same as
+    the snapshot between hands: a page shows it without rebuilding it from the result."""
+    table = _table(spec, seed=4)
+    checked = {0: 0, SPECTATOR: 0}
+    read = {0: 0, SPECTATOR: 0}
+
+    def look(t: Table) -> None:
+        for viewer in checked:
+            events = t.events_since(viewer)
+            fresh, read[viewer] = events[read[viewer] :], len(events)
+            for event in fresh:
+                if event.kind != "hand_scored":
+                    continue
+                said = event_json(event, t, viewer)["summary"]
+                assert said and said == snapshot(t, viewer)["summary"]
+                checked[viewer] += 1
+
+    table.watch(look)
+    _bots_play(table)
+    assert checked[0] == checked[SPECTATOR] == len(table.state.results) > 0
+    table.close()
+
+
 def test_event_json_speaks_only_of_the_viewers_stream() -> None:
     table = _table()
     _bots_play(table)

@@ -572,10 +572,16 @@ def _display(label: str) -> str:
 
 
 def event_json(
-    event: Event, table: Table | None, viewer: int, version: int | None = None
+    event: Event,
+    table: Table | None,
+    viewer: int,
+    version: int | None = None,
+    names: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """``event`` for the wire, as ``viewer`` may see it: ``{version, kind, seat, card, words,
-    data}`` (``data`` the event's own JSON). Refused for an event not in the viewer's stream."""
+    data}`` (``data`` the event's own JSON), and a hand's score its ``summary`` (see
+    :func:`hand_summary`; ``names`` as :func:`snapshot`'s). Refused for an event not in the
+    viewer's stream."""
     if viewer != EVERYONE and not (
         viewer.__class__ is int and 0 <= viewer <= SPECTATOR and event.visible_to(viewer)
     ):
@@ -589,7 +595,7 @@ def event_json(
         seat = event.giver
     card = getattr(event, "card", None)
     game = table.game if table is not None else None
-    return {
+    out = {
         "version": version,
         "kind": EVENT_KINDS.get(event.kind, event.kind),
         "seat": seat if isinstance(seat, int) and seat >= 0 else None,
@@ -597,6 +603,38 @@ def event_json(
         "words": event_words(event, game),
         "data": event.to_dict(),
     }
+    if isinstance(event, HandScored) and table is not None:
+        out["summary"] = hand_summary(table.state, viewer, event, table.labels, names)
+    return out
+
+
+def hand_summary(
+    state: TrickState,
+    viewer: int,
+    event: HandScored,
+    seats: Sequence[str],
+    names: Sequence[str] | None = None,
+) -> list[Phrase] | None:
+    """The summary of the hand ``event`` scored, as ``viewer``'s snapshot says it between
+    hands (who won it, its result, the scores): what a screen shows when the hand ends, so
+    no door rebuilds it from the event's data. None if ``event`` is not in the viewer's
+    stream (a door that holds events of another state)."""
+    stream = _stream(state, viewer)
+    at = next((i for i in range(len(stream) - 1, -1, -1) if stream[i] is event), -1)
+    if at < 0:
+        return None
+    game, n = state.game, state.n
+    seen = Seen(n, game.num_scores).take_all(stream[: at + 1])
+    hand = seen.hand
+    if hand is None or hand.result is None:
+        return None
+    view = view_for(state, viewer)
+    if view.hand_number == hand.number:  # the facts of the hand, as its snapshot reads them
+        hand.facts = view.info()
+        hand.opening = hand.opening or hand.facts
+        hand.tables = view.tables
+    shown = list(names) if names is not None else [_display(label) for label in seats]
+    return _summary(Voice(game, shown), seen)
 
 
 def event_words(event: Event, game: Any = None) -> Phrase:

@@ -836,7 +836,9 @@ class Room:
             while self._mark_end[mark] <= k:
                 mark += 1
             if event.visible_to(viewer):
-                out.append(seatview.event_json(event, table, viewer, self._mark_v[mark]))
+                out.append(
+                    seatview.event_json(event, table, viewer, self._mark_v[mark], self.names)
+                )
         return out
 
     def send_snapshot(self, conn: Conn, viewer: int, kind: str = "snapshot") -> None:

@@ -42,9 +42,12 @@ def snapshot(table: Table, viewer: int, version: int, names: Sequence[str]) -> d
     return out
 
 
-def event_json(event: Event, table: Table, viewer: int, version: int) -> dict[str, Any]:
-    """One event of ``viewer``'s stream as the wire carries it, with its wire ``version``."""
-    return _event_json(event, table, viewer, version)
+def event_json(
+    event: Event, table: Table, viewer: int, version: int, names: Sequence[str]
+) -> dict[str, Any]:
+    """One event of ``viewer``'s stream as the wire carries it, with its wire ``version``
+    (a hand's score with its summary in the snapshot's words: the seats called by ``names``)."""
+    return _event_json(event, table, viewer, version, list(names))
 
 
 __all__ = ["event_json", "frame", "snapshot"]

@@ -105,55 +105,11 @@ export class Store {
     }
   }
 
-  /** A hand's summary: the snapshot's (`rich`) replaces one made from its `scored` event. */
+  /** A hand's summary: the seat model's (`rich`) replaces an old server's event words. */
   addSummary(number, words, rich) {
     const had = this.summaries.find((s) => s.number === number);
     if (!had) this.summaries.push({ number, words, open: !this.replay, rich });
     else if (rich && !had.rich) Object.assign(had, { words, rich });
-  }
-
-  /** The words of a `scored` event's result: who bid, each point's side, what each took. */
-  scoredWords(ev) {
-    const result = ev.data && ev.data.result;
-    const snap = this.shown;
-    if (!result || !snap) return ev.words && ev.words.length ? [ev.words] : [];
-    const lines = [];
-    const sides = (snap.game && snap.game.sides) || (snap.scores || []).length || 2;
-    const side = (k) => {
-      const who = (snap.seats || []).filter((s) => (s.side ?? s.seat % sides) === k).map((s) => s.name);
-      return who.join(" & ") || `side ${k + 1}`;
-    };
-    if (typeof result.declarer === "number") {
-      const bid = [{ t: "seat", v: result.declarer }, { t: "text", v: ` bid ${result.bid ?? ""}` }];
-      if (result.trump) bid.push({ t: "text", v: ", trump " }, { t: "suit", v: result.trump });
-      lines.push(bid);
-    }
-    for (const [key, value] of Object.entries(result.points || {})) {
-      const label = key.replace(/_/g, "-").replace(/^./, (c) => c.toUpperCase());
-      lines.push([{ t: "text", v: `${label}: ${typeof value === "number" ? side(value) : "—"}` }]);
-    }
-    if (Array.isArray(result.taken))
-      lines.push([{ t: "text", v: "Took: " + result.taken.map((n, k) => `${side(k)} ${n}`).join(" · ") }]);
-    const scores = result.scores || (ev.data && ev.data.scores);
-    if (Array.isArray(scores))
-      lines.push([{ t: "text", v: "Scores: " + scores.map((n, k) => `${side(k)} ${n}`).join(" · "), s: "bold" }]);
-    // who won the hand, first: the scores shown are still those before it (as the seat
-    // model's summary says it: the side that gained most, the fewest points in Hearts)
-    const before = snap.scores || [];
-    const after = (ev.data && ev.data.scores) || [];
-    if (after.length > 1 && before.length === after.length) {
-      const gains = after.map((x, k) => x - before[k]);
-      const low = /hearts/i.test((snap.game && snap.game.family) || "");
-      const best = low ? Math.min(...gains) : Math.max(...gains);
-      const won = gains.map((g, k) => (g === best ? k : -1)).filter((k) => k >= 0);
-      if (won.length < gains.length) {
-        const who = won.map(side).join(" and ");
-        const how = low ? ` took the fewest points this hand (${best})`
-          : best > 0 ? ` won the hand (+${best})` : ` lost the least this hand (${best})`;
-        lines.unshift([{ t: "text", v: who + how, s: "bold" }]);
-      }
-    }
-    return lines;
   }
 
   /**
@@ -218,7 +174,11 @@ export class Store {
       if (suit) hand.trump = suit.v;
     } else if (ev.kind === "scored") {
       const number = ev.data && typeof ev.data.hand === "number" ? ev.data.hand + 1 : hand.number;
-      this.addSummary(number, this.scoredWords(ev), false);
+      // the seat model's summary (who won the hand, its result, the scores), as the
+      // snapshot between hands says it; an old server's event has only its words
+      const summary = Array.isArray(ev.summary) && ev.summary.length ? ev.summary
+        : ev.words && ev.words.length ? [ev.words] : [];
+      this.addSummary(number, summary.filter((p) => Array.isArray(p) && p.length), !!ev.summary);
       const scores = ev.data && (ev.data.scores || (ev.data.result && ev.data.result.scores));
       if (Array.isArray(scores)) snap.scores = scores;
     } else if (ev.kind === "over") {
