@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from dataclasses import FrozenInstanceError
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -30,6 +32,8 @@ class Shared:
 
     Made at most once between a trick's end and the next, or a hand's (neither a card in
     mid-trick nor a bid changes any of it), so a view costs a reference, not copies.
+    Read-only, to the depth of its facts: every seat's view holds this one object, so a bot
+    that could write to it would change what the next seat's bot sees.
     """
 
     __slots__ = (
@@ -44,17 +48,64 @@ class Shared:
         "won",
     )
 
+    tricks: tuple[tuple[int, tuple[int, ...], int], ...]
+    won: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    scores: tuple[int, ...]
+    #: the results as the state's chain of ``(before, result)`` nodes, and how many
+    results: tuple[Any, ...] | None
+    nresults: int
+    dealer: int
+    hand_number: int
+    facts: Mapping[str, Any]
+
     def __init__(self, state: TrickState, results: tuple[Any, ...] | None) -> None:
-        self.tricks: tuple[tuple[int, tuple[int, ...], int], ...] = tuple(state.tricks)
-        self.won: tuple[int, ...] = tuple(state.won)
-        self.tricks_won: tuple[int, ...] = tuple(state.tricks_won)
-        self.scores: tuple[int, ...] = tuple(state.scores)
-        #: the results as the state's chain of ``(before, result)`` nodes, and how many
-        self.results: tuple[Any, ...] | None = results
-        self.nresults: int = len(state.results)
-        self.dealer: int = state.dealer
-        self.hand_number: int = max(len(state.history) - 1, 0)
-        self.facts: dict[str, Any] = state._trick_facts()
+        # object.__setattr__ past our own refusal; compiled, each is a plain store.
+        object.__setattr__(self, "tricks", tuple(state.tricks))
+        object.__setattr__(self, "won", tuple(state.won))
+        object.__setattr__(self, "tricks_won", tuple(state.tricks_won))
+        object.__setattr__(self, "scores", tuple(state.scores))
+        object.__setattr__(self, "results", results)
+        object.__setattr__(self, "nresults", len(state.results))
+        object.__setattr__(self, "dealer", state.dealer)
+        object.__setattr__(self, "hand_number", max(len(state.history) - 1, 0))
+        object.__setattr__(self, "facts", frozen(state._trick_facts()))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to {name!r}: what views share is read-only")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete {name!r}: what views share is read-only")
+
+
+#: the facts of a game that has none (shared by every view: read-only like any)
+NO_FACTS: Final[Mapping[str, Any]] = MappingProxyType({})
+
+
+def frozen(facts: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``facts`` as every view of a state may share them: a read-only mapping whose lists are
+    tuples and whose dicts are read-only too, at any depth (:meth:`View.info` gives a bot
+    its own lists and dicts again)."""
+    if not facts:
+        return NO_FACTS
+    return MappingProxyType({key: _frozen(value) for key, value in facts.items()})
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple([_frozen(item) for item in value])
+    if isinstance(value, dict | MappingProxyType):
+        return MappingProxyType({key: _frozen(item) for key, item in value.items()})
+    return value
+
+
+def _thawed(value: Any) -> Any:
+    """A frozen fact as a bot may keep it: its tuples lists and its mappings dicts, new."""
+    if isinstance(value, tuple):
+        return [_thawed(item) for item in value]
+    if isinstance(value, MappingProxyType):
+        return {key: _thawed(item) for key, item in value.items()}
+    return value
 
 
 @mypyc_attr(free_list_len=1)
@@ -137,7 +188,7 @@ class View:
         else:
             infos = state._infos
             info = None if infos is None else infos[seat]
-        self._info: dict[str, Any] = info if info is not None else state._info_of(seat)
+        self._info: Mapping[str, Any] = info if info is not None else state._info_of(seat)
         # The list of legal actions is made when a bot asks for it (legal_actions): a bot may
         # choose from the mask alone. Only a phase whose actions are listed, not masked, lists
         # them now (only the state can).
@@ -242,12 +293,11 @@ class View:
 
     def info(self) -> dict[str, Any]:
         """Game-specific public facts (declarer, bids, ...): a dict of this call's own, its
-        sequences new lists, and lists inside them new too (every view of the state shares
-        the facts it is made from: a game's list of lists must not become a channel)."""
-        out = {**self._info, **self._shared.facts}
-        for key, value in out.items():
-            if isinstance(value, list | tuple):
-                out[key] = [_own(item) for item in value] if _nested(value) else list(value)
+        sequences new lists and its mappings new dicts at any depth (every view of the state
+        shares the read-only facts it is made from: see :func:`frozen`)."""
+        out = {key: _thawed(value) for key, value in self._info.items()}
+        for key, value in self._shared.facts.items():
+            out[key] = _thawed(value)
         return out
 
     def legal_actions(self) -> list[int]:
@@ -306,21 +356,6 @@ class View:
             "legal": [game.action_name(a) for a in self.legal_actions()],
             **self.info(),
         }
-
-
-def _nested(items: Sequence[Any]) -> bool:
-    """Whether ``items`` holds a list or a tuple."""
-    return any(isinstance(item, list | tuple) for item in items)
-
-
-def _own(item: Any) -> Any:
-    """``item`` as a bot may keep it: a list copied, at any depth (a tuple that holds one made
-    again), anything else as it is."""
-    if isinstance(item, list):
-        return [_own(inner) for inner in item]
-    if isinstance(item, tuple) and _nested(item):
-        return tuple(_own(inner) for inner in item)
-    return item
 
 
 def _or_all(masks: Sequence[int]) -> int:
