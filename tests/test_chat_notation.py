@@ -19,6 +19,7 @@ from tricktable.cards import (
     SUIT_NAMES,
     card_name,
     parse_card,
+    pretty_card,
     rank_of,
     spellings,
     suit_of,
@@ -226,6 +227,31 @@ def test_the_spellings_of_the_issue_all_name_the_jack_of_clubs() -> None:
              "Jack of Clubs", "JACK OF CLUBS", "jack-of-clubs", "knave of clubs", "jС"]  # fmt: skip
     for form in forms:
         assert named_cards(f"I hold {form}!") == [jc], form
+
+
+def test_the_glued_and_reversed_forms_of_issue_27_name_their_card() -> None:
+    """A card glued to a word or said the other way round, as the audit passed them."""
+    jc, ace = parse_card("JC"), parse_card("AS")
+    for form in ("xJC", "myJ♣", "club jack", "clubs jack", "JCs", "♣J", "Clubs, Jack"):
+        assert named_cards(f"I hold {form}") == [jc], form
+    for form in ("as", "As!", "spade ace", "ASs", "spades ace"):
+        assert named_cards(form) == [ace], form
+
+
+@pytest.mark.parametrize("card", range(52))
+def test_every_card_glued_or_reversed_is_named(card: int) -> None:
+    short = card_name(card)  # 7C, TD
+    symbol = pretty_card(card)  # 7♣, 10♦
+    rank_word, suit_word = RANK_WORDS[card % 13], SUIT_NAMES[card // 13]
+    for form in (f"x{short}", f"{short}s", f"my{symbol}", f"{symbol[-1]}{symbol[:-1]}",
+                 f"{suit_word} {rank_word}", f"{suit_word.rstrip('s')} {rank_word}"):  # fmt: skip
+        assert card in named_cards(f"look: {form} here"), form
+
+
+def test_shouting_is_not_a_glued_card() -> None:
+    # Capitals inside a word of capitals are a word shouted (HAS, THIS), not a card glued.
+    assert named_cards("HAS ANYONE SEEN THIS") == []
+    assert named_cards("well, as I said") == []  # a sentence's "as" stays a word
 
 
 @pytest.mark.parametrize("text", ORDINARY)

@@ -24,7 +24,11 @@ parser's own notation — every spelling :func:`tricktable.cards.parse_card` rea
   ``king-clubs``); a rank's word may be plural (``kings of clubs``); ``deuce``, ``trey`` and
   ``knave`` are rank words too. The word ``joker`` names every joker of the deck (which one
   a bare "joker" means is not clear where there are two); ``little``, ``small`` or ``low``
-  before it names the little joker, ``big`` or ``high`` the big one.
+  before it names the little joker, ``big`` or ``high`` the big one;
+- glued to a word or said the other way round: a rank and a suit's letter in capitals inside
+  a word that is not all capitals (``xJC``, ``JCs``, ``ASs``), a rank right before a suit's
+  symbol anywhere (``myJ♣``) or right after one (``♣J``), a suit's name and then a rank's
+  word (``club jack``, ``spades ace``).
 
 **What names no card: ordinary talk.** A rank alone (``ace``, ``a``, ``the jack``) or a
 suit alone (``spades``) names no card, nor a rank's letter or digits and a suit's *name*
@@ -35,7 +39,8 @@ another (``has``, ``don't``), and ``K's``, ``10's`` are a rank's plural or posse
 card's is the card (``KC's``). Three English
 words are also spellings — ``as``, ``ah`` and ``ad`` — and are read as words when written as
 words: in lower case or capitalised, nothing between their letters (once invisible characters
-are gone). Spelled any other way (``AS``, ``aS``, ``a s``, ``A-S``, ``A♠``, ``ace of spades``)
+are gone), in a line with other words (a line that is only ``as`` names the card).
+Spelled any other way (``AS``, ``aS``, ``a s``, ``A-S``, ``A♠``, ``ace of spades``)
 they name the card. ``jk`` is not let pass: "just kidding" in most chats, but the joker at a
 table with one, and "I hold Jk" would say so.
 
@@ -205,6 +210,19 @@ class _Notation:
             rf"|{start}(?P<xr>{rank_words}){sep}(?P<xy>{syms})"
             rf"|{start}(?P<nr>{rank_words}){tight}(?P<ns>{suit_words})s?{end}"
         )
+        # Glued to a word or said the other way round, as a person still reads them:
+        # a rank and a suit's letter, both capitals, inside a word not all capitals (xJC,
+        # JCs, ASs: "HAS" and "THIS" are shouting, not the ace and ten); a rank right before
+        # a suit's symbol anywhere (myJ♣), or right after one (♣J); a suit's name, then a
+        # rank's word (club jack, spades ace).
+        upper_ranks = one_of(r for r in self.ranks if r.isupper() or r.isdigit())
+        upper_letters = one_of(s for s in self.suit_letters if s.isupper())
+        glued = (
+            rf"(?-i:(?<![A-Z])(?P<gr>{upper_ranks})(?P<gs>{upper_letters})(?![A-Z]))"
+            rf"|(?P<hr>{ranks})(?P<hy>{syms})"
+            rf"|(?P<ry>{syms})(?P<rr>{ranks}){end}"
+            rf"|{start}(?P<vs>{suit_words})s?{tight}(?P<vr>{rank_words}){end}"
+        )
         # The jokers: a word (joker, with its size before it), two letters (JK, J K), a symbol.
         lettered = [t for t in self.jokers if t.isalpha()]
         pairs = "|".join(
@@ -219,14 +237,16 @@ class _Notation:
         )
         # Every position is tried (a lookahead), so that a spelling let pass as a word hides
         # none that begins inside it.
-        return re.compile(rf"(?=(?P<all>{words}|{short}|{jokers}))", re.IGNORECASE)
+        return re.compile(rf"(?=(?P<all>{words}|{short}|{jokers}|{glued}))", re.IGNORECASE)
 
     def cards(self, text: str) -> list[int]:
         """The cards a normalised line names, in order (see the module)."""
         out: list[int] = []
         reach = 0
+        # A line that is only "as" (or "as!") is no sentence: it names the card.
+        alone = re.sub(r"[\W_]+", "", text)
         for m in self.pattern.finditer(text):
-            if m["all"] in _WORD_FORMS:
+            if m["all"] in _WORD_FORMS and m["all"] != alone:
                 continue  # as, As, ah...: the word
             if m.end("all") <= reach:
                 continue  # inside a spelling read already: the "joker" of "little joker"
@@ -261,6 +281,14 @@ class _Notation:
             return [self.suit_symbols[m["xy"]] * 13 + self._rank(m["xr"])]
         if m["nr"] is not None:
             return [self.suit_words[m["ns"].upper()] * 13 + self._rank(m["nr"])]
+        if m["gr"] is not None:
+            return [self.suit_letters[m["gs"].upper()] * 13 + self.ranks[m["gr"].upper()]]
+        if m["hr"] is not None:
+            return [self.suit_symbols[m["hy"]] * 13 + self.ranks[m["hr"].upper()]]
+        if m["ry"] is not None:
+            return [self.suit_symbols[m["ry"]] * 13 + self.ranks[m["rr"].upper()]]
+        if m["vs"] is not None:
+            return [self.suit_words[m["vs"].upper()] * 13 + self._rank(m["vr"])]
         if m["jw"] is not None:
             size = (m["size"] or "").lower()
             if size in LITTLE_WORDS:
