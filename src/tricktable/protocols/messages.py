@@ -12,9 +12,10 @@ card``), and nothing else is sent. Every other game, and such a game at any othe
 speaks the same format with the messages it needs, for as many seats as the table has (see
 docs/protocol-stdio.md).
 
-Lines are built lazily: at each query and at the end of a hand the conversation walks the
-events of the seat's stream it has not reported yet. The match loop therefore pays nothing per
-action for this seat; only the bot's own turns and the ends of hands do any work.
+Lines are built lazily: at each query and at the end of a hand the conversation reads the
+events of the seat's stream it has not reported yet (:class:`~tricktable.seat.stream.SeatStream`,
+which also counts what they add up to). The match loop therefore pays nothing per action for
+this seat; only the bot's own turns and the ends of hands do any work.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from tricktable.engine.events import (
     Dealt,
     Event,
     HandChanged,
-    HandScored,
     HandStarted,
     PassReceived,
     TrickWon,
@@ -40,6 +40,7 @@ from tricktable.engine.events import (
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import AUCTION, PLAY, Game, View
 from tricktable.errors import BotFault, NotationError
+from tricktable.seat.stream import SeatStream
 
 #: the seats of seed 002's plain protocol: at any other table size a game speaks the extended one
 SEED_SEATS = 4
@@ -93,7 +94,12 @@ class BadAnswer(BotFault):
 
 
 class Conversation:
-    """What one seat is told and asked during a match, one protocol line at a time."""
+    """What one seat is told and asked during a match, one protocol line at a time.
+
+    The seat's events and what they add up to (the hand, its tricks, the seat's cards, trump,
+    the scores) come from its :class:`~tricktable.seat.stream.SeatStream`; the conversation
+    keeps only where its own lines go.
+    """
 
     def __init__(self, game: Game, seat: int, names: list[str] | None = None) -> None:
         self.game = game
@@ -105,26 +111,27 @@ class Conversation:
         self.plain = game.seed_protocol and self.n == SEED_SEATS
         #: trump is named by the first lead (the Pitch family), else before any card
         self.trump_by_lead = game.trump_named_by_lead
-        self.hand = -1
-        self.hand_open = False
-        #: how many events of the seat's stream have been told
-        self.told = 0
-        #: whether the event being told is the first since the sync or the hand began
+        #: the seat's events, read a sync at a time, and their tallies
+        self.stream = SeatStream(game, seat)
+        #: the hand whose ``end hand`` was told (-1: none): what follows it in the same hand
+        #: is not told
+        self.ended = -1
+        # What follows is where lines go, which only the conversation knows.
+        #: whether the event being told is the first since the sync or the hand began: the
+        #: cards dealt then are told with the hand's start, cards seen later at the sync's end
         self.fresh = False
-        #: the (seat, action) pairs of the hand told so far, in order
-        self.told_hand: list[tuple[int, int]] = []
         #: where each action line of the current sync stands in its output (late passes)
         self.lines: dict[tuple[int, int], int] = {}
-        self.trick = 0
-        self.in_trick = 0
-        self.trick_open = False
-        self.plays = 0
-        self.won = [0] * self.n
-        self.scores: tuple[int, ...] = (0,) * game.num_scores
-        self.known = 0
+        #: the trick whose ``start trick`` was told (-1: none this hand): a seat that leads
+        #: is told it at its query, before its card
+        self.started = -1
+        #: the cards the seat was last told it holds, less those it played since
+        self.shown = 0
+        #: whether the seat's cards changed in this sync (told at its end, if they differ)
         self.cards_due = False
-        self.due_cards = 0
-        self.trump_due = -1
+        #: whether trump was named and not told yet (before the first card, or at the sync's
+        #: end; right after the first lead where the lead names it)
+        self.trump_due = False
         self.notes: dict[tuple[int, int], str] = {}
         self.pending: list[str] = []
 
@@ -145,30 +152,28 @@ class Conversation:
         stream, read from the position this conversation reached last time.
         """
         out: list[str] = []
-        events = view.events
-        start = self.told
-        self.told = len(events)
-        fresh = events[start:]
-        if view.hand_number != self.hand or not self.hand_open:
-            if view.hand_number == self.hand:
-                return out  # this hand was closed by end_hand; nothing follows it
-            # Only the latest hand is told: what is left of an earlier one is past.
-            begin = [i for i, e in enumerate(fresh) if isinstance(e, HandStarted)]
-            if begin:
-                fresh = fresh[begin[-1] :]
-            else:  # the state began listening in the middle of this hand (a resumed match)
-                self._open_hand(view.hand_number, view.dealer, out)
-                self._cards(view.dealt, out)
+        stream = self.stream
+        hand = stream.hand
+        news = stream.news(view)
+        if view.hand_number == self.ended:
+            for _ in news:
+                pass  # this hand was closed by end_hand; nothing follows it
+            return out
+        if stream.hand != hand:
+            # Joined at once: the state began listening in the middle of this hand (a resumed
+            # match), whose start is told from the view.
+            self._open_hand(out)
+            self._cards(view.dealt, out)
         self.fresh = False
         self.lines = {}
-        for event in fresh:
+        for event in news:
             self._tell(event, out)
-        if self.cards_due and self.hand_open:
+        if self.cards_due:
             self.cards_due = False
-            if self.due_cards != self.known:
+            if stream.known != self.shown:
                 # Cards received (a pass), picked up (an up-card) or first seen (blind nil).
-                self.known = self.due_cards
-                out.append(line("INFO", "cards", format_cards(self.due_cards)))
+                self.shown = stream.known
+                out.append(line("INFO", "cards", format_cards(self.shown)))
         if not self.plain:
             self._trump(out)
             if self.pending:
@@ -179,18 +184,18 @@ class Conversation:
     def end_hand(self, view: View, result: HandResult) -> list[str]:
         """The lines that close a hand: its last events, its result (not in tricks), its end."""
         out = self.sync(view)
-        if not self.hand_open:
+        if view.hand_number == self.ended:
             return out
         if not self.plain:
             out.append(line("INFO", "hand result", json_field(result.to_dict())))
             out.append(line("INFO", "scores", *map(str, view.scores)))
-        out.append(line("INFO", "end hand", str(self.hand)))
-        self.hand_open = False
+        self.ended = self.stream.hand
+        out.append(line("INFO", "end hand", str(self.ended)))
         return out
 
     def end_match(self, view: View) -> list[str]:
         """The lines that close the match: anything unsaid, then every player's score."""
-        out = self.sync(view) if self.hand_open else []
+        out = self.sync(view) if self.stream.hand != self.ended else []
         if not self.plain and self.pending:
             out.extend(self.pending)
             self.pending = []
@@ -212,33 +217,27 @@ class Conversation:
         self.pending.append(line("INFO", "chat", "server", clean(text)))
 
     def _trump(self, out: list[str]) -> None:
-        if self.trump_due >= 0:
-            out.append(line("INFO", "trump", SUITS[self.trump_due]))
-            self.trump_due = -1
+        if self.trump_due:
+            out.append(line("INFO", "trump", SUITS[self.stream.trump]))
+            self.trump_due = False
 
-    def _open_hand(self, hand: int, dealer: int, out: list[str]) -> None:
-        self.hand = hand
-        self.hand_open = True
-        self.told_hand = []
-        self.trick = 0
-        self.in_trick = 0
-        self.trick_open = False
-        self.plays = 0
-        self.won = [0] * self.n
-        self.trump_due = -1
+    def _open_hand(self, out: list[str]) -> None:
+        self.started = -1
+        self.trump_due = False
         self.cards_due = False
-        self.known = 0
-        out.append(line("INFO", "start hand", str(hand)))
+        self.shown = 0
+        out.append(line("INFO", "start hand", str(self.stream.hand)))
         if not self.plain:
-            out.append(line("INFO", "dealer", self.names[dealer]))
+            out.append(line("INFO", "dealer", self.names[self.stream.dealer]))
 
     def _cards(self, dealt: int, out: list[str]) -> None:
-        self.known = dealt
+        self.shown = dealt
         if dealt or self.plain:
             out.append(line("INFO", "cards", format_cards(dealt)))
 
     def _tell(self, event: Event, out: list[str]) -> None:
-        """The lines of one event of the seat's stream (some wait for the end of the sync)."""
+        """The lines of one event of the seat's stream (some wait for the end of the sync);
+        the stream's tallies already count it."""
         if isinstance(event, Chat):
             # Before the freshness is spent: talk between a hand's start and its cards must
             # not delay them. Seed 002 has no chat, and a bot is not told its own lines.
@@ -248,13 +247,9 @@ class Conversation:
             return
         fresh = self.fresh
         self.fresh = False
-        if isinstance(event, HandScored):
-            self.scores = event.scores  # seed 002 adds them to the tricks won
-        elif isinstance(event, HandStarted):
-            self._open_hand(event.hand, event.dealer, out)
+        if isinstance(event, HandStarted):
+            self._open_hand(out)
             self.fresh = True
-        elif not self.hand_open:
-            return  # the rest of a hand already closed
         elif isinstance(event, CardPlayed):
             self._played(event.seat, event.card, out)
         elif isinstance(event, Acted):
@@ -263,49 +258,44 @@ class Conversation:
             if fresh:  # dealt and seen at once: told with the start of the hand
                 self._cards(event.cards, out)
             else:  # first seen later (blind nil): told at the end of the sync
-                self._due(event.cards)
+                self.cards_due = True
         elif isinstance(event, HandChanged):
-            self._due(event.cards)
+            self.cards_due = True
         elif isinstance(event, PassReceived):
             if not self.plain:
                 self._received(event, out)
         elif isinstance(event, TrumpNamed):
             if not self.plain:
-                self.trump_due = event.suit
-                if self.trump_by_lead and self.plays == 1 and self.in_trick == 1:
+                self.trump_due = True
+                stream = self.stream
+                if self.trump_by_lead and stream.plays == 1 and len(stream.trick) == 1:
                     self._trump(out)  # named by the first lead: right after it
         elif isinstance(event, TrickWon):
             self._end_trick(event.winner, out)
 
-    def _due(self, cards: int) -> None:
-        self.cards_due = True
-        self.due_cards = cards
-
     def _played(self, seat: int, card: int, out: list[str]) -> None:
-        self.told_hand.append((seat, card))
-        if not self.plain and self.plays == 0 and not self.trump_by_lead:
+        stream = self.stream
+        if not self.plain and stream.plays == 1 and not self.trump_by_lead:
             self._trump(out)  # trump is told before the first card
-        self.plays += 1
-        if not self.trick_open:
+        if self.started != stream.tricks:
             self._start_trick(seat, out)
         out.append(line("INFO", "played", self.names[seat], card_name(card)))
         if seat == self.seat:
-            self.known &= ~(1 << card)
-        self.in_trick += 1
+            self.shown &= ~(1 << card)
 
     def _acted(self, seat: int, action: int, text: str, out: list[str]) -> None:
-        if action >= act.PASS_CARDS and (seat, action) in self.told_hand:
+        if action >= act.PASS_CARDS and self.stream.received.get(seat) == action ^ act.PASS_CARDS:
             return  # the last pass, told a moment ago to its receiver as the cards moved
-        index = len(self.told_hand)
-        self.told_hand.append((seat, action))
         name = self.names[seat]
         if self.plain:
-            # The only other action of Tricks: a bad card, which throws the hand in.
-            sent = self.notes.get((self.hand, index))
+            # The only other action of Tricks: a bad card, which throws the hand in. A fault
+            # notice names it by its place among the hand's actions.
+            index = len(self.stream.actions) - 1
+            sent = self.notes.get((self.stream.hand, index))
             if sent is None:
                 sent = text.partition(" ")[2]
             out.append(line("INFO", "bad card", name, clean(sent)))
-            self.trick_open = False
+            self.started = -1
             return
         out.append(self._action_line(name, action, text))
         self.lines[(seat, action)] = len(out) - 1
@@ -337,24 +327,19 @@ class Conversation:
             if pos >= at:
                 self.lines[key] = pos + 1
         self.lines[item] = at
-        self.told_hand.append(item)
 
     def _start_trick(self, leader: int, out: list[str]) -> None:
         order = [self.names[(leader + i) % self.n] for i in range(self.n)]
-        out.append(line("INFO", "start trick", str(self.trick), *order))
-        self.trick_open = True
-        self.in_trick = 0
+        self.started = self.stream.tricks
+        out.append(line("INFO", "start trick", str(self.started), *order))
 
     def _end_trick(self, winner: int, out: list[str]) -> None:
-        t = self.trick
-        self.won[winner] += 1
-        won = self.won[winner]
+        stream = self.stream
+        won = stream.tricks_won[winner]
         if self.plain:
             # Seed 002's server sends the winner's score after the trick.
-            won += self.scores[winner] if self.hand > 0 else 0
-        out.append(line("INFO", "end trick", str(t), self.names[winner], str(won)))
-        self.trick += 1
-        self.trick_open = False
+            won += stream.scores[winner] if stream.hand > 0 else 0
+        out.append(line("INFO", "end trick", str(stream.tricks - 1), self.names[winner], str(won)))
 
     # ------------------------------------------------------------------------ QUERY
 
@@ -364,7 +349,7 @@ class Conversation:
         legal = view.legal_actions()
         game = self.game
         if view.phase == PLAY:
-            if not self.trick_open:
+            if self.started != self.stream.tricks:
                 trick = view.trick
                 self._start_trick(trick[0][0] if trick else self.seat, out)
             key = "card"
