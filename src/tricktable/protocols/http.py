@@ -41,11 +41,12 @@ from tricktable.cards import JOKER, RANKS, card_name, cards_in, parse_card
 from tricktable.chat.rules import ChatThrottle
 from tricktable.engine.actions import BID
 from tricktable.engine.declared import declared
-from tricktable.engine.events import Acted, Chat, Dealt, HandStarted, TrickWon
+from tricktable.engine.events import Chat, Dealt, TrickWon
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import AUCTION, OVER, PLAY, Game, View
 from tricktable.errors import BotError, BotFault, NotationError, quote
 from tricktable.protocols.messages import BadAnswer
+from tricktable.seat.stream import SeatStream
 
 #: the default per-request time limit, seconds (issue 5)
 DEFAULT_DECISION_TIME = 2.0
@@ -421,6 +422,8 @@ class _Adapter:
 
     def __init__(self, bot: HttpBot) -> None:
         self.bot = bot
+        #: the seat's events, read at each request and the hand's end
+        self.stream = SeatStream(bot.game, bot.seat)
 
     @classmethod
     def speaks_for(cls, players: int) -> bool:
@@ -435,21 +438,6 @@ class _Adapter:
 
     def end_match(self, view: View) -> None:
         """The match is over."""
-
-
-def _fresh_hand(adapter: GenericEvents | SpadesEvents, view: View) -> list[Any]:
-    """The seat's events the adapter has not read yet, from the start of the view's hand on.
-
-    The adapter's ``told`` is its position in ``view.events`` (the state must listen); what
-    is left of an earlier hand than the view's is past and not sent.
-    """
-    events = view.events
-    fresh = list(events[adapter.told :])
-    adapter.told = len(events)
-    if view.hand_number != adapter.hand_number:
-        begin = [i for i, e in enumerate(fresh) if isinstance(e, HandStarted)]
-        fresh = fresh[begin[-1] :] if begin else fresh
-    return fresh
 
 
 # ------------------------------------------------------------------------- the generic scheme
@@ -471,8 +459,6 @@ class GenericEvents(_Adapter):
     def __init__(self, bot: HttpBot) -> None:
         super().__init__(bot)
         self.started = False
-        self.hand_number = -1
-        self.told = 0
 
     def _catch_up(self, view: View) -> None:
         bot = self.bot
@@ -490,22 +476,20 @@ class GenericEvents(_Adapter):
                 None,
             )
             self.started = True
-        fresh = _fresh_hand(self, view)
-        if view.hand_number != self.hand_number:
-            self.hand_number = view.hand_number
+        hand = view.hand_number
+        new_hand = hand != self.stream.hand
+        fresh = self.stream.news(view)
+        if new_hand:
             bot.post("deal", view.to_dict(), None)
         for event in fresh:
             if isinstance(event, Chat):
                 if event.seat != view.seat:  # a bot is not told its own lines
-                    bot.news(
-                        "chat",
-                        {"hand_number": self.hand_number, "seat": event.seat, "text": event.text},
-                    )
+                    bot.news("chat", {"hand_number": hand, "seat": event.seat, "text": event.text})
             elif isinstance(event, TrickWon):
                 bot.post(
                     "trick",
                     {
-                        "hand_number": self.hand_number,
+                        "hand_number": hand,
                         "leader": event.leader,
                         "cards": [card_name(c) for c in event.cards],
                         "winner": event.winner,
@@ -617,13 +601,10 @@ class SpadesEvents(_Adapter):
 
     def __init__(self, bot: HttpBot) -> None:
         super().__init__(bot)
-        self.hand_number = -1
+        # What the bot was sent this hand (what happened is the stream's).
         self.blind_sent = False
         self.deal_pending = False  # bid blind nil; the hand comes once it may look
         self.bids_sent = False
-        #: the bids (blind nil included) this hand's events have shown
-        self.bids_made = 0
-        self.told = 0
 
     # The spades module is imported lazily: the engine and the other games need none of it.
     @staticmethod
@@ -684,30 +665,18 @@ class SpadesEvents(_Adapter):
 
     def _catch_up(self, view: View) -> None:
         bot = self.bot
-        fresh = _fresh_hand(self, view)
-        count = True
-        if view.hand_number != self.hand_number:
-            self.hand_number = view.hand_number
+        if view.hand_number != self.stream.hand:
             self.blind_sent = self.deal_pending = self.bids_sent = False
-            self.bids_made = 0
-            if not any(isinstance(e, HandStarted) for e in fresh):
-                # The stream began in this hand (a resumed match): the bids made before it
-                # are known only from the view, which holds every bid made so far.
-                self.bids_made = sum(b is not None for b in self._bids(view))
-                count = False
-        look = self._codes()[1]
+        fresh = list(self.stream.news(view))
         seat = view.seat
-        looked = False
-        for event in fresh:
-            if isinstance(event, Acted):
-                if count and event.action != look:
-                    self.bids_made += 1
-            elif isinstance(event, Dealt) and event.seat == seat:
-                looked = True  # a blind nil bidder picks its cards up as play begins
+        # A blind nil bidder picks its cards up as play begins.
+        looked = any(isinstance(event, Dealt) and event.seat == seat for event in fresh)
         if self.deal_pending and looked:
             self.deal_pending = False
             bot.post("deal", self._deal_body(view), None)  # the seed ignores this answer
-        if not self.bids_sent and self.bids_made == view.game.num_players:
+        # The view holds every bid made so far, those before a resumed match's stream too.
+        bids_made = sum(bid is not None for bid in self._bids(view))
+        if not self.bids_sent and bids_made == view.game.num_players:
             self.bids_sent = True
             bot.post("bid", self._round(view), None)
         for event in fresh:
