@@ -2,11 +2,11 @@
 
 A :class:`Talker` serves the character seats of one match. After each change the match loop
 (``run_match``: as a listener) or the table (``Table``: as an observer) calls
-:meth:`Talker.step`, which reads the new events of **the spectators' stream** once: only what
-someone watching may see (no dealt hand, no passed cards, no private action). Each
-character's :class:`Speaker` hears those its own seat sees too, turns them into event kinds
-(a bid, the jack taken, a partner's fine play, being set, match point, the end...) and
-sometimes says a line.
+:meth:`Talker.step`, in which each character's :class:`Speaker` reads the new events of **the
+spectators' stream** through its :class:`~tricktable.seat.stream.SeatStream`: only what someone
+watching may see (no dealt hand, no passed cards, no private action). A speaker hears those
+its own seat sees too, turns them into event kinds (a bid, the jack taken, a partner's fine
+play, being set, match point, the end...) and sometimes says a line.
 
 What a speaker knows is therefore what anyone watching knows: names, bids, cards already
 played, scores. Its own hand never reaches it, so no line can reveal a card it holds or
@@ -47,12 +47,12 @@ from tricktable.engine.events import (
     HandStarted,
     MatchOver,
     TrickWon,
-    TrumpNamed,
 )
 from tricktable.engine.trick import Game, TrickState
 from tricktable.errors import TricktableError
 from tricktable.games.euchre import Euchre
 from tricktable.games.setback import Setback
+from tricktable.seat.stream import SeatStream
 from tricktable.seeds import derive_seed
 
 #: how much a match's share of the target counts as match point (0.8: within a fifth)
@@ -167,7 +167,13 @@ class Speaker:
     """One character's voice at one seat: reads public events, now and then says a line."""
 
     def __init__(
-        self, character: Character, seat: int, game: Game, names: Sequence[str], seed: int
+        self,
+        character: Character,
+        seat: int,
+        game: Game,
+        names: Sequence[str],
+        seed: int,
+        stream: SeatStream | None = None,
     ) -> None:
         self.character = character
         self.seat = seat
@@ -188,11 +194,12 @@ class Speaker:
                 s for s in range(game.num_players) if s != seat and game.team_of(s) == self.team
             )
         self.partner = self.partners[0] if self.partners else -1
-        self.scores: list[int] = [0] * game.num_scores
+        #: what it hears, read from the spectators' stream: its tallies (trump, the scores)
+        #: are those of the event it is hearing, whatever the other speakers have heard
+        self.stream = stream if stream is not None else SeatStream(game, SPECTATOR)
         self.last = ""
         self.said = 0
         self.answers = 0
-        self.trump = -1
         self.bidder = -1
         self.sitting_out = -1
         self.told_match_point: set[int] = set()
@@ -203,26 +210,22 @@ class Speaker:
     # ------------------------------------------------------------------------- hearing
 
     def hear(self, event: Event) -> tuple[str, dict[str, str]] | None:
-        """The kind of line ``event`` calls for and its fields, if any (state kept up)."""
+        """The kind of line ``event`` calls for and its fields, if any: an event read through
+        :attr:`stream`, whose tallies count it already."""
         self.heard += 1
         if isinstance(event, HandStarted):
             self.said = 0
             self.answers = 0
-            self.trump = -1
             self.bidder = -1
             self.sitting_out = -1
             return "deal", {"name": self.names[event.dealer]}
-        if isinstance(event, TrumpNamed):
-            self.trump = event.suit
-            return None
         if isinstance(event, Acted):
             return self._acted(event)
         if isinstance(event, TrickWon):
             return self._trick(event)
         if isinstance(event, HandScored):
-            return self._scored(event.scores)
+            return self._scored()
         if isinstance(event, MatchOver):
-            self.scores = list(event.scores)
             if event.winner is None:
                 return None
             return ("win" if event.winner == self.team else "lose"), {}
@@ -263,7 +266,7 @@ class Speaker:
         side = "us" if ours else "them"
         cards = event.cards
         name = self.names[winner]
-        trump = self.trump
+        trump = self.stream.trump
         jack = card_of(trump, JACK) if trump >= 0 else -1
         if self.game.lower_wins:
             queen = card_of(SPADES, QUEEN)
@@ -306,9 +309,8 @@ class Speaker:
         played = [s for s in order if s != self.sitting_out][: len(event.cards)]
         return event.cards[played.index(seat)] if seat in played else -1
 
-    def _scored(self, scores: Sequence[int]) -> tuple[str, dict[str, str]] | None:
-        before, self.scores = self.scores, list(scores)
-        delta = [a - b for a, b in zip(self.scores, before, strict=False)]
+    def _scored(self) -> tuple[str, dict[str, str]] | None:
+        delta = self.stream.gained
         mine = delta[self.team] if self.team < len(delta) else 0
         others = [d for i, d in enumerate(delta) if i != self.team] or [0]
         lower = self.game.lower_wins
@@ -336,7 +338,7 @@ class Speaker:
         target = getattr(self.game.options, "target", 0)
         if self.game.lower_wins or not isinstance(target, int) or target <= 0:
             return None
-        for side, score in enumerate(self.scores):
+        for side, score in enumerate(self.stream.scores):
             if score >= MATCH_POINT * target and side not in self.told_match_point:
                 self.told_match_point.add(side)
                 return "match_point_us" if side == self.team else "match_point_them"
@@ -400,7 +402,7 @@ class Speaker:
         fields = {"me": self.character.display}
         if self.partner >= 0:
             fields["partner"] = self.names[self.partner]
-        scores = self.scores
+        scores = self.stream.scores
         if len(scores) > self.team:
             fields["us"] = str(scores[self.team])
             others = [s for i, s in enumerate(scores) if i != self.team]
@@ -443,14 +445,19 @@ class Talker:
             for label, shown in ((label.strip(), display_name(label)) for label in labels)
         ]
         game = state.game
+        # Only what happens from now on is talked about (a resumed match's past is not).
+        now = len(log.stream(SPECTATOR))
         self.speakers = {
-            seat: Speaker(character, seat, game, names, state.seed)
+            seat: Speaker(
+                character,
+                seat,
+                game,
+                names,
+                state.seed,
+                SeatStream(game, SPECTATOR, start=now, scores=state.scores),
+            )
             for seat, character in sorted(speakers.items())
         }
-        for speaker in self.speakers.values():
-            speaker.scores = list(state.scores)
-        # Only what happens from now on is talked about (a resumed match's past is not).
-        self.read = len(log.stream(SPECTATOR))
         self.people = set(people)
         self.say_to_table = say
         self._busy = False
@@ -469,13 +476,12 @@ class Talker:
         try:
             log = self.state.events
             assert log is not None
-            # The public events are the spectators' stream: read once for every speaker.
-            stream = log.stream(SPECTATOR)
-            fresh = stream[self.read :]
-            self.read = len(stream)
+            # The public events are the spectators' stream, as it stands now: a line said
+            # in this step is an event too, heard at the next.
+            stream = log.window(SPECTATOR)
             for seat in seats:
                 speaker = self.speakers[seat]
-                for event in fresh:
+                for event in speaker.stream.read(stream):
                     # A seat's own stream holds all of these but the public copy of its own
                     # fault (it has the detailed one): what it hears is public and its own.
                     if event.visible_to(seat):
