@@ -245,7 +245,7 @@ def test_errors_are_one_line(cli: Cli, args: tuple[str, ...], message: str) -> N
 @pytest.mark.parametrize(
     ("game", "players", "message"),
     [
-        ("setback", "random,random,random", "needs 4 players, got 3"),
+        ("filippa", "random,random,random", "filippa is played by 4 players, not 3"),
         ("setback", "human,random,random,random", "'human'"),
         ("setback(target=x)", RANDOM4, "target"),
         ("setback", "random,,random,random", "unknown player"),

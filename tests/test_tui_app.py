@@ -127,8 +127,8 @@ def test_no_color_keeps_every_cue(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 def test_the_command_checks_its_options(tmp_path: Path) -> None:
     with pytest.raises(TricktableError, match="not both"):
         make_app(TuiOptions(resume="a.json", replay="b.json"))
-    with pytest.raises(TricktableError, match="setback seats 4"):
-        make_app(TuiOptions(players="you,edna"))
+    with pytest.raises(TricktableError, match="hearts is played by 3 to 6 players, not 2"):
+        make_app(TuiOptions(game="hearts", players="you,edna"))
     with pytest.raises(TricktableError):
         make_app(TuiOptions(game="setback(target=banana)"))
     with pytest.raises(TricktableError):

@@ -106,7 +106,7 @@ def test_every_size_and_seating_offered_is_said_in_words_and_creates_a_table_tha
 def test_a_refused_seating_is_one_plain_line(base: str) -> None:
     ann = Client(base, "Plain Ann")
     for body in (
-        {"game": "setback", "options": {"players": 3}},
+        {"game": "setback", "options": {"players": 3, "partners": True}},
         {"game": "setback", "options": {"players": 6, "partners": "4x2"}},
         {"game": "cinch", "options": {"players": 6, "partners": False}},
         {"game": "setback", "options": {"target": 0}},

@@ -331,7 +331,7 @@ def test_a_table_of_six_in_three_sides_of_two_as_the_document_says(base: str) ->
     games = ann.http.get("/api/games").json()["games"]
     setback = next(g for g in games if g["name"] == "setback")
     assert 6 in setback["seats"] and setback["players"] == 4
-    refused = ann.post("/api/tables", {"game": "setback(players=3)"})
+    refused = ann.post("/api/tables", {"game": "setback(players=3,partners=true)"})
     assert refused.status_code == 400 and "\n" not in refused.json()["error"]
     ann.close()
 

@@ -452,9 +452,9 @@ def prepare(
         raise SimulationError("give exactly one of --hands N or --matches M")
     if (hands if hands is not None else matches or 0) < 1:
         raise SimulationError("the number of hands or matches must be at least 1")
-    game = load_game(game_spec)
     names = split_players(players) if isinstance(players, str) else list(players)
     names = [name.strip() for name in names]
+    game = load_game(game_spec, players=len(names))  # the table the players given make
     if len(names) != game.num_players:
         raise SimulationError(
             f"{game.name} needs {game.num_players} players, got {len(names)}: {','.join(names)}"

@@ -10,6 +10,7 @@ game is writing that module and listing it in :data:`GAME_MODULES`; nothing else
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import random
@@ -141,10 +142,24 @@ def load_game(
     spec: str,
     extra: Mapping[str, object] | None = None,
     options: Mapping[str, object] | None = None,
+    *,
+    players: int | None = None,
 ) -> Game:
     """The game named by ``spec`` (a game or preset, options in parentheses allowed).
 
     ``options`` (e.g. a record's) apply first, then the spec's own, then ``extra`` (house rules).
+    ``players``: the table size the players given imply (``--players`` names four): a game
+    whose options seat it takes that size unless its spec or variant sets one, and any other
+    size is an :class:`OptionError` naming the sizes allowed.
+
+    A table size given (here or as ``players=N``) with no ``partners`` said sits as the
+    game's own seating where that size allows it, and each for itself where it does not:
+    ``setback(players=2)`` needs no ``partners=false`` spelt out.
+
+    >>> load_game("california-jack", players=4).spec()
+    'california-jack(players=4)'
+    >>> load_game("setback(players=3)").options.partners
+    False
     """
     name, values = parse_spec(spec)
     preset = PRESETS.get(name)
@@ -156,14 +171,69 @@ def load_game(
             f"unknown game {quote(name, 40)}; valid: {', '.join(sorted(GAMES))} or one of "
             "their variants ('tricktable games' lists them)"
         )
-    start = build_options(cls.Options, dict(preset.options) if preset else {}, name)
+    fixed = dict(preset.options) if preset else {}
+    start = build_options(cls.Options, fixed, name)
     merged: dict[str, object] = dict(options or {})
     merged.update(values)
     merged.update(extra or {})
-    opts = build_options(cls.Options, merged, name, base=start)
+    said = {_option_name(key) for key in (*merged, *fixed)}
+    fields = {f.name for f in dataclasses.fields(cls.Options)}
+    if players is not None and "players" not in said:
+        if players not in cls.seat_counts:
+            raise OptionError(
+                f"{name} is played by {sizes_words(cls.seat_counts)} players, not {players}"
+            )
+        if "players" in fields and players != getattr(start, "players", None):
+            merged["players"] = players
+    opts = _seated(cls, merged, name, start, "partners" in fields and "partners" not in said)
     game = cls(opts, preset=name)
     game.baseline = start
+    if players is not None and game.num_players != players:
+        also = ""
+        if players in cls.seat_counts and base_name != spec.strip():
+            also = f"; {base_name} is played by {sizes_words(cls.seat_counts)} players"
+        raise OptionError(
+            f"{quote(spec.strip(), 40)} is for {game.num_players} players, not {players}{also}"
+        )
     return game
+
+
+def _option_name(key: str) -> str:
+    return key.strip().replace("-", "_")
+
+
+def _seated(
+    cls: type[Game], merged: dict[str, object], name: str, start: object, free: bool
+) -> object:
+    """The options of ``merged`` over ``start``; where a table size is given and the seating
+    is ``free`` (no ``partners`` said, by the spec or the variant), a seating that size cannot
+    take gives way to each for itself (the game's own check says which cannot)."""
+    sized = free and any(_option_name(key) == "players" for key in merged)
+    try:
+        return build_options(cls.Options, merged, name, base=start)
+    except OptionError:
+        if not sized:
+            raise
+    # The error now is the one that matters: partners=false was not what failed.
+    return build_options(cls.Options, {**merged, "partners": False}, name, base=start)
+
+
+def sizes_words(counts: tuple[int, ...]) -> str:
+    """Table sizes in words: "4", "2 or 4", "3 to 6", "2 to 4 or 6".
+
+    >>> sizes_words((2, 3, 4, 6))
+    '2 to 4 or 6'
+    """
+    runs: list[list[int]] = []
+    for n in sorted(counts):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    parts: list[str] = []
+    for run in runs:
+        parts += [f"{run[0]} to {run[-1]}"] if len(run) > 2 else [str(n) for n in run]
+    return parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} or {parts[-1]}"
 
 
 #: games loaded by :func:`shared_game`, by name and options (JSON text, keys sorted)

@@ -6,13 +6,14 @@ from the options given; ``--play`` sits down at the table at once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tricktable.bots import PEOPLE, split_players
 from tricktable.cli import fail
 from tricktable.cli.play import prepare_folder, user_name
 from tricktable.errors import TricktableError
+from tricktable.games import load_game
 from tricktable.records import load_record, replay
 from tricktable.runner import check_players
 from tricktable.tui.app import TricktableApp
@@ -83,7 +84,10 @@ def make_app(options: TuiOptions) -> TricktableApp:
         if again is not None:
             check_players(list(again))
         return TricktableApp(setup, settings, "resume", Path(path), user_name(), save, again)
-    # the game and its options checked before the screen opens
+    # the game and its options checked before the screen opens; the players given say the
+    # table's size (you and two bots: a game of three, each for itself where it must be)
+    if options.players:
+        setup = replace(setup, game=load_game(options.game, players=len(bots) + 1).spec())
     seats = setup.load().num_players
     if options.players and len(bots) != seats - 1:
         raise TricktableError(
