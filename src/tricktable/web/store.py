@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -196,6 +196,45 @@ class WebStore:
         """End session ``sid`` (logging out)."""
         with self._write("cannot end the session") as c:
             c.execute(delete(WebSession).where(WebSession.id == sid))
+
+    def live_sessions(self, sids: Iterable[str]) -> set[str]:
+        """Those of ``sids`` that are sessions still: not ended, not expired."""
+        wanted = sorted(set(sids))
+        live: set[str] = set()
+        now = _now()
+        with self._read("cannot read the sessions") as c:
+            # A few hundred a statement: SQLite allows some thousands of parameters.
+            for start in range(0, len(wanted), 500):
+                query = select(WebSession.id, WebSession.expires).where(
+                    WebSession.id.in_(wanted[start : start + 500])
+                )
+                live.update(row.id for row in c.execute(query) if _utc(row.expires) >= now)
+        return live
+
+    def purge_sessions(self) -> int:
+        """Delete the rows of expired sessions; how many there were."""
+        with self._write("cannot purge the sessions") as c:
+            result = c.execute(delete(WebSession).where(WebSession.expires < _now()))
+        return int(result.rowcount or 0)
+
+    def password(self, uid: int) -> str | None:
+        """The password hash of account ``uid`` (None: a guest, or no such user)."""
+        query = select(WebUser.password).where(WebUser.id == uid)
+        with self._read("cannot read the accounts") as c:
+            return c.scalar(query)
+
+    def change_password(self, uid: int, hashed: str, keep: str | None = None) -> list[str]:
+        """Give account ``uid`` the password hash ``hashed`` and end every session of it but
+        ``keep`` (the one that changed it), in one transaction; the ended sessions' ids."""
+        sessions = select(WebSession.id).where(WebSession.user_id == uid)
+        if keep is not None:
+            sessions = sessions.where(WebSession.id != keep)
+        with self._write("cannot change the password") as c:
+            c.execute(update(WebUser).where(WebUser.id == uid).values(password=hashed))
+            ended = list(c.scalars(sessions))
+            if ended:
+                c.execute(delete(WebSession).where(WebSession.id.in_(ended)))
+        return ended
 
     # -- tables ------------------------------------------------------------------------------
 
