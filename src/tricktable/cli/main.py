@@ -516,7 +516,9 @@ def replay(path: str, as_json: bool, game_spec: str | None) -> None:
 
 @cli.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="the address to listen on")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="0: any free"
+)
 @click.option(
     "--db", default=DEFAULT_DB, show_default=True, help="a SQLite file, or a postgresql:// URL"
 )
@@ -534,11 +536,99 @@ def replay(path: str, as_json: bool, game_spec: str | None) -> None:
     show_default=True,
     help="guests and accounts one address may make a minute",
 )
-def serve(host: str, port: int, db: str, pace: float, new_people: int) -> None:
-    """Serve the lobby and live tables in the browser (docs/protocol-web.md)."""
-    from tricktable.cli.serve import run_serve
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="a host name the server answers to (the Host header), besides localhost, 127.0.0.1, "
+    "[::1] and --host; again for more; *.example.org for a domain's names, * for any",
+)
+@click.option(
+    "--forwarded-allow-ips",
+    "forwarded",
+    multiple=True,
+    metavar="IPS",
+    help="the reverse proxies (addresses or networks, comma-separated; * for any) whose "
+    "X-Forwarded-For and X-Forwarded-Proto are believed [default: none]",
+)
+@click.option("--ssl-certfile", default=None, metavar="FILE", help="serve HTTPS: the certificate")
+@click.option("--ssl-keyfile", default=None, metavar="FILE", help="serve HTTPS: its private key")
+@click.option(
+    "--max-sockets",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="open websockets in all",
+)
+@click.option(
+    "--max-sockets-per-address",
+    type=click.IntRange(min=1),
+    default=50,
+    show_default=True,
+    help="open websockets from one address (an IPv6 /64)",
+)
+@click.option(
+    "--max-sockets-per-account",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="open websockets of one person (guest or account)",
+)
+@click.option(
+    "--limit-concurrency",
+    type=click.IntRange(min=1),
+    default=None,
+    help="connections and requests served at once, past which uvicorn answers 503 "
+    "[default: --max-sockets + 100]",
+)
+@click.option(
+    "--request-timeout",
+    type=click.FloatRange(min=0.1),
+    default=10.0,
+    show_default=True,
+    help="seconds a client has to send a whole request before it is disconnected",
+)
+def serve(
+    host: str,
+    port: int,
+    db: str,
+    pace: float,
+    new_people: int,
+    allowed_hosts: tuple[str, ...],
+    forwarded: tuple[str, ...],
+    ssl_certfile: str | None,
+    ssl_keyfile: str | None,
+    max_sockets: int,
+    max_sockets_per_address: int,
+    max_sockets_per_account: int,
+    limit_concurrency: int | None,
+    request_timeout: float,
+) -> None:
+    """Serve the lobby and live tables in the browser (docs/protocol-web.md; on the internet,
+    behind a reverse proxy: docs/deploy.md). Bodies over 32 KiB are refused (413), request
+    heads over 16 KiB (400), websocket messages over 64 KiB (closed, 1009); an idle kept-alive
+    connection is closed after 5 s; failed logins: 5 a minute for one name from one address,
+    30 a minute from one address (429)."""
+    from tricktable.cli.serve import ServeOptions, allowed_host, forwarded_ips, run_serve
 
-    sys.exit(run_serve(host, port, db, pace, new_people))
+    options = ServeOptions(
+        host=host,
+        port=port,
+        db=db,
+        pace=pace,
+        new_people=new_people,
+        allowed_hosts=tuple(allowed_host(h) for h in allowed_hosts),
+        forwarded_allow_ips=forwarded_ips(forwarded),
+        ssl_certfile=ssl_certfile,
+        ssl_keyfile=ssl_keyfile,
+        max_sockets=max_sockets,
+        max_sockets_per_address=max_sockets_per_address,
+        max_sockets_per_account=max_sockets_per_account,
+        limit_concurrency=limit_concurrency,
+        request_timeout=request_timeout,
+    )
+    sys.exit(run_serve(options))
 
 
 @cli.command()

@@ -3,28 +3,37 @@
 :func:`make_app` wires a :class:`~tricktable.web.hub.Hub` (the rooms) and a
 :class:`~tricktable.web.store.WebStore` (the database) into routes (docs/protocol-web.md):
 sessions in signed cookies naming a session row, a CSRF token on every post made with a
-session, the websocket's ``Origin`` checked, logins rate-limited.
+session, the websocket's ``Origin`` checked, logins rate-limited. Its doors (:class:`Limits`):
+only the host names it is told, bodies refused past a size before they are read, websockets
+capped per account, per address and in all, and closed when their session ends.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
+import secrets
 import threading
 import time
-from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from limits import RateLimitItem, RateLimitItemPerMinute
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 from pwdlib import PasswordHash
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tricktable.db import StoreError
@@ -33,36 +42,83 @@ from tricktable.seat.choices import number_word
 from tricktable.text import unshowable
 from tricktable.web.hub import BadRequest, Conn, Hub
 from tricktable.web.replay import Replays, replay_answer
-from tricktable.web.store import SESSION_DAYS, NameTaken, User, WebStore
+from tricktable.web.store import SESSION_DAYS, NameTaken, User, WebStore, fold
 
 #: the page's files (the browser client, issue 20's PAGE part)
 STATIC: Final = Path(__file__).with_name("static")
-#: failed logins a minute allowed per name and per address
+#: failed logins a minute allowed for one name from one address
 LOGIN_TRIES: Final = 5
+#: failed logins a minute allowed from one address, whatever the names
+ADDRESS_LOGIN_TRIES: Final = 30
 #: new people (guests, accounts) a minute allowed from one address
 NEW_PEOPLE: Final = 60
-#: the longest JSON body read (bytes)
+#: the longest body read (bytes), of any request: refused (413) past it, before it is read
 MAX_BODY: Final = 32 * 1024
 #: the shortest password an account may have
 MIN_PASSWORD: Final = 8
 COOKIE: Final = "tricktable_session"
 #: seconds a session read from the database is trusted before it is read again
 SESSION_CACHE_S: Final = 5.0
+#: the host names a server answers to unless told others (its own loopback)
+LOOPBACK_HOSTS: Final = ("localhost", "127.0.0.1", "[::1]")
+#: websocket close codes: a session ended (logout, expiry, a password changed), and a cap
+CLOSE_SESSION: Final = 4401
+CLOSE_BUSY: Final = 1013
+#: seconds between purges of expired session rows
+PURGE_EVERY_S: Final = 3600.0
 
 _HASHER = PasswordHash.recommended()
 
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one server allows, each number written down in docs/protocol-web.md (the
+    ``serve`` command's flags set most of them; docs/deploy.md says which)."""
+
+    #: the ``Host`` names answered (a port is ignored): a name, ``*.example.org``, or ``*``
+    allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
+    #: the longest request body (bytes)
+    max_body: int = MAX_BODY
+    #: open websockets, in all, from one address, of one person (guest or account)
+    sockets: int = 1000
+    sockets_per_address: int = 50
+    sockets_per_account: int = 10
+    #: failed logins a minute: for one name from one address, and from one address
+    login_tries: int = LOGIN_TRIES
+    address_login_tries: int = ADDRESS_LOGIN_TRIES
+    #: seconds within which a session ended elsewhere or expired closes its websockets
+    session_check_s: float = 10.0
+
+
 Handler = Callable[[Request], Awaitable[Response]]
+
+
+@dataclass(eq=False, slots=True)
+class Door:
+    """How one websocket came in: its session, its address (as per-address limits key it),
+    and the close code its writer sends when it is closed (None: the hub's own)."""
+
+    sid: str
+    address: str
+    code: int | None = None
 
 
 class Web:
     """The server's parts the routes share."""
 
-    def __init__(self, store: WebStore, hub: Hub) -> None:
+    def __init__(self, store: WebStore, hub: Hub, limits: Limits | None = None) -> None:
         self.store = store
         self.hub = hub
-        self.failures: dict[str, deque[float]] = {}
+        self.limits = limits or Limits()
+        #: rate limits' windows (the ``limits`` package: a moving minute, kept in memory)
+        self.windows = MovingWindowRateLimiter(MemoryStorage())
         #: sessions read recently: id -> (user, csrf, read at); a logout drops its own
         self.sessions: dict[str, tuple[User, str, float]] = {}
+        #: every open websocket's connection and how it came in
+        self.doors: dict[Conn, Door] = {}
+        #: a hash of a password no one has, checked for a name that is no account's, so
+        #: that a login costs the same whether or not the name exists (made at start)
+        self.dummy_hash: asyncio.Future[str] | None = None
 
     def session(self, sid: object) -> tuple[User, str] | None:
         """The user and CSRF token of session ``sid``, or None (unknown, ended, expired).
@@ -84,25 +140,45 @@ class Web:
         self.sessions[sid] = (found[0], found[1], time.monotonic())
         return found
 
-    def limited(self, *keys: str) -> bool:
-        """Whether any of ``keys`` has failed :data:`LOGIN_TRIES` times in the last minute."""
-        return any(self.limited_to(key, LOGIN_TRIES) for key in keys)
+    def limited(self, item: RateLimitItem, *keys: str) -> bool:
+        """Whether any of ``keys`` has had ``item``'s number of hits in its window."""
+        return any(not self.windows.test(item, key) for key in keys)
 
-    def limited_to(self, key: str, most: int) -> bool:
-        """Whether ``key`` has been counted ``most`` times in the last minute."""
-        now = time.monotonic()
-        tries = self.failures.get(key)
-        while tries and now - tries[0] > 60:
-            tries.popleft()
-        if not tries:
-            self.failures.pop(key, None)
-            return False
-        return len(tries) >= most
-
-    def failed(self, *keys: str) -> None:
-        """Count a failed login against ``keys``."""
+    def hit(self, item: RateLimitItem, *keys: str) -> None:
+        """Count one hit (a failed login, a new person) against each of ``keys``."""
         for key in keys:
-            self.failures.setdefault(key, deque()).append(time.monotonic())
+            self.windows.hit(item, key)
+
+    def refusal(self, user: User, address: str) -> str | None:
+        """Why one more websocket of ``user`` from ``address`` is over a cap, or None."""
+        limits = self.limits
+        if sum(1 for c in self.doors if c.user.id == user.id) >= limits.sockets_per_account:
+            return (
+                f"too many connections of yours ({limits.sockets_per_account}): "
+                "close another tab first"
+            )
+        if sum(1 for d in self.doors.values() if d.address == address) >= (
+            limits.sockets_per_address
+        ):
+            return f"too many connections from your address ({limits.sockets_per_address})"
+        if len(self.doors) >= limits.sockets:
+            return f"the server has all the connections it takes ({limits.sockets}): try later"
+        return None
+
+    def end_sessions(self, sids: Iterable[str], reason: str) -> int:
+        """Close the websockets of sessions ``sids`` now (each told ``reason``, then closed
+        with :data:`CLOSE_SESSION`); how many."""
+        ended = set(sids)
+        for sid in ended:
+            self.sessions.pop(sid, None)
+        closed = 0
+        for conn, door in list(self.doors.items()):
+            if door.sid in ended and not conn.closed:
+                conn.send("error", {"reason": reason, "code": "session"})
+                door.code = CLOSE_SESSION
+                conn.close()
+                closed += 1
+        return closed
 
 
 def _error(status: int, reason: str) -> JSONResponse:
@@ -110,6 +186,7 @@ def _error(status: int, reason: str) -> JSONResponse:
 
 
 async def _body(request: Request) -> dict[str, Any]:
+    # BodyLimit has refused a longer body before it was read; this is a second guard.
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise BadRequest(f"a request's body is at most {MAX_BODY} bytes")
@@ -133,6 +210,143 @@ def _same_origin(origin: str | None, host: str | None) -> bool:
     return host is not None and origin in (f"http://{host}", f"https://{host}")
 
 
+def address_key(host: str | None) -> str:
+    """The address per-address limits count a client under: its IP address, or for IPv6 its
+    /64 network (one subscriber holds a whole /64, every address of which is theirs)."""
+    if not host:
+        return "?"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:100]
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
+
+
+def host_name(header: str) -> str:
+    """The name of a ``Host`` header, without its port: ``[::1]:8000`` is ``[::1]``."""
+    header = header.strip().lower()
+    if header.startswith("["):
+        end = header.find("]")
+        return header[: end + 1] if end > 0 else header
+    return header.partition(":")[0].rstrip(".")
+
+
+def host_allowed(name: str, allowed: Iterable[str]) -> bool:
+    """Whether host ``name`` is one of ``allowed``: names, ``*.example.org`` (that domain's
+    names below it) or ``*`` (any)."""
+    for pattern in allowed:
+        if pattern == "*" or name == pattern:
+            return True
+        if pattern.startswith("*.") and name.endswith(pattern[1:]) and len(name) > len(pattern):
+            return True
+    return False
+
+
+class HostCheck:
+    """Refuse (400) an HTTP request or a websocket handshake whose ``Host`` is not a name the
+    server was told it has: a page at a stranger's domain rebound to this address (DNS
+    rebinding) cannot drive it. Starlette's TrustedHostMiddleware reads ``[::1]:8000`` as
+    ``[``; this reads IPv6 literals and answers in the API's JSON."""
+
+    def __init__(self, app: ASGIApp, allowed: Iterable[str]) -> None:
+        self.app = app
+        self.allowed = tuple(a.lower() for a in allowed)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            name = host_name(Headers(scope=scope).get("host", ""))
+            if not host_allowed(name, self.allowed):
+                shown = name[:60] or "(none)"
+                reason = f"this server does not answer to the host name {shown!r}"
+                await JSONResponse({"error": reason}, status_code=400)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+class _TooLarge(Exception):
+    """A body went past the limit while it was read."""
+
+
+class BodyLimit:
+    """Refuse (413) a request whose body is longer than ``most`` bytes, before reading past
+    ``most``: a declared ``Content-Length`` at once, a streamed (chunked) body as its chunks
+    are counted. The body is read only as the route asks for it, so at most ``most`` bytes
+    (and uvicorn's own 64 KiB buffer) are ever held."""
+
+    def __init__(self, app: ASGIApp, most: int) -> None:
+        self.app = app
+        self.most = most
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = Headers(scope=scope).get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.most:
+            await self._refuse(scope, receive, send)
+            return
+        count = 0
+        started = False
+
+        async def counted() -> Message:
+            nonlocal count
+            message = await receive()
+            if message["type"] == "http.request":
+                count += len(message.get("body", b""))
+                if count > self.most:
+                    raise _TooLarge
+            return message
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except _TooLarge:
+            if not started:
+                await self._refuse(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        # The rest of the body is never read: the connection closes after the answer.
+        reason = f"a request's body is at most {self.most} bytes"
+        headers = {"Connection": "close"}
+        await JSONResponse({"error": reason}, status_code=413, headers=headers)(
+            scope, receive, send
+        )
+
+
+class SessionBySchemeMiddleware:
+    """Starlette's session middleware whose cookie is ``Secure`` whenever the request came
+    over HTTPS: directly (TLS at uvicorn) or through a proxy trusted to say so (uvicorn's
+    proxy headers set the scheme); ``https_only`` makes it Secure always."""
+
+    def __init__(
+        self, app: ASGIApp, secret_key: str, max_age: int, https_only: bool = False
+    ) -> None:
+        def session(secure: bool) -> SessionMiddleware:
+            return SessionMiddleware(
+                app,
+                secret_key=secret_key,
+                session_cookie=COOKIE,
+                max_age=max_age,
+                same_site="lax",
+                https_only=secure,
+            )
+
+        self.secure = session(True)
+        self.plain = self.secure if https_only else session(False)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        https = scope.get("scheme") in ("https", "wss")
+        await (self.secure if https else self.plain)(scope, receive, send)
+
+
 def _name(value: object) -> str:
     if not isinstance(value, str):
         raise BadRequest("a name is text")
@@ -150,13 +364,20 @@ def make_app(
     https_only: bool = False,
     hasher: PasswordHash | None = None,
     new_people: int = NEW_PEOPLE,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The application serving ``store``'s tables (``pace``: seconds shown after each move
-    at a table where people sit; ``hasher``: pwdlib's recommended argon2 unless given — the
-    tests give a cheaper one; ``new_people``: guests and accounts a minute from one address)."""
+    at a table where people sit; ``https_only``: a Secure cookie even over plain HTTP (it is
+    Secure over HTTPS anyway); ``hasher``: pwdlib's recommended argon2 unless given — the
+    tests give a cheaper one; ``new_people``: guests and accounts a minute from one address;
+    ``limits``: the doors' limits, :class:`Limits`' defaults unless given)."""
     hasher = hasher or _HASHER
+    limits = limits or Limits()
     hub = Hub(store, pace=pace)
-    web = Web(store, hub)
+    web = Web(store, hub, limits)
+    new_item = RateLimitItemPerMinute(new_people)
+    pair_item = RateLimitItemPerMinute(limits.login_tries)
+    address_item = RateLimitItemPerMinute(limits.address_login_tries)
     #: finished matches cut into replay steps (the replay route's)
     replays = Replays()
 
@@ -201,14 +422,33 @@ def make_app(
     def origin_ok(request: Request) -> bool:
         return _same_origin(request.headers.get("origin"), request.headers.get("host"))
 
+    def address_of(request: Request) -> str:
+        return address_key(request.client.host if request.client else None)
+
     def too_many_new(request: Request) -> bool:
         """Whether this address has made ``new_people`` people in the last minute."""
-        address = request.client.host if request.client else "?"
-        key = f"new:{address}"
-        if web.limited_to(key, new_people):
-            return True
-        web.failed(key)
-        return False
+        return not web.windows.hit(new_item, "new", address_of(request))
+
+    async def dummy_hash() -> str:
+        if web.dummy_hash is None:  # a server started without its lifespan (never here)
+            web.dummy_hash = asyncio.ensure_future(_dummy_hash(hasher))
+        return await asyncio.shield(web.dummy_hash)
+
+    async def check_password(name: str, password: str, address: str) -> User | Response:
+        """The account ``name`` if ``password`` is its own; else the refusal, counted against
+        the name from this address (so a stranger elsewhere cannot lock the name) and against
+        the address. A name that is no account's costs the same work as one that is."""
+        pair = ("pair", address, fold(name))
+        if web.limited(pair_item, "|".join(pair)) or web.limited(address_item, f"addr|{address}"):
+            return _error(429, "too many failed logins: wait a minute")
+        found = store.account(name)
+        hashed = found[1] if found is not None else await dummy_hash()
+        ok = await asyncio.to_thread(_verify, hasher, password, hashed)
+        if found is None or not ok:
+            web.hit(pair_item, "|".join(pair))
+            web.hit(address_item, f"addr|{address}")
+            return _error(401, "wrong name or password")
+        return found[0]
 
     async def guest(request: Request) -> Response:
         if not origin_ok(request):
@@ -247,26 +487,38 @@ def make_app(
         password = data.get("password")
         if not isinstance(password, str) or len(password) > 200:
             raise BadRequest("a password is text")
-        address = request.client.host if request.client else "?"
-        keys = (f"name:{name.casefold()}", f"addr:{address}")
-        if web.limited(*keys):
-            return _error(429, "too many failed logins: wait a minute")
-        found = store.account(name)
-        ok = False
-        if found is not None:
-            ok = await asyncio.to_thread(_verify, hasher, password, found[1])
-        if not ok:
-            web.failed(*keys)
-            return _error(401, "wrong name or password")
-        return sign_in(request, found[0] if found else User(0, "", ""))
+        checked = await check_password(name, password, address_of(request))
+        if isinstance(checked, Response):
+            return checked
+        return sign_in(request, checked)
 
     async def logout(request: Request, user: User) -> Response:
         sid = request.session.get("sid")
         if isinstance(sid, str):
             store.end_session(sid)
-            web.sessions.pop(sid, None)
+            web.end_sessions([sid], "you logged out: this connection's session has ended")
         request.session.clear()
         return JSONResponse({"ok": True})
+
+    async def change_password(request: Request, user: User) -> Response:
+        if user.kind != "account":
+            raise BadRequest("a guest has no password: sign up for an account")
+        data = await _body(request)
+        old, new = data.get("old"), data.get("new")
+        if not isinstance(old, str) or len(old) > 200:
+            raise BadRequest("the old password is text")
+        if not isinstance(new, str) or not MIN_PASSWORD <= len(new) <= 200:
+            raise BadRequest(f"a password is {MIN_PASSWORD} to 200 characters")
+        checked = await check_password(user.name, old, address_of(request))
+        if isinstance(checked, Response):
+            if checked.status_code == 401:
+                return _error(403, "the old password is wrong")
+            return checked
+        hashed = await asyncio.to_thread(hasher.hash, new)
+        sid = request.session.get("sid")
+        ended = store.change_password(user.id, hashed, keep=sid if isinstance(sid, str) else None)
+        web.end_sessions(ended, "the account's password was changed: sign in again")
+        return JSONResponse({"ok": True, "ended_sessions": len(ended)})
 
     async def me(request: Request) -> Response:
         found = current(request)
@@ -344,8 +596,10 @@ def make_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        web.dummy_hash = asyncio.ensure_future(_dummy_hash(hasher))
+        store.purge_sessions()
         hub.load()
-        beat = asyncio.ensure_future(_heartbeat(hub))
+        beat = asyncio.ensure_future(_heartbeat(web))
         try:
             yield
         finally:
@@ -359,6 +613,7 @@ def make_app(
         Route("/api/signup", guarded(signup), methods=["POST"]),
         Route("/api/login", guarded(login), methods=["POST"]),
         Route("/api/logout", needs_session(logout), methods=["POST"]),
+        Route("/api/password", needs_session(change_password), methods=["POST"]),
         Route("/api/me", guarded(me)),
         Route("/api/games", guarded(games)),
         Route("/api/tables", guarded(tables), methods=["GET"]),
@@ -372,19 +627,23 @@ def make_app(
     if STATIC.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
     middleware = [
+        Middleware(HostCheck, allowed=limits.allowed_hosts),
+        Middleware(BodyLimit, most=limits.max_body),
         Middleware(
-            SessionMiddleware,
+            SessionBySchemeMiddleware,
             secret_key=store.secret(),
-            session_cookie=COOKIE,
             max_age=SESSION_DAYS * 86400,
-            same_site="lax",
             https_only=https_only,
-        )
+        ),
     ]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.hub = hub
     app.state.web = web
     return app
+
+
+async def _dummy_hash(hasher: PasswordHash) -> str:
+    return await asyncio.to_thread(hasher.hash, secrets.token_urlsafe(24))
 
 
 def _verify(hasher: PasswordHash, password: str, hashed: str) -> bool:
@@ -397,38 +656,39 @@ def _verify(hasher: PasswordHash, password: str, hashed: str) -> bool:
 async def serve_socket(websocket: WebSocket, web: Web) -> None:
     """One websocket connection, from the handshake to its close."""
     if not _same_origin(websocket.headers.get("origin"), websocket.headers.get("host")):
-        await websocket.accept()
-        await websocket.send_json(
-            _envelope("error", "wrong origin: connect from this server's page", "origin")
-        )
-        await websocket.close(code=4403)
+        await _refuse(websocket, "wrong origin: connect from this server's page", "origin", 4403)
         return
-    found = web.session(websocket.session.get("sid") if "session" in websocket.scope else None)
-    if found is None:
-        await websocket.accept()
-        await websocket.send_json(
-            _envelope(
-                "error", "no session: sign in, or play as a guest (POST /api/guest)", "session"
-            )
-        )
-        await websocket.close(code=4401)
+    sid = websocket.session.get("sid") if "session" in websocket.scope else None
+    found = web.session(sid)
+    if found is None or not isinstance(sid, str):
+        reason = "no session: sign in, or play as a guest (POST /api/guest)"
+        await _refuse(websocket, reason, "session", CLOSE_SESSION)
         return
-    await websocket.accept()
+    address = address_key(websocket.client.host if websocket.client else None)
+    busy = web.refusal(found[0], address)
+    if busy is not None:
+        await _refuse(websocket, busy, "busy", CLOSE_BUSY)
+        return
 
     async def close(code: int) -> None:
-        await websocket.close(code=code)
+        await websocket.close(code=door.code or code)
 
+    # Counted before the first await, so that connections arriving together cannot pass a cap.
     conn = Conn(found[0], websocket.send_text, close)
+    door = Door(sid, address)
+    web.doors[conn] = door
     hub = web.hub
-    writer = asyncio.ensure_future(conn.write())
-    hub.connect(conn)
     conns = hub.conns
-    conns.add(conn)
+    writer: asyncio.Future[None] | None = None
     try:
+        await websocket.accept()
+        writer = asyncio.ensure_future(conn.write())
+        hub.connect(conn)
+        conns.add(conn)
         while not conn.closed:
             message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
+            if message["type"] == "websocket.disconnect" or conn.closed:
+                break  # closed while it waited: a session that ended acts no more
             conn.last_heard = time.monotonic()
             text = message.get("text")
             if text is None:
@@ -442,22 +702,43 @@ async def serve_socket(websocket: WebSocket, web: Web) -> None:
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        web.doors.pop(conn, None)
         conns.discard(conn)
         hub.disconnect(conn)
-        writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await writer
+        if writer is not None:
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
 
 
-async def _heartbeat(hub: Hub) -> None:
-    """Close connections silent for two minutes (uvicorn pings every 20 s besides); start
-    again the tables stopped by a database error once it answers (a bots' table too)."""
+async def _refuse(websocket: WebSocket, reason: str, code: str, close_code: int) -> None:
+    """Accept a websocket only to say why it is refused, and close it with ``close_code``."""
+    await websocket.accept()
+    await websocket.send_json(_envelope("error", reason, code))
+    await websocket.close(code=close_code)
+
+
+async def _heartbeat(web: Web) -> None:
+    """Close connections silent for two minutes (uvicorn pings every 20 s besides) and those
+    whose session has ended (expired, or ended by another process); purge expired session
+    rows hourly; start again the tables stopped by a database error once it answers (a
+    bots' table too)."""
+    hub = web.hub
+    purged = time.monotonic()
     while True:
-        await asyncio.sleep(10)
+        await asyncio.sleep(web.limits.session_check_s)
         now = time.monotonic()
         for conn in list(hub.conns):
             if now - conn.last_heard > 120:
                 conn.close()
+        sids = {door.sid for door in web.doors.values()}
+        with contextlib.suppress(StoreError):  # the database away: no session is ended
+            if sids:
+                live = await asyncio.to_thread(web.store.live_sessions, sids)
+                web.end_sessions(sids - live, "your session has ended: sign in again")
+            if now - purged > PURGE_EVERY_S:
+                purged = now
+                await asyncio.to_thread(web.store.purge_sessions)
         for room in list(hub.rooms.values()):
             if room.broken is not None and room.try_recover():
                 hub.log(f"table {room.id}: the database answers again; the table plays on")
