@@ -1,6 +1,8 @@
 """What a new user tripped over (issue 27, item 13), each as it was met: real commands in
 child processes, their one line of error and their exit status.
 
+- The same rule for missing folders everywhere: ``play --save`` refused a missing folder while
+  ``report --out``, ``tournament --db`` and ``tui --save`` made every missing parent.
 - ``--game california-jack`` with four players was "needs 2 players, got 4", and
   ``setback(players=2)`` needed ``partners=false`` spelt out.
 
@@ -51,6 +53,41 @@ def one_line_error(done: subprocess.CompletedProcess[str], words: str) -> str:
 
 def everything_under(folder: Path) -> list[str]:
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+# ------------------------------------------------------------ the same rule for missing folders
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play", "--players", BOTS4, "--max-hands", "1", "--save", "{missing}/match.json"],
+        ["tui", "--play", "--save", "{missing}/match.json"],
+        ["report", "--db", "{tmp}/t.db", "--out", "{missing}/report"],
+        ["tournament", "random", "heuristic", "--deals", "2", "--db", "{missing}/t.db"],
+    ],
+    ids=["play --save", "tui --save", "report --out", "tournament --db"],
+)
+def test_a_missing_folder_is_refused_in_one_line_and_nothing_is_made(
+    tmp_path: Path, command: list[str]
+) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    missing = tmp_path / "no" / "such"
+    args = [a.format(missing=missing, tmp=tmp_path) for a in command]
+    line = one_line_error(run(*args, cwd=work), "no folder")  # the path, clipped where long
+    assert not (tmp_path / "no").exists(), line
+    assert everything_under(work) == []  # and no records/, no database, no report/
+
+
+def test_a_report_that_fails_before_its_page_leaves_no_folder(tmp_path: Path) -> None:
+    """``--out`` itself (one new folder in one that exists) is made with the page only."""
+    out = tmp_path / "report"
+    one_line_error(
+        run("report", "--db", str(tmp_path / "none.db"), "--out", str(out), cwd=tmp_path),
+        "no such file",
+    )
+    assert not out.exists()
 
 
 # --------------------------------------------------------------- a table size the players say

@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import html
 import math
+import os
 import time
 from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -112,25 +113,39 @@ def _counted(games: Iterable[StoredGame], progress: Callable[[int], None]) -> It
         yield game
 
 
-def report_path(out: str | Path) -> Path:
-    """Where the page of folder ``out`` goes, checked before any work: the folder made if it
-    is missing, and ``index.html`` in it absent or a regular file (never a link, a FIFO or a
-    device) that a new file can replace."""
+def report_path(out: str | Path, make: bool = False) -> Path:
+    """Where the page of folder ``out`` goes, checked before any work: ``index.html`` in it
+    absent or a regular file (never a link, a FIFO or a device) that a new file can replace.
+
+    A missing ``out`` is one new folder in a folder that exists, as ``play --save`` writes
+    only into a folder that exists: a mistyped parent is said, not made. It is made with
+    ``make`` (when the page is written), and only checked without it, so that a report that
+    fails before its page (a missing database) leaves nothing behind.
+    """
     folder = Path(out)
+    if not os.fspath(out):
+        raise ReportError("no report folder given")
+    where = f"cannot write the report into {shown(folder)}"
+    if folder.is_dir():
+        return check_writable(folder / INDEX, "report")
+    if folder.exists() or folder.is_symlink():
+        raise ReportError(f"{where}: not a folder")
+    parent = folder.absolute().parent
+    if not parent.is_dir():
+        raise ReportError(f"{where}: no folder {shown(folder.parent)}")
+    if not make:
+        check_writable(folder, "report folder")  # its parent takes a new entry
+        return folder / INDEX
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        raise ReportError(f"cannot write the report into {shown(folder)}: not a folder") from None
+        folder.mkdir()
     except OSError as exc:
-        raise ReportError(
-            f"cannot write the report into {shown(folder)}: {exc.strerror or exc}"
-        ) from None
+        raise ReportError(f"{where}: {exc.strerror or exc}") from None
     return check_writable(folder / INDEX, "report")
 
 
 def write_report(report: Report, out: str | Path) -> Path:
-    """Write the page to ``out``/index.html (making the folder), atomically; its path."""
-    return write_atomic(report_path(out), render_html(report), "report")
+    """Write the page to ``out``/index.html (making that one folder), atomically; its path."""
+    return write_atomic(report_path(out, make=True), render_html(report), "report")
 
 
 # -- formatting ----------------------------------------------------------------------------------

@@ -537,19 +537,17 @@ def _sqlite_file_holds_data(path: Path, where: str, *, follow: bool) -> bool:
 def _check_sqlite_file(path: Path, where: str) -> None:
     """Check, before anything is written, that ``path`` may become or go on being the store.
 
-    A new file's folder is made; the file must be absent, empty or a regular file (not a
-    symbolic link: writing through one changes a file elsewhere) in a folder that takes new
-    files (SQLite writes its journal beside it). An existing database is looked at read-only
-    first: it must be tricktable's, and pass SQLite's ``integrity_check`` — so a damaged file
-    is refused before a single game is stored into it. It reads every page (0.18 s for a file
-    of 211 MB, 150,000 games, in the page cache; about 2 s from disk) and, unlike the cheaper
-    ``quick_check`` (0.11 s), checks that the indexes match the rows: an index damaged
-    unseen would fail the first batch stored, after the tournament's status was written.
+    The file must be absent, empty or a regular file (not a symbolic link: writing through
+    one changes a file elsewhere) in a folder that exists and takes new files (SQLite writes
+    its journal beside it): a missing folder is refused, not made, as ``play --save`` refuses
+    one (a mistyped path would otherwise leave a tree of folders behind). An existing
+    database is looked at read-only first: it must be tricktable's, and pass SQLite's
+    ``integrity_check`` — so a damaged file is refused before a single game is stored into
+    it. It reads every page (0.18 s for a file of 211 MB, 150,000 games, in the page cache;
+    about 2 s from disk) and, unlike the cheaper ``quick_check`` (0.11 s), checks that the
+    indexes match the rows: an index damaged unseen would fail the first batch stored, after
+    the tournament's status was written.
     """
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise StoreError(f"{where}: cannot create its folder: {exc.strerror}") from exc
     try:
         check_writable(path, "database")
     except FileProblem as exc:

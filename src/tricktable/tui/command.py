@@ -11,8 +11,9 @@ from pathlib import Path
 
 from tricktable.bots import PEOPLE, split_players
 from tricktable.cli import fail
-from tricktable.cli.play import prepare_folder, user_name
+from tricktable.cli.play import user_name
 from tricktable.errors import TricktableError
+from tricktable.files import check_writable
 from tricktable.games import load_game
 from tricktable.records import load_record, replay
 from tricktable.runner import check_players
@@ -71,7 +72,8 @@ def make_app(options: TuiOptions) -> TricktableApp:
     )
     save = Path(options.save) if options.save else None
     if save is not None:
-        prepare_folder(save)
+        # As play --save: a missing folder is refused, not made (records/ alone is made).
+        check_writable(save, "record")
     path = options.resume or options.replay
     if path is not None:
         record = load_record(path)
