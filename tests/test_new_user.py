@@ -3,6 +3,8 @@ child processes, their one line of error and their exit status.
 
 - The same rule for missing folders everywhere: ``play --save`` refused a missing folder while
   ``report --out``, ``tournament --db`` and ``tui --save`` made every missing parent.
+- ``make run`` left ``tricktable.db`` untracked in the checkout; docs/tui.md said ``make run``
+  opens the TUI (it serves the browser's tables).
 - ``--game california-jack`` with four players was "needs 2 players, got 4", and
   ``setback(players=2)`` needed ``partners=false`` spelt out.
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from conftest import cli_env
+from tricktable.cli.main import DEFAULT_DB
 from tricktable.errors import OptionError
 from tricktable.games import load_game
 from tricktable.tui.command import TuiOptions, make_app
@@ -88,6 +92,46 @@ def test_a_report_that_fails_before_its_page_leaves_no_folder(tmp_path: Path) ->
         "no such file",
     )
     assert not out.exists()
+
+
+# ------------------------------------------------------------------------------ make run
+
+
+def _run_recipe() -> str:
+    """The command of the Makefile's ``run`` target."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    found = re.search(r"^run:.*\n((?:\t.*\n)+)", makefile, re.MULTILINE)
+    assert found, "the Makefile has no run target"
+    return found.group(1).strip().splitlines()[-1].strip()
+
+
+def test_the_database_make_run_writes_is_ignored_by_git() -> None:
+    recipe = _run_recipe()
+    assert " serve" in recipe, recipe
+    given = re.search(r"--db[ =](\S+)", recipe)
+    db = given.group(1) if given else DEFAULT_DB
+    if "://" in db and not db.startswith("sqlite"):
+        return  # a server's database: nothing in the checkout
+    db = db.removeprefix("sqlite:///")
+    if shutil.which("git") is None:
+        pytest.fail("git is missing: this test asks git what it ignores")
+    for path in (db, f"{db}-wal", f"{db}-shm", f"{db}-journal"):
+        asked = subprocess.run(
+            ["git", "check-ignore", "--no-index", "--quiet", path], cwd=ROOT, check=False
+        )
+        assert asked.returncode == 0, f"{path}, which `make run` writes, is not in .gitignore"
+
+
+def test_every_page_that_names_make_run_says_what_it_runs() -> None:
+    """docs/tui.md said `make run` opens the TUI; it runs ``tricktable serve``."""
+    verb = _run_recipe().split("tricktable", 1)[1].split()[0]  # "serve"
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    wrong = []
+    for page in pages:
+        for paragraph in page.read_text(encoding="utf-8").split("\n\n"):
+            if "`make run`" in paragraph and verb not in paragraph:
+                wrong.append(f"{page.name}: {paragraph.strip()[:80]}")
+    assert not wrong, wrong
 
 
 # --------------------------------------------------------------- a table size the players say
