@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, Any, Final, TypeGuard
 
 from tricktable.cards import card_name, parse_card
 from tricktable.engine.trick import NOTE_KINDS, HandLog, Note, TrickState, deal_lists
@@ -129,13 +129,15 @@ def load_record(source: str | Path | IO[str], notes: list[str] | None = None) ->
     if len(text) > MAX_TEXT_BYTES:
         raise RecordError(f"the record is larger than {MAX_TEXT_BYTES // (1 << 20)} MiB; refused")
     try:
-        record = json.loads(text)
+        record = strict_json(text)
     except json.JSONDecodeError as exc:
         raise RecordError(
             f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
         ) from None
     except RecursionError:
         raise RecordError("malformed JSON: nested too deeply") from None
+    except RecordError:  # a key given twice (a ValueError too: said as it is)
+        raise
     except ValueError:  # json reads no integer of more than 4,300 digits (int_max_str_digits)
         raise RecordError("malformed JSON: a number of thousands of digits") from None
     if not isinstance(record, dict):
@@ -154,6 +156,58 @@ def load_record(source: str | Path | IO[str], notes: list[str] | None = None) ->
             for line in said:
                 print(f"note: {line}", file=sys.stderr)
     return record
+
+
+class _Twice(dict[str, Any]):
+    """A JSON object that gave a key twice (``twice``): marked while parsing, refused after."""
+
+    __slots__ = ("twice",)
+    twice: str
+
+
+def strict_json(text: str | bytes) -> Any:
+    """The JSON value of ``text``, refusing an object that gives a key twice.
+
+    Python's ``json`` keeps the last of two values of one key without a word, so a record
+    with ``"seed"`` twice would mean one thing here and maybe the other elsewhere. The key
+    and where its object is (``hands[2]``) are named in a :class:`RecordError`; bad JSON
+    raises as ``json.loads`` does.
+    """
+    marked: list[_Twice] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        out = dict(items)
+        if len(out) == len(items):
+            return out
+        found = _Twice(out)
+        seen: set[str] = set()
+        for key, _value in items:
+            if key in seen:
+                found.twice = key
+                break
+            seen.add(key)
+        marked.append(found)
+        return found
+
+    value = json.loads(text, object_pairs_hook=pairs)
+    if marked:
+        where = shown(_path_to(value, marked[0])) or "the record"
+        raise RecordError(f"duplicate key {quote(marked[0].twice, 40)} in {where}")
+    return value
+
+
+def _path_to(value: Any, target: object) -> str:
+    """Where ``target`` is inside ``value``: ``hands[2].notes[0]`` ('' for ``value`` itself)."""
+    stack: list[tuple[str, Any]] = [("", value)]
+    while stack:  # a walk of its own, not recursion: JSON may nest deeper than Python calls
+        path, inner = stack.pop()
+        if inner is target:
+            return path
+        if isinstance(inner, dict):
+            stack.extend((f"{path}.{key}" if path else key, v) for key, v in inner.items())
+        elif isinstance(inner, list):
+            stack.extend((f"{path}[{i}]", v) for i, v in enumerate(inner))
+    return ""
 
 
 def _utf8(data: bytes, path: str | Path) -> str:
@@ -202,9 +256,9 @@ def replay(
     game_name = record.get("game")
     if not isinstance(game_name, str):
         raise RecordError("missing or bad 'game': expected a game name")
-    options = record.get("options") or {}
+    options = record.get("options", {})
     if not isinstance(options, dict):
-        raise RecordError("bad 'options': expected an object")
+        raise RecordError(f"bad 'options': expected an object, got {quote(options, 40)}")
     try:
         game = shared_game(game_name, options)
     except TricktableError as exc:
@@ -213,6 +267,7 @@ def replay(
     if not isinstance(hands, list):
         raise RecordError("missing or bad 'hands': expected a list")
     read_labels(record, game.num_players)
+    read_faults(record, game.num_players)
     state = game.new_state(read_seed(record))
     if listen:
         state.listen()
@@ -257,6 +312,52 @@ def read_labels(record: Mapping[str, Any], players: int) -> list[str] | None:
                 f"the label of seat {seat} holds a control character ({codepoint(bad)})"
             )
     return labels
+
+
+#: a fault's keys that hold text (the referee writes them all: :class:`tricktable.match.Referee`)
+_FAULT_TEXT: Final = ("kind", "detail", "penalty")
+
+
+def read_faults(record: Mapping[str, Any], players: int) -> list[dict[str, Any]]:
+    """A record's ``faults`` (none where it has none), checked: a list of objects, each with
+    its ``seat`` (0..players-1) and its ``kind``, ``detail`` and ``penalty`` as text, its
+    ``hand`` (-1 before the first deal) and ``action`` (or null) whole numbers when given.
+
+    Faults are kept, not replayed, but they are read: a resumed match carries them on and
+    prints them, and a /1 record's forfeit is in them. Anything else in their place is a
+    :class:`RecordError` naming it (``bad 'faults[2].seat': expected a seat 0..3, got 'x'``).
+    """
+    if "faults" not in record:
+        return []
+    faults = record["faults"]
+    if not isinstance(faults, list):
+        raise RecordError(f"bad 'faults': expected a list, got {quote(faults, 40)}")
+    for i, fault in enumerate(faults):
+        where = f"faults[{i}]"
+        if not isinstance(fault, dict):
+            raise RecordError(f"bad '{where}': expected an object, got {quote(fault, 40)}")
+        seat = fault.get("seat")
+        if not _whole(seat) or not 0 <= seat < players:
+            raise RecordError(
+                f"bad '{where}.seat': expected a seat 0..{players - 1}, got {quote(seat, 40)}"
+            )
+        for key in _FAULT_TEXT:
+            if not isinstance(fault.get(key), str):
+                got = quote(fault.get(key), 40) if key in fault else "nothing"
+                raise RecordError(f"bad '{where}.{key}': expected text, got {got}")
+        hand, action = fault.get("hand", -1), fault.get("action")
+        if not _whole(hand) or hand < -1:
+            raise RecordError(f"bad '{where}.hand': expected a hand number, got {quote(hand, 40)}")
+        if action is not None and (not _whole(action) or action < 0):
+            raise RecordError(
+                f"bad '{where}.action': expected an action number or null, got {quote(action, 40)}"
+            )
+    return faults
+
+
+def _whole(value: Any) -> TypeGuard[int]:
+    """Whether ``value`` is a whole number as JSON gives one (not ``true``, not ``1.0``)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _forfeit_seat(record: dict[str, Any], players: int) -> int | None:
@@ -348,6 +449,8 @@ def _replay_hand(state: TrickState, h: int, hand: Any, finished: bool = True) ->
     notes = _read_notes(hand.get("notes"), game.num_players, h)
     if any(note.at > len(actions) for note in notes):
         raise RecordError("a note comes after the hand's last action", h)
+    if state.history:  # the first hand's dealer is the seed's: verify's to check, not ours
+        check_dealer(state, dealer, h)
     state.deal(masks, dealer=dealer, stock=stock)
     for a, text in enumerate(actions):
         _replay_notes(state, notes, a)
@@ -364,6 +467,23 @@ def _replay_hand(state: TrickState, h: int, hand: Any, finished: bool = True) ->
         raise RecordError(
             f"the hand stops before its end; seat {state.to_act} is still to act", h, len(actions)
         )
+
+
+def check_dealer(state: TrickState, dealer: int, h: int) -> None:
+    """Check that ``dealer`` deals hand ``h``, the next hand of ``state``; else RecordError.
+
+    The deal passes as the game's rules pass it (to the left; the same dealer again after a
+    hand thrown in), which ``state.next_dealer`` knows: a hand dealt by anyone else scores
+    to other seats than it should. Before the first hand that is the dealer the state's seed
+    chose. Replay checks every hand after the first; ``verify`` every hand, on a state dealt
+    from the seed.
+    """
+    expected = state.next_dealer
+    if dealer != expected:
+        rule = f"the deal passes to seat {expected}"
+        if not state.history:
+            rule = f"the seed has seat {expected} deal first"
+        raise RecordError(f"dealt by seat {dealer}; {rule}", h)
 
 
 def _card(value: object) -> int:

@@ -9,7 +9,7 @@ import click
 
 from tricktable.cli import fail
 from tricktable.errors import RecordError, TricktableError
-from tricktable.records import load_record, read_seed, replay
+from tricktable.records import check_dealer, load_record, read_seed, replay
 
 
 def check_fair(record: dict[str, Any]) -> list[str]:
@@ -40,12 +40,9 @@ def check_fair(record: dict[str, Any]) -> list[str]:
         lines.append(f"commitment {commitment[:16]}… matches seed {seed}")
     fresh = state.game.new_state(seed)
     for h, log in enumerate(state.history):
+        check_dealer(fresh, log.dealer, h)  # the first: the seed's; the rest: replay's rule
         fresh.deal()
         dealt = fresh.history[-1]
-        if dealt.dealer != log.dealer:
-            raise RecordError(
-                f"hand {h}: dealt by seat {log.dealer}; the seed has seat {dealt.dealer} deal"
-            )
         if list(dealt.deal) != list(log.deal) or list(dealt.stock) != list(log.stock):
             raise RecordError(f"hand {h}: the deal is not the one seed {seed} deals")
         for action in log.actions:

@@ -12,6 +12,9 @@ created with no arguments. Every failure to load is one line naming the spec and
 A plug-in runs in this process, unsandboxed, but the match never waits on it for ever: its
 calls run in a thread of their own, timed and faulted as at a table
 (:mod:`tricktable.botcalls`), and nothing it raises — ``SystemExit`` included — ends a match.
+Loading it is the same: whatever its import or its class raises — ``SystemExit``,
+``KeyboardInterrupt``, any ``BaseException`` — is a :class:`BotError` saying it could not be
+loaded. Only a real Ctrl-C (or SIGTERM) that arrives while it loads stays an interruption.
 """
 
 from __future__ import annotations
@@ -20,10 +23,12 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import signal
 import sys
+import threading
 from importlib import metadata
 from pathlib import Path
-from types import ModuleType
+from types import FrameType, ModuleType, TracebackType
 from typing import Any
 
 from tricktable.botcalls import UNTRUSTED, mark_untrusted
@@ -50,6 +55,54 @@ def _summary(exc: BaseException) -> str:
         return type(exc).__name__
     said = lines[0] if len(lines[0]) <= 120 else lines[0][:119] + "…"
     return f"{type(exc).__name__}: {said}"
+
+
+class _Signals:
+    """Watches for Ctrl-C and SIGTERM while a plug-in's code runs (in the main thread): to
+    tell a ``KeyboardInterrupt`` the signal raised (the person stops the command) from one the
+    plug-in raised itself (a broken bot). Each handler that Python runs is wrapped, then given
+    back on the way out, whatever the plug-in set meanwhile."""
+
+    NAMES = ("SIGINT", "SIGTERM")
+
+    def __init__(self) -> None:
+        #: whether one of the signals arrived
+        self.seen = False
+        self._kept: list[tuple[int, Any]] = []
+
+    def __enter__(self) -> _Signals:
+        if threading.current_thread() is not threading.main_thread():
+            return self  # signals reach the main thread only
+        for name in self.NAMES:
+            number = getattr(signal, name, None)
+            if number is None:
+                continue
+            handler = signal.getsignal(number)
+            if callable(handler):  # not SIG_DFL, SIG_IGN or set outside Python
+                signal.signal(number, self._watch(handler))
+                self._kept.append((number, handler))
+        return self
+
+    def _watch(self, handler: Any) -> Any:
+        def watch(number: int, frame: FrameType | None) -> Any:
+            self.seen = True
+            return handler(number, frame)
+
+        return watch
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        for number, handler in self._kept:
+            signal.signal(number, handler)
+        self._kept = []
+
+    def failed(self, spec: str, doing: str, exc: BaseException) -> BotError:
+        """The load error of ``exc``, raised by the plug-in's code while ``doing``; an
+        interruption the signal raised is raised again instead."""
+        if isinstance(exc, KeyboardInterrupt) and self.seen:
+            raise exc
+        return BotError(f"cannot load bot {spec!r}: {doing}{_summary(exc)}")
 
 
 def split_spec(spec: str) -> tuple[str, str]:
@@ -91,12 +144,14 @@ def _load_file(spec: str, source: str) -> ModuleType:
     if added:
         sys.path.append(folder)
     try:
-        module_spec.loader.exec_module(module)
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # SystemExit at import is a broken bot too
+        with _Signals() as signals:
+            try:
+                module_spec.loader.exec_module(module)
+            except BaseException as exc:  # SystemExit, KeyboardInterrupt: a broken bot too
+                raise signals.failed(spec, f"{source} failed: ", exc) from None
+    except BaseException:
         sys.modules.pop(name, None)
-        raise BotError(f"cannot load bot {spec!r}: {source} failed: {_summary(exc)}") from None
+        raise
     finally:
         if added and folder in sys.path:
             sys.path.remove(folder)
@@ -105,20 +160,15 @@ def _load_file(spec: str, source: str) -> ModuleType:
 
 
 def _load_module(spec: str, source: str) -> ModuleType:
-    try:
-        return importlib.import_module(source)
-    except ModuleNotFoundError as exc:
-        if exc.name and (source == exc.name or source.startswith(exc.name + ".")):
-            raise BotError(f"cannot load bot {spec!r}: no module named {exc.name!r}") from None
-        raise BotError(
-            f"cannot load bot {spec!r}: importing {source} failed: {_summary(exc)}"
-        ) from None
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # SystemExit at import is a broken bot too
-        raise BotError(
-            f"cannot load bot {spec!r}: importing {source} failed: {_summary(exc)}"
-        ) from None
+    with _Signals() as signals:
+        try:
+            return importlib.import_module(source)
+        except ModuleNotFoundError as exc:
+            if exc.name and (source == exc.name or source.startswith(exc.name + ".")):
+                raise BotError(f"cannot load bot {spec!r}: no module named {exc.name!r}") from None
+            raise signals.failed(spec, f"importing {source} failed: ", exc) from None
+        except BaseException as exc:  # SystemExit, KeyboardInterrupt: a broken bot too
+            raise signals.failed(spec, f"importing {source} failed: ", exc) from None
 
 
 def is_bot_class(obj: object) -> bool:
@@ -157,14 +207,11 @@ def bot_class(spec: str) -> type:
 
 def instantiate(spec: str, cls: type) -> Bot:
     """An instance of a bot class, adapted to :class:`Bot` when it only has ``act``."""
-    try:
-        bot = cls()
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # SystemExit at import is a broken bot too
-        raise BotError(
-            f"cannot load bot {spec!r}: {cls.__name__}() failed: {_summary(exc)}"
-        ) from None
+    with _Signals() as signals:
+        try:
+            bot = cls()
+        except BaseException as exc:  # SystemExit, KeyboardInterrupt: a broken bot too
+            raise signals.failed(spec, f"{cls.__name__}() failed: ", exc) from None
     if isinstance(bot, Bot):
         if type(bot).name == Bot.name:
             bot.name = cls.__name__  # records say which bot played, not just "bot"
@@ -232,12 +279,11 @@ def find_entry_point_bot(name: str) -> Bot | None:
     if ep is None:
         return None
     spec = f"{name} ({ep.value})"
-    try:
-        found = ep.load()
-    except KeyboardInterrupt:
-        raise
-    except BaseException as exc:  # SystemExit at import is a broken bot too
-        raise BotError(f"cannot load bot {spec!r}: {_summary(exc)}") from None
+    with _Signals() as signals:
+        try:
+            found = ep.load()
+        except BaseException as exc:  # SystemExit, KeyboardInterrupt: a broken bot too
+            raise signals.failed(spec, "", exc) from None
     if not is_bot_class(found):
         raise BotError(
             f"cannot load bot {spec!r}: {ep.value} is not a bot class: "
