@@ -5,6 +5,7 @@ child processes, their one line of error and their exit status.
   ``report --out``, ``tournament --db`` and ``tui --save`` made every missing parent.
 - ``make run`` left ``tricktable.db`` untracked in the checkout; docs/tui.md said ``make run``
   opens the TUI (it serves the browser's tables).
+- ``analyze`` of a Hearts match printed nothing for minutes off a terminal.
 - ``--game california-jack`` with four players was "needs 2 players, got 4", and
   ``setback(players=2)`` needed ``partners=false`` spelt out.
 
@@ -132,6 +133,52 @@ def test_every_page_that_names_make_run_says_what_it_runs() -> None:
             if "`make run`" in paragraph and verb not in paragraph:
                 wrong.append(f"{page.name}: {paragraph.strip()[:80]}")
     assert not wrong, wrong
+
+
+# ------------------------------------------------------------------------ analyze's progress
+
+
+@pytest.fixture(scope="module")
+def record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished record of two hands of Setback."""
+    folder = tmp_path_factory.mktemp("analyse")
+    path = folder / "two.json"
+    done = run(
+        "play",
+        "--players",
+        BOTS4,
+        "--seed",
+        "4",
+        "--max-hands",
+        "2",
+        "--save",
+        str(path),
+        cwd=folder,
+    )
+    assert done.returncode == 0, done.stderr
+    return path
+
+
+QUICK = ("--no-sampling", "--solve-time", "0.05")
+
+
+def test_analyze_off_a_terminal_says_each_hand_on_standard_error(record: Path) -> None:
+    done = run("analyze", str(record), *QUICK, cwd=record.parent)
+    assert done.returncode == 0, done.stderr
+    said = done.stderr.strip().splitlines()
+    assert said[0] == "analysing hand 1 (1 of 2)", said
+    assert re.fullmatch(r"analysing hand 2 \(2 of 2\), \d+ s so far", said[1]), said
+    assert re.fullmatch(r"analysed 2 hands in [\d.]+ s", said[2]) and len(said) == 3, said
+    assert "analysing" not in done.stdout  # the report is as it was
+    assert done.stdout.startswith("Analysis of Setback · seed 4 · 2 hands")
+    chosen = run("analyze", str(record), *QUICK, "--hands", "2", cwd=record.parent)
+    assert chosen.stderr.splitlines()[0] == "analysing hand 2 (1 of 1)", chosen.stderr
+
+
+def test_analyze_json_off_a_terminal_adds_nothing_to_standard_error(record: Path) -> None:
+    done = run("analyze", str(record), *QUICK, "--json", cwd=record.parent)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert json.loads(done.stdout)["hands"] == [1, 2]
 
 
 # --------------------------------------------------------------- a table size the players say

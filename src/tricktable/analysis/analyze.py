@@ -49,6 +49,8 @@ DEFAULT_SOLVE_TIME: Final = 5.0
 
 #: told of each decision analysed: (decisions done, decisions in all)
 Progress = Callable[[int, int], None]
+#: told as each hand chosen begins: (the hand, from 0; hands done; hands chosen)
+HandProgress = Callable[[int, int, int], None]
 
 
 class AnalysisError(TricktableError):
@@ -339,6 +341,7 @@ def analyze(
     threshold: float = DEFAULT_THRESHOLD,
     solve_time: float | None = DEFAULT_SOLVE_TIME,
     progress: Progress | None = None,
+    on_hand: HandProgress | None = None,
 ) -> Analysis:
     """Analyse a finished match record; raises :class:`~tricktable.errors.RecordError` for a
     record that does not replay and :class:`AnalysisError` for one that cannot be analysed.
@@ -348,6 +351,8 @@ def analyze(
     worlds or iterations a decision, seeded by ``seed``: see :func:`~tricktable.search.
     explain.hint`); ``threshold`` is the loss, in points, that makes a mistake;
     ``solve_time`` the most seconds one double-dummy solve may take (None: no limit).
+    ``progress`` is told of each decision, ``on_hand`` of each hand chosen as it begins (a
+    Hearts hand may take a minute).
     """
     final = replay(record)
     game = final.game
@@ -375,9 +380,13 @@ def analyze(
     state = game.new_state(final.seed)
     decisions: list[Decision] = []
     scores_after: list[tuple[int, ...]] = []
+    begun = 0
     for h, log in enumerate(final.history):
         state.deal(list(log.deal), dealer=log.dealer, stock=list(log.stock))
         look = h in chosen_hands
+        if look and on_hand is not None:
+            on_hand(h, begun, len(chosen_hands))
+        begun += look
         hard = -1  # a trick of this hand where a solve ran out of time
         for i, action in enumerate(log.actions):
             actor = log.actors[i]

@@ -1,7 +1,7 @@
 """``tricktable analyze RECORD``: a finished match, decision by decision (docs/analyze.md).
 
 The analysis is :func:`tricktable.analysis.analyze.analyze`; this module reads the options,
-shows progress on a terminal and prints the report with Rich: per hand, the decisions where
+shows progress on standard error and prints the report with Rich: per hand, the decisions where
 points were lost and by whom, then one summary row per seat. ``--json`` prints the analysis
 as one JSON object and nothing else.
 
@@ -14,7 +14,9 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from rich import box
 from rich.console import Console
@@ -63,7 +65,8 @@ def run_analyze(
                 seed=seed,
                 threshold=threshold,
                 solve_time=solve_time,
-                progress=told,
+                progress=told.decision,
+                on_hand=told.hand,
             )
     except TricktableError as exc:
         return fail(exc)
@@ -99,21 +102,54 @@ def parse_hands(text: str) -> list[int]:
     return out
 
 
+@dataclass
+class _Told:
+    """What the analysis tells as it goes (None: nothing is shown)."""
+
+    decision: Callable[[int, int], None] | None = None
+    hand: Callable[[int, int, int], None] | None = None
+
+
 @contextlib.contextmanager
-def _progress(quiet: bool) -> Iterator[Callable[[int, int], None] | None]:
-    """A progress bar on standard error while the analysis runs, where that is a terminal."""
-    if quiet or not sys.stderr.isatty():
-        yield None
+def _progress(quiet: bool) -> Iterator[_Told]:
+    """Progress on standard error while the analysis runs (a Hearts hand may take a minute):
+    a bar on a terminal (gone when the report prints); elsewhere, a log or a pipe, one line as
+    each hand begins and one at the end, so a long analysis is never silent. ``quiet``
+    (``--json``) off a terminal prints nothing: a program reading the JSON may read standard
+    error too. Standard output, the report, is the same either way."""
+    began = time.perf_counter()
+    if sys.stderr.isatty():
+        from rich.progress import Progress
+
+        with Progress(console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("analysing", total=None)
+
+            def decision(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            def hand(h: int, done: int, total: int) -> None:
+                bar.update(task, description=f"analysing hand {h + 1} ({done + 1} of {total})")
+
+            yield _Told(decision, hand)
         return
-    from rich.progress import Progress
+    if quiet:
+        yield _Told()
+        return
+    hands = 0
 
-    with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("analysing", total=None)
+    def line(h: int, done: int, total: int) -> None:
+        nonlocal hands
+        hands = total
+        so_far = f", {time.perf_counter() - began:.0f} s so far" if done else ""
+        print(
+            f"analysing hand {h + 1} ({done + 1} of {total}){so_far}", file=sys.stderr, flush=True
+        )
 
-        def told(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield told
+    yield _Told(hand=line)
+    if hands:
+        took = time.perf_counter() - began
+        said = f"{hands} hand" + ("s" if hands != 1 else "")
+        print(f"analysed {said} in {took:.1f} s", file=sys.stderr, flush=True)
 
 
 # ------------------------------------------------------------------------------ the report
