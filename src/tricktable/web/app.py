@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import secrets
-import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass
@@ -26,20 +24,18 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from pwdlib import PasswordHash
 from starlette.applications import Starlette
-from starlette.datastructures import Headers
 from starlette.middleware import Middleware
-from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from tricktable.db import StoreError
 from tricktable.errors import TricktableError
-from tricktable.seat.choices import number_word
 from tricktable.text import unshowable
+from tricktable.web import lobby
+from tricktable.web.doors import BodyLimit, HostCheck, SessionBySchemeMiddleware, address_key
 from tricktable.web.hub import BadRequest, Conn, Hub
 from tricktable.web.replay import Replays, replay_answer
 from tricktable.web.store import SESSION_DAYS, NameTaken, User, WebStore, fold
@@ -56,7 +52,6 @@ NEW_PEOPLE: Final = 60
 MAX_BODY: Final = 32 * 1024
 #: the shortest password an account may have
 MIN_PASSWORD: Final = 8
-COOKIE: Final = "tricktable_session"
 #: seconds a session read from the database is trusted before it is read again
 SESSION_CACHE_S: Final = 5.0
 #: the host names a server answers to unless told others (its own loopback)
@@ -208,143 +203,6 @@ def _same_origin(origin: str | None, host: str | None) -> bool:
     if origin is None:
         return True
     return host is not None and origin in (f"http://{host}", f"https://{host}")
-
-
-def address_key(host: str | None) -> str:
-    """The address per-address limits count a client under: its IP address, or for IPv6 its
-    /64 network (one subscriber holds a whole /64, every address of which is theirs)."""
-    if not host:
-        return "?"
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return host[:100]
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{address}/64", strict=False))
-    return str(address)
-
-
-def host_name(header: str) -> str:
-    """The name of a ``Host`` header, without its port: ``[::1]:8000`` is ``[::1]``."""
-    header = header.strip().lower()
-    if header.startswith("["):
-        end = header.find("]")
-        return header[: end + 1] if end > 0 else header
-    return header.partition(":")[0].rstrip(".")
-
-
-def host_allowed(name: str, allowed: Iterable[str]) -> bool:
-    """Whether host ``name`` is one of ``allowed``: names, ``*.example.org`` (that domain's
-    names below it) or ``*`` (any)."""
-    for pattern in allowed:
-        if pattern == "*" or name == pattern:
-            return True
-        if pattern.startswith("*.") and name.endswith(pattern[1:]) and len(name) > len(pattern):
-            return True
-    return False
-
-
-class HostCheck:
-    """Refuse (400) an HTTP request or a websocket handshake whose ``Host`` is not a name the
-    server was told it has: a page at a stranger's domain rebound to this address (DNS
-    rebinding) cannot drive it. Starlette's TrustedHostMiddleware reads ``[::1]:8000`` as
-    ``[``; this reads IPv6 literals and answers in the API's JSON."""
-
-    def __init__(self, app: ASGIApp, allowed: Iterable[str]) -> None:
-        self.app = app
-        self.allowed = tuple(a.lower() for a in allowed)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] in ("http", "websocket"):
-            name = host_name(Headers(scope=scope).get("host", ""))
-            if not host_allowed(name, self.allowed):
-                shown = name[:60] or "(none)"
-                reason = f"this server does not answer to the host name {shown!r}"
-                await JSONResponse({"error": reason}, status_code=400)(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
-
-
-class _TooLarge(Exception):
-    """A body went past the limit while it was read."""
-
-
-class BodyLimit:
-    """Refuse (413) a request whose body is longer than ``most`` bytes, before reading past
-    ``most``: a declared ``Content-Length`` at once, a streamed (chunked) body as its chunks
-    are counted. The body is read only as the route asks for it, so at most ``most`` bytes
-    (and uvicorn's own 64 KiB buffer) are ever held."""
-
-    def __init__(self, app: ASGIApp, most: int) -> None:
-        self.app = app
-        self.most = most
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = Headers(scope=scope).get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.most:
-            await self._refuse(scope, receive, send)
-            return
-        count = 0
-        started = False
-
-        async def counted() -> Message:
-            nonlocal count
-            message = await receive()
-            if message["type"] == "http.request":
-                count += len(message.get("body", b""))
-                if count > self.most:
-                    raise _TooLarge
-            return message
-
-        async def watched(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, counted, watched)
-        except _TooLarge:
-            if not started:
-                await self._refuse(scope, receive, send)
-
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        # The rest of the body is never read: the connection closes after the answer.
-        reason = f"a request's body is at most {self.most} bytes"
-        headers = {"Connection": "close"}
-        await JSONResponse({"error": reason}, status_code=413, headers=headers)(
-            scope, receive, send
-        )
-
-
-class SessionBySchemeMiddleware:
-    """Starlette's session middleware whose cookie is ``Secure`` whenever the request came
-    over HTTPS: directly (TLS at uvicorn) or through a proxy trusted to say so (uvicorn's
-    proxy headers set the scheme); ``https_only`` makes it Secure always."""
-
-    def __init__(
-        self, app: ASGIApp, secret_key: str, max_age: int, https_only: bool = False
-    ) -> None:
-        def session(secure: bool) -> SessionMiddleware:
-            return SessionMiddleware(
-                app,
-                secret_key=secret_key,
-                session_cookie=COOKIE,
-                max_age=max_age,
-                same_site="lax",
-                https_only=secure,
-            )
-
-        self.secure = session(True)
-        self.plain = self.secure if https_only else session(False)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        https = scope.get("scheme") in ("https", "wss")
-        await (self.secure if https else self.plain)(scope, receive, send)
 
 
 def _name(value: object) -> str:
@@ -528,7 +386,7 @@ def make_app(
 
     async def games(request: Request) -> Response:
         # The first listing loads every game at every size (most of a second): off the loop.
-        listed = _GAMES or await asyncio.to_thread(_games)
+        listed = lobby.LISTING or await asyncio.to_thread(lobby.games)
         return JSONResponse({"games": listed})
 
     async def tables(request: Request) -> Response:
@@ -753,135 +611,3 @@ def _envelope(kind: str, reason: str, code: str) -> dict[str, Any]:
         "data": {"reason": reason, "code": code},
     }
 
-
-#: the games' listing, made once (it loads every game and variant)
-_GAMES: list[dict[str, Any]] = []
-
-
-_GAMES_LOCK = threading.Lock()
-
-
-def _games() -> list[dict[str, Any]]:
-    with _GAMES_LOCK:
-        if not _GAMES:
-            _GAMES.extend(_list_games())
-    return _GAMES
-
-
-def _list_games() -> list[dict[str, Any]]:
-    """Every game and its variants, each with the tables it can be played at (GET /api/games).
-
-    A game's or variant's ``tables`` are its sizes, and for each size the seatings a person
-    may choose, in words (``partners[].words``), each with the ``options`` to send with it:
-    only what differs from the variant's own rules, so a creator need not know them.
-    """
-    from tricktable.games import GAMES, PRESETS, load_game
-
-    out = []
-    for name, cls in sorted(GAMES.items()):
-        game = load_game(name)
-        variants = []
-        for p in sorted(PRESETS):
-            if PRESETS[p].game != name:
-                continue
-            tables = _tables_of(p)
-            variants.append(
-                {
-                    "name": p,
-                    "title": _variant_title(p),
-                    "summary": _plain_summary(PRESETS[p].summary),
-                    "seats": [t["seats"] for t in tables],
-                    "players": load_game(p).num_players,
-                    "tables": tables,
-                }
-            )
-        tables = _tables_of(name)
-        out.append(
-            {
-                "name": name,
-                "title": getattr(cls, "title", name) or name,
-                "summary": _plain_summary(getattr(cls, "summary", "")),
-                "seats": [t["seats"] for t in tables],
-                "players": game.num_players,
-                "tables": tables,
-                "variants": variants,
-                "options": game.options_dict(),
-            }
-        )
-    return out
-
-
-def seating_words(players: int, sides: int) -> str:
-    """How ``players`` seats sit when ``sides`` sides score (seat s plays for side
-    ``s % sides``: partners sit evenly round the table), in a person's words.
-
-    >>> seating_words(4, 2)
-    'two sides of two, partners opposite'
-    >>> seating_words(6, 2)
-    'two sides of three, partners alternate'
-    >>> seating_words(5, 5)
-    'each for themselves'
-    """
-    if sides >= players or sides < 2 or players % sides:
-        return "each for themselves"
-    size = players // sides
-    where = "partners opposite" if size == 2 else "partners alternate"
-    return f"{number_word(sides)} sides of {number_word(size)}, {where}"
-
-
-def _tables_of(name: str) -> list[dict[str, Any]]:
-    """The table sizes of game or variant ``name`` and the seatings at each (its own first),
-    each tried: a shape its rules refuse (too few cards for the hands) is not offered."""
-    import dataclasses
-
-    from tricktable.games import load_game
-
-    own = load_game(name)
-    fields = {f.name for f in dataclasses.fields(own.Options)}
-    found: dict[int, list[dict[str, Any]]] = {}
-    seen: set[tuple[int, int]] = set()
-    for seats in sorted({own.num_players, *type(own).seat_counts}):
-        tries: list[dict[str, object]] = [{}] if seats == own.num_players else []
-        if "players" in fields:
-            tries.append({"players": seats})
-            if "partners" in fields:
-                tries += [{"players": seats, "partners": v} for v in (True, False)]
-                tries += [
-                    {"players": seats, "partners": f"{sides}x{seats // sides}"}
-                    for sides in range(3, seats // 2 + 1)
-                    if seats % sides == 0
-                ]
-        for extra in tries:
-            try:
-                game = load_game(name, extra=extra)
-            except (TricktableError, ValueError):
-                continue  # the game says it cannot be played so
-            key = (game.num_players, game.num_scores)
-            if game.num_players != seats or key in seen:
-                continue
-            seen.add(key)
-            options = {
-                k: v
-                for k, v in extra.items()
-                if getattr(own.options, k) != getattr(game.options, k)
-            }
-            found.setdefault(seats, []).append(
-                {"words": seating_words(seats, game.num_scores), "options": options}
-            )
-    return [{"seats": n, "partners": choices} for n, choices in sorted(found.items())]
-
-
-def _variant_title(name: str) -> str:
-    """A variant's name as a title: ``six-hand-cinch`` is "Six-Hand Cinch"."""
-    words = [w.capitalize() if not w.isdigit() else w for w in name.split("-")]
-    if len(words) > 1 and words[1] == "Hand":
-        return f"{words[0]}-{words[1]} " + " ".join(words[2:])
-    return " ".join(words)
-
-
-def _plain_summary(text: str) -> str:
-    """A summary without the option words some hold for the command line ("(or
-    partners=3x2)"): a person reads it."""
-    import re
-
-    return re.sub(r"\s*\([^()]*=[^()]*\)", "", text)
