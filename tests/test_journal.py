@@ -240,9 +240,9 @@ def test_the_line_terminal_journals_every_action_and_ends_whole(
     appended: list[bytes] = []
     append = journal.append_bytes
 
-    def counted(path: Any, data: bytes, what: str = "file", fresh: bool = False) -> Path:
+    def counted(path: Any, data: bytes, what: str = "file", **options: Any) -> Path:
         appended.append(data)
-        return append(path, data, what, fresh)
+        return append(path, data, what, **options)
 
     monkeypatch.setattr(journal, "append_bytes", counted)
     path = tmp_path / "match.json"

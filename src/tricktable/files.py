@@ -9,7 +9,8 @@ here, gives every command the same guarantees:
   new file), then done atomically (:func:`write_atomic`: a temporary file beside the target,
   flushed, then renamed over it), so a crash never leaves half a file and nothing that is not
   a plain file is ever replaced; a journal grows by appending (:func:`append_bytes`: one
-  write, flushed to disk; a crash leaves at most its last line cut, which its reader ignores);
+  write, flushed to disk when asked; a crash leaves at most its last line cut, which its
+  reader ignores);
 - **reading** takes regular files only, opened without blocking (a FIFO with no writer or a
   device such as ``/dev/zero`` is refused at once, never waited on), and never more than a size
   limit, so a huge or endless input is one line, not a ``MemoryError``.
@@ -136,12 +137,18 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes, what: str = "f
 
 
 def append_bytes(
-    path: str | os.PathLike[str], data: bytes, what: str = "file", fresh: bool = False
+    path: str | os.PathLike[str],
+    data: bytes,
+    what: str = "file",
+    fresh: bool = False,
+    sync: bool = True,
 ) -> Path:
     """Append ``data`` to the regular file ``path`` with one write, flushed to disk; the path.
 
     ``fresh`` empties the file first. The file is made when absent; a symbolic link, a FIFO,
     a device or a folder at ``path`` is refused (:class:`FileProblem`), never written through.
+    ``sync`` false leaves the flush to the kernel: the write survives the process at once,
+    and a power cut only once the kernel has written it (within seconds).
     """
     target = Path(path)
     flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)
@@ -163,7 +170,8 @@ def append_bytes(
         view = memoryview(data)
         while view:  # one write as a rule; a short one (a full disk, a signal) goes on
             view = view[os.write(fd, view) :]
-        os.fsync(fd)
+        if sync:
+            os.fsync(fd)
     except FileProblem:
         raise
     except OSError as exc:

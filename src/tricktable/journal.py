@@ -1,29 +1,43 @@
-"""A saved match's journal: each action appended to a file beside its record, not the whole
+"""A saved match's journal: each save appended to a file beside its record, not the whole
 record rewritten after every action.
 
 A table saves its record after every action (the TUI, the line terminal), so that a match
 killed in the middle plays on with ``--resume``. Rewriting the whole record each time costs a
-file the size of the match per action; here the record at ``PATH`` is written whole (atomically,
-as :func:`tricktable.files.write_atomic` writes) only when that is the only way to say what
-changed — the first save, a hand that ends, anything that is not an addition — and each
-addition in between is one line appended to ``PATH.journal``:
+file the size of the match per action, and a match of N actions N² (issue 27: 100 hands of
+random bots took 27 s, most of it saving). Here the record at ``PATH`` is written whole
+(atomically, as :func:`tricktable.files.write_atomic` writes) only when that is the only way
+to say what changed — the first save, anything that is not an addition, the end of the
+match — or when its journal has grown as large as the record itself (compaction: each write
+of the whole is paid for by as many bytes appended since the last, so saving a match stays
+linear in its length). Each addition in between is one line appended to ``PATH.journal``:
 
-- the journal's first line is its head, ``{"journal": "tricktable-journal/1", "base": SHA}``:
+- the journal's first line is its head, ``{"journal": "tricktable-journal/2", "base": SHA}``:
   the SHA-256 of the record's bytes it continues, so that a journal left from before the
   record was last written whole (a crash between the two) is known and ignored;
-- each next line is one save, one JSON object of what it added: ``deal`` (``{"dealer",
-  "deal"}``: the unfinished hand begins), ``actions`` (``["play AS"]``), ``hand_notes`` (notes
-  of the unfinished hand), ``match_notes`` (before the first deal), ``faults``, ``format``
-  (``tricktable-record/2``: the record's first note). A save is one line, so a line cut off
-  takes the whole save, never part of it.
+- each next line is one save, one JSON object of what it added, applied in this order:
+  ``format`` (``tricktable-record/2``: the record's first note), ``match_notes`` (before the
+  first deal), ``faults``, ``deal`` (``{"dealer", "deal"}``: the unfinished hand begins),
+  ``actions`` (``["play AS"]``), ``hand_notes`` (notes of the unfinished hand), ``end``
+  (``true``: the unfinished hand is over, the last of ``hands`` now; new in ``/2``). A save
+  is one line, so a line cut off takes the whole save, never part of it.
 
 Reading (:func:`merged`) applies the lines to the record in order, and the result is the record
-the last save was given. A line is written with one ``write`` and flushed to disk; a
-process killed while writing leaves at most the last line torn (no newline at its end), which
-is ignored with a one-line note: the match resumes at the action before it. When a hand ends
-the record is written whole, then the journal removed, so a finished match's record is
-byte for byte what it was before journals (``json.dumps(record, indent=1)``) and no journal
-is left beside it.
+the last save was given. A line is written with one ``write``: a process killed while
+writing leaves at most the last line torn (no newline at its end), which is ignored with a
+one-line note, and the match resumes at the action before it; whatever was written before
+is in the kernel's hands and survives the process. A line is flushed to disk (``fsync``) when
+it ends a hand, or when the last flush is :data:`SYNC_EVERY` old: a person's every move is
+flushed, and a machine that loses its power loses at most the last moments of bots playing
+(flushing every one of their thousands of actions cost 3 ms each, more than playing them).
+Tables write the record whole when the match ends or the person leaves, then remove the
+journal, so a finished match's record is byte for byte what it was before journals
+(``json.dumps(record, indent=1)``) and no journal is left beside it.
+
+Two ways in: :class:`RecordFile` is the pair of files, told what to append or to write whole
+(:class:`tricktable.records.RecordSaver` tells it from a match's state, by counting what is new,
+never looking at the whole); :func:`save` is given the whole record each time and finds what
+it adds (a caller that builds a whole record pays for it anyway; it writes whole at a hand's
+end, as it always did).
 """
 
 from __future__ import annotations
@@ -32,6 +46,7 @@ import contextlib
 import hashlib
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any, Final
 
@@ -39,7 +54,14 @@ from tricktable.errors import RecordError
 from tricktable.files import FileProblem, append_bytes, read_bytes, shown, write_atomic
 
 #: the journal's format, named in its head line
-JOURNAL_FORMAT: Final = "tricktable-journal/1"
+JOURNAL_FORMAT: Final = "tricktable-journal/2"
+#: the formats read: /1 is /2 without ``end``
+JOURNAL_FORMATS: Final = ("tricktable-journal/1", JOURNAL_FORMAT)
+#: seconds between two flushes to disk of lines that end no hand
+SYNC_EVERY: Final = 1.0
+#: a journal is compacted (the record written whole) once it holds more than this many bytes
+#: and more than the record; below it, appending is cheaper than any rewrite
+COMPACT_FLOOR: Final = 256 * 1024
 #: the keys of a record that a journal line may add to; any other change writes it whole
 _GROWING: Final = frozenset({"format", "notes", "hands", "unfinished_hand", "faults"})
 #: a record's keys in the order :func:`tricktable.records.to_record` writes them
@@ -63,19 +85,9 @@ def _line(entry: dict[str, Any]) -> bytes:
     return (json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
 
 
-class _Saved:
-    """What this process last saved at one path: to tell an addition from a change."""
-
-    def __init__(self, record: Any, digest: str, stamp: tuple[int, int]) -> None:
-        self.record = record
-        self.digest = digest
-        #: the record file's (size, mtime) when written: changed by another, it is written whole
-        self.stamp = stamp
-        #: the journal's length in bytes (0: none yet since the record was written whole)
-        self.journal = 0
-
-
-_saved: dict[str, _Saved] = {}
+def whole_bytes(record: dict[str, Any]) -> bytes:
+    """A record's bytes as it is written whole: indented JSON, one line a value."""
+    return (json.dumps(record, indent=1) + "\n").encode("utf-8")
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -95,40 +107,98 @@ def _journal_size(path: Path) -> int | None:
         return None
 
 
+class RecordFile:
+    """A record's file and its journal, as this process last wrote them.
+
+    :meth:`append` adds a line only while both are as this process left them (another
+    process, or a person, may have written either since: the record is then written whole,
+    never appended to what this process did not write). Raises
+    :class:`~tricktable.files.FileProblem` as :func:`~tricktable.files.write_atomic` does.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.journal = journal_path(path)
+        #: the SHA-256 of the record's bytes as last written whole (None: not yet)
+        self._digest: str | None = None
+        #: the record file's (size, mtime) when written: changed by another, it is written whole
+        self._stamp: tuple[int, int] | None = None
+        #: the size of the record as last written whole
+        self.size = 0
+        #: the journal's length in bytes (0: none yet since the record was written whole)
+        self.length = 0
+        self._synced = 0.0
+
+    def write(self, record: dict[str, Any]) -> None:
+        """Write ``record`` whole (atomically) and remove the journal."""
+        payload = whole_bytes(record)
+        write_atomic(self.path, payload, "record")
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.journal)
+        self._stamp = _stamp(self.path)
+        # Gone at once (None): nothing to continue from, the next save writes whole again.
+        self._digest = _digest(payload) if self._stamp is not None else None
+        self.size, self.length = len(payload), 0
+
+    def append(self, entry: dict[str, Any], sync: bool = False) -> bool:
+        """Append one save (``entry``, a journal line) with one write; False, with nothing
+        written, when the files are not as this process left them (the caller writes the
+        record whole). Flushed to disk when ``sync`` or :data:`SYNC_EVERY` since the last."""
+        if self._digest is None:
+            return False
+        if _stamp(self.path) != self._stamp or _journal_size(self.journal) != self.length:
+            return False
+        head = b"" if self.length else _line({"journal": JOURNAL_FORMAT, "base": self._digest})
+        payload = head + _line(entry)
+        now = time.monotonic()
+        sync = sync or now - self._synced >= SYNC_EVERY
+        append_bytes(self.journal, payload, "record journal", fresh=not self.length, sync=sync)
+        if sync:
+            self._synced = now
+        self.length += len(payload)
+        return True
+
+    @property
+    def crowded(self) -> bool:
+        """Whether the journal has grown enough to write the record whole instead."""
+        return self.length > max(COMPACT_FLOOR, self.size)
+
+
+class _Saved:
+    """What :func:`save` last saved at one path: to tell an addition from a change."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.file = RecordFile(path)
+        self.record: Any = None
+
+
+_saved: dict[str, _Saved] = {}
+
+
 def save(record: dict[str, Any], path: str | os.PathLike[str], whole: bool = False) -> None:
     """Save ``record`` at ``path``: what it adds to the last save of this process appended to
     the journal, else (or with ``whole``) the record written whole and the journal removed.
 
     Raises :class:`~tricktable.files.FileProblem` as :func:`~tricktable.files.write_atomic`.
     """
-    target = Path(path)
-    key = os.path.abspath(target)
+    key = os.path.abspath(path)
     # A copy as JSON reads it back: the caller may change its dict after (tests do), and
     # tuples compare as the lists a file holds.
-    data = json.dumps(record, indent=1) + "\n"
-    now = json.loads(data)
+    now = json.loads(json.dumps(record))
     last = _saved.get(key)
-    line = None if whole or last is None else _additions(last.record, now)
-    journal = journal_path(target)
-    if line is not None and last is not None:
-        if not line:
+    if last is None:
+        last = _saved[key] = _Saved(path)
+    elif not whole and last.record is not None:
+        line = _additions(last.record, now)
+        if line is not None and not line:
             return  # nothing new
-        if _stamp(target) == last.stamp and _journal_size(journal) == last.journal:
-            head = b"" if last.journal else _line({"journal": JOURNAL_FORMAT, "base": last.digest})
-            payload = head + _line(line)
-            append_bytes(journal, payload, "record journal", fresh=not last.journal)
-            last.journal += len(payload)
+        if line is not None and last.file.append(line):
             last.record = now
+            if last.file.crowded:
+                last.file.write(now)
             return
-    payload = data.encode("utf-8")
-    write_atomic(target, payload, "record")
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(journal)
-    stamp = _stamp(target)
-    if stamp is None:  # gone at once: nothing to continue from
-        _saved.pop(key, None)
-        return
-    _saved[key] = _Saved(now, _digest(payload), stamp)
+    last.file.write(now)
+    last.record = now
 
 
 def _additions(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
@@ -212,7 +282,7 @@ def merged(
         head = json.loads(lines[0])
     except (json.JSONDecodeError, UnicodeDecodeError):
         head = None
-    if not isinstance(head, dict) or head.get("journal") != JOURNAL_FORMAT:
+    if not isinstance(head, dict) or head.get("journal") not in JOURNAL_FORMATS:
         raise RecordError(f"{shown(journal)} line 1: not the head of a record journal")
     if head.get("base") != _digest(data):
         notes.append(f"{shown(journal)}: older than its record (written whole since); ignored")
@@ -230,7 +300,7 @@ def merged(
 
 
 #: a journal line's keys, in the order they are applied
-_PARTS: Final = ("format", "match_notes", "faults", "deal", "actions", "hand_notes")
+_PARTS: Final = ("format", "match_notes", "faults", "deal", "actions", "hand_notes", "end")
 
 
 def _apply(record: dict[str, Any], entry: Any) -> str:
@@ -265,6 +335,12 @@ def _apply(record: dict[str, Any], entry: Any) -> str:
         hand["actions"].extend(entry.get("actions", ()))
         if entry.get("hand_notes"):
             hand.setdefault("notes", []).extend(entry["hand_notes"])
+    if "end" in entry:
+        if entry["end"] is not True:
+            return "end must be true"
+        if not isinstance(hand, dict) or not isinstance(record.get("hands"), list):
+            return "the end of a hand with no hand dealt"
+        record["hands"].append(_ordered_hand(record.pop("unfinished_hand")))
     return ""
 
 
@@ -274,10 +350,15 @@ def _ordered(record: dict[str, Any]) -> dict[str, Any]:
     out.update((k, v) for k, v in record.items() if k not in out)
     hand = out.get("unfinished_hand")
     if isinstance(hand, dict):
-        ordered: dict[str, Any] = {k: hand[k] for k in _HAND_ORDER if k in hand}
-        ordered.update((k, v) for k, v in hand.items() if k not in ordered)
-        out["unfinished_hand"] = ordered
+        out["unfinished_hand"] = _ordered_hand(hand)
     return out
+
+
+def _ordered_hand(hand: dict[str, Any]) -> dict[str, Any]:
+    """A hand with its keys in the order a record's hand is written."""
+    ordered: dict[str, Any] = {k: hand[k] for k in _HAND_ORDER if k in hand}
+    ordered.update((k, v) for k, v in hand.items() if k not in ordered)
+    return ordered
 
 
 def forget(path: str | os.PathLike[str]) -> None:
@@ -285,4 +366,12 @@ def forget(path: str | os.PathLike[str]) -> None:
     _saved.pop(os.path.abspath(path), None)
 
 
-__all__ = ["JOURNAL_FORMAT", "forget", "journal_path", "merged", "save"]
+__all__ = [
+    "JOURNAL_FORMAT",
+    "RecordFile",
+    "forget",
+    "journal_path",
+    "merged",
+    "save",
+    "whole_bytes",
+]

@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import IO, Any, Final, TypeGuard
 
 from tricktable.cards import card_name, parse_card
-from tricktable.engine.trick import NOTE_KINDS, HandLog, Note, TrickState, deal_lists
+from tricktable.engine.trick import NOTE_KINDS, Game, HandLog, Note, TrickState, deal_lists
 from tricktable.errors import NotationError, RecordError, TricktableError, quote
 from tricktable.files import MAX_TEXT_BYTES, FileProblem, read_bytes, shown
 from tricktable.games import load_game, shared_game
-from tricktable.journal import merged, save
+from tricktable.journal import RecordFile, merged, save
 from tricktable.text import codepoint, unshowable
 
 FORMAT = "tricktable-record/1"
@@ -75,8 +75,7 @@ def _hand_record(
     game = state.game
     hand: dict[str, Any] = {
         "dealer": log.dealer,
-        "deal": [[card_name(c) for c in hand] for hand in deal_lists(log.deal)]
-        + ([[card_name(c) for c in log.stock]] if game.records_stock else []),
+        "deal": _deal_names(game, log),
         "actions": [game.action_name(a) for a in log.actions],
     }
     if notes:
@@ -84,19 +83,168 @@ def _hand_record(
     return hand
 
 
+def _deal_names(game: Game, log: HandLog) -> list[list[str]]:
+    """A hand's ``deal`` as a record writes it: each seat's cards, and the stock where kept."""
+    return [[card_name(c) for c in hand] for hand in deal_lists(log.deal)] + (
+        [[card_name(c) for c in log.stock]] if game.records_stock else []
+    )
+
+
 def save_record(record: dict[str, Any], path: str | Path, whole: bool = False) -> None:
     """Save a record as indented JSON to a regular file (see :mod:`tricktable.files`): what it
     adds to this process's last save of ``path`` appended to the journal beside it, else
     written whole, atomically (:mod:`tricktable.journal`; ``whole``: always written whole).
 
-    A table saves after every action: an action is a line appended, and the record is
-    written whole when a hand ends, so a finished match's file is the whole record, with no
-    journal beside it. A symlink, a FIFO, a device or a folder at ``path`` is refused
-    (:class:`FileProblem`), not replaced; a command checks its ``--save`` with
-    :func:`tricktable.files.check_writable` before the match, so that this is the second
+    For a record in hand; building the whole record costs its size, so a table saving after
+    every action uses a :class:`RecordSaver` instead. An action is a line appended, and the
+    record is written whole when a hand ends. A symlink, a FIFO, a device or a folder at
+    ``path`` is refused (:class:`FileProblem`), not replaced; a command checks its ``--save``
+    with :func:`tricktable.files.check_writable` before the match, so that this is the second
     check, not the first.
     """
     save(record, path, whole)
+
+
+class RecordSaver:
+    """Saves one match's record at one path after every action, each save costing what it
+    adds, not the record's size: a match of N actions is saved in time linear in N.
+
+    :meth:`save` counts what the state holds that the files do not yet (actions, a deal, a
+    hand's end, notes, faults) and appends it as one line of the journal
+    (:class:`tricktable.journal.RecordFile`); what is no mere addition (another game or
+    players, a note of a hand already ended, a file changed by someone else), the first save
+    and a journal grown as large as its record write the record whole. Whatever the files
+    hold at any moment loads (:func:`load_record`) as the record of the match at its last save.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.file = RecordFile(path)
+        self._mark: _Mark | None = None
+
+    def save(
+        self,
+        state: TrickState,
+        players: Sequence[str] | None = None,
+        faults: Sequence[dict[str, Any]] = (),
+        whole: bool = False,
+    ) -> None:
+        """Save the record :func:`to_record` makes of ``state``, ``players`` and ``faults``:
+        what is new appended, or (``whole``, or no mere addition) written whole.
+
+        Raises :class:`~tricktable.files.FileProblem` as :func:`save_record` does.
+        """
+        labels = list(players) if players is not None else None
+        mark = self._mark
+        if not whole and mark is not None and mark.same_match(state, labels):
+            found = mark.additions(state, faults)
+            if found is not None:
+                line, after = found
+                if not line:
+                    return  # nothing new
+                if self.file.append(line, sync="end" in line):
+                    self._mark = after
+                    if not self.file.crowded:
+                        return
+        self.file.write(to_record(state, labels, faults))
+        self._mark = _Mark.of(state, labels, faults)
+
+
+class _Mark:
+    """What a record's files hold of a match, counted: to tell what a save adds."""
+
+    __slots__ = (
+        "actions", "deal", "dealer", "faults", "fmt", "game", "hands", "labels", "notes", "open",
+        "seed",
+    )  # fmt: skip
+
+    def __init__(self, state: TrickState, labels: list[str] | None) -> None:
+        self.game, self.seed, self.labels = state.game, state.seed, labels
+        self.fmt = FORMAT
+        #: the hands written in ``hands``
+        self.hands = 0
+        #: whether an unfinished hand is written: its actions, its dealer and deal (masks)
+        self.open = False
+        self.actions = 0
+        self.dealer = -1
+        self.deal: list[int] = []
+        #: how many of the state's notes, and of the faults, are written
+        self.notes = 0
+        self.faults = 0
+
+    @classmethod
+    def of(
+        cls, state: TrickState, labels: list[str] | None, faults: Sequence[dict[str, Any]]
+    ) -> _Mark:
+        """What :func:`to_record` of ``state`` writes."""
+        mark = cls(state, labels)
+        mark.fmt = FORMAT_2 if state.notes else FORMAT
+        logs = state.history
+        mark.open = bool(logs) and len(state.results) < len(logs)
+        mark.hands = len(logs) - mark.open
+        if mark.open:
+            log = logs[-1]
+            mark.actions, mark.dealer, mark.deal = len(log.actions), log.dealer, list(log.deal)
+        mark.notes, mark.faults = len(state.notes), len(faults)
+        return mark
+
+    def same_match(self, state: TrickState, labels: list[str] | None) -> bool:
+        """Whether ``state`` is the match this counts, under the same names."""
+        return state.game is self.game and state.seed == self.seed and labels == self.labels
+
+    def additions(
+        self, state: TrickState, faults: Sequence[dict[str, Any]]
+    ) -> tuple[dict[str, Any], _Mark] | None:
+        """The journal line of what ``state`` adds to this (empty: nothing) and what the
+        files hold after it; None when it is more than one line can add."""
+        game, logs, notes = state.game, state.history, state.notes
+        opened = bool(logs) and len(state.results) < len(logs)
+        hands = len(logs) - opened
+        if len(notes) < self.notes or len(faults) < self.faults or hands < self.hands:
+            return None
+        after = _Mark(state, self.labels)
+        after.fmt = FORMAT_2 if notes else FORMAT
+        after.hands, after.open, after.notes, after.faults = hands, opened, len(notes), len(faults)
+        line: dict[str, Any] = {}
+        if after.fmt != self.fmt:
+            if self.fmt != FORMAT:
+                return None
+            line["format"] = after.fmt
+        ended = hands == self.hands + 1 and self.open and not opened
+        if hands != self.hands and not ended:
+            return None  # a hand dealt and ended between two saves, or a hand gone
+        current = self.hands if (opened or ended) else -2  # the hand the line adds to
+        new_notes = notes[self.notes :]
+        match_notes = [note.to_dict() for note in new_notes if note.hand == -1]
+        hand_notes = [note.to_dict() for note in new_notes if note.hand == current]
+        if len(match_notes) + len(hand_notes) != len(new_notes):
+            return None  # a note of a hand already ended: written whole
+        if match_notes:
+            line["match_notes"] = match_notes
+        if len(faults) > self.faults:
+            line["faults"] = [dict(fault) for fault in faults[self.faults :]]
+        if current >= 0:
+            log = logs[current]
+            done = 0
+            if self.open:
+                if log.dealer != self.dealer or log.deal != self.deal:
+                    return None
+                done = self.actions
+            else:
+                line["deal"] = {"dealer": log.dealer, "deal": _deal_names(game, log)}
+            if len(log.actions) < done:
+                return None
+            if len(log.actions) > done:
+                line["actions"] = [game.action_name(a) for a in log.actions[done:]]
+            if opened:
+                after.actions, after.dealer = len(log.actions), log.dealer
+                after.deal = list(log.deal)
+        elif self.open:
+            return None  # the unfinished hand is gone
+        if hand_notes:
+            line["hand_notes"] = hand_notes
+        if ended:
+            line["end"] = True
+        return line, after
 
 
 def load_record(source: str | Path | IO[str], notes: list[str] | None = None) -> dict[str, Any]:

@@ -32,7 +32,7 @@ from tricktable.files import check_writable, shown
 from tricktable.games import load_game
 from tricktable.limits import RunnerOptions
 from tricktable.match import EngineFailure, Listener
-from tricktable.records import load_record, replay, save_record, to_record
+from tricktable.records import RecordSaver, load_record, replay, save_record
 from tricktable.runner import (
     BOT_LABEL,
     MatchInterrupted,
@@ -229,7 +229,8 @@ def run_play(
 class _Saving:
     """Saves the match after every action, so that a match killed in the middle plays on
     with ``--resume``: each action a line appended to the record's journal
-    (:func:`tricktable.records.save_record`), the record written whole when a hand ends.
+    (:class:`tricktable.records.RecordSaver`: a save costs what it adds, so a match of
+    thousands of actions saves in time linear in them), the record written whole at the end.
 
     A save that fails is not the match's end: the save at the end says why, once.
     """
@@ -243,6 +244,7 @@ class _Saving:
         #: the faults of the record played on, then those the referee records
         self.faults: list[dict[str, Any]] = list(earlier) if isinstance(earlier, list) else []
         self.failed = False
+        self.saver = RecordSaver(self.path) if self.path is not None else None
 
     def listener(self, then: Listener | None) -> Listener | None:
         """The match loop's listener: ``then`` (the terminal's table), then the save."""
@@ -257,10 +259,10 @@ class _Saving:
         return listen
 
     def save(self, state: TrickState) -> None:
-        if self.path is None or self.failed:
+        if self.saver is None or self.failed:
             return
         try:
-            save_record(to_record(state, self.labels, self.faults), self.path)
+            self.saver.save(state, self.labels, self.faults)
         except TricktableError:
             self.failed = True
 
