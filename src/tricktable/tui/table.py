@@ -77,11 +77,13 @@ TRICK_PAUSE = 1.2
 #: seconds a collected trick takes to slide to its winner
 COLLECT_TIME = 0.3
 #: how many cards a pass holds (Hearts, Filippa)
+#: seconds within which a second number key goes on the number typed (``1`` then ``3``: 13)
+TYPING_PAUSE = 1.0
 
 #: the keys, for the help dialog (``?``)
 KEYS = (
     ("← →", "pick a card, or a choice of the bid panel"),
-    ("1–9, 0", "pick card 1–10 of your hand (never a bid)"),
+    ("1–9, 0", "pick card 1–10 of your hand; bidding, the bid of that number"),
     ("Enter", "play the picked card, make the picked bid"),
     ("space", "mark a card to pass (Hearts), Enter passes three"),
     ("p", "pass in the bidding"),
@@ -185,8 +187,12 @@ class TableScreen(FittedScreen[str]):
         self.skin = settings.skin
         self.animating = settings.animate
         self.autoplay = False
-        #: the index picked in the hand (playing) or in the bid panel (bidding)
+        #: the index picked in the hand (playing) or in the bid panel (bidding); -1 in the
+        #: panel: none (a number that names no choice), so Enter makes nothing
         self.cursor = 0
+        #: the number typed in the bidding so far, and when its last key came
+        self._typed = ""
+        self._typed_at = 0.0
         #: what the hand bar shows, in its order (sorted by suit, trumps last)
         self.hand: list[int] = []
         #: which card of the hand each chip of the hand bar shows (slot -> index)
@@ -415,6 +421,7 @@ class TableScreen(FittedScreen[str]):
             self.query_one("#hint", Static).update("")  # a hint is for its decision only
             first = next((i for i, c in enumerate(self.hand) if c in legal), 0)
             self.cursor = first if playing or passing else 0
+            self._typed = ""
         self._draw_status(snap)
         self._draw_seats(snap)
         self._draw_trick(snap, trumps)
@@ -610,15 +617,65 @@ class TableScreen(FittedScreen[str]):
         """Move the cursor through the hand (playing) or the bid panel (bidding)."""
         size = len(self.choices) if self.choices else len(self.hand)
         if size:
-            self.cursor = (self.cursor + step) % size
+            self._typed = ""
+            if self.cursor < 0:  # none picked: the first step lands on an end
+                self.cursor = 0 if step > 0 else size - 1
+            else:
+                self.cursor = (self.cursor + step) % size
             self.redraw()
 
     def action_pick(self, index: int) -> None:
-        """A number key picks a card of the hand (never a bid: bids are words)."""
-        if self.choices or not 0 <= index < len(self.hand):
+        """A number key: card ``index + 1`` of the hand; in the bidding, the choice the
+        number names as the line terminal reads it (:func:`~tricktable.ui.answers.
+        parse_answer`): a bid of that number where bids are made, else the panel's choice of
+        that number."""
+        if self.choices:
+            self._type_digit(str((index + 1) % 10))
+            return
+        if not 0 <= index < len(self.hand):
             return
         self.cursor = index
         self.redraw()
+
+    def _type_digit(self, digit: str) -> None:
+        """Pick the bid a number key names, the keys typed just before it going on the
+        number (``1`` then ``3``: 13). A number that names no choice picks none, and says
+        why: Enter then makes nothing (it once made the pass the cursor rested on)."""
+        from tricktable.ui.answers import parse_answer
+
+        now = time.monotonic()
+        going_on = self._typed and now - self._typed_at <= TYPING_PAUSE
+        self._typed_at = now
+        view = self.view()
+        why = ""
+        for typed in (self._typed + digit, digit) if going_on else (digit,):
+            try:
+                action = parse_answer(typed, view)
+            except IllegalAction as exc:
+                why = why or f"{exc.action} is not legal: you {second_person(exc.reason)}"
+                continue
+            except TricktableError as exc:
+                why = why or str(exc)
+                continue
+            if action in self.choices:
+                self._typed = typed
+                self.cursor = self.choices.index(action)
+                self._say(f"Enter: {self._words(action)}")
+                self.redraw()
+                return
+            refused = view.illegal(action)
+            why = why or f"{self._words(action)} is not legal: you {second_person(refused.reason)}"
+        self._typed = ""
+        self.cursor = -1
+        self._say(Text(f"✗ {why}"), "error")
+        self.redraw()
+
+    def _words(self, action: int) -> str:
+        """An action in the words the bid panel and the log use (plain text)."""
+        view = self.view()
+        trumps = view.tables.mask if view.trump >= 0 else 0
+        said = rich_text(self.presenter.action_words(action, trumps))
+        return plain(said, self.settings.ascii).plain
 
     def action_choose(self) -> None:
         """Enter: play the picked card, pass the marked cards, or make the picked bid."""
@@ -627,6 +684,8 @@ class TableScreen(FittedScreen[str]):
         elif self.choices:
             if 0 <= self.cursor < len(self.choices):
                 self.submit(self.choices[self.cursor])
+            else:
+                self._say("pick a choice first: its number, ← → or a click (p passes)", "error")
         elif 0 <= self.cursor < len(self.hand):
             self.submit(self.hand[self.cursor])
 
@@ -709,10 +768,7 @@ class TableScreen(FittedScreen[str]):
     def submit(self, action: int) -> bool:
         """Send ``action`` to the table; a refusal shows the engine's reason and changes
         nothing. Whether the table took it."""
-        view = self.view()
-        trumps = view.tables.mask if view.trump >= 0 else 0
-        said = rich_text(self.presenter.action_words(action, trumps))
-        words = plain(said, self.settings.ascii).plain
+        words = self._words(action)
         try:
             self.table.submit(ME, action)
         except IllegalAction as exc:
