@@ -49,6 +49,7 @@ async def run(
     deal: TableDealer | None = None,
     pace: Pacer | None = None,
     tempo: float | None = None,
+    hand_cap: int | None = None,
 ) -> TrickState:
     """Play the table's match to its end (or until it has ``max_hands`` hands); its state.
 
@@ -60,7 +61,9 @@ async def run(
     let a trick be seen before it is collected, or to hold the next deal while a hand's
     summary is read (the state is not touched meanwhile). ``tempo``, if given, scales the
     characters' pauses before they act (``CharacterBot.tempo_scale``): 0 where the table
-    shows every move at once (a server at ``--pace 0``, a test). The bots are
+    shows every move at once (a server at ``--pace 0``, a test). ``hand_cap``, if given,
+    ends a match that has played that many hands (:func:`capped`: the leader wins; a forfeit
+    in the record) where ``max_hands`` only stops playing it. The bots are
     started here (once a table) and told when each hand and the match end. Each person's
     :meth:`~tricktable.table.table.Person.attend` runs beside the driver from the start; one
     that raises stops the match and this raises it. The table is stopped
@@ -71,6 +74,8 @@ async def run(
         raise TricktableError("grace must not be negative")
     if person_time is not None and not person_time > 0:
         raise TricktableError("person_time must be a positive number of seconds")
+    if hand_cap is not None and not (isinstance(hand_cap, int) and hand_cap >= 1):
+        raise TricktableError(f"hand_cap is a number of hands (1 or more), not {hand_cap!r}")
     if tempo is not None:
         if not tempo >= 0:
             raise TricktableError("tempo must be a scale of 0 or more")
@@ -87,7 +92,7 @@ async def run(
         if isinstance(player, Person)
     ]
     try:
-        driving = _drive(table, clock, max_hands, person_time, deal, pace)
+        driving = _drive(table, clock, max_hands, person_time, deal, pace, hand_cap)
         await _beside(driving, attending)
     finally:
         table.stop()
@@ -125,12 +130,15 @@ async def _drive(
     person_time: float | None,
     deal: TableDealer | None,
     pace: Pacer | None = None,
+    hand_cap: int | None = None,
 ) -> None:
     """Deal and play hand after hand until the match ends (or ``max_hands``, or a stop)."""
     state = table.state
     await _start(table, clock)
     while not table.ended:
         if state.needs_deal:
+            if hand_cap is not None and capped(table, hand_cap):
+                break
             if not deals_another(state, max_hands):
                 break
             if deal is None:
@@ -145,6 +153,49 @@ async def _drive(
         if hand_scored(state):  # not ended by a forfeit
             await _end_hand(table, clock)
     await _end_match(table, clock)
+
+
+def capped(table: Table, cap: int) -> bool:
+    """End ``table``'s match if it has played ``cap`` hands (between hands); whether it did.
+
+    The leader wins: the side (or lone seat) furthest behind forfeits, after a line at the
+    table says why — the only ending a record can express besides the game's own (a
+    ``forfeit`` note), so the record replays to it. Where the game has two sides the forfeit
+    makes the other the winner; with more sides a forfeit names no winner (``winner`` null),
+    and the line's scores say who led. Two sides level at the cap play on, hand by hand, until one
+    leads; still level at twice the cap, the side that dealt the last hand concedes (the
+    match must end, and that side is known to every seat).
+    """
+    state = table.state
+    hands = len(state.history)
+    if state.is_over or hands < cap:
+        return False
+    loser = trailing(state)
+    if loser is None:
+        if hands < 2 * cap:
+            return False  # two sides level: the next hand decides
+        loser = state.game.team_of(state.dealer)
+    scores = (" to " if len(state.scores) == 2 else ", ").join(str(s) for s in state.scores)
+    table.end_match(
+        loser,
+        f"This table ends a match after {cap} hands: it ends here, the scores as they "
+        f"stand ({scores}).",
+    )
+    return True
+
+
+def trailing(state: TrickState) -> int | None:
+    """The seat that forfeits for the side furthest behind (side s's first seat is seat s),
+    or None where two sides are level; with more sides, a tie for last goes to the later.
+
+    The better score is the game's (``lower_wins``: Hearts' lowest)."""
+    scores = list(state.scores)
+    if state.game.lower_wins:
+        scores = [-s for s in scores]
+    if len(scores) == 2 and scores[0] == scores[1]:
+        return None
+    worst = min(scores)
+    return max(side for side, s in enumerate(scores) if s == worst)
 
 
 async def _start(table: Table, clock: Clock) -> None:

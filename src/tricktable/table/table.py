@@ -283,6 +283,22 @@ class Table:
         self._charged(before)
         return action
 
+    def end_match(self, loser: int, line: str) -> None:
+        """End the match now: ``line`` said at the table (by the table itself), then the
+        forfeit of ``loser``'s side — one change, so a journal keeps the two in one row.
+
+        The record keeps it as it keeps any forfeit (a ``chat`` and a ``forfeit`` note) and
+        replays to the same end: the driver's cap of hands ends a match so. A line that
+        chat's rules refuse is not said (the forfeit is enough)."""
+        self._check_seat(loser)
+        if self.state.is_over:
+            raise TricktableError("cannot end the match: it is over")
+        with contextlib.suppress(TricktableError):
+            self.state.chat(-1, checked_line(self.state, line))
+        self.state.forfeit(loser)
+        self.moves += 1
+        self._touch()
+
     def deal_next(
         self,
         hands: Sequence[int] | None = None,
