@@ -4,6 +4,7 @@ One :class:`Hub` a server process. Each websocket is a :class:`Conn`: its user (
 session), an outgoing queue written by its own task (so a slow client never holds a table
 up), a rate limit, and the room it is attached to. :meth:`Hub.handle` reads one frame and
 answers it: every bad frame is one ``error`` and changes nothing (docs/protocol-web.md).
+What one connection, one person or everyone may make the server do is :class:`HubLimits`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import json
 import secrets
 import sys
 import time
+from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Final
 
 from tricktable.bots.base import Bot
@@ -33,12 +36,15 @@ MAX_FRAME: Final = 16 * 1024
 #: messages a second a connection may send, and the burst it may save up
 RATE: Final = 20.0
 BURST: Final = 40.0
-#: refused messages in a row after which a flooding connection is closed
-FLOOD_CLOSE: Final = 200
+#: refused messages within :data:`FLOOD_WINDOW` seconds that close a connection (4429)
+FLOOD_CLOSE: Final = 100
+FLOOD_WINDOW: Final = 10.0
 #: messages waiting to be sent after which a connection is dropped (it does not read)
 MAX_QUEUE: Final = 5000
 #: tables waiting or playing that one person may have made
 MAX_OPEN_TABLES: Final = 20
+#: the most tables listed in the lobby (the newest)
+LOBBY_TABLES: Final = 200
 #: the levels a bot seat may have, as player specs
 LEVELS: Final = {"beginner": "beginner", "club": "club", "expert": "expert"}
 #: a bot's name at each level: words no one reads as a card's suit ("club bot" was one)
@@ -59,8 +65,44 @@ TYPES: Final = frozenset(
         "ping",
         "lobby",
         "create",
+        "close_table",
     }
 )
+
+
+@dataclass(frozen=True, slots=True)
+class HubLimits:
+    """What one connection, one person, or everyone together may make the tables do; each
+    number is written down in docs/protocol-web.md ("Limits"). ``Hub.limits`` holds them
+    (the tests set them tiny: a cap of three hands, an idle stop of half a second)."""
+
+    #: messages a second one connection may send, and the burst it may save up
+    rate: float = RATE
+    burst: float = BURST
+    #: messages refused within ``flood_window`` seconds that close the connection (4429):
+    #: counted in a window, not in a row, so that a steady flood is closed too
+    flood_refusals: int = FLOOD_CLOSE
+    flood_window: float = FLOOD_WINDOW
+    #: tables waiting or playing that one person may have made
+    open_tables: int = MAX_OPEN_TABLES
+    #: tables of bots alone (no person's seat, none open) being played: of one person, in all
+    bot_tables_per_person: int = 2
+    bot_tables: int = 20
+    #: hands after which a match ends with the leader winning: at a table of bots alone,
+    #: and at a table where a person sits (far off: only a match that cannot end meets it)
+    hand_cap_bots: int = 200
+    hand_cap_people: int = 1000
+    #: seconds a table goes on being played with nobody attached (no player, no watcher);
+    #: then it stops, until someone says hello to it (a restart wakes none)
+    idle_stop: float = 600.0
+    #: chat lines a second one person may say (lobby and tables, all their connections
+    #: together), and the burst they may save up
+    chat_rate: float = 0.5
+    chat_burst: float = 5.0
+    #: lobby chat lines a second from everyone together, and their burst: every line goes
+    #: to every subscriber, so this bounds the lobby's fan-out
+    lobby_chat_rate: float = 2.0
+    lobby_chat_burst: float = 10.0
 
 
 class TokenBucket:
@@ -88,14 +130,48 @@ class TokenBucket:
             return True
         return False
 
+    def full(self) -> bool:
+        """Whether the bucket has filled up again (its user has been quiet: it may go)."""
+        self._fill()
+        return self._tokens >= self.burst
+
     def wait(self) -> float:
         """Seconds until the next message would be allowed (0 now)."""
         self._fill()
         return max(0.0, (1.0 - self._tokens) / self.rate)
 
 
+class Refusals:
+    """The times of the messages refused in the last ``window`` seconds (at most ``most``
+    kept): a flood is many refusals in a window, however they are spread."""
+
+    __slots__ = ("_times", "window")
+
+    def __init__(self, most: int, window: float) -> None:
+        self.window = window
+        self._times: deque[float] = deque(maxlen=max(1, most))
+
+    def add(self) -> int:
+        """Count one refusal now; how many there were in the window."""
+        now = time.monotonic()
+        times = self._times
+        while times and now - times[0] > self.window:
+            times.popleft()
+        times.append(now)
+        return len(times)
+
+
 class BadRequest(TricktableError):
     """A message or settings the server refuses: one line saying why."""
+
+    #: the ``error`` message's code
+    code = "bad"
+
+
+class TooFast(BadRequest):
+    """A message refused by a rate limit (chat): ``flood``, and the connection stays."""
+
+    code = "flood"
 
 
 class Conn:
@@ -117,6 +193,8 @@ class Conn:
         self.lobby = False
         self.closed = False
         self._bucket = TokenBucket(RATE, BURST)
+        self._refusals = Refusals(FLOOD_CLOSE, FLOOD_WINDOW)
+        #: the messages refused in the flood window (the last refusal's count)
         self.refused = 0
         #: when the client was last heard (monotonic seconds)
         self.last_heard = time.monotonic()
@@ -143,12 +221,17 @@ class Conn:
             return
         self.queue.put_nowait(text)
 
+    def limit(self, limits: HubLimits) -> None:
+        """Hold this connection to ``limits`` (the hub's, when it connects)."""
+        self._bucket = TokenBucket(limits.rate, limits.burst)
+        self._refusals = Refusals(limits.flood_refusals, limits.flood_window)
+
     def allow(self) -> bool:
-        """Whether one more message is within the rate limit (a token bucket)."""
+        """Whether one more message is within the rate limit (a token bucket); a refusal is
+        counted in the flood window (:attr:`refused`)."""
         if self._bucket.allow():
-            self.refused = 0
             return True
-        self.refused += 1
+        self.refused = self._refusals.add()
         return False
 
     async def write(self) -> None:
@@ -172,10 +255,15 @@ class Hub:
     """Every room of one server, the lobby's subscribers and the store."""
 
     def __init__(
-        self, store: WebStore, pace: float = 0.4, log: Callable[[str], None] | None = None
+        self,
+        store: WebStore,
+        pace: float = 0.4,
+        log: Callable[[str], None] | None = None,
+        limits: HubLimits | None = None,
     ):
         self.store = store
         self.pace = pace
+        self.limits = limits or HubLimits()
         self.rooms: dict[str, Room] = {}
         self.lobby: set[Conn] = set()
         #: every open connection
@@ -183,6 +271,10 @@ class Hub:
         self._lobby_pending = False
         self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
         self._writer: JournalWriter | None = None
+        #: each person's chat limit (lobby and tables, every connection of theirs)
+        self._chat: dict[int, TokenBucket] = {}
+        #: the lobby's chat limit, everyone together (made for the limits in force)
+        self._lobby_chat: tuple[HubLimits, TokenBucket] | None = None
 
     @property
     def writer(self) -> JournalWriter:
@@ -194,13 +286,14 @@ class Hub:
     # ---------------------------------------------------------------------------- rooms
 
     def load(self) -> None:
-        """Bring back every table of the database (a restart): each rebuilt from its journal."""
+        """Bring back every table of the database (a restart). None is played or rebuilt
+        yet: a table asleep wakes (rebuilt from its journal, played on) when someone says
+        hello to it, so a restart drives no table nobody comes back to."""
         for row in self.store.tables():
             try:
                 room = Room(self, row)
+                room.asleep = row.status in ("playing", "over")
                 self.rooms[room.id] = room
-                if row.status in ("playing", "over"):
-                    room.rebuild()
             except (TricktableError, ValueError) as exc:
                 self.log(f"table {row.id} cannot be brought back: {exc}")
 
@@ -226,37 +319,69 @@ class Hub:
             self.log(f"table {room.id}: {exc}")
 
     def lobby_tables(self) -> list[dict[str, Any]]:
-        """The lobby: every listed table not closed, newest first."""
-        rooms = [
-            r for r in self.rooms.values() if r.status != "closed" and not r.settings.get("private")
-        ]
-        return [r.info() for r in reversed(rooms)][:200]
+        """The lobby: every listed table not closed, newest first (the newest
+        :data:`LOBBY_TABLES`: only those are described)."""
+        listed = []
+        for room in reversed(self.rooms.values()):
+            if room.status != "closed" and not room.settings.get("private"):
+                listed.append(room)
+                if len(listed) == LOBBY_TABLES:
+                    break
+        return [r.info() for r in listed]
 
     def lobby_changed(self) -> None:
-        """Send the lobby to its subscribers (once for changes made together)."""
+        """Send the lobby to its subscribers (once for changes made together; encoded once
+        for them all)."""
         if self._lobby_pending or not self.lobby:
             return
         self._lobby_pending = True
 
         def send() -> None:
             self._lobby_pending = False
-            tables = self.lobby_tables()
+            text = frame("lobby", {"tables": self.lobby_tables()})
             for conn in list(self.lobby):
-                conn.send("lobby", {"tables": tables})
+                conn.send_frame(text)
 
         asyncio.get_running_loop().call_soon(send)
+
+    def bot_tables(self, user: User | None = None) -> int:
+        """The tables of bots alone being played (of ``user``'s making, if given)."""
+        return sum(
+            1
+            for r in self.rooms.values()
+            if r.bots_only
+            and r.status in ("waiting", "playing")
+            and not r.asleep
+            and (user is None or r.creator == user.id)
+        )
+
+    def _may_start_bots(self, user: User) -> None:
+        """Whether ``user`` may start one more table of bots alone; BadRequest if not."""
+        limits = self.limits
+        if self.bot_tables(user) >= limits.bot_tables_per_person:
+            most = limits.bot_tables_per_person
+            raise BadRequest(
+                f"you have {most} tables of bots alone playing ({most} at most): "
+                "close one, or sit at a table with bots"
+            )
+        if self.bot_tables() >= limits.bot_tables:
+            raise BadRequest(
+                f"this server plays {limits.bot_tables} tables of bots alone already "
+                "(its most): sit at a table with bots, or try again later"
+            )
 
     def create(self, user: User, settings: object) -> Room:
         """A new table from ``settings`` (docs/protocol-web.md: SETTINGS), made by ``user``."""
         clean = check_settings(settings)
+        limits = self.limits
         mine = sum(
             1
             for r in self.rooms.values()
             if r.creator == user.id and r.status in ("waiting", "playing")
         )
-        if mine >= MAX_OPEN_TABLES:
+        if mine >= limits.open_tables:
             raise BadRequest(
-                f"you have {mine} tables open already ({MAX_OPEN_TABLES} at most): "
+                f"you have {mine} tables open already ({limits.open_tables} at most): "
                 "finish or leave one first"
             )
         game = load_game(clean["spec"])
@@ -265,6 +390,8 @@ class Hub:
         if len(given) > n:
             title = type(game).title or game.preset
             raise BadRequest(f"this {title} table has {n} seats, not {len(given)}")
+        if len(given) == n and all(s["kind"] in ("bot", "character") for s in given):
+            self._may_start_bots(user)
         seats: list[dict[str, Any]] = []
         seated = False
         for i in range(n):
@@ -304,7 +431,8 @@ class Hub:
     # ------------------------------------------------------------------------- messages
 
     def connect(self, conn: Conn) -> None:
-        """A new connection (nothing to do yet: it says hello or lobby)."""
+        """A new connection: held to the hub's limits (it says hello or lobby next)."""
+        conn.limit(self.limits)
 
     def disconnect(self, conn: Conn) -> None:
         """A connection closed: it leaves its room and the lobby."""
@@ -316,9 +444,9 @@ class Hub:
     async def handle(self, conn: Conn, text: str) -> bool:
         """Answer one frame; False when the connection should be closed (a flood)."""
         if not conn.allow():
-            if conn.refused == 1:
+            if conn.refused == 1:  # the first refusal of a window: said once
                 conn.send("error", {"reason": "too many messages: slow down", "code": "flood"})
-            return conn.refused < FLOOD_CLOSE
+            return conn.refused < self.limits.flood_refusals
         msg_id: str | None = None
         try:
             if len(text) > MAX_FRAME:
@@ -352,7 +480,8 @@ class Hub:
             await getattr(self, "_on_" + kind)(conn, table, msg_id, data)
         except TricktableError as exc:
             line = str(exc).splitlines()[0][:300] if str(exc) else "refused"
-            conn.send("error", {"reason": line, "code": "bad"}, id=msg_id)
+            code = exc.code if isinstance(exc, BadRequest) else "bad"
+            conn.send("error", {"reason": line, "code": code}, id=msg_id)
         except Exception as exc:  # the server's own bug: said, logged, and it serves on
             self.log(f"error answering {text[:200]!r}: {exc!r}")
             reason = f"the server failed to answer this ({type(exc).__name__}); it is logged"
@@ -381,6 +510,15 @@ class Hub:
     async def _on_lobby(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
         self.lobby.add(conn)
         conn.send("lobby", {"tables": self.lobby_tables()}, id=mid)
+
+    async def _on_close_table(
+        self, conn: Conn, table: str | None, mid: str | None, data: dict
+    ) -> None:
+        # From the table's page or the lobby: the creator need not be attached.
+        room = self._room(conn, table)
+        if room.creator != conn.user.id:
+            raise BadRequest("only the table's creator closes it")
+        room.close_by_creator(conn, mid)
 
     async def _on_create(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
         room = self.create(conn.user, data)
@@ -447,13 +585,17 @@ class Hub:
         text = data.get("text")
         if not isinstance(text, str):
             raise BadRequest("a chat message's data.text is the line (text)")
+        self._may_chat(conn.user)  # every line tried counts, a refused one too
         if table is None:
             state = load_game("setback").new_state(0)  # no card is face up in the lobby
             line = checked_line(state, text)
+            if not self._lobby_bucket().allow():
+                raise TooFast("the lobby's chat is busy: say it again in a moment")
+            said = frame(
+                "chat", {"from": conn.user.name, "seat": None, "text": line, "watcher": False}
+            )
             for other in list(self.lobby):
-                other.send(
-                    "chat", {"from": conn.user.name, "seat": None, "text": line, "watcher": False}
-                )
+                other.send_frame(said)
             return
         room = self._attached(conn, table)
         viewer = room.conns[conn]
@@ -477,6 +619,31 @@ class Hub:
                     },
                     table=room.id,
                 )
+
+    def _may_chat(self, user: User) -> None:
+        """Count one chat line of ``user``'s (all their connections); TooFast past the limit."""
+        limits = self.limits
+        bucket = self._chat.get(user.id)
+        if bucket is None:
+            if len(self._chat) >= 1000:  # forget those quiet long enough to be full again
+                self._chat = {k: b for k, b in self._chat.items() if not b.full()}
+            bucket = self._chat[user.id] = TokenBucket(limits.chat_rate, limits.chat_burst)
+        if not bucket.allow():
+            every = 1 / limits.chat_rate if limits.chat_rate > 0 else 0
+            raise TooFast(
+                f"too much chat: a line every {every:g} seconds "
+                f"(bursts of {limits.chat_burst:g}); say it again in a moment"
+            )
+
+    def _lobby_bucket(self) -> TokenBucket:
+        made = self._lobby_chat
+        if made is None or made[0] is not self.limits:
+            limits = self.limits
+            made = self._lobby_chat = (
+                limits,
+                TokenBucket(limits.lobby_chat_rate, limits.lobby_chat_burst),
+            )
+        return made[1]
 
     async def _on_take_seat(
         self, conn: Conn, table: str | None, mid: str | None, data: dict

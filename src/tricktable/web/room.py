@@ -13,9 +13,17 @@ seed, the same actions, the same events, each filed under the same version, so a
 that says ``since`` gets exactly what it missed.
 
 People act through :meth:`Room.act` (``Table.submit``); bots and characters are played by
-:func:`tricktable.table.driver.run`. A person whose clock runs out, or who leaves during the
-match, is ``away``: the room's own heuristic plays the seat (submitting for it, as a person
-would) until the person takes it back.
+:func:`tricktable.table.driver.run`, paced alike at every table (the hub's pace), and a match
+that reaches the hub's cap of hands ends there with the leader winning (the driver's
+``hand_cap``). A person whose clock runs out, or who leaves during the match, is ``away``:
+the room's own heuristic plays the seat (submitting for it, as a person would) until the
+person takes it back.
+
+A table nobody is attached to (no player, no watcher) is played for the hub's ``idle_stop``
+seconds, then falls *asleep*: its driver and bots stop and its match is let go, the journal
+keeping it. The next ``hello`` wakes it (:meth:`Room.wake`: rebuilt from the journal, played
+on). A restarted server brings every table back asleep, so it plays none that nobody comes
+back to. Its creator may close a table (:meth:`Room.close_by_creator`).
 """
 
 from __future__ import annotations
@@ -130,6 +138,11 @@ class Room:
         self._snapshots: dict[int, Any] = {}
         #: frames encoded at the current version (``()``: that version)
         self._frames: dict[tuple[Any, ...], Any] = {}
+        #: whether the table is not played now (nobody came for a while, or a restart):
+        #: the next hello wakes it (:meth:`wake`)
+        self.asleep = False
+        #: the timer that puts the table to sleep once nobody has been attached for a while
+        self._idle: asyncio.TimerHandle | None = None
 
     # ----------------------------------------------------------------------- describing
 
@@ -213,6 +226,17 @@ class Room:
             nonce=self.nonce,
             commitment=self.commitment,
         )
+
+    @property
+    def bots_only(self) -> bool:
+        """Whether bots (and characters) hold every seat: no person sits or may sit."""
+        return all(s["kind"] in ("bot", "character") for s in self.seats)
+
+    @property
+    def hand_cap(self) -> int:
+        """The hands after which this table's match ends with the leader winning."""
+        limits = self.hub.limits
+        return limits.hand_cap_bots if self.bots_only else limits.hand_cap_people
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` holds here, or None."""
@@ -360,8 +384,10 @@ class Room:
     def _drive(self) -> None:
         table = self.table
         assert table is not None
-        people = any(s["kind"] == "person" for s in self.seats)
-        pace_s = self.hub.pace if people else 0.0
+        # Every table is paced alike: a table of bots alone shown flat out was a loop busy
+        # for nobody (and /api/me slow for everyone).
+        pace_s = self.hub.pace
+        cap = self.hand_cap
 
         async def pace(_table: Table) -> None:
             await self.wait_settled()  # the next move only once this one is in the database
@@ -371,8 +397,9 @@ class Room:
         async def drive() -> None:
             try:
                 # Characters pause for their tempo only where moves are paced for people to
-                # see them (a bots' table, or `serve --pace 0`, plays at once).
-                await run(table, grace=2.0, pace=pace, tempo=1.0 if pace_s > 0 else 0.0)
+                # see them (`serve --pace 0`, a test's server, plays at once).
+                tempo = 1.0 if pace_s > 0 else 0.0
+                await run(table, grace=2.0, pace=pace, tempo=tempo, hand_cap=cap)
             except Exception as exc:  # a bot that cannot run at all: say so, keep serving
                 self.broken = f"the table stopped: {exc}"
                 self.hub.log(f"table {self.id}: {exc!r}")
@@ -381,6 +408,7 @@ class Room:
 
         self._driver = asyncio.ensure_future(drive())
         self._after()
+        self._watch_idle()
 
     def _match_over(self) -> None:
         if self.status == "playing" and self.table is not None and self.table.is_over:
@@ -408,7 +436,87 @@ class Room:
 
     def close(self) -> None:
         """Stop the match's tasks and bots (the server is stopping)."""
+        self._cancel_idle()
         self._close_table()
+
+    def close_by_creator(self, conn: Conn, reply: str | None) -> None:
+        """Close the table at its creator's word (``close_table``, from ``conn``): its match
+        stops where it is (the journal keeps it), its status is stored as ``closed``, and
+        everyone attached is told (``table``; ``conn``'s carries ``reply``) and let go."""
+        self._cancel_idle()
+        self.asleep = False
+        self.status = "closed"
+        self._close_table()
+        self.clock = None
+        self.hub.save(self)
+        told = list(self.conns)
+        if conn not in self.conns:
+            told.append(conn)
+        for other in told:
+            self.send_table(other, reply if other is conn else None)
+        for other in list(self.conns):
+            del self.conns[other]
+            if other.room is self:
+                other.room = None
+        self.hub.lobby_changed()
+
+    # ----------------------------------------------------------------- asleep and awake
+
+    def _cancel_idle(self) -> None:
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
+
+    def _watch_idle(self) -> None:
+        """Put the table to sleep once nobody has been attached for the hub's idle_stop
+        (from now: the last connection just left, or the match was just started)."""
+        self._cancel_idle()
+        seconds = self.hub.limits.idle_stop
+        if self.conns or self.status != "playing" or self.asleep or not 0 < seconds < 1e9:
+            return
+        self._idle = asyncio.get_running_loop().call_later(seconds, self._idle_over)
+
+    def _idle_over(self) -> None:
+        self._idle = None
+        if not self.conns and self.status == "playing" and not self.asleep:
+            self.sleep()
+
+    def sleep(self) -> None:
+        """Stop playing the table (nobody is there): its driver, clock and away seats stop
+        now, and once what it made is in the journal its match and bots are let go. It
+        stays ``playing``: :meth:`wake` plays on from the journal."""
+        self.asleep = True
+        if self._driver is not None:
+            self._driver.cancel()
+            self._driver = None
+        for task in (self._clock_task, self._away_task):
+            if task is not None:
+                task.cancel()
+        self._clock_task = self._away_task = None
+        self.clock = None
+        if self.table is not None:
+            self.table.stop()
+        self.when_settled(lambda _failed: self._close_table() if self.asleep else None)
+
+    def wake(self) -> None:
+        """Play on a table asleep (someone says hello): rebuilt from its journal, once what
+        it made before it fell asleep is written."""
+        if not self.asleep:
+            return
+        self.asleep = False
+        if self.status in ("playing", "over"):
+            self.when_settled(lambda _failed: self._woken())
+
+    def _woken(self) -> None:
+        if self.asleep:
+            return  # asleep again before its rows were written
+        try:
+            self.rebuild()
+        except StoreError as exc:
+            # Said to whoever acts, and tried again (the heartbeat's try_recover).
+            self.broken = f"the database cannot be read ({exc}); the table waits for it"
+            self._broken_at = time.monotonic()
+            self.hub.log(f"table {self.id}: {self.broken}")
 
     # ----------------------------------------------------------------------- the journal
 
@@ -856,7 +964,10 @@ class Room:
 
     def attach(self, conn: Conn, since: int | None, reply: str | None = None) -> None:
         """Attach ``conn``: its viewer is its user's seat, else a spectator's. ``reply``:
-        the id of the request this answers (its ``table`` message carries it)."""
+        the id of the request this answers (its ``table`` message carries it). A table
+        asleep wakes."""
+        self.wake()
+        self._cancel_idle()
         seat = self.seat_of(conn.user.id)
         if seat is not None:
             for other, viewer in list(self.conns.items()):
@@ -907,11 +1018,14 @@ class Room:
         self.changed_seats(lobby_only=False)
 
     def detach(self, conn: Conn) -> None:
-        """Detach ``conn`` (it closed, or said hello elsewhere)."""
+        """Detach ``conn`` (it closed, or said hello elsewhere); the last one gone, the
+        table's idle time starts."""
         if self.conns.pop(conn, None) is not None:
             if conn.room is self:
                 conn.room = None
             self.changed_seats()
+            if not self.conns:
+                self._watch_idle()
 
     def send_table(self, conn: Conn, reply: str | None = None) -> None:
         """Send ``conn`` the table's info with its own place (``reply``: the id of the
