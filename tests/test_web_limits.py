@@ -495,3 +495,32 @@ def test_api_me_and_the_lobby_stay_fast_beside_many_bot_tables(tmp_path: Path) -
             client.close()
     assert me_busy <= 4 * me, (me, me_busy)
     assert lobby_busy <= 4 * lobby, (lobby, lobby_busy)
+
+
+def test_the_table_page_offers_its_creator_to_close_it(tmp_path: Path, browser: Any) -> None:
+    with limited(tmp_path / "web.db") as base:
+        ann, bob = Client(base, "Ann"), Client(base, "Bob")
+        table = ann.post("/api/tables", {"game": ENDLESS, "seats": PEOPLE}).json()["table"]["id"]
+        pages = {}
+        for who in (ann, bob):
+            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            for k, v in who.http.cookies.items():
+                context.add_cookies([{"name": k, "value": v, "url": base}])
+            page = context.new_page()
+            page.set_default_timeout(15000)
+            page.goto(f"{base}/t/{table}")
+            page.locator(".status", has_text="connected").wait_for()
+            pages[who.user["name"]] = page
+        close = pages["Ann"].get_by_role("button", name="Close table")
+        close.wait_for()
+        assert pages["Bob"].get_by_role("button", name="Close table").count() == 0
+        pages["Ann"].once("dialog", lambda dialog: dialog.accept())
+        close.click()
+        for page in pages.values():
+            page.get_by_text("This table is closed.").first.wait_for()
+        assert close.count() == 0
+        assert ann.http.get(f"/api/tables/{table}").json()["status"] == "closed"
+        for page in pages.values():
+            page.context.close()
+        ann.close()
+        bob.close()

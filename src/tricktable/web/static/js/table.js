@@ -594,6 +594,10 @@ function App({ store, wire, animator, tableId }) {
       ? html`<button type="button" class="pause" aria-pressed=${store.replayer.paused ? "true" : "false"}
           onClick=${() => store.replayer.toggle()}>${store.replayer.paused ? "Play" : "Pause"}</button>`
       : null}
+    ${!store.replay && store.userId != null && store.info && store.info.creator === store.userId && store.info.status !== "closed"
+      ? html`<button type="button" class="close-table"
+          onClick=${() => { if (window.confirm("Close this table for everyone? Its match stops where it is.")) wire.send("close_table", {}); }}>Close table</button>`
+      : null}
     <button type="button" class="sound" aria-pressed=${sound ? "true" : "false"}
       onClick=${() => { setSound(!sound); setSoundState(!sound); }}>
       ${sound ? "Sound on" : "Sound off"}
@@ -773,8 +777,10 @@ export function start(root, tableId) {
     .then((r) => (r.ok ? r.json() : { user: null }))
     .catch(() => ({ user: null }))
     .then((me) => {
-      if (me && me.user) wire.connect();
-      else {
+      if (me && me.user) {
+        store.userId = me.user.id; // the creator of a table is offered to close it
+        wire.connect();
+      } else {
         store.join = () => {
           store.join = null;
           store.changed();
@@ -800,6 +806,11 @@ function handle(env, store, animator) {
     case "table":
       // A change of seats may leave out `you`: keep the last one said.
       store.info = { ...data, you: data.you ?? (store.info && store.info.you) ?? null };
+      if (data.status === "closed") {
+        // Its creator closed it (or its last person left): nothing more comes from it.
+        store.notice = "This table is closed.";
+        store.say(store.notice);
+      }
       // The commitment as first published for each match: the check after the match holds
       // the revealed seed to this one, not to whatever a later message says.
       if (data.commitment && !(store.committed && store.committed.match === data.match)) {
