@@ -294,11 +294,6 @@ def test_the_tui_refuses_a_size_the_game_does_not_allow(tmp_path: Path) -> None:
     assert everything_under(tmp_path) == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cli/play.py loads the game before it counts --players (another engineer's file: "
-    "the change is load_game(spec, players=len(split_players(players))) where players are given)",
-)
 def test_play_seats_four_at_california_jack(tmp_path: Path) -> None:
     done = run(
         "play", "--game", "california-jack", "--players", BOTS4, "--max-hands", "1", cwd=tmp_path

@@ -125,7 +125,7 @@ def test_unattended_match_saves_nothing_without_save(tmp_path: Path) -> None:
     ("players", "message"),
     [
         ("human,nobody,random,random", "unknown player 'nobody'"),
-        ("human,random", "--players needs 4 comma-separated players"),
+        (",".join(["human"] + ["random"] * 7), "setback is played by 2 to 7 players, not 8"),
         ("human,,random,random", "--players needs 4 comma-separated players"),
     ],
 )

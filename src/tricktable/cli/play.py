@@ -134,7 +134,8 @@ def run_play(
             names = list(specs if specs is not None else players_of(record))
         else:
             record = None
-            game = load_game(game_spec or "setback")
+            seats = len(split_players(players)) if players else None  # the size --players gives
+            game = load_game(game_spec or "setback", players=seats)
             names = parse_players(players or default_players(game.num_players), game.num_players)
             specs = names
         humans = [seat for seat, spec in enumerate(names) if spec == HUMAN]
