@@ -311,13 +311,16 @@ def journal_ids(db: str) -> list[str]:
 #: runs ``tricktable serve`` under cProfile (the event loop's thread), dumping at its end
 PROFILED = """
 import cProfile, signal, sys
-from tricktable.cli.serve import run_serve
+from tricktable.cli.serve import ServeOptions, run_serve
 # uvicorn raises the SIGTERM it caught again once it has stopped: exit, dumping the profile
 signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
 profile = cProfile.Profile()
 profile.enable()
+many = 100000  # every client is on loopback: the per-address and per-account caps are lifted
 try:
-    run_serve("127.0.0.1", int(sys.argv[1]), sys.argv[2], 0.0, 100000)
+    run_serve(ServeOptions(port=int(sys.argv[1]), db=sys.argv[2], pace=0.0, new_people=many,
+                           max_sockets=many, max_sockets_per_address=many,
+                           max_sockets_per_account=many))
 finally:
     profile.disable()
     profile.dump_stats(sys.argv[3])
@@ -340,6 +343,13 @@ def server_command(port: int, db: str, profile: str | None) -> list[str]:
         "--pace",
         "0",
         "--new-people",
+        "100000",
+        # every client is on loopback: the per-address and per-account caps are lifted
+        "--max-sockets",
+        "100000",
+        "--max-sockets-per-address",
+        "100000",
+        "--max-sockets-per-account",
         "100000",
     ]
 
