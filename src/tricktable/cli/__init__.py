@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import sys
 
 #: the longest an error line may be (characters): one line of a terminal, whatever was given
@@ -32,3 +33,14 @@ def fail(error: object, status: int = 2) -> int:
     """
     print(one_line(f"error: {error}"), file=sys.stderr)
     return status
+
+
+def bind_problem(host: str, port: int, exc: OSError) -> str:
+    """The one-line message for a failed bind of ``host:port`` (``serve``, ``tui --serve``)."""
+    if exc.errno == errno.EADDRINUSE:
+        return f"--port {port}: the port is in use on {host}; choose another with --port"
+    if exc.errno == errno.EACCES:
+        return f"--port {port}: this user may not serve on that port; choose one above 1023"
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return f"--host {host!r} is not an address of this machine"
+    return f"cannot serve on {host} port {port}: {exc.strerror or exc}"

@@ -9,7 +9,6 @@ proxies trusted only when named, TLS when given (docs/deploy.md).
 from __future__ import annotations
 
 import asyncio
-import errno
 import gc
 import ipaddress
 import logging
@@ -23,7 +22,7 @@ from typing import Any, Final
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from tricktable.cli import fail
+from tricktable.cli import bind_problem, fail
 from tricktable.errors import TricktableError
 
 #: seconds a client has to send a whole request (headers and body), from its connection
@@ -257,17 +256,6 @@ def bind(host: str, port: int) -> socket.socket:
         raise TricktableError(bind_problem(host, port, exc)) from None
     sock.set_inheritable(True)
     return sock
-
-
-def bind_problem(host: str, port: int, exc: OSError) -> str:
-    """The one-line message for a failed bind of ``host:port``."""
-    if exc.errno == errno.EADDRINUSE:
-        return f"--port {port}: the port is in use on {host}; choose another with --port"
-    if exc.errno == errno.EACCES:
-        return f"--port {port}: this user may not serve on that port; choose one above 1023"
-    if exc.errno == errno.EADDRNOTAVAIL:
-        return f"--host {host!r} is not an address of this machine"
-    return f"cannot serve on {host} port {port}: {exc.strerror or exc}"
 
 
 def check_database_folder(db: str) -> None:

@@ -23,7 +23,6 @@ The doors, since whoever drives a tab's app can play, chat and open records:
 from __future__ import annotations
 
 import asyncio
-import errno
 import functools
 import ipaddress
 import os
@@ -41,6 +40,7 @@ from aiohttp import web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
+from tricktable.cli import bind_problem
 from tricktable.errors import TricktableError
 
 #: the serving options that take a value, dropped from the command each tab runs
@@ -126,17 +126,6 @@ def check_address(host: str, port: int) -> None:
                 probe.bind(address)
             except OSError as exc:
                 raise TricktableError(bind_problem(host, port, exc)) from None
-
-
-def bind_problem(host: str, port: int, exc: OSError) -> str:
-    """The one-line message for a failed bind of ``host:port``."""
-    if exc.errno == errno.EADDRINUSE:
-        return f"--port {port}: the port is in use on {host}; choose another with --port"
-    if exc.errno == errno.EACCES:
-        return f"--port {port}: this user may not serve on that port; choose one above 1023"
-    if exc.errno == errno.EADDRNOTAVAIL:
-        return f"--host {host!r} is not an address of this machine"
-    return f"cannot serve on {host} port {port}: {exc.strerror or exc}"
 
 
 def is_loopback(host: str) -> bool:
