@@ -561,3 +561,33 @@ def test_the_table_page_offers_its_creator_to_close_it(tmp_path: Path, browser: 
             page.context.close()
         ann.close()
         bob.close()
+
+
+def test_serves_flags_set_the_hubs_limits(tmp_path: Path) -> None:
+    """``serve --bot-tables ... --idle-stop`` reach the hub the server plays its tables by."""
+    from click.testing import CliRunner
+
+    from tricktable.cli.main import cli
+    from tricktable.cli.serve import ServeOptions, hub_limits
+    from tricktable.web.hub import HubLimits
+
+    options = ServeOptions(
+        bot_tables=3, bot_tables_per_person=1, hand_cap_bots=7, hand_cap_people=9, idle_stop=5
+    )
+    limits = hub_limits(options)
+    assert limits == dataclasses.replace(
+        HubLimits(),
+        bot_tables=3,
+        bot_tables_per_person=1,
+        hand_cap_bots=7,
+        hand_cap_people=9,
+        idle_stop=5,
+    )
+    store = WebStore.open(str(tmp_path / "limits.db"))
+    try:
+        assert make_app(store, hub_limits=limits).state.hub.limits is limits
+    finally:
+        store.close()
+    shown = CliRunner().invoke(cli, ["serve", "--help"]).output
+    for flag in ("--bot-tables", "--bot-tables-per-person", "--hand-cap", "--idle-stop"):
+        assert flag in shown

@@ -527,7 +527,7 @@ def replay(path: str, as_json: bool, game_spec: str | None) -> None:
     type=click.FloatRange(min=0),
     default=0.4,
     show_default=True,
-    help="seconds a move is shown before the next at tables where people sit",
+    help="seconds a move is shown before the next, at every table (bots' tables too)",
 )
 @click.option(
     "--new-people",
@@ -589,6 +589,42 @@ def replay(path: str, as_json: bool, game_spec: str | None) -> None:
     show_default=True,
     help="seconds a client has to send a whole request before it is disconnected",
 )
+@click.option(
+    "--bot-tables",
+    type=click.IntRange(min=0),
+    default=20,
+    show_default=True,
+    help="tables of bots alone played at once, in all",
+)
+@click.option(
+    "--bot-tables-per-person",
+    type=click.IntRange(min=0),
+    default=2,
+    show_default=True,
+    help="tables of bots alone one person may have played at once",
+)
+@click.option(
+    "--hand-cap",
+    "hand_cap_bots",
+    type=click.IntRange(min=1),
+    default=200,
+    show_default=True,
+    help="hands after which a match of bots alone ends, the leader winning",
+)
+@click.option(
+    "--hand-cap-people",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="hands after which a match where a person sits ends, the leader winning",
+)
+@click.option(
+    "--idle-stop",
+    type=click.FloatRange(min=1),
+    default=600.0,
+    show_default=True,
+    help="seconds a table with nobody attached is played on before it stops (a hello wakes it)",
+)
 def serve(
     host: str,
     port: int,
@@ -604,12 +640,19 @@ def serve(
     max_sockets_per_account: int,
     limit_concurrency: int | None,
     request_timeout: float,
+    bot_tables: int,
+    bot_tables_per_person: int,
+    hand_cap_bots: int,
+    hand_cap_people: int,
+    idle_stop: float,
 ) -> None:
     """Serve the lobby and live tables in the browser (docs/protocol-web.md; on the internet,
     behind a reverse proxy: docs/deploy.md). Bodies over 32 KiB are refused (413), request
     heads over 16 KiB (400), websocket messages over 64 KiB (closed, 1009); an idle kept-alive
     connection is closed after 5 s; failed logins: 5 a minute for one name from one address,
-    30 a minute from one address (429)."""
+    30 a minute from one address (429); 20 messages a second on a websocket (a flood closes it,
+    4429); chat a line every 2 s a person; 20 tables waiting or playing a person. Every limit:
+    docs/protocol-web.md, section 7."""
     from tricktable.cli.serve import ServeOptions, allowed_host, forwarded_ips, run_serve
 
     options = ServeOptions(
@@ -627,6 +670,11 @@ def serve(
         max_sockets_per_account=max_sockets_per_account,
         limit_concurrency=limit_concurrency,
         request_timeout=request_timeout,
+        bot_tables=bot_tables,
+        bot_tables_per_person=bot_tables_per_person,
+        hand_cap_bots=hand_cap_bots,
+        hand_cap_people=hand_cap_people,
+        idle_stop=idle_stop,
     )
     sys.exit(run_serve(options))
 

@@ -17,13 +17,16 @@ import ssl
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from tricktable.cli import bind_problem, fail
 from tricktable.errors import TricktableError
+
+if TYPE_CHECKING:
+    from tricktable.web.hub import HubLimits
 
 #: seconds a client has to send a whole request (headers and body), from its connection
 #: or the end of the last answer on it: slow half-written requests are not held
@@ -62,6 +65,27 @@ class ServeOptions:
     request_timeout: float = REQUEST_TIMEOUT
     #: seconds within which an ended or expired session closes its websockets
     session_check_s: float = 10.0
+    #: tables of bots alone played at once: in all, and of one person
+    bot_tables: int = 20
+    bot_tables_per_person: int = 2
+    #: hands after which a match ends with the leader winning: bots alone, a person seated
+    hand_cap_bots: int = 200
+    hand_cap_people: int = 1000
+    #: seconds a table with nobody attached is played on before it stops
+    idle_stop: float = 600.0
+
+
+def hub_limits(options: ServeOptions) -> HubLimits:
+    """What the tables allow (:class:`~tricktable.web.hub.HubLimits`), as ``options`` set it."""
+    from tricktable.web.hub import HubLimits
+
+    return HubLimits(
+        bot_tables=options.bot_tables,
+        bot_tables_per_person=options.bot_tables_per_person,
+        hand_cap_bots=options.hand_cap_bots,
+        hand_cap_people=options.hand_cap_people,
+        idle_stop=options.idle_stop,
+    )
 
 
 def run_serve(options: ServeOptions) -> int:
@@ -88,7 +112,11 @@ def run_serve(options: ServeOptions) -> int:
     gc.set_threshold(50_000, 50, 1000)
     try:
         app = make_app(
-            store, pace=options.pace, new_people=options.new_people, limits=app_limits(options)
+            store,
+            pace=options.pace,
+            new_people=options.new_people,
+            limits=app_limits(options),
+            hub_limits=hub_limits(options),
         )
         port = sock.getsockname()[1]
         scheme = "https" if options.ssl_certfile else "http"

@@ -36,7 +36,7 @@ from tricktable.errors import TricktableError
 from tricktable.text import unshowable
 from tricktable.web import lobby
 from tricktable.web.doors import BodyLimit, HostCheck, SessionBySchemeMiddleware, address_key
-from tricktable.web.hub import BadRequest, Conn, Hub
+from tricktable.web.hub import BadRequest, Conn, Hub, HubLimits
 from tricktable.web.replay import Replays, replay_answer
 from tricktable.web.store import SESSION_DAYS, NameTaken, User, WebStore, fold
 
@@ -223,15 +223,17 @@ def make_app(
     hasher: PasswordHash | None = None,
     new_people: int = NEW_PEOPLE,
     limits: Limits | None = None,
+    hub_limits: HubLimits | None = None,
 ) -> Starlette:
     """The application serving ``store``'s tables (``pace``: seconds shown after each move
     at a table where people sit; ``https_only``: a Secure cookie even over plain HTTP (it is
     Secure over HTTPS anyway); ``hasher``: pwdlib's recommended argon2 unless given — the
     tests give a cheaper one; ``new_people``: guests and accounts a minute from one address;
-    ``limits``: the doors' limits, :class:`Limits`' defaults unless given)."""
+    ``limits``: the doors' limits, :class:`Limits`' defaults unless given; ``hub_limits``: what
+    the tables allow, :class:`~tricktable.web.hub.HubLimits`' defaults unless given)."""
     hasher = hasher or _HASHER
     limits = limits or Limits()
-    hub = Hub(store, pace=pace)
+    hub = Hub(store, pace=pace, limits=hub_limits)
     web = Web(store, hub, limits)
     new_item = RateLimitItemPerMinute(new_people)
     pair_item = RateLimitItemPerMinute(limits.login_tries)
@@ -610,4 +612,3 @@ def _envelope(kind: str, reason: str, code: str) -> dict[str, Any]:
         "id": None,
         "data": {"reason": reason, "code": code},
     }
-
