@@ -78,7 +78,10 @@ def test_the_next_hands_first_clock_waits_while_the_summary_is_read(base: str) -
                 break
         snap = ann.snapshot
         mine = snap is not None and snap["legal"] and snap["version"] == ann.version
-        if mine and snap is not None and snap["version"] not in acted:
+        # Once the hand is scored Ann acts no more until her held clock is read: the next
+        # hand's snapshot may reach her before its clock, and an act then would end the
+        # turn that clock is for (the `continue` below would find no clock of hers).
+        if mine and snap is not None and snap["version"] not in acted and scored_at is None:
             acted.add(snap["version"])
             n += 1
             ann.send("act", table, {"action": snap["legal"][0]["action"]}, id=f"a{n}")
