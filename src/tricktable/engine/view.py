@@ -48,34 +48,33 @@ class Shared:
         "won",
     )
 
-    tricks: tuple[tuple[int, tuple[int, ...], int], ...]
-    won: tuple[int, ...]
-    tricks_won: tuple[int, ...]
-    scores: tuple[int, ...]
-    #: the results as the state's chain of ``(before, result)`` nodes, and how many
-    results: tuple[Any, ...] | None
-    nresults: int
-    dealer: int
-    hand_number: int
-    facts: Mapping[str, Any]
-
     def __init__(self, state: TrickState, results: tuple[Any, ...] | None) -> None:
-        # object.__setattr__ past our own refusal; compiled, each is a plain store.
-        object.__setattr__(self, "tricks", tuple(state.tricks))
-        object.__setattr__(self, "won", tuple(state.won))
-        object.__setattr__(self, "tricks_won", tuple(state.tricks_won))
-        object.__setattr__(self, "scores", tuple(state.scores))
-        object.__setattr__(self, "results", results)
-        object.__setattr__(self, "nresults", len(state.results))
-        object.__setattr__(self, "dealer", state.dealer)
-        object.__setattr__(self, "hand_number", max(len(state.history) - 1, 0))
-        object.__setattr__(self, "facts", frozen(state._trick_facts()))
+        # Final: compiled, each is a plain store and a write from outside is refused by the
+        # class itself (no __setattr__ of ours on the way of every store: a view is made at
+        # every decision); run as Python, _refuse_writes below guards them.
+        self.tricks: Final[tuple[tuple[int, tuple[int, ...], int], ...]] = tuple(state.tricks)
+        self.won: Final[tuple[int, ...]] = tuple(state.won)
+        self.tricks_won: Final[tuple[int, ...]] = tuple(state.tricks_won)
+        self.scores: Final[tuple[int, ...]] = tuple(state.scores)
+        #: the results as the state's chain of ``(before, result)`` nodes, and how many
+        self.results: Final[tuple[Any, ...] | None] = results
+        self.nresults: Final[int] = len(state.results)
+        self.dealer: Final[int] = state.dealer
+        self.hand_number: Final[int] = max(len(state.history) - 1, 0)
+        self.facts: Final[Mapping[str, Any]] = frozen(state._trick_facts())
 
-    def __setattr__(self, name: str, value: object) -> None:
+
+def _refuse_writes(self: Shared, name: str, value: object) -> None:
+    """What views share refuses a second write of a field (the first is ``__init__``'s)."""
+    if hasattr(self, name):
         raise FrozenInstanceError(f"cannot assign to {name!r}: what views share is read-only")
+    object.__setattr__(self, name, value)
 
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete {name!r}: what views share is read-only")
+
+# Compiled, Shared's Final fields are read-only already (and a class of mypyc's takes no new
+# method); as plain Python the guard is set on the class.
+if not __file__.endswith((".so", ".pyd")):
+    setattr(Shared, "__setattr__", _refuse_writes)  # noqa: B010
 
 
 #: the facts of a game that has none (shared by every view: read-only like any)
