@@ -420,7 +420,8 @@ class Room:
                 self.send_snapshot(conn, viewer)  # the end: every viewer's final picture
             self.changed_seats()
 
-    def _close_table(self) -> None:
+    def _stop_driving(self) -> None:
+        """Cancel the table's driver, its clock and its away seats' play."""
         if self._driver is not None:
             self._driver.cancel()
             self._driver = None
@@ -428,6 +429,9 @@ class Room:
             if task is not None:
                 task.cancel()
         self._clock_task = self._away_task = None
+
+    def _close_table(self) -> None:
+        self._stop_driving()
         self._away = {}
         if self.table is not None:
             self.table.stop()
@@ -486,13 +490,7 @@ class Room:
         now, and once what it made is in the journal its match and bots are let go. It
         stays ``playing``: :meth:`wake` plays on from the journal."""
         self.asleep = True
-        if self._driver is not None:
-            self._driver.cancel()
-            self._driver = None
-        for task in (self._clock_task, self._away_task):
-            if task is not None:
-                task.cancel()
-        self._clock_task = self._away_task = None
+        self._stop_driving()
         self.clock = None
         if self.table is not None:
             self.table.stop()
