@@ -92,7 +92,12 @@ def frozen(facts: Mapping[str, Any]) -> Mapping[str, Any]:
 
 def _frozen(value: Any) -> Any:
     if isinstance(value, list | tuple):
-        return tuple([_frozen(item) for item in value])
+        # Most facts are flat lists (a bid or a count a seat): one copy, no call an item
+        # (facts change after every trick in some games: this is on the engine's path).
+        for item in value:
+            if isinstance(item, list | tuple | dict | MappingProxyType):
+                return tuple([_frozen(inner) for inner in value])
+        return tuple(value)
     if isinstance(value, dict | MappingProxyType):
         return MappingProxyType({key: _frozen(item) for key, item in value.items()})
     return value
