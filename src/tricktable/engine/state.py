@@ -3,7 +3,7 @@ support (see :mod:`tricktable.engine.trick` for the hooks a game fills in)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Final
 
 from mypy_extensions import i64, mypyc_attr
@@ -38,7 +38,7 @@ from tricktable.engine.mixing import M31, mix31
 from tricktable.engine.phases import DEAL, OVER, PLAY
 from tricktable.engine.results import SEALED, HandResult, sealed_class
 from tricktable.engine.tables import NO_TRUMP
-from tricktable.engine.view import Shared, View, frozen
+from tricktable.engine.view import Shared, View
 from tricktable.errors import IllegalAction, RecordError, TricktableError
 from tricktable.seeds import derive_seed, fresh_seed
 
@@ -123,7 +123,7 @@ class TrickState:
         self._infos: list[Any] | None = None
         #: the facts every seat shares where the game's are public (``_facts_public``): one
         #: dict, no list of them to make after each bid
-        self._public_info: Mapping[str, Any] | None = None
+        self._public_info: dict[str, Any] | None = None
         #: whether ``_view_extra`` is the same for every seat (a game sets it): then the
         #: seats share one dict
         self._facts_public = False
@@ -362,19 +362,19 @@ class TrickState:
             before = self._befores[seat] = tuple(seen) if hidden else pairs
         return before
 
-    def _info_of(self, seat: int) -> Mapping[str, Any]:
-        """``seat``'s game-specific facts, made once and shared (read-only) until they change."""
+    def _info_of(self, seat: int) -> dict[str, Any]:
+        """``seat``'s game-specific facts, made once and shared until they change."""
         if self._facts_public:
             info = self._public_info
             if info is None:
-                info = self._public_info = frozen(self._view_extra(0))
+                info = self._public_info = self._view_extra(0)
             return info
         infos = self._infos
         if infos is None:
             infos = self._infos = [None] * self.n
         info = infos[seat]
         if info is None:
-            info = infos[seat] = frozen(self._view_extra(seat))
+            info = infos[seat] = self._view_extra(seat)
         return info
 
     def listen(self) -> EventLog:

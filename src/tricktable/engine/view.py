@@ -3,10 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import FrozenInstanceError
-from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
@@ -32,8 +30,6 @@ class Shared:
 
     Made at most once between a trick's end and the next, or a hand's (neither a card in
     mid-trick nor a bid changes any of it), so a view costs a reference, not copies.
-    Read-only, to the depth of its facts: every seat's view holds this one object, so a bot
-    that could write to it would change what the next seat's bot sees.
     """
 
     __slots__ = (
@@ -49,67 +45,16 @@ class Shared:
     )
 
     def __init__(self, state: TrickState, results: tuple[Any, ...] | None) -> None:
-        # Final: compiled, each is a plain store and a write from outside is refused by the
-        # class itself (no __setattr__ of ours on the way of every store: a view is made at
-        # every decision); run as Python, _refuse_writes below guards them.
-        self.tricks: Final[tuple[tuple[int, tuple[int, ...], int], ...]] = tuple(state.tricks)
-        self.won: Final[tuple[int, ...]] = tuple(state.won)
-        self.tricks_won: Final[tuple[int, ...]] = tuple(state.tricks_won)
-        self.scores: Final[tuple[int, ...]] = tuple(state.scores)
+        self.tricks: tuple[tuple[int, tuple[int, ...], int], ...] = tuple(state.tricks)
+        self.won: tuple[int, ...] = tuple(state.won)
+        self.tricks_won: tuple[int, ...] = tuple(state.tricks_won)
+        self.scores: tuple[int, ...] = tuple(state.scores)
         #: the results as the state's chain of ``(before, result)`` nodes, and how many
-        self.results: Final[tuple[Any, ...] | None] = results
-        self.nresults: Final[int] = len(state.results)
-        self.dealer: Final[int] = state.dealer
-        self.hand_number: Final[int] = max(len(state.history) - 1, 0)
-        self.facts: Final[Mapping[str, Any]] = frozen(state._trick_facts())
-
-
-def _refuse_writes(self: Shared, name: str, value: object) -> None:
-    """What views share refuses a second write of a field (the first is ``__init__``'s)."""
-    if hasattr(self, name):
-        raise FrozenInstanceError(f"cannot assign to {name!r}: what views share is read-only")
-    object.__setattr__(self, name, value)
-
-
-# Compiled, Shared's Final fields are read-only already (and a class of mypyc's takes no new
-# method); as plain Python the guard is set on the class.
-if not __file__.endswith((".so", ".pyd")):
-    setattr(Shared, "__setattr__", _refuse_writes)  # noqa: B010
-
-
-#: the facts of a game that has none (shared by every view: read-only like any)
-NO_FACTS: Final[Mapping[str, Any]] = MappingProxyType({})
-
-
-def frozen(facts: Mapping[str, Any]) -> Mapping[str, Any]:
-    """``facts`` as every view of a state may share them: a read-only mapping whose lists are
-    tuples and whose dicts are read-only too, at any depth (:meth:`View.info` gives a bot
-    its own lists and dicts again)."""
-    if not facts:
-        return NO_FACTS
-    return MappingProxyType({key: _frozen(value) for key, value in facts.items()})
-
-
-def _frozen(value: Any) -> Any:
-    if isinstance(value, list | tuple):
-        # Most facts are flat lists (a bid or a count a seat): one copy, no call an item
-        # (facts change after every trick in some games: this is on the engine's path).
-        for item in value:
-            if isinstance(item, list | tuple | dict | MappingProxyType):
-                return tuple([_frozen(inner) for inner in value])
-        return tuple(value)
-    if isinstance(value, dict | MappingProxyType):
-        return MappingProxyType({key: _frozen(item) for key, item in value.items()})
-    return value
-
-
-def _thawed(value: Any) -> Any:
-    """A frozen fact as a bot may keep it: its tuples lists and its mappings dicts, new."""
-    if isinstance(value, tuple):
-        return [_thawed(item) for item in value]
-    if isinstance(value, MappingProxyType):
-        return {key: _thawed(item) for key, item in value.items()}
-    return value
+        self.results: tuple[Any, ...] | None = results
+        self.nresults: int = len(state.results)
+        self.dealer: int = state.dealer
+        self.hand_number: int = max(len(state.history) - 1, 0)
+        self.facts: dict[str, Any] = state._trick_facts()
 
 
 @mypyc_attr(free_list_len=1)
@@ -192,7 +137,7 @@ class View:
         else:
             infos = state._infos
             info = None if infos is None else infos[seat]
-        self._info: Mapping[str, Any] = info if info is not None else state._info_of(seat)
+        self._info: dict[str, Any] = info if info is not None else state._info_of(seat)
         # The list of legal actions is made when a bot asks for it (legal_actions): a bot may
         # choose from the mask alone. Only a phase whose actions are listed, not masked, lists
         # them now (only the state can).
@@ -297,11 +242,12 @@ class View:
 
     def info(self) -> dict[str, Any]:
         """Game-specific public facts (declarer, bids, ...): a dict of this call's own, its
-        sequences new lists and its mappings new dicts at any depth (every view of the state
-        shares the read-only facts it is made from: see :func:`frozen`)."""
-        out = {key: _thawed(value) for key, value in self._info.items()}
-        for key, value in self._shared.facts.items():
-            out[key] = _thawed(value)
+        sequences new lists, and lists inside them new too (every view of the state shares
+        the facts it is made from: a game's list of lists must not become a channel)."""
+        out = {**self._info, **self._shared.facts}
+        for key, value in out.items():
+            if isinstance(value, list | tuple):
+                out[key] = [_own(item) for item in value] if _nested(value) else list(value)
         return out
 
     def legal_actions(self) -> list[int]:
@@ -360,6 +306,21 @@ class View:
             "legal": [game.action_name(a) for a in self.legal_actions()],
             **self.info(),
         }
+
+
+def _nested(items: Sequence[Any]) -> bool:
+    """Whether ``items`` holds a list or a tuple."""
+    return any(isinstance(item, list | tuple) for item in items)
+
+
+def _own(item: Any) -> Any:
+    """``item`` as a bot may keep it: a list copied, at any depth (a tuple that holds one made
+    again), anything else as it is."""
+    if isinstance(item, list):
+        return [_own(inner) for inner in item]
+    if isinstance(item, tuple) and _nested(item):
+        return tuple(_own(inner) for inner in item)
+    return item
 
 
 def _or_all(masks: Sequence[int]) -> int:
