@@ -15,6 +15,7 @@ from datetime import datetime
 from sqlalchemy import (
     BigInteger,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -173,3 +174,87 @@ class WebSetting(Base):
 
     key: Mapped[str] = mapped_column(String(40), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
+
+
+# -- players' pages (issue 28): a summary row a seat of every finished match, and ratings ----
+
+
+class ProfileMatch(Base):
+    """A finished match summed up for the players' pages: a web table's match
+    (``table_id``, ``match_no``) or a tournament's game (``game_id``), once each.
+
+    ``game`` is the record's game (the rating's pool: one rating a game); ``status`` is
+    ``rated``, or ``unfinished`` for a match that never ended (a table closed mid-match), kept
+    so that the backfill does not replay it again.
+    """
+
+    __tablename__ = "profile_match"
+    __table_args__ = (
+        UniqueConstraint("game_id"),
+        UniqueConstraint("table_id", "match_no"),
+        # The ratings are updated in this order, a game at a time.
+        Index("ix_profile_match_game_finished", "game", "finished"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    source: Mapped[str] = mapped_column(String(12))
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("web_table.id", ondelete="CASCADE"))
+    match_no: Mapped[int | None] = mapped_column(Integer)
+    game: Mapped[str] = mapped_column(String(60))
+    finished: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    hands: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(12))
+
+
+class PlayerMatch(Base):
+    """One seat of one finished match: who sat there (``player``, a key such as
+    ``account:ann``, ``bot:club`` or ``character:edna``; ``name``, the seat's label), the
+    result, points, bids and the player's rating in ``game`` after the match.
+
+    ``game`` and ``finished`` repeat the match's, so that a player's pages read one index.
+    ``bids_made`` and ``bids_set`` are null in a game without bids; ``mu`` and ``sigma`` null
+    where the match rated nobody (one side only).
+    """
+
+    __tablename__ = "player_match"
+    __table_args__ = (
+        UniqueConstraint("match_id", "seat"),
+        Index("ix_player_match_player_game_finished", "player", "game", "finished"),
+        Index("ix_player_match_player_finished", "player", "finished"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("profile_match.id", ondelete="CASCADE"))
+    player: Mapped[str] = mapped_column(String(200))
+    name: Mapped[str] = mapped_column(String(200))
+    game: Mapped[str] = mapped_column(String(60))
+    finished: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seat: Mapped[int] = mapped_column(Integer)
+    side: Mapped[int] = mapped_column(Integer)
+    #: "won", "lost" or "drawn"
+    result: Mapped[str] = mapped_column(String(5))
+    hands: Mapped[int] = mapped_column(Integer)
+    points_for: Mapped[int] = mapped_column(Integer)
+    #: the other sides' points, their mean where there are several
+    points_against: Mapped[float] = mapped_column(Float)
+    bids_made: Mapped[int | None] = mapped_column(Integer)
+    bids_set: Mapped[int | None] = mapped_column(Integer)
+    mu: Mapped[float | None] = mapped_column(Float)
+    sigma: Mapped[float | None] = mapped_column(Float)
+
+
+class PlayerRating(Base):
+    """A player's rating in one game now (what the standings sort by ``ordinal``)."""
+
+    __tablename__ = "player_rating"
+    __table_args__ = (Index("ix_player_rating_game_ordinal", "game", "ordinal"),)
+
+    player: Mapped[str] = mapped_column(String(200), primary_key=True)
+    game: Mapped[str] = mapped_column(String(60), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer)
+    last: Mapped[datetime] = mapped_column(DateTime(timezone=True))
