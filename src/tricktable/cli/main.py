@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import click
 
 from tricktable.errors import TricktableError
+from tricktable.extras import explain, require
 from tricktable.tui.model import SKINS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -237,6 +238,7 @@ def tui(
 ) -> None:
     """The full-screen table: pick a game and players, play, chat, ask for hints, resume
     a saved match, replay a record (docs/tui.md)."""
+    require("tui", "tui")
     from tricktable.tui.command import TuiOptions, make_app, run_tui
 
     options = TuiOptions(
@@ -439,6 +441,10 @@ def tournament(
     Kill it at any moment and run the same command again: it resumes, replaying nothing
     stored and counting nothing twice. Then: tricktable standings.
     """
+    if cluster is None:
+        require("db", "tournament")
+    else:
+        require("cluster", "tournament --cluster")
     from tricktable.cli.tournament import run_tournament_command
     from tricktable.limits import RunnerOptions
 
@@ -471,6 +477,7 @@ def tournament(
 @json_option
 def standings(db: str, name: str | None, as_json: bool) -> None:
     """Standings, ratings and head-to-head results of a stored tournament (docs/standings.md)."""
+    require("db", "standings")
     from tricktable.cli.standings import run_standings
 
     sys.exit(run_standings(db, name, as_json))
@@ -492,6 +499,7 @@ def standings(db: str, name: str | None, as_json: bool) -> None:
 def report(db: str, name: str | None, out: str, only: str | None) -> None:
     """Write a tournament's report, one self-contained HTML page: standings, head to head,
     ratings over time and strategy insights with a bidding guide (docs/report.md)."""
+    require("report", "report")
     from tricktable.cli.report import run_report
 
     sys.exit(run_report(db, name, out, only))
@@ -653,6 +661,7 @@ def serve(
     30 a minute from one address (429); 20 messages a second on a websocket (a flood closes it,
     4429); chat a line every 2 s a person; 20 tables waiting or playing a person. Every limit:
     docs/protocol-web.md, section 7."""
+    require("web", "serve")
     from tricktable.cli.serve import ServeOptions, allowed_host, forwarded_ips, run_serve
 
     options = ServeOptions(
@@ -921,6 +930,11 @@ def _run() -> None:
     except MemoryError:
         _say("internal error: MemoryError: an input too large reached unguarded code")
         sys.exit(3)
+    except ModuleNotFoundError as exc:
+        # An extra's library that a path no require() guards imported: its extra, not a bug.
+        missing = explain(exc, _command())
+        _say(missing if missing is not None else f"internal error: ModuleNotFoundError: {exc}")
+        sys.exit(2 if missing is not None else 3)
     except Exception as exc:
         _say(f"internal error: {type(exc).__name__}: {exc}")
         sys.exit(3)
@@ -939,6 +953,12 @@ def _terminate_as_interrupt() -> Any:
         return None
     signal.signal(signal.SIGTERM, interrupt)
     return before if before is not None else signal.SIG_DFL
+
+
+def _command() -> str:
+    """The command being run, as typed (``tricktable serve``), for an error line."""
+    name = sys.argv[1] if len(sys.argv) > 1 else ""
+    return f"tricktable {name}" if name in cli.commands else "tricktable"
 
 
 def _say(message: object) -> None:
