@@ -9,8 +9,10 @@ BIN := $(VENV)/bin
 SOURCES := pyproject.toml setup.py $(shell find src -type f -not -path '*/__pycache__/*' -not -name '*.so' -not -name '*.pyc' -not -path '*.egg-info/*' 2>/dev/null)
 STAMP := $(VENV)/.installed-dev
 RUN_STAMP := $(VENV)/.installed
+# the dev tools' exact versions, installed as constraints by `make test` (`make lock` remakes it)
+LOCK := requirements-dev.lock
 
-.PHONY: run test lint typecheck tools postgres chromium cairo bench clean
+.PHONY: run test lint typecheck tools postgres chromium cairo bench lock clean
 
 $(BIN)/python:
 	@echo "Creating the virtual environment $(VENV)..."
@@ -18,17 +20,20 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # build/ is wiped first: a compiled module left there from an older build would be
-# packed into the wheel and shadow its source.
+# packed into the wheel and shadow its source. `make run` serves, so it installs the web
+# extra (docs/install.md: which command needs which extra).
 $(RUN_STAMP): $(SOURCES) | $(BIN)/python
-	@echo "Installing tricktable into $(VENV) and compiling the engine with mypyc (about 2 minutes on 2 cores)..."
+	@echo "Installing tricktable[web] into $(VENV) and compiling the engine with mypyc (about 2 minutes on 2 cores)..."
 	rm -rf build
-	$(BIN)/pip install --quiet .
+	$(BIN)/pip install --quiet '.[web]'
 	touch $@
 
-$(STAMP): $(SOURCES) | $(BIN)/python
-	@echo "Installing tricktable and its dev tools into $(VENV) and compiling the engine with mypyc (about 2 minutes on 2 cores)..."
+# The tests need every extra; the dev tools come at the lock's versions (-c: the lock
+# constrains what is asked for, and asks for nothing more).
+$(STAMP): $(SOURCES) $(LOCK) | $(BIN)/python
+	@echo "Installing tricktable, every extra and the dev tools into $(VENV) and compiling the engine with mypyc (about 2 minutes on 2 cores)..."
 	rm -rf build
-	$(BIN)/pip install --quiet '.[dev,openspiel]'
+	$(BIN)/pip install --quiet -c $(LOCK) '.[all,dev,openspiel]'
 	touch $@ $(RUN_STAMP)
 
 # The card tables in the browser on the embedded defaults: http://127.0.0.1:8000/, a SQLite
@@ -37,8 +42,8 @@ run: $(RUN_STAMP)
 	$(BIN)/tricktable serve
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks setup.py
-	$(BIN)/ruff format --check src tests benchmarks setup.py
+	$(BIN)/ruff check src tests benchmarks tools setup.py
+	$(BIN)/ruff format --check src tests benchmarks tools setup.py
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
@@ -67,6 +72,11 @@ test: lint typecheck tools postgres chromium cairo
 
 bench: $(RUN_STAMP)
 	$(BIN)/python benchmarks/setback_speed.py
+
+# The dev tools' lock, resolved afresh from PyPI against pyproject.toml's ranges (tools/lock_dev.py);
+# commit it with what `make test` then says.
+lock: $(STAMP)
+	$(BIN)/python tools/lock_dev.py
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache src/*.egg-info
