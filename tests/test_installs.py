@@ -52,6 +52,8 @@ EXTRA_OF: dict[str, str | None] = {
     "tricktable.tournament.run": "db",
     "tricktable.analysis.standings": "db",
     "tricktable.analysis.insights": "db",
+    # the players' pages' rows, filled by a tournament and read by the web server
+    "tricktable.analysis.profile_store": "db",
     "tricktable.cli.standings": "db",
     "tricktable.analysis.plots": "report",
     "tricktable.analysis.report": "report",
