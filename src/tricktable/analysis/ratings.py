@@ -160,6 +160,41 @@ class Ratings:
         }
 
 
+@functools.cache
+def _model() -> Any:
+    """OpenSkill's Plackett-Luce model, made once (it holds no ratings)."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
+
+
+def rate_game(game: RatedGame, before: Mapping[int, Rating]) -> dict[int, Rating]:
+    """The ratings of ``game``'s entrants after it, from their ratings ``before`` (an entrant
+    missing there starts where :func:`rate_games` starts everyone): one step of
+    :func:`rate_games`, for ratings kept between games (the players' pages).
+
+    >>> after = rate_game(RatedGame(((1,), (2,)), (0, 1)), {})
+    >>> after[1].mu > 25 > after[2].mu
+    True
+    """
+    model = _model()
+    teams = [
+        [
+            model.rating()
+            if (r := before.get(eid)) is None
+            else model.rating(mu=r.mu, sigma=r.sigma)
+            for eid in team
+        ]
+        for team in game.teams
+    ]
+    rated = model.rate(teams, ranks=list(game.ranks))
+    return {
+        eid: Rating(r.mu, r.sigma)
+        for team, new in zip(game.teams, rated, strict=True)
+        for eid, r in zip(team, new, strict=True)
+    }
+
+
 def rate_games(
     entrants: Mapping[int, str], games: Sequence[RatedGame], *, snapshots: int = SNAPSHOTS
 ) -> Ratings:

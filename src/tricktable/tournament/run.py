@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from tricktable.analysis.profile_store import fill_games
 from tricktable.db.store import GameRow, Store
 from tricktable.errors import OptionError, TricktableError, quote
 from tricktable.runner import HUMAN, check_players
@@ -183,6 +184,7 @@ def run(
     try:
         for played in results:
             stored += store.add_games(_row(started, p) for p in played)
+            fill_games(store, started.tid, quiet=True)  # the players' pages' rows
             finished += len(played)
             if progress is not None:
                 progress(finished, started.total)
