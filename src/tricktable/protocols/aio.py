@@ -29,7 +29,7 @@ import os
 import signal
 import threading
 import weakref
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
@@ -165,6 +165,24 @@ async def in_thread(fn: Callable[..., T], *args: Any) -> T:
     except RuntimeError:  # no new thread at interpreter shutdown: block the loop instead
         return fn(*args)
     return await done
+
+
+class Serial:
+    """One call at a time, of one bot, on the bots' loop: a close waits for the call before it
+    to stop. Its lock is made on the loop that first needs it, and again on a new one (a
+    forked child's)."""
+
+    def __init__(self) -> None:
+        self._lock: asyncio.Lock | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    @contextlib.asynccontextmanager
+    async def held(self) -> AsyncIterator[None]:
+        here = asyncio.get_running_loop()
+        if self._lock is None or self._loop is not here:
+            self._lock, self._loop = asyncio.Lock(), here
+        async with self._lock:
+            yield
 
 
 def track(bot: Closing) -> None:

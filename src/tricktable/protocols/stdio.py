@@ -36,7 +36,6 @@ import os
 import shlex
 import shutil
 import signal
-from collections.abc import AsyncIterator
 from typing import Any, cast
 
 from tricktable.bots.base import Bot
@@ -224,8 +223,7 @@ class SubprocessBot(Bot):
         self._owner = 0  # the process that started the program (a fork's child did not)
         self._first = True
         self._broken: BotFault | None = None
-        self._lock: asyncio.Lock | None = None
-        self._lock_loop: asyncio.AbstractEventLoop | None = None
+        self._serial = aio.Serial()
 
     # ------------------------------------------------------------------ the Bot interface
 
@@ -307,7 +305,7 @@ class SubprocessBot(Bot):
     # ------------------------------------------------ the coroutines, on the bots' loop
 
     async def _start(self, game: Game, seat: int) -> None:
-        async with self._locked():
+        async with self._serial.held():
             await self._end(graceful=False)
             self.talk = Conversation(game, seat)
             await self._spawn(seat_name(seat))
@@ -318,7 +316,7 @@ class SubprocessBot(Bot):
             await self._queue(self.talk.start())
 
     async def _act(self, view: View) -> int:
-        async with self._locked():
+        async with self._serial.held():
             program = self._running()
             if self.talk is None or program is None:
                 raise BotFault(getattr(self, "seat", -1), "closed", "the program is not running")
@@ -333,12 +331,12 @@ class SubprocessBot(Bot):
             return talk.answer(fields, key, legal, view)
 
     async def _end_hand(self, view: View, result: HandResult) -> None:
-        async with self._locked():
+        async with self._serial.held():
             if self.talk is not None and self._running() is not None:
                 await self._queue(self.talk.end_hand(view, result))
 
     async def _end_match(self, view: View) -> None:
-        async with self._locked():
+        async with self._serial.held():
             program = self._running()
             if self.talk is not None and program is not None:
                 deadline = asyncio.get_running_loop().time() + min(self.decision_time, 1.0)
@@ -348,17 +346,8 @@ class SubprocessBot(Bot):
             await self._end(graceful=True)
 
     async def _close(self, graceful: bool) -> None:
-        async with self._locked():
+        async with self._serial.held():
             await self._end(graceful)
-
-    @contextlib.asynccontextmanager
-    async def _locked(self) -> AsyncIterator[None]:
-        """One call of this bot at a time (a close waits for the call it follows to stop)."""
-        here = asyncio.get_running_loop()
-        if self._lock is None or self._lock_loop is not here:
-            self._lock, self._lock_loop = asyncio.Lock(), here
-        async with self._lock:
-            yield
 
     # --------------------------------------------------------------------------- process
 
