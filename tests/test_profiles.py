@@ -37,6 +37,7 @@ from tricktable.records import replay, result_of
 from tricktable.runner import MatchSpec, run_match
 from tricktable.tournament import run as run_mod
 from tricktable.tournament.spec import TournamentSpec
+from tricktable.web import profile_queries
 
 #: short matches of games with and without partners and bids
 GAMES = [
@@ -254,7 +255,7 @@ def test_a_tournament_stores_its_games_summed_up(store: Store) -> None:
             c["made"] += want["bids_made"] or 0
             c["set"] += want["bids_set"] or 0
     for key, c in counts.items():
-        page = profile_store.profile(store, key)
+        page = profile_queries.profile(store, key)
         assert page is not None
         (setback,) = page["games"]
         assert {k: setback["record"][k] for k in ("won", "lost", "drawn")} == {

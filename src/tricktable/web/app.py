@@ -34,7 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from tricktable.db import StoreError
 from tricktable.errors import TricktableError
 from tricktable.text import unshowable
-from tricktable.web import lobby
+from tricktable.web import lobby, profiles
 from tricktable.web.doors import BodyLimit, HostCheck, SessionBySchemeMiddleware, address_key
 from tricktable.web.hub import BadRequest, Conn, Hub, HubLimits
 from tricktable.web.replay import Replays, replay_answer
@@ -484,6 +484,7 @@ def make_app(
         Route("/api/avatar/{name}.svg", guarded(avatar)),
         WebSocketRoute("/ws", socket),
     ]
+    routes += profiles.routes(store, hub.log)  # players' pages; queues their backfill
     if STATIC.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
     middleware = [

@@ -46,7 +46,7 @@ from tricktable.seat import EVERYONE
 from tricktable.seeds import fresh_seed
 from tricktable.table.driver import run
 from tricktable.table.table import Remote, Table
-from tricktable.web import seatview
+from tricktable.web import profiles, seatview
 from tricktable.web.records import apply_step
 from tricktable.web.seatview import frame
 from tricktable.web.store import TableRow
@@ -415,6 +415,7 @@ class Room:
             self.status = "over"
             self.clock = None
             self.hub.save(self)
+            profiles.match_over(self)  # the players' pages, written off the loop
             self.flush()
             for conn, viewer in list(self.conns.items()):
                 self.send_snapshot(conn, viewer)  # the end: every viewer's final picture

@@ -159,7 +159,9 @@ function Me({ me, onOut }) {
   };
   return html`<div class="me">
     <img src=${`/api/avatar/${encodeURIComponent(name)}.svg`} alt="" width="40" height="40" />
-    <span>Playing as <b>${name}</b>${kind === "guest" ? " (guest)" : ""}</span>
+    <span>Playing as <a href=${me && me.user ? "/players/" + encodeURIComponent(kind === "guest" ? `guest:${me.user.id}` : `account:${name}`) : "/players"}
+      title="Your page: matches, rating, partners"
+      style=${{ display: "inline-flex", alignItems: "center", minHeight: "32px", minWidth: "32px" }}><b>${name}</b></a>${kind === "guest" ? " (guest)" : ""}</span>
     <button type="button" class="log-out" onClick=${out}>Log out</button>
     ${error ? html`<p class="error" role="alert">${error}</p>` : null}
   </div>`;
