@@ -141,8 +141,8 @@ def measure(url: str, hands: int, count: int) -> None:
     print(json.dumps(out))
 
 
-def run_tree(src: str, url: str, hands: int, count: int) -> dict[str, Any]:
-    env = dict(os.environ, PYTHONPATH=src)
+def run_tree(src: str, url: str, hands: int, count: int, extra: str) -> dict[str, Any]:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (src, extra) if p))
     args = ["--measure", "--url", url, "--hands", str(hands), "--requests", str(count)]
     done = subprocess.run(
         [sys.executable, __file__, *args], env=env, capture_output=True, text=True, check=False
@@ -165,6 +165,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="turns of each tree")
     parser.add_argument("--hands", type=int, default=150, help="Setback hands a round")
     parser.add_argument("--requests", type=int, default=1000, help="POSTs a round")
+    parser.add_argument(
+        "--extra-path", default="", help="a folder of packages both trees import from too"
+    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--url", help=argparse.SUPPRESS)
@@ -195,7 +198,7 @@ def main() -> None:
         for turn in range(args.rounds):
             order = list(trees) if turn % 2 == 0 else list(reversed(trees))
             for name in order:
-                result = run_tree(trees[name], url, args.hands, args.requests)
+                result = run_tree(trees[name], url, args.hands, args.requests, args.extra_path)
                 for kind in KINDS:
                     for clock in ("wall", "cpu"):
                         samples[name][kind][clock] += result[kind][clock]
@@ -204,6 +207,8 @@ def main() -> None:
         server.wait()
     for name, src in trees.items():
         print(f"{name:>6}: {src}")
+    if args.extra_path:
+        print(f" extra: {args.extra_path}")
     print(f"{'':16} {'':6} {'median':>9} {'p90':>9} {'cpu mean':>9}   (ms a decision/request)")
     for kind in KINDS:
         rows = {}

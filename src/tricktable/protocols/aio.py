@@ -80,10 +80,11 @@ def loop() -> asyncio.AbstractEventLoop:
     """The outside bots' event loop, started (in its thread) at the first call."""
     global _runner
     runner = _runner
-    if runner is None or runner.pid != os.getpid():
+    if runner is None or runner.pid != os.getpid() or not runner.thread.is_alive():
         with _start_lock:
             runner = _runner
-            if runner is None or runner.pid != os.getpid():
+            # A new one too where the thread has ended (stopped at exit, and used after).
+            if runner is None or runner.pid != os.getpid() or not runner.thread.is_alive():
                 runner = _runner = _Runner()
     return runner.loop
 

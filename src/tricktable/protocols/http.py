@@ -424,8 +424,8 @@ class HttpBot(Bot):
                 await client.aclose()
 
     def post(self, event: str, payload: Any, want: str | None, forgive: bool = False) -> Any:
-        """:meth:`post_async` from a synchronous caller (its own deadline, a call's)."""
-        return aio.run(self._within(self.post_async(event, payload, want, forgive)))
+        """:meth:`post_async` from a synchronous caller (a call of its own)."""
+        return aio.run(self.post_async(event, payload, want, forgive))
 
     async def post_async(
         self, event: str, payload: Any, want: str | None, forgive: bool = False
@@ -435,10 +435,11 @@ class HttpBot(Bot):
         ``want`` describes the expected answer, for fault messages (e.g. ``{"card": "Ac"}``).
         Raises :class:`BotFault` on every failure; with ``forgive``, a status other than 2xx
         whose answer was read in full returns None instead, and the connection is kept.
-        Run within a call (:meth:`_within`), whose deadline it shares.
+        Within a call (a decision...) it shares the call's deadline; alone it is a call.
         """
         call = self._call
-        assert call is not None, "a request outside a call"
+        if call is None:
+            return await self._within(self.post_async(event, payload, want, forgive))
         body = json.dumps(payload, separators=(",", ":")).encode()
         path = self.path(event)
         where = f"POST {path}"
