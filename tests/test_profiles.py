@@ -28,7 +28,7 @@ from tricktable.analysis.profile import (
     record_line,
     summarize_record,
 )
-from tricktable.analysis.profile_store import NewMatch, add_matches, fill_games
+from tricktable.analysis.profile_store import NewMatch, add_matches, fill_games, rate_pending
 from tricktable.analysis.ratings import RatedGame, rate_game, rate_games
 from tricktable.db.models import Game, PlayerMatch, PlayerRating, ProfileMatch
 from tricktable.db.store import Store
@@ -213,9 +213,18 @@ def test_a_bot_against_itself_is_not_rated_by_that_match() -> None:
 # ------------------------------------------------------------------------------ the tables
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def new_db(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    """A maker of new, empty databases: SQLite files, then PostgreSQL databases."""
+    if request.param == "sqlite":
+        return lambda name: str(tmp_path / f"{name}.db")
+    server = request.getfixturevalue("postgres")
+    return lambda name: str(server.url(server.new_database()))
+
+
 @pytest.fixture
-def store(tmp_path: Path) -> Any:
-    with Store.open(tmp_path / "profiles.db") as s:
+def store(new_db: Any) -> Any:
+    with Store.open(new_db("profiles")) as s:
         yield s
 
 
@@ -285,7 +294,7 @@ def test_the_backfill_fills_what_the_hook_missed(store: Store) -> None:
         assert c.scalar(select(func.count()).select_from(Game)) == len(before) // 4
 
 
-def test_ratings_stored_out_of_order_are_the_ratings_in_order(tmp_path: Path) -> None:
+def test_ratings_stored_out_of_order_are_the_ratings_in_order(new_db: Any) -> None:
     start = datetime(2026, 1, 1, tzinfo=UTC)
     summaries = [
         summarize_record(
@@ -295,8 +304,8 @@ def test_ratings_stored_out_of_order_are_the_ratings_in_order(tmp_path: Path) ->
     ]
 
     def fill(
-        path: Path, order: list[int], batch: int
-    ) -> dict[tuple[int, int], tuple[float, float]]:
+        path: str, order: list[int], batch: int, rate: bool = True
+    ) -> dict[tuple[str, int], tuple[float, float]]:
         with Store.open(path) as s:
             tid = s.create_tournament("x", {}, [("a", "heuristic")])
             from tricktable.db.store import GameRow
@@ -314,7 +323,18 @@ def test_ratings_stored_out_of_order_are_the_ratings_in_order(tmp_path: Path) ->
                         NewMatch(start + timedelta(minutes=i), summaries[i], game_id=ids[f"u{i}"])
                         for i in order[k : k + batch]
                     ],
+                    rate=rate,
                 )
+            if not rate:
+                # The backfill's way: all stored, then rated a few a transaction — stopped
+                # after the first (as a process killed there), then taken up again.
+                chunks = iter(range(2))
+                assert rate_pending(s, stop=lambda: next(chunks) > 0, most=5)
+                with s.engine.connect() as c:
+                    pending = ProfileMatch.status == "pending"
+                    left = c.scalar(select(func.count()).select_from(ProfileMatch).where(pending))
+                assert left == len(order) - 5
+                assert not rate_pending(s, most=5)
             with s.engine.connect() as c:
                 units = dict(
                     c.execute(
@@ -328,10 +348,43 @@ def test_ratings_stored_out_of_order_are_the_ratings_in_order(tmp_path: Path) ->
                     for r in c.execute(select(PlayerMatch))
                 }
 
-    in_order = fill(tmp_path / "a.db", list(range(12)), 1)
+    in_order = fill(new_db("a"), list(range(12)), 1)
     shuffled = list(range(12))
     random.Random(5).shuffle(shuffled)
-    out_of_order = fill(tmp_path / "b.db", shuffled, 3)
-    assert in_order.keys() == out_of_order.keys()
-    for key, (mu, sigma) in in_order.items():
-        assert out_of_order[key] == (pytest.approx(mu), pytest.approx(sigma)), key
+    out_of_order = fill(new_db("b"), shuffled, 3)
+    backfilled = fill(new_db("c"), shuffled, 4, rate=False)
+    for other in (out_of_order, backfilled):
+        assert in_order.keys() == other.keys()
+        for key, (mu, sigma) in in_order.items():
+            assert other[key] == (pytest.approx(mu), pytest.approx(sigma)), key
+
+
+def test_partners_and_rivals_count_matches_not_seats() -> None:
+    from tricktable.analysis.profile import MatchSummary, SeatSummary
+    from tricktable.analysis.profile_store import pairs, shown_name
+
+    def seat(i: int, player: str, name: str, result: str) -> SeatSummary:
+        return SeatSummary(i, i % 2, player, name, result, 3, 1.0, 0, 0)
+
+    # Ann with a beginner against a beginner and Edna: the bot is her partner and her rival.
+    match = MatchSummary(
+        "setback",
+        2,
+        True,
+        False,
+        (
+            seat(0, "account:ann", "Ann", "won"),
+            seat(1, "bot:beginner", "Beginner bot", "lost"),
+            seat(2, "bot:beginner", "Beginner bot 2", "won"),
+            seat(3, "character:edna", "Edna", "lost"),
+        ),
+    )
+    met = pairs([match, match])
+    assert met[("account:ann", "bot:beginner", 1)] == ["Beginner bot", 2, 2, 0, 0]
+    assert met[("account:ann", "bot:beginner", 0)] == ["Beginner bot", 2, 2, 0, 0]
+    assert met[("account:ann", "character:edna", 0)] == ["Edna", 2, 2, 0, 0]
+    # The bot meets Ann once a match on each side, with its seat's result on that side.
+    assert met[("bot:beginner", "account:ann", 0)][1:] == [2, 0, 2, 0]
+    assert met[("bot:beginner", "account:ann", 1)][1:] == [2, 2, 0, 0]
+    assert ("bot:beginner", "bot:beginner", 0) not in met
+    assert shown_name("account:x", "Bo 2") == "Bo 2" and shown_name("bot:club", "Club 2") == "Club"

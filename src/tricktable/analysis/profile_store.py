@@ -7,9 +7,12 @@ to date: OpenSkill (:func:`tricktable.analysis.ratings.rate_game`), **one rating
 Setback player's rating says nothing of their Hearts), in the order the matches finished. A
 match stored out of that order (the backfill of old matches, a tournament and a server writing
 together) re-rates its game from that match on, so the ratings are always those of every
-match taken in order (finished time, then the order stored). Each write is one transaction
-holding the database's write lock (SQLite's ``BEGIN IMMEDIATE``, a PostgreSQL advisory lock),
-so two processes rating the same players wait for each other instead of losing an update.
+match taken in order (finished time, then the order stored). A match is ``pending`` until its
+seats are rated; a re-rating goes :data:`CHUNK` matches a transaction (:func:`rate_pending`),
+the matches still to do marked pending, so that no write holds the database for long and a
+killed process leaves nothing half done. Each write is one transaction holding the
+database's write lock (SQLite's ``BEGIN IMMEDIATE``, a PostgreSQL advisory lock), so two
+processes rating the same players wait for each other instead of losing an update.
 
 The pages read these tables in :mod:`tricktable.web.profile_queries`.
 
@@ -39,16 +42,18 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
 from tricktable.analysis.profile import (
+    RESULTS,
     MatchSummary,
     SeatSummary,
     rated_match,
     summarize_record,
 )
 from tricktable.analysis.ratings import Rating, rate_game
-from tricktable.db.models import Game, PlayerMatch, PlayerRating, ProfileMatch
+from tricktable.db.models import Game, PlayerMatch, PlayerPair, PlayerRating, ProfileMatch
 from tricktable.db.rows import utc
 from tricktable.db.store import Store, StoreError
 from tricktable.errors import TricktableError
@@ -57,13 +62,18 @@ from tricktable.errors import TricktableError
 _PG_LOCK: Final = 0x7072_6F66_696C
 #: ids in one ``IN (...)`` (SQLite allows some thousands of parameters)
 _CHUNK: Final = 500
+#: matches rated a transaction at most: a write holds the database a fraction of a second
+CHUNK: Final = 200
+#: a match's statuses: its seats rated, or still to (re)rate
+RATED, PENDING = "rated", "pending"
 
 
 @dataclass(frozen=True, slots=True)
 class NewMatch:
     """A finished match to store: a web table's match (``table_id``, ``match_no``) or a
-    tournament's game (``game_id``), when it finished, and its summary — None for one that
-    never ended or could not be read (``status`` says which), kept so as not to try again."""
+    tournament's game (``game_id``), when it finished, and its summary. None for one that
+    never ended (``status`` ``unfinished``) or whose record does not replay (``unread``),
+    kept so as not to read it again; ``game`` names its game then, as far as it is known."""
 
     finished: datetime
     summary: MatchSummary | None
@@ -71,7 +81,7 @@ class NewMatch:
     game_id: int | None = None
     table_id: str | None = None
     match_no: int | None = None
-    status: str = "rated"
+    status: str = "unfinished"
 
 
 # ---------------------------------------------------------------------------------- writing
@@ -100,46 +110,69 @@ def reading(store: Store, doing: str) -> Iterator[Connection]:
         raise StoreError(f"{store.where}: {doing}: {_reason(exc)}") from exc
 
 
-def add_matches(store: Store, matches: Sequence[NewMatch]) -> int:
-    """Store the matches not stored yet and bring their games' ratings up to date, in one
-    transaction; how many were new (a match already there is skipped)."""
+def add_matches(store: Store, matches: Sequence[NewMatch], *, rate: bool = True) -> int:
+    """Store the matches not stored yet, in one transaction; how many were new (a match
+    already there is skipped). ``rate``: bring their games' ratings up to date in it too (at
+    most :data:`CHUNK` matches rated: a long re-rating goes on in :func:`rate_pending`);
+    otherwise they wait, ``pending``, for :func:`rate_pending` (the backfill's way: many
+    batches, one re-rating)."""
     if not matches:
         return 0
     with _writing(store, "cannot store the players' matches") as c:
         fresh = _not_stored(c, matches)
-        since: dict[str, tuple[datetime, int]] = {}
-        for m in fresh:
-            summary = m.summary
-            game = summary.game if summary is not None else m.game
-            finished = utc(m.finished)
-            mid = c.execute(
-                insert(ProfileMatch)
-                .values(
-                    source="web" if m.table_id is not None else "tournament",
-                    game_id=m.game_id,
-                    table_id=m.table_id,
-                    match_no=m.match_no,
-                    game=game[:60],
-                    finished=finished,
-                    hands=summary.hands if summary is not None else 0,
-                    status=m.status if summary is not None else _unrated(m.status),
-                )
-                .returning(ProfileMatch.id)
-            ).scalar_one()
-            if summary is None:
-                continue
-            values = [_seat_values(mid, game, finished, summary.hands, s) for s in summary.seats]
-            c.execute(insert(PlayerMatch), values)
-            first = since.get(game)
-            if first is None or (finished, mid) < first:
-                since[game] = (finished, mid)
-        for game, (finished, mid) in since.items():
-            _rerate(c, game, finished, mid)
+        if not fresh:
+            return 0
+        rows = [_match_values(m) for m in fresh]
+        # One statement for them all, the ids back in the order given.
+        ids = list(c.scalars(_ADD_MATCH, rows))
+        seats: list[dict[str, Any]] = []
+        for m, row, mid in zip(fresh, rows, ids, strict=True):
+            if m.summary is not None:
+                hands = m.summary.hands
+                seats += [
+                    _seat_values(mid, row["game"], row["finished"], hands, s)
+                    for s in m.summary.seats
+                ]
+        if seats:
+            c.execute(_ADD_SEAT, seats)
+            _count_pairs(c, [m.summary for m in fresh if m.summary is not None])
+        if rate:
+            for game in sorted({row["game"] for row in rows if row["status"] == PENDING}):
+                _rate_chunk(c, game, CHUNK)
     return len(fresh)
 
 
-def _unrated(status: str) -> str:
-    return status if status != "rated" else "unfinished"
+def rate_pending(store: Store, stop: Callable[[], bool] | None = None, most: int = CHUNK) -> bool:
+    """Rate the pending matches of every game, ``most`` a transaction (so that no write holds
+    the database long), until none is left or ``stop()``; whether some are left. With none,
+    one query on an index."""
+    while stop is None or not stop():
+        query = select(ProfileMatch.game).where(ProfileMatch.status == PENDING).limit(1)
+        with reading(store, "cannot read the players' matches") as c:
+            game = c.scalar(query)
+        if game is None:
+            return False
+        with _writing(store, "cannot rate the players' matches") as c:
+            _rate_chunk(c, game, most)
+    return True
+
+
+_ADD_MATCH: Final = insert(ProfileMatch).returning(ProfileMatch.id, sort_by_parameter_order=True)
+_ADD_SEAT: Final = insert(PlayerMatch)
+
+
+def _match_values(m: NewMatch) -> dict[str, Any]:
+    summary = m.summary
+    return {
+        "source": "web" if m.table_id is not None else "tournament",
+        "game_id": m.game_id,
+        "table_id": m.table_id,
+        "match_no": m.match_no,
+        "game": (summary.game if summary is not None else m.game)[:60],
+        "finished": utc(m.finished),
+        "hands": summary.hands if summary is not None else 0,
+        "status": PENDING if summary is not None else m.status,
+    }
 
 
 def _not_stored(c: Connection, matches: Sequence[NewMatch]) -> list[NewMatch]:
@@ -186,6 +219,71 @@ def _seat_values(
     }
 
 
+def pairs(summaries: Sequence[MatchSummary]) -> dict[tuple[str, str, int], list[Any]]:
+    """Who met whom in ``summaries``: ``(player, other, partner)`` -> ``[other's name,
+    matches, won, lost, drawn]`` (``player``'s results), a match counted once a pair (a bot
+    on two seats of one match is met once as a partner, once as a rival at most)."""
+    out: dict[tuple[str, str, int], list[Any]] = {}
+    for summary in summaries:
+        met: set[tuple[str, str, int]] = set()
+        for s in summary.seats:
+            for o in summary.seats:
+                key = (s.player, o.player, int(o.side == s.side))
+                if o.player == s.player or key in met:
+                    continue
+                met.add(key)
+                entry = out.setdefault(key, [o.name, 0, 0, 0, 0])
+                entry[0] = shown_name(o.player, o.name)
+                entry[1] += 1
+                entry[2 + RESULTS.index(s.result)] += 1
+    return out
+
+
+def shown_name(player: str, name: str) -> str:
+    """A seat's label as a page lists the player: a bot's or a character's without the
+    number that told two of them apart at one table ("Seasoned bot 2")."""
+    if player.startswith(("bot:", "character:")):
+        head, _, tail = name.rpartition(" ")
+        if head and tail.isdigit():
+            return head
+    return name
+
+
+def _count_pairs(c: Connection, summaries: Sequence[MatchSummary]) -> None:
+    """Add ``summaries``' meetings to ``player_pair`` (in the transaction that stores them:
+    once each, as they are)."""
+    found = pairs(summaries)
+    if not found:
+        return
+    dialect = sqlite if c.dialect.name == "sqlite" else postgresql
+    statement = dialect.insert(PlayerPair)
+    given = statement.excluded
+    statement = statement.on_conflict_do_update(
+        index_elements=["player", "other", "partner"],
+        set_={
+            "name": given.name,
+            "matches": PlayerPair.matches + given.matches,
+            "won": PlayerPair.won + given.won,
+            "lost": PlayerPair.lost + given.lost,
+            "drawn": PlayerPair.drawn + given.drawn,
+        },
+    )
+    rows = [
+        {
+            "player": player[:200],
+            "other": other[:200],
+            "partner": partner,
+            "name": name[:200],
+            "matches": n,
+            "won": won,
+            "lost": lost,
+            "drawn": drawn,
+        }
+        for (player, other, partner), (name, n, won, lost, drawn) in found.items()
+    ]
+    c.execute(statement, rows)
+
+
 @functools.lru_cache(maxsize=256)
 def lower_wins(game: str) -> bool:
     """Whether the lower score wins ``game`` (a game this code does not know: no)."""
@@ -197,21 +295,25 @@ def lower_wins(game: str) -> bool:
         return False
 
 
-def _rerate(c: Connection, game: str, finished: datetime, first: int) -> None:
-    """Rate ``game``'s matches from the one that finished at ``finished`` (stored as
-    ``first``) on, in order, from each player's rating before it; store each seat's rating
-    after its match and every player's rating now."""
+def _rate_chunk(c: Connection, game: str, most: int) -> None:
+    """Rate ``game``'s first ``most`` pending matches in the order they finished, from each
+    player's rating before the first of them; store each seat's rating after its match and
+    every player's rating now. Every match after the first pending one is rated again (its
+    players' ratings before it may change): marked pending first, so that what one
+    transaction leaves — or a process killed between two — is still to do."""
+    pending = (ProfileMatch.status == PENDING, ProfileMatch.game == game)
+    order = (ProfileMatch.finished, ProfileMatch.id)
+    head = c.execute(select(*order).where(*pending).order_by(*order).limit(1)).first()
+    if head is None:
+        return
+    finished, first = head
     after = or_(
         ProfileMatch.finished > finished,
-        and_(ProfileMatch.finished == finished, ProfileMatch.id >= first),
+        and_(ProfileMatch.finished == finished, ProfileMatch.id > first),
     )
-    ids = list(
-        c.scalars(
-            select(ProfileMatch.id)
-            .where(ProfileMatch.game == game, ProfileMatch.status == "rated", after)
-            .order_by(ProfileMatch.finished, ProfileMatch.id)
-        )
-    )
+    again = (ProfileMatch.status == RATED, ProfileMatch.game == game, after)
+    c.execute(update(ProfileMatch).where(*again).values(status=PENDING))
+    ids = list(c.scalars(select(ProfileMatch.id).where(*pending).order_by(*order).limit(most)))
     seats: dict[int, list[Any]] = defaultdict(list)
     cols = (
         PlayerMatch.id,
@@ -257,6 +359,8 @@ def _rerate(c: Connection, game: str, finished: datetime, first: int) -> None:
             .values(mu=bindparam("mu"), sigma=bindparam("sigma")),
             updates,
         )
+    for part in _chunks(ids):
+        c.execute(update(ProfileMatch).where(ProfileMatch.id.in_(part)).values(status=RATED))
     _keep_ratings(c, game, players, current, names)
 
 
@@ -327,15 +431,17 @@ def fill_games(
     stop: Callable[[], bool] | None = None,
     *,
     quiet: bool = False,
+    rate: bool = True,
 ) -> int:
     """Sum up the tournament games (of ``tournament_id``, or all) that are not yet, ``batch``
     a transaction, until none is left or ``stop()``; how many were summed up.
 
     ``quiet``: a database error stops it without a word (a tournament plays on: its games
     are summed up by the next fill, the server's at its start) instead of a StoreError.
+    ``rate``: as :func:`add_matches`'s.
     """
     try:
-        return _fill_games(store, tournament_id, batch, stop)
+        return _fill_games(store, tournament_id, batch, stop, rate)
     except StoreError:
         if not quiet:
             raise
@@ -343,7 +449,11 @@ def fill_games(
 
 
 def _fill_games(
-    store: Store, tournament_id: int | None, batch: int, stop: Callable[[], bool] | None
+    store: Store,
+    tournament_id: int | None,
+    batch: int,
+    stop: Callable[[], bool] | None,
+    rate: bool,
 ) -> int:
     done = 0
     while stop is None or not stop():
@@ -364,7 +474,7 @@ def _fill_games(
                 select(Game.id, Game.record, Game.finished_at).where(Game.id.in_(ids))
             ).all()
         matches = [_game_match(r.id, r.record, r.finished_at) for r in rows]
-        done += add_matches(store, matches)
+        done += add_matches(store, matches, rate=rate)
         if len(ids) < batch:
             break
     return done
@@ -406,5 +516,8 @@ __all__ = [
     "fill_games",
     "lower_wins",
     "now",
+    "pairs",
+    "rate_pending",
     "reading",
+    "shown_name",
 ]

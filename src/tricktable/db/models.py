@@ -184,16 +184,18 @@ class ProfileMatch(Base):
     (``table_id``, ``match_no``) or a tournament's game (``game_id``), once each.
 
     ``game`` is the record's game (the rating's pool: one rating a game); ``status`` is
-    ``rated``, or ``unfinished`` for a match that never ended (a table closed mid-match), kept
-    so that the backfill does not replay it again.
+    ``rated``; ``pending`` while its seats' ratings are to be (re)computed; ``unfinished`` for a
+    match that never ended (a table closed mid-match) or ``unread`` for a record that does not
+    replay, kept so that the backfill does not read it again.
     """
 
     __tablename__ = "profile_match"
     __table_args__ = (
         UniqueConstraint("game_id"),
         UniqueConstraint("table_id", "match_no"),
-        # The ratings are updated in this order, a game at a time.
-        Index("ix_profile_match_game_finished", "game", "finished"),
+        # The ratings are updated a game at a time in the order matches finished, those
+        # still to (re)rate (``pending``) first found by their status.
+        Index("ix_profile_match_status_game_finished", "status", "game", "finished"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -220,8 +222,25 @@ class PlayerMatch(Base):
     __tablename__ = "player_match"
     __table_args__ = (
         UniqueConstraint("match_id", "seat"),
-        Index("ix_player_match_player_game_finished", "player", "game", "finished"),
-        Index("ix_player_match_player_finished", "player", "finished"),
+        # A player's page reads this index alone (it holds every column the counts, the
+        # rating's history and a rating before a match need), never the table.
+        Index(
+            "ix_player_match_player_game_finished",
+            "player",
+            "game",
+            "finished",
+            "match_id",
+            "side",
+            "result",
+            "hands",
+            "points_for",
+            "points_against",
+            "bids_made",
+            "bids_set",
+            "mu",
+            "sigma",
+        ),
+        Index("ix_player_match_player_finished_match_id", "player", "finished", "match_id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -258,3 +277,24 @@ class PlayerRating(Base):
     ordinal: Mapped[float] = mapped_column(Float)
     matches: Mapped[int] = mapped_column(Integer)
     last: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PlayerPair(Base):
+    """Two players met at finished matches: ``other`` as ``player``'s partner (``partner`` 1)
+    or rival (0), the matches they met at and ``player``'s results there; ``name`` is how
+    ``other`` was last labelled. Counted as each match is stored (its results never change),
+    so that a player's partners and rivals are a few rows read, whatever their matches."""
+
+    __tablename__ = "player_pair"
+    __table_args__ = (
+        Index("ix_player_pair_player_partner_matches", "player", "partner", "matches"),
+    )
+
+    player: Mapped[str] = mapped_column(String(200), primary_key=True)
+    other: Mapped[str] = mapped_column(String(200), primary_key=True)
+    partner: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    matches: Mapped[int] = mapped_column(Integer)
+    won: Mapped[int] = mapped_column(Integer)
+    lost: Mapped[int] = mapped_column(Integer)
+    drawn: Mapped[int] = mapped_column(Integer)

@@ -1,11 +1,12 @@
 """The players' pages' queries: a player's page and a game's standings, each on an index.
 
 A page is a handful of queries on the tables :mod:`tricktable.analysis.profile_store` keeps:
-the counts by game and result and the rating's history on ``player, game, finished``, the
-recent matches on ``player, finished``, partners and rivals through ``match_id, seat`` (the
-other seats of the player's matches), the standings on ``game, ordinal`` — no scan of a table,
-whatever its size (``benchmarks/profile_speed.py`` prints the plans and the times for an
-account of 10,000 matches). Names reach SQL as bound parameters only.
+the counts by game and result and the rating's history on ``player, game, finished`` (an
+index that holds every column they read: the table itself is not read), the recent matches
+on ``player, finished, match_id``, partners and rivals on ``player, partner, matches``
+(``player_pair``, counted as the matches were stored), the standings on ``game, ordinal`` — no
+scan of a table, whatever its size (``benchmarks/profile_speed.py`` prints the plans and the
+times for an account of 10,000 matches). Names reach SQL as bound parameters only.
 """
 
 from __future__ import annotations
@@ -18,7 +19,14 @@ from sqlalchemy import Connection, func, select
 
 from tricktable.analysis.profile import bids_line, record_line
 from tricktable.analysis.profile_store import lower_wins, reading
-from tricktable.db.models import Game, PlayerMatch, PlayerRating, ProfileMatch, Tournament
+from tricktable.db.models import (
+    Game,
+    PlayerMatch,
+    PlayerPair,
+    PlayerRating,
+    ProfileMatch,
+    Tournament,
+)
 from tricktable.db.rows import utc
 from tricktable.db.store import Store
 
@@ -124,16 +132,17 @@ def _history(c: Connection, key: str) -> dict[str, list[dict[str, Any]]]:
     :data:`HISTORY_POINTS` (evenly, the last kept): ``n`` counts the matches in the game."""
     pm = PlayerMatch
     query = (
-        select(pm.game, pm.finished, pm.mu, pm.sigma)
+        select(pm.game, pm.mu, pm.sigma)
         .where(pm.player == key)
-        .order_by(pm.game, pm.finished)
+        .order_by(pm.game, pm.finished, pm.match_id)
     )
-    points: dict[str, list[tuple[int, datetime, float, float]]] = defaultdict(list)
+    points: dict[str, list[tuple[int, float, float]]] = defaultdict(list)
     counted: dict[str, int] = defaultdict(int)
-    for game, finished, mu, sigma in c.execute(query):
+    # The matches' times are left in the index: parsing 10,000 of them cost more than the rest.
+    for game, mu, sigma in c.execute(query):
         counted[game] += 1
         if mu is not None and sigma is not None:
-            points[game].append((counted[game], finished, mu, sigma))
+            points[game].append((counted[game], mu, sigma))
     out: dict[str, list[dict[str, Any]]] = {}
     for game, series in points.items():
         step = max(1, -(-len(series) // HISTORY_POINTS))
@@ -141,42 +150,37 @@ def _history(c: Connection, key: str) -> dict[str, list[dict[str, Any]]]:
         if kept[-1] is not series[-1]:
             kept.append(series[-1])
         out[game] = [
-            {"n": n, "at": _iso(at), "mu": mu, "sigma": sigma, "ordinal": mu - 3 * sigma}
-            for n, at, mu, sigma in kept
+            {"n": n, "mu": mu, "sigma": sigma, "ordinal": mu - 3 * sigma} for n, mu, sigma in kept
         ]
     return out
 
 
 def _company(c: Connection, key: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """``key``'s most frequent partners and rivals: matches together and ``key``'s results."""
-    me = PlayerMatch.__table__.alias("me")
-    other = PlayerMatch.__table__.alias("other")
-    partner = (other.c.side == me.c.side).label("partner")
-    query = (
-        select(
-            other.c.player,
-            partner,
-            me.c.result,
-            # matches together (a bot on two seats of one match counts once)
-            func.count(me.c.match_id.distinct()),
-            func.min(other.c.name),  # "Seasoned bot" rather than "Seasoned bot 2"
+    """``key``'s most frequent partners and rivals: the matches they met at, ``key``'s
+    results there (``player_pair``, counted as the matches were stored)."""
+    pp = PlayerPair
+    out: list[list[dict[str, Any]]] = []
+    for partner in (1, 0):
+        query = (
+            select(pp.other, pp.name, pp.matches, pp.won, pp.lost, pp.drawn)
+            .where(pp.player == key, pp.partner == partner)
+            .order_by(pp.matches.desc())
+            .limit(TOP)
         )
-        .select_from(me.join(other, other.c.match_id == me.c.match_id))
-        .where(me.c.player == key, other.c.player != key)
-        .group_by(other.c.player, partner, me.c.result)
-    )
-    found: dict[tuple[str, bool], dict[str, Any]] = {}
-    for player, is_partner, result, n, name in c.execute(query):
-        entry = found.setdefault(
-            (player, bool(is_partner)),
-            {"player": player, "name": name, "matches": 0, "won": 0, "lost": 0, "drawn": 0},
+        out.append(
+            [
+                {
+                    "player": r.other,
+                    "name": r.name,
+                    "matches": r.matches,
+                    "won": r.won,
+                    "lost": r.lost,
+                    "drawn": r.drawn,
+                }
+                for r in c.execute(query)
+            ]
         )
-        entry["matches"] += int(n)
-        entry[result] += int(n)
-    ranked = sorted(found.items(), key=lambda kv: (-kv[1]["matches"], kv[1]["player"]))
-    partners = [e for (_, p), e in ranked if p][:TOP]
-    rivals = [e for (_, p), e in ranked if not p][:TOP]
-    return partners, rivals
+    return out[0], out[1]
 
 
 def _recent(c: Connection, key: str) -> list[dict[str, Any]]:
@@ -270,7 +274,7 @@ def standings(store: Store, game: str, limit: int = 100) -> dict[str, Any]:
     )
     with reading(store, "cannot read the standings") as c:
         rows = c.execute(query).all()
-        games = list(c.scalars(select(pr.game).distinct().order_by(pr.game)))
+        games = _games(c)
     return {
         "game": game,
         "games": games,
@@ -287,6 +291,18 @@ def standings(store: Store, game: str, limit: int = 100) -> dict[str, Any]:
             for i, r in enumerate(rows, 1)
         ],
     }
+
+
+def _games(c: Connection) -> list[str]:
+    """The games that have standings: one seek of the index a game (DISTINCT would read the
+    whole index, a row a player and game)."""
+    games: list[str] = []
+    while True:
+        after = PlayerRating.game > games[-1] if games else PlayerRating.game.is_not(None)
+        found = c.scalar(select(func.min(PlayerRating.game)).where(after))
+        if found is None:
+            return games
+        games.append(found)
 
 
 def _iso(moment: datetime) -> str:

@@ -152,13 +152,15 @@ def match_over(room: Room) -> None:
     store = room.hub.store
     table_id, match_no, finished = room.id, room.match_no, profile_store.now()
 
+    worker = summaries(store, room.hub.log)
+
     def store_it() -> None:
         keyed = with_keys(summary, seat_keys(store, seats))
-        profile_store.add_matches(
-            store.store, [NewMatch(finished, keyed, table_id=table_id, match_no=match_no)]
-        )
+        match = NewMatch(finished, keyed, table_id=table_id, match_no=match_no)
+        profile_store.add_matches(store.store, [match])
+        rate_on(worker, store)  # a re-rating of its game under way (a backfill) goes on
 
-    summaries(store, room.hub.log).put(store_it)
+    worker.put(store_it)
 
 
 def with_keys(summary: MatchSummary, keys: Sequence[str]) -> MatchSummary:
@@ -193,23 +195,32 @@ def seat_keys(store: WebStore, seats: Sequence[dict[str, Any]]) -> list[str]:
 
 def backfill(store: WebStore, log: Log | None = None) -> None:
     """Queue the summing up of every finished web match and tournament game not summed up
-    yet (idempotent; with nothing to do, two queries on indexes and one of the tables)."""
+    yet, then their rating (idempotent; with nothing to do, a few queries on indexes and
+    one of the tables). Stored unrated first, a batch a transaction, and rated in order
+    once all are in: one re-rating, not one a batch."""
     worker = summaries(store, log)
 
     def tournaments() -> None:
-        profile_store.fill_games(store.store, stop=worker.busy)
-        if worker.busy():
-            worker.put(tournaments)  # after the jobs that came in meanwhile
+        profile_store.fill_games(store.store, stop=worker.busy, rate=False)
+        worker.put(tournaments if worker.busy() else lambda: rate_on(worker, store))
 
     def web() -> None:
         todo = web_matches_missing(store)
         if not todo:
             worker.put(tournaments)
             return
-        profile_store.add_matches(store.store, [web_match(store, *t) for t in todo[:BATCH]])
+        matches = [web_match(store, *t) for t in todo[:BATCH]]
+        profile_store.add_matches(store.store, matches, rate=False)
         worker.put(web)  # the next batch, behind anything queued meanwhile
 
     worker.put(web)
+
+
+def rate_on(worker: Summaries, store: WebStore) -> None:
+    """Rate the pending matches (:func:`~tricktable.analysis.profile_store.rate_pending`),
+    yielding to the jobs that come in meanwhile: queued again behind them."""
+    if profile_store.rate_pending(store.store, stop=worker.busy):
+        worker.put(lambda: rate_on(worker, store))
 
 
 def web_matches_missing(store: WebStore) -> list[tuple[str, int, dict[str, Any], list[Any]]]:
@@ -218,21 +229,28 @@ def web_matches_missing(store: WebStore) -> list[tuple[str, int, dict[str, Any],
     then); its current one, if the table is over, or closed (ended or not: replayed once,
     and an unfinished one is marked so)."""
     with profile_store.reading(store.store, "cannot read the tables") as c:
-        tables = c.execute(
-            select(
-                WebTable.id, WebTable.match_no, WebTable.status, WebTable.settings, WebTable.seats
+        tables = c.execute(select(WebTable.id, WebTable.match_no, WebTable.status)).all()
+        summed = select(ProfileMatch.table_id, func.count()).group_by(ProfileMatch.table_id)
+        counts = {t: n for t, n in c.execute(summed.where(ProfileMatch.table_id.is_not(None)))}
+        # Only the tables short of matches are read further (one query a few hundred).
+        ended = {
+            t.id: t.match_no if t.status in ("over", "closed") else t.match_no - 1 for t in tables
+        }
+        short = sorted(t for t, last in ended.items() if counts.get(t, 0) < last)
+        todo = []
+        for start in range(0, len(short), 500):
+            part = short[start : start + 500]
+            stored = select(ProfileMatch.table_id, ProfileMatch.match_no).where(
+                ProfileMatch.table_id.in_(part)
             )
-        ).all()
-        stored = select(ProfileMatch.table_id, ProfileMatch.match_no).where(
-            ProfileMatch.table_id.is_not(None)
-        )
-        done = {(t, m) for t, m in c.execute(stored)}
-    todo = []
-    for t in tables:
-        last = t.match_no if t.status in ("over", "closed") else t.match_no - 1
-        for m in range(1, last + 1):
-            if (t.id, m) not in done:
-                todo.append((t.id, m, json.loads(t.settings), json.loads(t.seats)))
+            done = {(t, m) for t, m in c.execute(stored)}
+            rows = select(WebTable.id, WebTable.settings, WebTable.seats).where(
+                WebTable.id.in_(part)
+            )
+            for t in c.execute(rows):
+                for m in range(1, ended[t.id] + 1):
+                    if (t.id, m) not in done:
+                        todo.append((t.id, m, json.loads(t.settings), json.loads(t.seats)))
     return todo
 
 
@@ -254,7 +272,7 @@ def web_match(
         )
     finished: datetime = last if last is not None else profile_store.now()
 
-    def match(summary: MatchSummary | None, game: str = "?", status: str = "rated") -> NewMatch:
+    def match(summary: MatchSummary | None, game: str = "?", status: str = "unread") -> NewMatch:
         return NewMatch(
             finished, summary, game, table_id=table_id, match_no=match_no, status=status
         )
@@ -383,6 +401,7 @@ __all__ = [
     "Summaries",
     "backfill",
     "match_over",
+    "rate_on",
     "resolve",
     "routes",
     "seat_keys",

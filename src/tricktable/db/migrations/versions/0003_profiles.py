@@ -1,4 +1,4 @@
-"""Players' pages (issue 28): a summary of every finished match, a row a seat, and ratings.
+"""Players' pages (issue 28): every finished match a row a seat, ratings, partners and rivals.
 
 Revision ID: 0003
 Revises: 0002
@@ -18,8 +18,26 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
+#: a player's rows in order by game, with all a page counts (tricktable.db.models' twin)
+COVERING = (
+    "player",
+    "game",
+    "finished",
+    "match_id",
+    "side",
+    "result",
+    "hands",
+    "points_for",
+    "points_against",
+    "bids_made",
+    "bids_set",
+    "mu",
+    "sigma",
+)
+
+
 def upgrade() -> None:
-    """Create the profile_match, player_match and player_rating tables and their indexes.
+    """Create the profile_match, player_match, player_rating and player_pair tables.
 
     They start empty: the server fills them from the matches already played when it starts
     (tricktable.web.profiles' backfill), so this migration reads no record.
@@ -49,7 +67,11 @@ def upgrade() -> None:
         sa.UniqueConstraint("game_id", name="uq_profile_match_game_id"),
         sa.UniqueConstraint("table_id", "match_no", name="uq_profile_match_table_id_match_no"),
     )
-    op.create_index("ix_profile_match_game_finished", "profile_match", ["game", "finished"])
+    # The ratings are updated a game at a time in the order matches finished, those still to
+    # (re)rate first found by their status.
+    op.create_index(
+        "ix_profile_match_status_game_finished", "profile_match", ["status", "game", "finished"]
+    )
     op.create_table(
         "player_match",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -78,11 +100,15 @@ def upgrade() -> None:
         # Also the index a match's other seats (partners, rivals) are found by.
         sa.UniqueConstraint("match_id", "seat", name="uq_player_match_match_id_seat"),
     )
-    # A player's page: by game (counts, rating history) and across games (recent matches).
+    # A player's page by game (counts, rating history) and a rating just before a match read
+    # this one alone, never the table (it covers what they read), and across games (recent
+    # matches) the second.
+    op.create_index("ix_player_match_player_game_finished", "player_match", list(COVERING))
     op.create_index(
-        "ix_player_match_player_game_finished", "player_match", ["player", "game", "finished"]
+        "ix_player_match_player_finished_match_id",
+        "player_match",
+        ["player", "finished", "match_id"],
     )
-    op.create_index("ix_player_match_player_finished", "player_match", ["player", "finished"])
     op.create_table(
         "player_rating",
         sa.Column("player", sa.String(200), nullable=False),
@@ -97,9 +123,25 @@ def upgrade() -> None:
     )
     # The standings of a game, best first.
     op.create_index("ix_player_rating_game_ordinal", "player_rating", ["game", "ordinal"])
+    op.create_table(
+        "player_pair",
+        sa.Column("player", sa.String(200), nullable=False),
+        sa.Column("other", sa.String(200), nullable=False),
+        sa.Column("partner", sa.Integer(), nullable=False),
+        sa.Column("name", sa.String(200), nullable=False),
+        sa.Column("matches", sa.Integer(), nullable=False),
+        sa.Column("won", sa.Integer(), nullable=False),
+        sa.Column("lost", sa.Integer(), nullable=False),
+        sa.Column("drawn", sa.Integer(), nullable=False),
+        sa.PrimaryKeyConstraint("player", "other", "partner", name="pk_player_pair"),
+    )
+    # A player's most frequent partners, and rivals, first.
+    op.create_index(
+        "ix_player_pair_player_partner_matches", "player_pair", ["player", "partner", "matches"]
+    )
 
 
 def downgrade() -> None:
-    """Drop the three tables."""
-    for name in ("player_rating", "player_match", "profile_match"):
+    """Drop the four tables."""
+    for name in ("player_pair", "player_rating", "player_match", "profile_match"):
         op.drop_table(name)
