@@ -18,7 +18,7 @@ from typing import Any, Final
 from sqlalchemy import Connection, func, select
 
 from tricktable.analysis.profile import bids_line, record_line
-from tricktable.analysis.profile_store import lower_wins, reading
+from tricktable.analysis.profile_store import lower_wins, reading, shown_name
 from tricktable.db.models import (
     Game,
     PlayerMatch,
@@ -246,12 +246,14 @@ def _recent(c: Connection, key: str) -> list[dict[str, Any]]:
                 "points_against": r.points_against,
                 "rating": None if r.mu is None else {"mu": r.mu, "sigma": r.sigma},
                 "partners": [
-                    {"player": o.player, "name": o.name}
+                    {"player": o.player, "name": shown_name(o.player, o.name)}
                     for o in around
                     if o.side == r.side and o.seat != r.seat
                 ],
                 "rivals": [
-                    {"player": o.player, "name": o.name} for o in around if o.side != r.side
+                    {"player": o.player, "name": shown_name(o.player, o.name)}
+                    for o in around
+                    if o.side != r.side
                 ],
                 "replay": f"/t/{r.table_id}?replay=1&match={r.match_no}"
                 if r.table_id is not None
