@@ -198,3 +198,44 @@ def test_a_plug_in_that_changes_its_events_changes_no_other_seats(spec: str) -> 
             ]
         )
     assert told[1] == told[0]
+
+
+@pytest.mark.parametrize("spec", GAMES)
+def test_what_two_seats_views_share_no_bot_can_change(spec: str) -> None:
+    """Underscores included: what seat 0's view and another seat's hold alike (the facts,
+    the finished tricks, the scores each view reaches through what views share) is
+    read-only, so a bot that writes to its view's private parts — ``view._shared.scores =
+    ...``, ``view._info["declarer"] = 3`` — changes nothing the next seat's bot sees. (The
+    game is shared and documented as such: docs/writing-bots.md.)"""
+    for state in positions(spec, 5):
+        state.listen()
+        views = [state.view(seat) for seat in range(state.n)]
+        past = (state.game, state.events)
+        mine = {id(o): o for o in reachable(views[0], past)}
+        for other in views[1:]:
+            shared = [o for o in reachable(other, past) if id(o) in mine and o is not other]
+            changeable = [type(o).__name__ for o in shared if mutable(o)]
+            assert not changeable, f"{spec}: views share changeable {changeable}"
+
+
+def test_a_bot_that_writes_to_its_views_private_parts_changes_no_other_seat() -> None:
+    state = load_game("setback").new_state(3)
+    state.deal()
+    rng = random.Random(3)
+    for _ in range(2):  # two bids: the facts hold some
+        state.apply(rng.choice(state.legal_actions()))
+    view = state.view(state.to_act)
+    before = [json.dumps(state.view(s).to_dict(), sort_keys=True) for s in range(state.n)]
+    for attempt in (
+        lambda: setattr(view._shared, "scores", (999, 999)),
+        lambda: view._shared.facts.__setitem__("x", 1),  # type: ignore[attr-defined]
+        lambda: view._info.__setitem__("declarer", 3),  # type: ignore[attr-defined]
+    ):
+        with pytest.raises((AttributeError, TypeError)):
+            attempt()
+    info = view.info()
+    for value in info.values():
+        if isinstance(value, list):
+            value.append(999)  # the bot's own copy
+    after = [json.dumps(state.view(s).to_dict(), sort_keys=True) for s in range(state.n)]
+    assert after == before

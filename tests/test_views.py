@@ -19,6 +19,13 @@ def _or(masks: list[int]) -> int:
     return out
 
 
+def _as_lists(value: object) -> object:
+    """A fact as info() gives it: every sequence a list, at any depth."""
+    if isinstance(value, list | tuple):
+        return [_as_lists(item) for item in value]
+    return value
+
+
 def check_views(state: TrickState) -> None:
     for seat in range(state.n):
         view = state.view(seat)
@@ -28,8 +35,8 @@ def check_views(state: TrickState) -> None:
         assert view.won == state.won
         assert view.tricks_won == state.tricks_won
         assert view.dealer == state.dealer
-        facts = {**state._view_extra(seat), **state._trick_facts()}
-        assert view.info() == {k: list(v) if isinstance(v, tuple) else v for k, v in facts.items()}
+        facts = {**dict(state._view_extra(seat)), **dict(state._trick_facts())}
+        assert view.info() == {k: _as_lists(v) for k, v in facts.items()}
         for value in view.info().values():  # the bot's own lists
             assert not isinstance(value, list) or all(value is not v for v in facts.values())
         pairs = zip(state.actors, state.actions, strict=True)

@@ -38,7 +38,7 @@ from tricktable.engine.mixing import M31, mix31
 from tricktable.engine.phases import DEAL, OVER, PLAY
 from tricktable.engine.results import SEALED, HandResult, sealed_class
 from tricktable.engine.tables import NO_TRUMP
-from tricktable.engine.view import Shared, View
+from tricktable.engine.view import Facts, Shared, View, frozen
 from tricktable.errors import IllegalAction, RecordError, TricktableError
 from tricktable.seeds import derive_seed, fresh_seed
 
@@ -122,8 +122,8 @@ class TrickState:
         self._snap: Shared | None = None
         self._infos: list[Any] | None = None
         #: the facts every seat shares where the game's are public (``_facts_public``): one
-        #: dict, no list of them to make after each bid
-        self._public_info: dict[str, Any] | None = None
+        #: read-only set of pairs, no list of them to make after each bid
+        self._public_info: Facts | None = None
         #: whether ``_view_extra`` is the same for every seat (a game sets it): then the
         #: seats share one dict
         self._facts_public = False
@@ -362,13 +362,19 @@ class TrickState:
             before = self._befores[seat] = tuple(seen) if hidden else pairs
         return before
 
-    def _info_of(self, seat: int) -> dict[str, Any]:
-        """``seat``'s game-specific facts, made once and shared until they change."""
+    def _info_of(self, seat: int) -> dict[str, Any] | Facts:
+        """``seat``'s game-specific facts, made once and kept until they change.
+
+        Where they are public (``_facts_public``) every seat's views share them, read-only
+        (:func:`~tricktable.engine.view.frozen`); else each seat's are its own, a dict that only
+        its own views hold (a bot that changes it changes nothing another seat is shown)."""
         if self._facts_public:
-            info = self._public_info
-            if info is None:
-                info = self._public_info = self._view_extra(0)
-            return info
+            public = self._public_info
+            if public is None:
+                facts = self._view_extra(0)
+                public = facts if isinstance(facts, tuple) else frozen(facts)
+                self._public_info = public
+            return public
         infos = self._infos
         if infos is None:
             infos = self._infos = [None] * self.n
@@ -857,25 +863,26 @@ class TrickState:
         """The name of a game-specific phase code."""
         return str(self.phase)
 
-    def _view_extra(self, seat: int) -> dict[str, Any]:
+    def _view_extra(self, seat: int) -> dict[str, Any] | Facts:
         """Game-specific facts ``seat`` may know (bids, declarer...), for its view's ``info``.
 
         Made again after each action other than a card, not during card play: facts that
-        change as tricks are won belong in :meth:`_trick_facts`. Every view until then
-        shares the dict: it is never changed after (``info()`` copies its lists for the bot).
+        change as tricks are won belong in :meth:`_trick_facts`. Every view of ``seat`` until
+        then holds them: a dict, or ``(name, value)`` pairs whose values are read-only (a
+        tuple, not a list), which cost no copy where ``_facts_public`` makes every seat's views
+        share them (a dict is then made read-only by :func:`~tricktable.engine.view.frozen`).
+        The game never changes them after, and puts no list of its own state in them
+        (``info()`` copies lists for the bot, but a bot may reach them).
         """
-        return {}
+        return ()
 
-    def _trick_facts(self) -> dict[str, Any]:
+    def _trick_facts(self) -> dict[str, Any] | Facts:
         """Public game-specific facts that change as tricks are won (Hearts' penalties), made
-        once per trick for every view, never changed after (``info()`` copies its lists for
-        the bot); they follow ``_view_extra``'s in ``info``."""
-        return _NO_FACTS
-
-
-#: the facts of a game without trick facts: one empty dict, never changed (views only ever
-#: copy it into new dicts), so that a game without them makes none per trick
-_NO_FACTS: Final[dict[str, Any]] = {}
+        once per trick and shared by every seat's views; they follow ``_view_extra``'s in
+        ``info``. Either ``(name, value)`` pairs whose values are read-only (a tuple, not a
+        list), as the games here give them, kept as they are, or a dict, which
+        :func:`~tricktable.engine.view.frozen` makes so (a game's plug-in may give either)."""
+        return ()
 
 
 def _match_key(seed: int) -> int:

@@ -39,7 +39,7 @@ from tricktable.engine.log import NOTE_KINDS, HandLog, Note, deal_lists
 from tricktable.engine.phases import AUCTION, DEAL, OVER, PHASE_NAMES, PLAY, SPECIAL
 from tricktable.engine.state import TrickState
 from tricktable.engine.tables import NO_TRUMP, TrumpTables, strength, trick_winner, trump_tables
-from tricktable.engine.view import Shared, View
+from tricktable.engine.view import Facts, Shared, View
 
 __all__ = [
     "AUCTION",
@@ -50,6 +50,7 @@ __all__ = [
     "PHASE_NAMES",
     "PLAY",
     "SPECIAL",
+    "Facts",
     "Game",
     "HandLog",
     "Note",

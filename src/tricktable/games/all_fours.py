@@ -34,6 +34,7 @@ from tricktable.engine.trick import (
     DEAL,
     OVER,
     PLAY,
+    Facts,
     Game,
     TrickState,
     TrumpTables,
@@ -108,7 +109,7 @@ class AllFoursState(TrickState):
         self.up_name = ""
         #: the facts of the play, made once a hand: none changes from the first card to the
         #: last (the views asked for them again after every trick)
-        self.play_info: dict[str, Any] | None = None
+        self.play_info: Facts | None = None
         #: each seat's side
         self.side_of: list[int] = [game.team_of(seat) for seat in range(self.n)]
 
@@ -375,7 +376,7 @@ class AllFoursState(TrickState):
     def _phase_name(self) -> str:
         return "give-or-run" if self.phase == GIVING else str(self.phase)
 
-    def _view_extra(self, seat: int) -> dict[str, Any]:
+    def _view_extra(self, seat: int) -> Facts:
         if self.phase == PLAY:
             info = self.play_info
             if info is None:
@@ -383,18 +384,19 @@ class AllFoursState(TrickState):
             return info
         return self._facts()
 
-    def _facts(self) -> dict[str, Any]:
-        """The facts every seat may know: the turn-up, the begging, the runs, the gains."""
-        return {
-            "up_card": self.up_name if self.up_card >= 0 else None,
-            "proposed": SUITS[self.proposed] if self.proposed >= 0 else None,
-            "eldest": self.eldest,
-            "begged": self.begged,
-            "gave": self.gave,
-            "runs": self.runs,
-            "hand_size": self.hand_size,
-            "gained": list(self.gained),
-        }
+    def _facts(self) -> Facts:
+        """The facts every seat may know: the turn-up, the begging, the runs, the gains (pairs,
+        read-only as made: every seat's views share them)."""
+        return (
+            ("up_card", self.up_name if self.up_card >= 0 else None),
+            ("proposed", SUITS[self.proposed] if self.proposed >= 0 else None),
+            ("eldest", self.eldest),
+            ("begged", self.begged),
+            ("gave", self.gave),
+            ("runs", self.runs),
+            ("hand_size", self.hand_size),
+            ("gained", tuple(self.gained)),
+        )
 
     def _explain(self, action: int) -> str:
         phase = self.phase

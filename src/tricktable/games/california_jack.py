@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from tricktable.cards import SUITS, card_name, mask_of, suit_of
 from tricktable.engine.events import HandChanged
-from tricktable.engine.trick import PLAY, Game, TrickState, TrumpTables, trump_tables
+from tricktable.engine.trick import PLAY, Facts, Game, TrickState, TrumpTables, trump_tables
 from tricktable.errors import TricktableError
 from tricktable.games.california_jack_options import (
     CaliforniaJackOptions,
@@ -204,14 +204,15 @@ class CaliforniaJackState(TrickState):
             return stock[0]
         return -1
 
-    def _trick_facts(self) -> dict[str, Any]:
+    def _trick_facts(self) -> Facts:
         top = self._top_seen()
-        return {
-            "stock_left": len(self.stock),
-            "stock_top": card_name(top) if top >= 0 else None,
-            # Public: all saw these cards taken (those since played are in the tricks).
-            "taken": self.shown_names[:],
-        }
+        return (
+            ("stock_left", len(self.stock)),
+            ("stock_top", card_name(top) if top >= 0 else None),
+            # Public: all saw these cards taken (those since played are in the tricks). Each
+            # seat's list is the state's, made read-only for every seat's views.
+            ("taken", tuple([tuple(names) for names in self.shown_names])),
+        )
 
     def known_held(self, viewer: int) -> int:
         """The cards in the other seats' hands that ``viewer`` (any seat, or a spectator)

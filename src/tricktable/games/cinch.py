@@ -134,7 +134,7 @@ class CinchState(TrickState):
         self.play_facts: list[dict[str, Any] | None] = [None] * self.n
         #: by seat, the names of its discards and the discards they name (the dealer's are
         #: asked for at each of his keeps): a list once made is never changed, only replaced
-        self.named: list[list[str] | None] = [None] * self.n
+        self.named: list[tuple[str, ...] | None] = [None] * self.n
         self.named_mask: list[int] = [0] * self.n
 
     # ------------------------------------------------------------------------- the auction
@@ -466,7 +466,7 @@ class CinchState(TrickState):
         if 0 <= seat < self.n:
             mine = self.discarded[seat]
             if mine and self.named_mask[seat] != mine:
-                self.named[seat] = [card_name(c) for c in cards_in(mine)]
+                self.named[seat] = tuple([card_name(c) for c in cards_in(mine)])
                 self.named_mask[seat] = mine
             facts["discarded"] = self.named[seat] if mine else None
             if seat == self.dealer and self.phase == ROBBING:

@@ -15,7 +15,7 @@ from typing import Any, Final
 from mypy_extensions import mypyc_attr
 
 from tricktable.cards import HEARTS, QUEEN, SPADES, card_of, mask_of
-from tricktable.engine.trick import PLAY, Game, TrickState
+from tricktable.engine.trick import PLAY, Facts, Game, TrickState
 from tricktable.games.filippa_options import FilippaOptions
 from tricktable.games.hearts import queen_taker
 from tricktable.games.hearts_options import pass_cycle
@@ -161,8 +161,8 @@ class FilippaState(PassingState):
         facts["negative"] = list(self.negative)
         return facts
 
-    def _trick_facts(self) -> dict[str, Any]:
-        return {"penalties": card_penalties(self.won)}
+    def _trick_facts(self) -> Facts:
+        return (("penalties", tuple(card_penalties(self.won))),)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -22,7 +22,7 @@ from tricktable.cards import (
     mask_of,
     parse_card,
 )
-from tricktable.engine.trick import PLAY, Game, TrickState
+from tricktable.engine.trick import PLAY, Facts, Game, TrickState
 from tricktable.games.hearts_options import (
     DIRECTION_NAMES,
     DIRECTIONS,
@@ -216,8 +216,8 @@ class HeartsState(PassingState):
     def _view_extra(self, seat: int) -> dict[str, Any]:
         return self._passing_facts(seat)
 
-    def _trick_facts(self) -> dict[str, Any]:
-        return {"hearts_broken": self.broken, "penalties": hearts_points(self.won)}
+    def _trick_facts(self) -> Facts:
+        return (("hearts_broken", self.broken), ("penalties", tuple(hearts_points(self.won))))
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

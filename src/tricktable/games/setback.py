@@ -41,6 +41,7 @@ from tricktable.engine.trick import (
     DEAL,
     PLAY,
     SPECIAL,
+    Facts,
     Game,
     TrickState,
     TrumpTables,
@@ -116,7 +117,7 @@ class SetbackState(TrickState):
         self.kitty_taken = False
         #: the kitty's card names, made once a hand for the declarer's views (a view's
         #: ``info()`` copies its lists, so every view may share this one)
-        self.kitty_names: list[str] = []
+        self.kitty_names: tuple[str, ...] = ()
 
     def _start_hand(self) -> None:
         self.phase = AUCTION
@@ -128,7 +129,7 @@ class SetbackState(TrickState):
         self.kitty = 0
         self.discards = 0
         self.kitty_taken = False
-        self.kitty_names = []
+        self.kitty_names = ()
         size = self.kitty_size
         if size and len(self.stock) < size:
             # A deal given without its stock (tests, tools): the rest of the deck, lowest first.
@@ -231,7 +232,7 @@ class SetbackState(TrickState):
             self.hands[declarer] |= self.kitty
             self.dealt[declarer] |= self.kitty
             self.kitty_taken = True
-            self.kitty_names = [card_name(c) for c in cards_in(self.kitty)]
+            self.kitty_names = tuple([card_name(c) for c in cards_in(self.kitty)])
             self.phase = DISCARDING
             self.to_act = declarer
             return
@@ -360,22 +361,25 @@ class SetbackState(TrickState):
             return "may not lead the joker while holding other cards"
         return self._explain_play(action)
 
-    def _view_extra(self, seat: int) -> dict[str, Any]:
+    def _view_extra(self, seat: int) -> Facts:
+        # Pairs, read-only as they are made (no copy to share them: see engine.view.frozen).
         playing = self.phase == PLAY or self.phase == DISCARDING
-        facts: dict[str, Any] = {
-            "high_bid": self.high_bid if self.phase == AUCTION else self.bid,
-            "high_bidder": self.high_bidder,
-            "declarer": self.declarer if playing else None,
-            "bid": self.bid if playing else None,
-        }
+        level = self.high_bid if self.phase == AUCTION else self.bid
+        facts: Facts = (
+            ("high_bid", level),
+            ("high_bidder", self.high_bidder),
+            ("declarer", self.declarer if playing else None),
+            ("bid", self.bid if playing else None),
+        )
         # Only games with these options have these facts: the others' views stay as they were.
         if self.moon_level:
-            level = self.high_bid if self.phase == AUCTION else self.bid
-            facts["moon"] = level == self.moon_level
+            facts += (("moon", level == self.moon_level),)
         if self.kitty_size:
             mine = self.kitty_taken and seat == self.declarer
-            facts["kitty"] = self.kitty_names if mine else None
-            facts["discarded"] = self.discards.bit_count()  # how many: all see the cards go
+            facts += (
+                ("kitty", self.kitty_names if mine else None),
+                ("discarded", self.discards.bit_count()),  # how many: all see the cards go
+            )
         return facts
 
     def _private(self, action: int) -> bool:

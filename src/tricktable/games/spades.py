@@ -18,7 +18,15 @@ from mypy_extensions import mypyc_attr
 from tricktable.cards import SPADES, SUIT_MASKS, card_name
 from tricktable.engine import actions as act
 from tricktable.engine.actions import BID
-from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState, TrumpTables, trump_tables
+from tricktable.engine.trick import (
+    AUCTION,
+    PLAY,
+    Facts,
+    Game,
+    TrickState,
+    TrumpTables,
+    trump_tables,
+)
 from tricktable.errors import NotationError
 from tricktable.games.spades_options import SpadesOptions
 from tricktable.games.spades_results import SpadesResult
@@ -298,8 +306,8 @@ class SpadesState(TrickState):
             "bags": list(self.bags),
         }
 
-    def _trick_facts(self) -> dict[str, Any]:
-        return {"spades_broken": self.broken}
+    def _trick_facts(self) -> Facts:
+        return (("spades_broken", self.broken),)
 
     def _clone_extra(self, other: TrickState) -> None:
         # Compiled, a state has no __dict__ for clone() to copy: every field a game adds and

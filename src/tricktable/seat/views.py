@@ -12,6 +12,7 @@ from typing import Any, Final
 
 from tricktable.engine.events import SPECTATOR
 from tricktable.engine.trick import TrickState, View
+from tricktable.engine.view import frozen
 
 #: the viewer who sees everything: every hand face up (after the match, or a replay)
 EVERYONE: Final = -1
@@ -38,7 +39,7 @@ def public_view(state: TrickState, everyone: bool = False) -> View:
     view.dealt = 0
     view._legal = []
     view._legal_mask = 0
-    view._info = common_facts(state)
+    view._info = frozen(common_facts(state))
     private = state._private_at
     if private:
         last = private[-1]
