@@ -60,8 +60,6 @@ EXTRA_OF: dict[str, str | None] = {
     "tricktable.cli.report": "report",
     "tricktable.web": "web",
     "tricktable.cli.serve": "web",
-    # the guard of the bots a server calls (httpx): the server's alone
-    "tricktable.protocols.endpoints": "web",
     "tricktable.tui": "tui",
     # the skins' names, which `tricktable tui --help` lists without the TUI installed
     "tricktable.tui.model": None,

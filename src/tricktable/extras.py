@@ -35,7 +35,6 @@ MODULES: Final[dict[str, tuple[str, ...]]] = {
         "argon2",
         "python_multipart",
         "limits",
-        "httpx",
         "sqlalchemy",
         "alembic",
     ),
