@@ -146,8 +146,8 @@ def match_over(room: Room) -> None:
     seats = [dict(s) for s in room.seats]
     try:
         summary = summarize(table.state, [f"seat:{i}" for i in range(len(seats))], room.names)
-    except (TricktableError, ValueError) as exc:
-        room.hub.log(f"table {room.id}: the match cannot be summed up: {exc}")
+    except Exception as exc:  # the players' pages never stop a table's end being told
+        room.hub.log(f"table {room.id}: the match cannot be summed up: {exc!r}"[:300])
         return
     store = room.hub.store
     table_id, match_no, finished = room.id, room.match_no, profile_store.now()
