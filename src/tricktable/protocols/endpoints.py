@@ -287,10 +287,15 @@ class _CheckedBackend(httpcore.AsyncNetworkBackend):
     the address that was checked.
     """
 
-    def __init__(self, policy: EndpointPolicy, resolver: Resolver) -> None:
+    def __init__(
+        self,
+        policy: EndpointPolicy,
+        resolver: Resolver,
+        dial: httpcore.AsyncNetworkBackend | None = None,
+    ) -> None:
         self._policy = policy
         self._resolver = resolver
-        self._dial = httpcore.AnyIOBackend()
+        self._dial = dial if dial is not None else httpcore.AnyIOBackend()
 
     async def _addresses(self, host: str, port: int, timeout: float | None) -> list[IPAddress]:
         literal = _literal(host)
@@ -389,6 +394,36 @@ class _CheckedTransport(httpx.AsyncHTTPTransport):
             return await super().handle_async_request(request)
         except _Refused as exc:
             raise EndpointRefused(str(request.url), exc.reason, exc.address) from None
+
+
+def checked_backend(
+    policy: EndpointPolicy,
+    resolver: Resolver | None = None,
+    dial: httpcore.AsyncNetworkBackend | None = None,
+) -> httpcore.AsyncNetworkBackend:
+    """httpcore's network backend that resolves, checks and dials a checked address, as
+    :func:`endpoint_client`'s does, for a client with a pool of its own (a bot's one
+    keep-alive connection): ``dial`` makes its connections (default httpcore's own). An
+    address refused raises :class:`EndpointRefused` (its ``url`` the host and port dialled)."""
+    return _RefusingBackend(policy, resolver or system_resolver, dial)
+
+
+class _RefusingBackend(_CheckedBackend):
+    """:class:`_CheckedBackend` for a client whose transport is not :class:`_CheckedTransport`:
+    a refusal is the one-line :class:`EndpointRefused` itself."""
+
+    async def connect_tcp(
+        self,
+        host: str,
+        port: int,
+        timeout: float | None = None,
+        local_address: str | None = None,
+        socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        try:
+            return await super().connect_tcp(host, port, timeout, local_address, socket_options)
+        except _Refused as exc:
+            raise EndpointRefused(f"{host}:{port}", exc.reason, exc.address) from None
 
 
 def endpoint_client(

@@ -53,6 +53,12 @@ from tricktable.engine.results import HandResult
 from tricktable.engine.trick import Game, View
 from tricktable.errors import BotError, BotFault, quote
 from tricktable.protocols import aio
+from tricktable.protocols.endpoints import (
+    EndpointPolicy,
+    EndpointRefused,
+    check_url,
+    checked_backend,
+)
 from tricktable.protocols.http_events import (
     QUOTE,
     GenericEvents,
@@ -175,7 +181,9 @@ class _Transport(httpx.AsyncHTTPTransport):
     (requests, streams, the mapping of httpcore's errors onto httpx's) is httpx's own.
     """
 
-    def __init__(self, context: ssl.SSLContext | None) -> None:
+    def __init__(
+        self, context: ssl.SSLContext | None, backend: httpcore.AsyncNetworkBackend
+    ) -> None:
         # verify=False for plain HTTP: httpx would otherwise load the CA bundle for nothing.
         super().__init__(verify=context or False, trust_env=False)
         if not isinstance(getattr(self, "_pool", None), httpcore.AsyncConnectionPool):
@@ -185,7 +193,7 @@ class _Transport(httpx.AsyncHTTPTransport):
             max_connections=1,
             max_keepalive_connections=1,
             keepalive_expiry=None,
-            network_backend=_Backend(),
+            network_backend=backend,
         )
 
 
@@ -257,6 +265,7 @@ class HttpBot(Bot):
         match_time: float | None = None,
         max_response: int = MAX_RESPONSE,
         name: str | None = None,
+        policy: EndpointPolicy | None = None,
     ) -> None:
         shown = quote(url.strip())
         try:
@@ -271,8 +280,14 @@ class HttpBot(Bot):
             raise BotError(f"bad bot URL {shown}: the port is not a number 1-65535") from None
         if decision_time <= 0:
             raise BotError(f"decision time must be positive, got {decision_time}")
+        if policy is not None:
+            check_url(url.strip())  # a server's bot: the URL's form by the guard's rule too
         self.url = url.strip()
         self.name = name or self.url
+        #: the addresses this bot may reach (a server's bots: public ones, unless the server
+        #: allows local bots); None for the bots a person runs from the command line, whose
+        #: own machine is where their bots usually are
+        self.policy = policy
         self._https = parts.scheme == "https"
         self._origin = urllib.parse.urlunsplit((parts.scheme, parts.netloc, "", "", ""))
         self._base = parts.path.rstrip("/")
@@ -394,8 +409,16 @@ class HttpBot(Bot):
         no redirect followed (an answer of 3xx is a fault, as any other status but 2xx)."""
         # The system's trusted authorities, as http.client's default (SSL_CERT_FILE honoured).
         context = ssl.create_default_context() if self._https else None
+        backend: httpcore.AsyncNetworkBackend = _Backend()
+        if self.policy is not None:
+            # Resolved, checked and dialled by the guard, never twice: a redirect is a fault
+            # anyway (follow_redirects=False), and each new connection is checked again.
+            backend = checked_backend(self.policy, dial=backend)
         return httpx.AsyncClient(
-            transport=_Transport(context), timeout=None, trust_env=False, follow_redirects=False
+            transport=_Transport(context, backend),
+            timeout=None,
+            trust_env=False,
+            follow_redirects=False,
         )
 
     def _holds(self) -> bool:
@@ -464,6 +487,8 @@ class HttpBot(Bot):
             raise self.fault(
                 "closed", f"{where}: the answer stopped after {exc.received} bytes"
             ) from None
+        except EndpointRefused as exc:
+            raise self.fault("closed", f"{where}: {exc}") from None
         except httpx.ConnectError as exc:
             if _refused(exc):
                 raise self.fault(
