@@ -41,11 +41,13 @@ def offered(games: list[dict[str, Any]]) -> list[tuple[str, int, str, dict[str, 
 
 
 def dealt(person: Client, table: str, seconds: float = 60) -> dict[str, Any] | None:
-    """The first snapshot of ``table`` showing the person's dealt hand (None: none came)."""
+    """The first snapshot of ``table`` showing the person's dealt hand, or the match over
+    (a table of few points can end on the dealer's kicks before the person's first turn: about
+    one 6-seat All Fours match in twenty at two points); None: neither came."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         snap = person.until("snapshot", timeout=deadline - time.monotonic(), table=table)["data"]
-        if snap.get("hand") and snap["hand"].get("cards"):
+        if (snap.get("hand") and snap["hand"].get("cards")) or snap.get("over"):
             return dict(snap)
     return None
 
