@@ -14,6 +14,7 @@ from datetime import datetime
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -174,6 +175,29 @@ class WebSetting(Base):
 
     key: Mapped[str] = mapped_column(String(40), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
+
+
+class WebBot(Base):
+    """A bot of an account's (issue 28 item 2): ``kind`` ``websocket`` (it connects with a
+    token: ``token_hash`` is the SHA-256 of it), ``http`` (``endpoint`` its URL) or ``program``
+    (``endpoint`` its command, JSON; the operator's alone: ``owner`` null). At tables it is the
+    ``web_user`` row ``user_id`` (an account that cannot sign in: no password), so its name is
+    unique among accounts' and its seats are keyed as an account's on the players' pages. A
+    deleted bot is ``revoked``: its row and name stay, its matches keep naming it."""
+
+    __tablename__ = "web_bot"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("web_user.id", ondelete="CASCADE"), unique=True)
+    owner: Mapped[int | None] = mapped_column(
+        ForeignKey("web_user.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(100))
+    kind: Mapped[str] = mapped_column(String(10))
+    endpoint: Mapped[str | None] = mapped_column(Text)
+    token_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked: Mapped[bool] = mapped_column(Boolean)
 
 
 # -- players' pages (issue 28): a summary row a seat of every finished match, and ratings ----

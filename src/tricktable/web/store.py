@@ -25,7 +25,7 @@ from sqlalchemy import Connection, delete, event, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from tricktable.db import Store, StoreError
-from tricktable.db.models import WebJournal, WebSession, WebSetting, WebTable, WebUser
+from tricktable.db.models import WebBot, WebJournal, WebSession, WebSetting, WebTable, WebUser
 
 #: how long a session lasts
 SESSION_DAYS = 30
@@ -43,6 +43,35 @@ class User:
     def to_json(self) -> dict[str, Any]:
         """The user as the API shows it (never the password's hash)."""
         return {"id": self.id, "name": self.name, "kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class BotRow:
+    """A stored bot (``web_bot``): ``user_id`` is who it is at tables; ``owner`` the account
+    that made it (None: the operator's)."""
+
+    id: int
+    user_id: int
+    owner: int | None
+    name: str
+    kind: str
+    endpoint: str | None
+    created: datetime
+    revoked: bool
+
+    def user(self) -> User:
+        """The bot as a connection's user: its own identity, never its owner's."""
+        return User(self.user_id, self.name, "bot")
+
+    def to_json(self) -> dict[str, Any]:
+        """The bot as the API shows it (never its token's hash)."""
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "endpoint": self.endpoint,
+            "created": _utc(self.created).isoformat(timespec="seconds"),
+            "revoked": self.revoked,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +265,90 @@ class WebStore:
                 c.execute(delete(WebSession).where(WebSession.id.in_(ended)))
         return ended
 
+    # -- bots ----------------------------------------------------------------------------------
+
+    def add_bot(
+        self, owner: int | None, name: str, kind: str, endpoint: str | None, token_hash: str | None
+    ) -> BotRow:
+        """A new bot of account ``owner`` (None: the operator's). Its name is an account's
+        name too (a ``web_user`` row without a password: it cannot sign in), so no account
+        or other bot may have it (:class:`NameTaken`)."""
+        now = _now()
+        try:
+            with self._write("cannot add the bot") as c:
+                made = c.execute(
+                    insert(WebUser).values(
+                        name=name, name_key=fold(name), kind="account", password=None, created=now
+                    )
+                ).inserted_primary_key
+                assert made is not None
+                uid = int(made[0])
+                c.execute(
+                    insert(WebBot).values(
+                        user_id=uid,
+                        owner=owner,
+                        name=name,
+                        kind=kind,
+                        endpoint=endpoint,
+                        token_hash=token_hash,
+                        created=now,
+                        revoked=False,
+                    )
+                )
+        except StoreError as exc:
+            if isinstance(exc.__cause__, IntegrityError):
+                raise NameTaken(f"the name {name!r} is taken") from None
+            raise
+        found = self.bot(name)
+        assert found is not None
+        return found
+
+    def bot(self, name: str) -> BotRow | None:
+        """The bot named ``name`` (folded as accounts' names are), revoked or not, or None."""
+        query = _BOTS.where(WebUser.name_key == fold(name))
+        with self._read("cannot read the bots") as c:
+            row = c.execute(query).first()
+        return None if row is None else _bot_row(row)
+
+    def bots_of(self, owner: int) -> list[BotRow]:
+        """The bots of account ``owner`` not deleted, oldest first."""
+        query = _BOTS.where(WebBot.owner == owner, WebBot.revoked.is_(False)).order_by(WebBot.id)
+        with self._read("cannot read the bots") as c:
+            return [_bot_row(r) for r in c.execute(query)]
+
+    def bot_by_token(self, token_hash: str) -> BotRow | None:
+        """The live bot whose token hashes to ``token_hash``, or None."""
+        query = _BOTS.where(WebBot.token_hash == token_hash, WebBot.revoked.is_(False))
+        with self._read("cannot read the bots") as c:
+            row = c.execute(query).first()
+        return None if row is None else _bot_row(row)
+
+    def live_bot_tokens(self, hashes: Iterable[str]) -> set[str]:
+        """Those of the token hashes ``hashes`` that still open a bot (not rotated, not
+        deleted)."""
+        wanted = sorted(set(hashes))
+        live: set[str] = set()
+        with self._read("cannot read the bots") as c:
+            for start in range(0, len(wanted), 500):
+                query = select(WebBot.token_hash).where(
+                    WebBot.token_hash.in_(wanted[start : start + 500]), WebBot.revoked.is_(False)
+                )
+                live.update(h for h in c.scalars(query) if h is not None)
+        return live
+
+    def set_bot_token(self, bot_id: int, token_hash: str | None) -> None:
+        """Give bot ``bot_id`` a new token's hash (the old token opens nothing after)."""
+        with self._write("cannot store the bot's token") as c:
+            c.execute(update(WebBot).where(WebBot.id == bot_id).values(token_hash=token_hash))
+
+    def revoke_bot(self, bot_id: int) -> None:
+        """Delete bot ``bot_id`` as its owner sees it: no token, no listing; its row and name
+        stay, so the matches it played keep naming it (and nobody else takes the name)."""
+        with self._write("cannot delete the bot") as c:
+            c.execute(
+                update(WebBot).where(WebBot.id == bot_id).values(token_hash=None, revoked=True)
+            )
+
     # -- tables ------------------------------------------------------------------------------
 
     def add_table(self, row: TableRow) -> None:
@@ -324,6 +437,17 @@ class WebStore:
 
 #: the journal's one statement
 _APPEND = insert(WebJournal)
+#: a bot's columns, its name's key from its user row
+_BOTS = select(
+    WebBot.id,
+    WebBot.user_id,
+    WebBot.owner,
+    WebBot.name,
+    WebBot.kind,
+    WebBot.endpoint,
+    WebBot.created,
+    WebBot.revoked,
+).join(WebUser, WebUser.id == WebBot.user_id)
 
 
 class NameTaken(StoreError):
@@ -333,6 +457,19 @@ class NameTaken(StoreError):
 def fold(name: str) -> str:
     """A name as accounts are told apart: case and spacing folded."""
     return " ".join(name.casefold().split())
+
+
+def _bot_row(r: Any) -> BotRow:
+    return BotRow(
+        id=r.id,
+        user_id=r.user_id,
+        owner=r.owner,
+        name=r.name,
+        kind=r.kind,
+        endpoint=r.endpoint,
+        created=r.created,
+        revoked=bool(r.revoked),
+    )
 
 
 def _table_row(r: Any) -> TableRow:
