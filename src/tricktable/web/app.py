@@ -34,7 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from tricktable.db import StoreError
 from tricktable.errors import TricktableError
 from tricktable.text import unshowable
-from tricktable.web import lobby, profiles
+from tricktable.web import bots, lobby, profiles
 from tricktable.web.doors import BodyLimit, HostCheck, SessionBySchemeMiddleware, address_key
 from tricktable.web.hub import BadRequest, Conn, Hub, HubLimits
 from tricktable.web.replay import Replays, replay_answer
@@ -96,6 +96,8 @@ class Door:
     sid: str
     address: str
     code: int | None = None
+    #: a bot's connection: its token's digest (its ``sid`` is empty: a bot has no session)
+    token: str | None = None
 
 
 class Web:
@@ -180,7 +182,8 @@ def _error(status: int, reason: str) -> JSONResponse:
     return JSONResponse({"error": reason}, status_code=status)
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def read_body(request: Request) -> dict[str, Any]:
+    """A request's JSON object body (BadRequest in one line if it is not one)."""
     # BodyLimit has refused a longer body before it was read; this is a second guard.
     raw = await request.body()
     if len(raw) > MAX_BODY:
@@ -246,7 +249,7 @@ def make_app(
             try:
                 return await fn(request)
             except BadRequest as exc:
-                return _error(400, str(exc))
+                return _error(getattr(exc, "status", 400), str(exc))
             except NameTaken as exc:
                 return _error(409, str(exc))
             except StoreError as exc:
@@ -265,7 +268,7 @@ def make_app(
             if found is None:
                 return _error(401, "no session: sign in, or play as a guest (POST /api/guest)")
             user, csrf = found
-            if request.method == "POST":
+            if request.method not in ("GET", "HEAD"):  # a POST, a DELETE
                 given = request.headers.get("x-csrf-token", "")
                 if not given or given != csrf:
                     return _error(403, "missing or wrong CSRF token (X-CSRF-Token from /api/me)")
@@ -315,11 +318,11 @@ def make_app(
             return _error(403, "wrong origin")
         if too_many_new(request):
             return _error(429, "too many new players from here: wait a minute")
-        data = await _body(request)
+        data = await read_body(request)
         name = _name(data.get("name"))
-        if store.account(name) is not None:
+        if store.account(name) is not None or store.bot(name) is not None:
             raise NameTaken(
-                f"{name!r} is the name of an account: log in to it, or play as a guest "
+                f"{name!r} is the name of an account or a bot: log in to it, or play as a guest "
                 "under another name"
             )
         user = store.add_user(name, "guest")
@@ -330,7 +333,7 @@ def make_app(
             return _error(403, "wrong origin")
         if too_many_new(request):
             return _error(429, "too many new players from here: wait a minute")
-        data = await _body(request)
+        data = await read_body(request)
         name = _name(data.get("name"))
         password = data.get("password")
         if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= 200:
@@ -342,7 +345,7 @@ def make_app(
     async def login(request: Request) -> Response:
         if not origin_ok(request):
             return _error(403, "wrong origin")
-        data = await _body(request)
+        data = await read_body(request)
         name = _name(data.get("name"))
         password = data.get("password")
         if not isinstance(password, str) or len(password) > 200:
@@ -363,7 +366,7 @@ def make_app(
     async def change_password(request: Request, user: User) -> Response:
         if user.kind != "account":
             raise BadRequest("a guest has no password: sign up for an account")
-        data = await _body(request)
+        data = await read_body(request)
         old, new = data.get("old"), data.get("new")
         if not isinstance(old, str) or len(old) > 200:
             raise BadRequest("the old password is text")
@@ -395,7 +398,7 @@ def make_app(
         return JSONResponse({"tables": hub.lobby_tables()})
 
     async def create(request: Request, user: User) -> Response:
-        room = hub.create(user, await _body(request))
+        room = hub.create(user, await read_body(request))
         return JSONResponse({"table": room.info(), "url": f"/t/{room.id}"})
 
     async def table_info(request: Request) -> Response:
@@ -484,6 +487,7 @@ def make_app(
         Route("/api/avatar/{name}.svg", guarded(avatar)),
         WebSocketRoute("/ws", socket),
     ]
+    routes += bots.routes(web, needs_session)  # accounts' bots (web/bots.py)
     routes += profiles.routes(store, hub.log)  # players' pages; queues their backfill
     if STATIC.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
@@ -516,17 +520,33 @@ def _verify(hasher: PasswordHash, password: str, hashed: str) -> bool:
 
 async def serve_socket(websocket: WebSocket, web: Web) -> None:
     """One websocket connection, from the handshake to its close."""
-    if not _same_origin(websocket.headers.get("origin"), websocket.headers.get("host")):
-        await _refuse(websocket, "wrong origin: connect from this server's page", "origin", 4403)
-        return
-    sid = websocket.session.get("sid") if "session" in websocket.scope else None
-    found = web.session(sid)
-    if found is None or not isinstance(sid, str):
-        reason = "no session: sign in, or play as a guest (POST /api/guest)"
-        await _refuse(websocket, reason, "session", CLOSE_SESSION)
-        return
+    token = bots.bearer(websocket.headers)
+    digest: str | None = None
+    if token is not None:
+        # A bot (web/bots.py). Its Origin is not checked: the check stops a page of another
+        # site from riding on a browser's cookie, which a browser sends on its own; no
+        # browser sends an Authorization header on its own, and a page cannot set one on a
+        # websocket, so a connection with a bearer token was made by whoever holds the token.
+        bot = bots.find_bot(web.store, token)
+        if bot is None:
+            reason = "this bot token opens nothing: wrong, replaced or deleted"
+            await _refuse(websocket, reason, "session", CLOSE_SESSION)
+            return
+        user, sid, digest = bot.user(), "", bots.token_digest(token)
+    else:
+        if not _same_origin(websocket.headers.get("origin"), websocket.headers.get("host")):
+            reason = "wrong origin: connect from this server's page"
+            await _refuse(websocket, reason, "origin", 4403)
+            return
+        raw = websocket.session.get("sid") if "session" in websocket.scope else None
+        found = web.session(raw)
+        if found is None or not isinstance(raw, str):
+            reason = "no session: sign in, or play as a guest (POST /api/guest)"
+            await _refuse(websocket, reason, "session", CLOSE_SESSION)
+            return
+        user, sid = found[0], raw
     address = address_key(websocket.client.host if websocket.client else None)
-    busy = web.refusal(found[0], address)
+    busy = web.refusal(user, address)
     if busy is not None:
         await _refuse(websocket, busy, "busy", CLOSE_BUSY)
         return
@@ -535,8 +555,8 @@ async def serve_socket(websocket: WebSocket, web: Web) -> None:
         await websocket.close(code=door.code or code)
 
     # Counted before the first await, so that connections arriving together cannot pass a cap.
-    conn = Conn(found[0], websocket.send_text, close)
-    door = Door(sid, address)
+    conn = Conn(user, websocket.send_text, close)
+    door = Door(sid, address, token=digest)
     web.doors[conn] = door
     hub = web.hub
     conns = hub.conns
@@ -546,6 +566,8 @@ async def serve_socket(websocket: WebSocket, web: Web) -> None:
         writer = asyncio.ensure_future(conn.write())
         hub.connect(conn)
         conns.add(conn)
+        if digest is not None:
+            bots.rejoin(hub, conn)  # back to the hand it was playing, if any
         while not conn.closed:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect" or conn.closed:
@@ -592,11 +614,17 @@ async def _heartbeat(web: Web) -> None:
         for conn in list(hub.conns):
             if now - conn.last_heard > 120:
                 conn.close()
-        sids = {door.sid for door in web.doors.values()}
+        sids = {door.sid for door in web.doors.values() if door.token is None}
+        tokens = {door.token for door in web.doors.values() if door.token is not None}
         with contextlib.suppress(StoreError):  # the database away: no session is ended
             if sids:
                 live = await asyncio.to_thread(web.store.live_sessions, sids)
                 web.end_sessions(sids - live, "your session has ended: sign in again")
+            if tokens:  # a bot's token replaced or deleted by another server process
+                kept = await asyncio.to_thread(web.store.live_bot_tokens, tokens)
+                for conn, door in list(web.doors.items()):
+                    if door.token is not None and door.token not in kept:
+                        bots.end_bot(web, conn.user.id, "this bot's token opens nothing now")
             if now - purged > PURGE_EVERY_S:
                 purged = now
                 await asyncio.to_thread(web.store.purge_sessions)

@@ -66,6 +66,7 @@ TYPES: Final = frozenset(
         "lobby",
         "create",
         "close_table",
+        "invite",
     }
 )
 
@@ -523,6 +524,11 @@ class Hub:
     async def _on_create(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
         room = self.create(conn.user, data)
         conn.send("created", {"table": room.info(), "url": f"/t/{room.id}"}, id=mid)
+
+    async def _on_invite(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
+        from tricktable.web.bots import invite
+
+        invite(self, conn, table, mid, data)  # an account's bot seated (web/bots.py)
 
     async def _on_hello(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
         room = self._room(conn, table)

@@ -194,6 +194,7 @@ class Room:
                     "seat": i,
                     "name": s.get("name") or "",
                     "kind": s["kind"],
+                    "bot": bool(s.get("bot")),  # a person's seat an account's bot plays
                     "user": s.get("user"),
                     "away": bool(s.get("away")),
                     "connected": s.get("user") in users if s["kind"] == "person" else True,
