@@ -688,6 +688,23 @@ def serve(
     sys.exit(run_serve(options))
 
 
+@cli.group("bots")
+def bots_group() -> None:
+    """The web server's bots its operator keeps (docs/protocol-web.md, "Bots")."""
+
+
+@bots_group.command("add-program")
+@click.argument("name")
+@click.argument("command", nargs=-1, required=True)
+@db_option
+def bots_add_program(name: str, command: tuple[str, ...], db: str) -> None:
+    """Add a program bot NAME that runs COMMAND on this machine: NAME -- COMMAND ARGS..."""
+    require("web", "bots add-program")
+    from tricktable.cli.bots import run_add_program
+
+    sys.exit(run_add_program(db, name, list(command)))
+
+
 @cli.command()
 @click.argument("path", metavar="RECORD")
 def verify(path: str) -> None:
