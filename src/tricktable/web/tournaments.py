@@ -377,8 +377,7 @@ class Refused(TricktableError):
 
 def make_spec(user: User, data: dict[str, Any]) -> Any:
     """The :class:`~tricktable.tournament.spec.TournamentSpec` a start's body asks for."""
-    from tricktable.bots import is_builtin_player
-    from tricktable.runner import HUMAN
+    from tricktable.bots import PEOPLE, is_builtin_player
     from tricktable.text import unshowable
     from tricktable.tournament.spec import TournamentSpec
 
@@ -410,7 +409,7 @@ def make_spec(user: User, data: dict[str, Any]) -> Any:
         if not isinstance(player, str) or not 1 <= len(player.strip()) <= MAX_TEXT:
             raise OptionError(f"entrant {i + 1}: a player spec of 1 to {MAX_TEXT} characters")
         player = player.strip()
-        if player.lower() == HUMAN or not is_builtin_player(player):
+        if player.lower() in PEOPLE or not is_builtin_player(player):
             raise OptionError(
                 f"entrant {i + 1} ({player[:40]!r}): only tricktable's own bots and characters "
                 "play here; the server never starts a program or reaches a URL for a tournament"
