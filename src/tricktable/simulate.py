@@ -107,7 +107,7 @@ from tricktable.match import Referee, end_bots, play_on
 from tricktable.runner import BotPool, MatchOutcome, MatchSpec, MatchStopped, run_match
 from tricktable.seeds import Seeds, derive_seed
 from tricktable.stats import UNREAD, game_report, stats_for
-from tricktable.workers import default_workers, forking, ignore_interrupts, working
+from tricktable.workers import default_workers, executor
 
 #: hands per chunk of a ``--hands`` run (a fixed size, so results ignore the worker count)
 HANDS_PER_CHUNK = 1000
@@ -640,26 +640,18 @@ def run(sim: Simulation, workers: int | None = None, progress: Progress | None =
 def _run_pool(
     chunks: list[Chunk], workers: int, tallies: list[Tally | None], progress: Progress | None
 ) -> None:
-    import multiprocessing
+    from concurrent.futures import as_completed
 
-    # Leaving the block terminates the workers: on Ctrl-C or a failed chunk nobody waits for
-    # the chunks still running.
-    with forking():
-        pool = multiprocessing.Pool(workers, initializer=_worker_init)
-    with pool:
-        for index, tally in pool.imap_unordered(_play_numbered, chunks):
-            tallies[index] = tally
+    # Every chunk submitted at once (a chunk is already a task's worth of matches); leaving
+    # the block on Ctrl-C or a failed chunk stops the workers, nobody waits for the chunks
+    # still running.
+    with executor(workers, initializer=_collect_sparsely) as pool:
+        futures = {pool.submit(play_chunk, chunk): chunk for chunk in chunks}
+        for future in as_completed(futures):
+            chunk = futures[future]
+            tallies[chunk.index] = future.result()
             if progress is not None:
-                progress(chunks[index].count)
-
-
-def _play_numbered(chunk: Chunk) -> tuple[int, Tally]:
-    return chunk.index, working(play_chunk, chunk)
-
-
-def _worker_init() -> None:
-    ignore_interrupts()
-    _collect_sparsely()  # a worker lives only for the run: nothing to restore
+                progress(chunk.count)
 
 
 @contextmanager

@@ -16,19 +16,31 @@ delivered does not wake) is never acted on — the pool's ``terminate`` then wai
 worker for ever (about one run in 300 hung so, before). Nor may a worker run its parent's
 handler, which it holds from the fork until its initializer has run: a pool's workers are
 forked with SIGTERM blocked (:func:`forking`), and each takes it only once it would die of it.
+
+Every pool is made by :func:`executor`, a ``concurrent.futures.Executor`` whatever runs the work:
+a :class:`LocalExecutor` of processes on this machine, which does all the above by itself
+(each ``submit`` forks with SIGTERM blocked and runs the task in :func:`working`), or, given a
+cluster's address, an executor over a Dask cluster
+(:class:`~tricktable.tournament.cluster.ClusterExecutor`, imported only then: Dask is the
+``cluster`` extra). Callers use ``submit``, ``map``, ``wait`` and ``as_completed``; leaving the
+block on an error or Ctrl-C stops the workers at once (:func:`stop_executor`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import signal
+import sys
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from typing import Any, ParamSpec, TypeVar
 
 from tricktable.processes import die_with_parent, end_all
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 def default_workers() -> int:
@@ -89,10 +101,82 @@ def _stop(signum: int, frame: Any) -> None:
 
 
 def stop_executor(executor: Any) -> None:
-    """Stop a ``ProcessPoolExecutor`` at once: its workers terminated (each ends its bots),
-    the work not begun cancelled. Its ``shutdown`` alone would wait for the work running."""
+    """Stop an executor at once: a local pool's workers terminated (each ends its bots), the
+    work not begun cancelled; a cluster's tasks cancelled and its client closed. A
+    ``shutdown`` alone would wait for the work running."""
     processes = getattr(executor, "_processes", None) or {}
     for process in list(processes.values()):
         with contextlib.suppress(Exception):
             process.terminate()
     executor.shutdown(wait=True, cancel_futures=True)
+
+
+class LocalExecutor(ProcessPoolExecutor):
+    """A pool of ``workers`` processes on this machine, as every pool here must be (see the
+    module): each worker ignores Ctrl-C and dies with its parent (then runs ``initializer``),
+    is forked with SIGTERM blocked, and runs every task in :func:`working`.
+
+    Forked on Linux, as ``multiprocessing``'s default was there (fast, and ``python -m
+    tricktable`` has no ``__main__`` guard that spawn's re-import would need); elsewhere the
+    platform's default.
+    """
+
+    def __init__(
+        self,
+        workers: int,
+        initializer: Callable[..., object] | None = None,
+        initargs: tuple[Any, ...] = (),
+    ) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork") if sys.platform == "linux" else None
+        super().__init__(
+            workers, context, initializer=_initialise, initargs=(initializer, initargs)
+        )
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        """``fn(*args, **kwargs)`` on a worker, in :func:`working`."""
+        task: Callable[..., T] = functools.partial(fn, *args, **kwargs) if kwargs else fn
+        with forking():  # the first submit forks the workers
+            return super().submit(working, task, *(() if kwargs else args))
+
+
+def _initialise(initializer: Callable[..., object] | None, initargs: tuple[Any, ...]) -> None:
+    ignore_interrupts()
+    if initializer is not None:
+        initializer(*initargs)
+
+
+@contextlib.contextmanager
+def executor(
+    workers: int,
+    cluster: str | None = None,
+    *,
+    initializer: Callable[..., object] | None = None,
+    initargs: tuple[Any, ...] = (),
+) -> Iterator[Executor]:
+    """The pool every batch of work here runs on: ``workers`` local processes
+    (:class:`LocalExecutor`, ``cluster`` None), or the Dask cluster at ``cluster`` (``local``
+    or ``tls://HOST:PORT``: :func:`~tricktable.tournament.cluster.connect`, which waits for
+    ``workers`` of its workers).
+
+    Leaving the block normally waits for the work submitted; leaving it on an error, Ctrl-C
+    or a generator closed stops the workers at once (:func:`stop_executor`). An
+    ``initializer`` runs in each local worker; a cluster's workers have none to run (a
+    :class:`ValueError`).
+    """
+    pool: Executor
+    if cluster is None:
+        pool = LocalExecutor(workers, initializer, initargs)
+    else:
+        if initializer is not None:
+            raise ValueError("a Dask cluster's workers run no initializer")
+        from tricktable.tournament.cluster import connect
+
+        pool = connect(cluster, workers)
+    try:
+        yield pool
+    except BaseException:
+        stop_executor(pool)
+        raise
+    pool.shutdown(wait=True)

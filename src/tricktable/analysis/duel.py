@@ -50,13 +50,7 @@ from tricktable.games import load_game
 from tricktable.limits import RunnerOptions
 from tricktable.runner import BotPool, Deal, MatchOutcome, MatchSpec, MatchStopped, run_match
 from tricktable.seeds import derive_seed
-from tricktable.workers import (
-    default_workers,
-    forking,
-    ignore_interrupts,
-    stop_executor,
-    working,
-)
+from tricktable.workers import default_workers, executor
 
 #: deals a worker plays per task: big enough that sending a task costs little beside playing
 #: it, small enough that a test stopped by the SPRT wastes little of what is in flight
@@ -311,7 +305,7 @@ def play_chunk(duel: Duel, start: int, count: int) -> Generator[DealResult, None
 
 def _play_chunk_now(duel: Duel, start: int, count: int) -> list[DealResult]:
     """A worker's task: one whole chunk."""
-    return working(lambda: list(play_chunk(duel, start, count)))
+    return list(play_chunk(duel, start, count))
 
 
 def _chunks(duel: Duel) -> list[tuple[int, int]]:
@@ -338,22 +332,19 @@ def deal_results(duel: Duel, workers: int = 1) -> Generator[DealResult, None, No
 def _pooled(
     duel: Duel, chunks: list[tuple[int, int]], workers: int
 ) -> Generator[DealResult, None, None]:
-    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures import Future
     from concurrent.futures.process import BrokenProcessPool
 
-    # The default start method, as simulate's pool: fork where there is one (fast, and
-    # `python -m tricktable` has no __main__ guard that spawn's re-import would need).
-    pool = ProcessPoolExecutor(workers, initializer=ignore_interrupts)
-    finished = False
-    try:
+    # Stopped early (a verdict, Ctrl-C, SIGTERM, a failure), the block stops the workers at
+    # once: the chunks running are not waited for; each worker ends its bots' processes.
+    with executor(workers) as pool:
         # A window of chunks ahead of the one awaited keeps every worker busy while the
         # results are taken in deal order; an SPRT that stops wastes at most the window.
         ahead = 2 * workers
         todo = iter(chunks)
         pending: deque[Future[list[DealResult]]] = deque()
         for start, count in todo:
-            with forking():  # the first submit forks the workers
-                pending.append(pool.submit(_play_chunk_now, duel, start, count))
+            pending.append(pool.submit(_play_chunk_now, duel, start, count))
             if len(pending) >= ahead:
                 break
         while pending:
@@ -365,14 +356,6 @@ def _pooled(
             if following is not None:
                 pending.append(pool.submit(_play_chunk_now, duel, *following))
             yield from results
-        finished = True
-    finally:
-        if finished:
-            pool.shutdown(wait=True)
-        else:
-            # Stopped early (a verdict, Ctrl-C, SIGTERM, a failure): the chunks running are
-            # not waited for; each worker ends its bots' processes as it goes.
-            stop_executor(pool)
 
 
 # ------------------------------------------------------------------------- the whole duel

@@ -60,7 +60,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from typing import Final
 
@@ -77,7 +77,7 @@ from tricktable.cfr.store import (
 )
 from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState
 from tricktable.seeds import derive_seed
-from tricktable.workers import default_workers, forking, ignore_interrupts
+from tricktable.workers import default_workers, executor
 
 #: the game trained (the keys assume Setback's rules: see keys.py)
 GAME_SPEC: Final = "setback"
@@ -282,7 +282,6 @@ def _load_game() -> Game:
 
 
 def _init_worker(path: str, scheme: Scheme, linear: bool, stride: int) -> None:
-    ignore_interrupts()
     global _WORKER
     store = Store.open(path, readonly=True)
     try:
@@ -437,7 +436,8 @@ def _train_pool(
     assigned = 0
     task = 0
     setup = (path, run.scheme, run.linear, workers)
-    with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=setup) as pool:
+    # Stopped (Ctrl-C, a failure), the workers end at once: the run saves what was merged.
+    with executor(workers, initializer=_init_worker, initargs=setup) as pool:
         running: dict[Future[tuple[int, dict[str, Node]]], int] = {}
         while True:
             left = run.time_left()
@@ -446,8 +446,7 @@ def _train_pool(
                 share = max(1, (target - assigned) // (workers - len(running)))
                 chunk = CHUNK_SECONDS if left is None else min(CHUNK_SECONDS, left)
                 task += 1
-                with forking():  # the first submit forks the workers
-                    future = pool.submit(_chunk, share, chunk, derive_seed(seed, "cfr", task))
+                future = pool.submit(_chunk, share, chunk, derive_seed(seed, "cfr", task))
                 running[future] = share
                 assigned += share
             if not running:

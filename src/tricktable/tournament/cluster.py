@@ -1,8 +1,10 @@
 """Playing a tournament on a Dask cluster: ``tricktable tournament ... --cluster ADDRESS``.
 
-:func:`dask_executor` connects to a Dask scheduler (``tls://HOST:8786``), or starts a
+:func:`connect` connects to a Dask scheduler (``tls://HOST:8786``), or starts a
 :class:`~distributed.LocalCluster` of worker processes on this machine (``local``), and returns
-a :class:`DaskExecutor`: an :data:`~tricktable.tournament.run.Executor` that sends batches of
+a :class:`ClusterExecutor`: a ``concurrent.futures`` executor over it, the one
+:func:`tricktable.workers.executor` gives for a cluster. :func:`dask_executor` wraps it in a
+:class:`DaskExecutor`: an :data:`~tricktable.tournament.run.Executor` that sends batches of
 units to the workers and yields each batch's results as it finishes. The workers only play;
 this process stores every result, so the tournament goes to one database (a SQLite file here,
 or PostgreSQL) and resumes as a local run does.
@@ -39,11 +41,11 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import CancelledError
+from concurrent.futures import FIRST_COMPLETED, CancelledError, Executor, Future, wait
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, ParamSpec, TypeVar
 
 import tricktable
 from tricktable.errors import TricktableError
@@ -55,6 +57,9 @@ from tricktable.workers import default_workers
 if TYPE_CHECKING:
     from distributed import Client, LocalCluster
     from distributed.security import Security
+
+T = TypeVar("T")
+P = ParamSpec("P")
 
 #: seconds to reach a scheduler: a wrong address fails after this long
 CONNECT_TIMEOUT: Final = 10.0
@@ -104,15 +109,26 @@ def dask_executor(
     timeout: float = CONNECT_TIMEOUT,
     security: Security | None = None,
 ) -> DaskExecutor:
-    """An executor playing on the Dask cluster at ``address``: ``local``, or ``tls://HOST:PORT``.
+    """A tournament's executor on the Dask cluster at ``address`` (see :func:`connect`): it
+    plays batches of units there and checks every result before it is stored."""
+    return DaskExecutor(connect(address, workers, timeout=timeout, security=security))
+
+
+def connect(
+    address: str,
+    workers: int | None = None,
+    *,
+    timeout: float = CONNECT_TIMEOUT,
+    security: Security | None = None,
+) -> ClusterExecutor:
+    """An executor over the Dask cluster at ``address``: ``local``, or ``tls://HOST:PORT``.
 
     ``local`` starts ``workers`` worker processes on this machine (default: every core), one
     thread each, on the loopback interface, without a dashboard, and with a temporary TLS key
     that only they and this process hold. Otherwise this connects to the scheduler there
     within ``timeout`` seconds, over TLS with ``security`` (default: the certificate files
     Dask's configuration names, :func:`remote_security`), and waits for ``workers`` of its
-    workers to join (default: one). Close the executor when done; running it to its end
-    closes it too.
+    workers to join (default: one). Shut the executor down when done.
     """
     from distributed import Client
 
@@ -130,7 +146,7 @@ def dask_executor(
             cluster.close()
             raise
         where = f"a local Dask cluster of {count} workers"
-        return DaskExecutor(client, cluster, cluster.scheduler_address, where)
+        return ClusterExecutor(client, cluster, cluster.scheduler_address, where)
 
     match = _ADDRESS.fullmatch(address.strip())
     if match is None or not 0 < int(match["port"]) < 65536 or match["scheme"] not in TLS_OR_NOT:
@@ -169,7 +185,48 @@ def dask_executor(
     except BaseException:
         client.close()
         raise
-    return DaskExecutor(client, None, url, f"the Dask scheduler at {url}")
+    return ClusterExecutor(client, None, url, f"the Dask scheduler at {url}")
+
+
+class ClusterExecutor(Executor):
+    """A ``concurrent.futures`` executor over a Dask client (its own ``get_executor``, every
+    task impure: a unit's seed, not its arguments' hash, says what it plays), that closes
+    the client, and the cluster it started, when shut down.
+
+    Dask's executor is used as it is for the tasks; what it lacks is added here: its
+    ``shutdown`` takes no ``cancel_futures`` (cancelling is ``wait=False``) and leaves the
+    client open, and :meth:`threads` counts the workers, who may come and go.
+    """
+
+    def __init__(
+        self, client: Client, cluster: LocalCluster | None, address: str, where: str
+    ) -> None:
+        self.client = client
+        self.cluster = cluster
+        #: the scheduler's address (``tls://HOST:PORT``)
+        self.address = address
+        #: how messages name the cluster
+        self.where = where
+        self._tasks = client.get_executor(pure=False)
+        self._closed = weakref.finalize(self, _shutdown, client, cluster)
+
+    def __repr__(self) -> str:
+        return f"ClusterExecutor({self.where})"
+
+    def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> Future[T]:
+        """``fn(*args, **kwargs)`` on a worker of the cluster."""
+        return self._tasks.submit(fn, *args, **kwargs)
+
+    def threads(self) -> int:
+        """The worker threads the cluster has now."""
+        return sum(self.client.nthreads().values())
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Wait for the tasks submitted (``wait``, and ``cancel_futures`` False) or cancel them,
+        then close the client, and the cluster if this executor started it (again: nothing)."""
+        if self._closed.alive:
+            self._tasks.shutdown(wait=wait and not cancel_futures)
+        self._closed()
 
 
 #: the schemes an address may be written with (None: none written; only tls is accepted)
@@ -310,17 +367,14 @@ class DaskExecutor:
     once every other result is yielded (the units refused stay to play: a run again plays them).
     """
 
-    def __init__(
-        self, client: Client, cluster: LocalCluster | None, address: str, where: str
-    ) -> None:
-        self.client = client
-        self.cluster = cluster
+    def __init__(self, pool: ClusterExecutor) -> None:
+        self.pool = pool
+        self.client = pool.client
         #: the scheduler's address (``tls://HOST:PORT``)
-        self.address = address
+        self.address = pool.address
         #: how messages name the cluster
-        self.where = where
+        self.where = pool.where
         self._fingerprint = code_fingerprint()
-        self._shutdown = weakref.finalize(self, _shutdown, client, cluster)
         #: results refused since this executor was made (each failed its replay)
         self.refused = 0
         #: why, for the first :data:`REFUSALS_KEPT` of them
@@ -371,12 +425,9 @@ class DaskExecutor:
     def _run(
         self, work: Iterator[list[Unit]], play: Callable[[Sequence[Unit]], list[Played]]
     ) -> Iterator[list[Played]]:
-        from distributed import Future, wait
-
-        client = self.client
+        pool = self.pool
         source = iter(work)
-        pending: set[Future[list[Played]]] = set()
-        sent: dict[Future[list[Played]], list[Unit]] = {}  # each pending future's batch
+        pending: dict[Future[list[Played]], list[Unit]] = {}  # each pending future's batch
         limit, counted = self._limit(), time.monotonic()
         idle_since: float | None = None
         failed: Future[list[Played]] | None = None
@@ -386,22 +437,18 @@ class DaskExecutor:
             if time.monotonic() - counted > RECOUNT:
                 limit, counted = self._limit(), time.monotonic()
             while len(pending) < limit and (batch := next(source, None)) is not None:
-                future = client.submit(_play_checked, play, self._fingerprint, batch, pure=False)
-                pending.add(future)
-                sent[future] = batch
+                pending[pool.submit(_play_checked, play, self._fingerprint, batch)] = batch
 
         # Errors of the cluster and of the connection to it are caught here; a task's own
         # error (``failed``) is raised below, where they cannot be mistaken for one another.
         try:
             submit()
             while pending:
-                try:
-                    with client.as_current():  # wait() asks for the current client
-                        done, _ = wait(pending, timeout=RECOUNT, return_when="FIRST_COMPLETED")
-                except TimeoutError:
+                done, _ = wait(pending, timeout=RECOUNT, return_when=FIRST_COMPLETED)
+                if not done:
                     # Nothing finished for a while: fine while workers play, not when none is left
                     # (a worker that cannot import tricktable leaves at its first task).
-                    threads, counted = self._threads(), time.monotonic()
+                    threads, counted = pool.threads(), time.monotonic()
                     limit = IN_FLIGHT * max(1, threads)
                     if threads:
                         idle_since = None
@@ -413,15 +460,13 @@ class DaskExecutor:
                         f"{self.where} has had no worker for {WORKERS_TIMEOUT:g} s: start them "
                         f"with `dask worker {self.address}` (a worker that cannot import "
                         "tricktable leaves at once: see its log); what is stored is kept"
-                    ) from None
-                failed = next((f for f in done if f.status == "error"), None)
+                    )
+                failed = next(
+                    (f for f in done if not f.cancelled() and f.exception() is not None), None
+                )
                 if failed is not None:
                     break
-                results = []
-                for future in done:
-                    pending.discard(future)
-                    results.append((sent.pop(future), future.result()))
-                    future.release()
+                results = [(pending.pop(future), future.result()) for future in done]
                 submit()  # before the results are stored, so that no worker waits meanwhile
                 for batch, played in results:
                     kept = self.checked(batch, played)
@@ -438,7 +483,7 @@ class DaskExecutor:
                 "run the same command again to resume"
             ) from None
         if failed is not None:
-            raise self._failure(failed.exception()).with_traceback(failed.traceback())
+            raise self._failure(failed.exception())
 
     def _failure(self, error: BaseException | None) -> BaseException:
         """What to raise for a batch that failed with ``error``: the error itself (a bug, or
@@ -467,15 +512,12 @@ class DaskExecutor:
 
     def _limit(self) -> int:
         """Batches to keep in flight: :data:`IN_FLIGHT` for each worker thread (at least one)."""
-        return IN_FLIGHT * max(1, self._threads())
-
-    def _threads(self) -> int:
-        """The worker threads the cluster has now."""
-        return sum(self.client.nthreads().values())
+        return IN_FLIGHT * max(1, self.pool.threads())
 
     def close(self) -> None:
-        """Close the client, and the cluster if this executor started it (again: nothing)."""
-        self._shutdown()
+        """Cancel what is in flight and close the client, and the cluster if this executor
+        started it (again: nothing)."""
+        self.pool.shutdown(wait=False, cancel_futures=True)
 
     def __enter__(self) -> DaskExecutor:
         return self

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from typing import Any
 
 from tricktable.runner import BotPool, MatchSpec, MatchStopped, run_match
 from tricktable.tournament.schedule import Unit
-from tricktable.workers import forking, ignore_interrupts, stop_executor, working
+from tricktable.workers import executor
 
 #: units a worker plays per task, and the database stores per transaction: large enough
 #: that a task's and a commit's overhead are small, small enough that a kill loses little
@@ -112,15 +112,14 @@ def run_local(
     At most two batches a worker are in flight, so a kill loses little and memory stays flat.
     Stopped (Ctrl-C, SIGTERM made an interrupt, the consumer closing the generator), it ends
     its workers at once rather than wait for their batches — those are played again on resume
-    — so that none outlives the run (:func:`tricktable.workers.stop_executor`).
+    — so that none outlives the run (:func:`tricktable.workers.executor`).
     """
     if workers <= 1:
         for batch in work:
             yield play(batch)
         return
-    executor = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts)
-    pending: set[Future[list[Played]]] = set()
-    try:
+    with executor(workers) as pool:
+        pending: set[Future[list[Played]]] = set()
         source = iter(work)
         exhausted = False
         while True:
@@ -129,14 +128,9 @@ def run_local(
                 if queued is None:
                     exhausted = True
                     break
-                with forking():  # the first submit forks the workers
-                    pending.add(executor.submit(working, play, queued))
+                pending.add(pool.submit(play, queued))
             if not pending:
                 break
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 yield future.result()
-    except BaseException:
-        stop_executor(executor)
-        raise
-    executor.shutdown(wait=True)
