@@ -30,7 +30,7 @@ from pwdlib.hashers.argon2 import Argon2Hasher
 from websockets.sync.client import ClientConnection, connect
 
 from tricktable.web.app import make_app
-from tricktable.web.hub import TokenBucket
+from tricktable.web.hub import HubLimits, TokenBucket
 from tricktable.web.store import WebStore
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
@@ -48,13 +48,15 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def serving(db: Path | str, pace: float = 0.0) -> Iterator[str]:
+def serving(
+    db: Path | str, pace: float = 0.0, hub_limits: HubLimits | None = None
+) -> Iterator[str]:
     """A server for ``db`` (a SQLite file or a URL) in a thread; its base URL
     (``http://127.0.0.1:PORT``)."""
     store = WebStore.open(str(db))
     # argon2 as the server uses it, with a test's cost (the default takes 64 MiB a hash)
     hasher = PasswordHash((Argon2Hasher(time_cost=1, memory_cost=1024, parallelism=1),))
-    app = make_app(store, pace=pace, hasher=hasher)
+    app = make_app(store, pace=pace, hasher=hasher, hub_limits=hub_limits)
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan="on")
     server = uvicorn.Server(config)

@@ -633,6 +633,13 @@ def replay(path: str, as_json: bool, game_spec: str | None) -> None:
     show_default=True,
     help="seconds a table with nobody attached is played on before it stops (a hello wakes it)",
 )
+@click.option(
+    "--allow-local-bots",
+    is_flag=True,
+    help="let accounts' web-service bots be called at loopback and private addresses "
+    "(bots running beside the server); without it only public addresses, checked at "
+    "every connection",
+)
 def serve(
     host: str,
     port: int,
@@ -653,6 +660,7 @@ def serve(
     hand_cap_bots: int,
     hand_cap_people: int,
     idle_stop: float,
+    allow_local_bots: bool,
 ) -> None:
     """Serve the lobby and live tables in the browser (docs/protocol-web.md; on the internet,
     behind a reverse proxy: docs/deploy.md). Bodies over 32 KiB are refused (413), request
@@ -684,6 +692,7 @@ def serve(
         hand_cap_bots=hand_cap_bots,
         hand_cap_people=hand_cap_people,
         idle_stop=idle_stop,
+        allow_local_bots=allow_local_bots,
     )
     sys.exit(run_serve(options))
 

@@ -73,6 +73,8 @@ class ServeOptions:
     hand_cap_people: int = 1000
     #: seconds a table with nobody attached is played on before it stops
     idle_stop: float = 600.0
+    #: whether accounts' web-service bots may be called at local addresses
+    allow_local_bots: bool = False
 
 
 def hub_limits(options: ServeOptions) -> HubLimits:
@@ -85,6 +87,7 @@ def hub_limits(options: ServeOptions) -> HubLimits:
         hand_cap_bots=options.hand_cap_bots,
         hand_cap_people=options.hand_cap_people,
         idle_stop=options.idle_stop,
+        allow_local_bots=options.allow_local_bots,
     )
 
 

@@ -29,11 +29,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from tricktable.web.hub import BadRequest, Conn, Hub
+from tricktable.web.hub import REGISTERED, BadRequest, Conn, Hub
 from tricktable.web.store import BotRow, User, WebStore
 
 if TYPE_CHECKING:
     from tricktable.web.app import Web
+    from tricktable.web.room import Room
 
 #: bots one account may have (deleted ones not counted)
 MAX_BOTS: Final = 5
@@ -137,9 +138,14 @@ def invite(hub: Hub, conn: Conn, table: str | None, mid: str | None, data: dict[
     if bot is None or bot.revoked:
         raise BadRequest(f"there is no bot named {name!r}")
     if bot.kind != "websocket":
-        raise BadRequest(
-            f"{bot.name} is a bot of kind {bot.kind}: only websocket bots sit at tables yet"
-        )
+        # The server calls it (a web service through the endpoint guard, or the operator's
+        # program): a bot's seat, made when the match starts (Hub.make_bot).
+        spec = f"{REGISTERED}{bot.name}"
+        if any(s.get("spec") == spec for s in room.seats):
+            raise BadRequest(f"{bot.name} sits at this table already")
+        room.seats[seat] = {"kind": "bot", "name": bot.name, "spec": spec}
+        _seated(hub, room, conn, mid)
+        return
     if room.seat_of(bot.user_id) is not None:
         raise BadRequest(f"{bot.name} sits at this table already")
     mine = [c for c in hub.conns if c.user.id == bot.user_id and not c.closed]
@@ -158,8 +164,15 @@ def invite(hub: Hub, conn: Conn, table: str | None, mid: str | None, data: dict[
         "token": secrets.token_urlsafe(16),
         "bot": True,
     }
+    _seated(hub, room, conn, mid, free[0])
+
+
+def _seated(hub: Hub, room: Room, conn: Conn, mid: str | None, bots: Conn | None = None) -> None:
+    """A bot has taken a seat: stored, its connection (``bots``, a websocket bot's) attached,
+    the match started if no seat is left open, everyone told."""
     hub.save(room)
-    room.attach(free[0], None)
+    if bots is not None:
+        room.attach(bots, None)
     if all(s["kind"] != "open" for s in room.seats):
         room.start_match()
     room.changed_seats()

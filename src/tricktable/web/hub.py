@@ -71,6 +71,10 @@ TYPES: Final = frozenset(
 )
 
 
+#: the spec of an account's bot seated by name (``registered:NAME``), the server's own
+REGISTERED: Final = "registered:"
+
+
 @dataclass(frozen=True, slots=True)
 class HubLimits:
     """What one connection, one person, or everyone together may make the tables do; each
@@ -104,6 +108,10 @@ class HubLimits:
     #: to every subscriber, so this bounds the lobby's fan-out
     lobby_chat_rate: float = 2.0
     lobby_chat_burst: float = 10.0
+    #: whether the accounts' web-service bots may be called at local addresses (loopback, the
+    #: private networks: ``serve --allow-local-bots``, an operator whose bots run beside it);
+    #: else only public ones, checked at every connection (protocols/endpoints)
+    allow_local_bots: bool = False
 
 
 class TokenBucket:
@@ -307,10 +315,36 @@ class Hub:
             self._writer = None
 
     def make_bot(self, spec: str) -> Bot:
-        """A bot of the server's own kinds (never a program or a URL)."""
+        """A bot of the server's own kinds, or an account's bot the server seated by name
+        (``registered:NAME``: a web service, called through the endpoint guard, or a program
+        its operator registered). A person's request never names a program or a URL: the
+        seats they ask for are levels and characters, and an invitation names a bot."""
+        if spec.startswith(REGISTERED):
+            return self._registered(spec[len(REGISTERED) :])
         from tricktable.bots import make_bot
 
         return make_bot(spec)
+
+    def _registered(self, name: str) -> Bot:
+        row = self.store.bot(name)
+        if row is None or row.revoked:
+            raise BadRequest(f"there is no bot named {name!r}")
+        if row.kind == "http":
+            from tricktable.protocols.endpoints import EndpointPolicy
+            from tricktable.protocols.http import HttpBot
+
+            policy = EndpointPolicy(allow_local=self.limits.allow_local_bots)
+            return HttpBot(row.endpoint or "", name=row.name, policy=policy)
+        if row.kind == "program":
+            import json
+            import shlex
+
+            from tricktable.protocols.stdio import SubprocessBot
+
+            program = SubprocessBot(shlex.join(json.loads(row.endpoint or "[]")))
+            program.name = row.name  # its command is the operator's, not the table's to read
+            return program
+        raise BadRequest(f"{row.name} connects by itself (a websocket bot): invite it")
 
     def save(self, room: Room) -> None:
         """Store a room's seats and status (a failure is logged: the journal is the truth)."""
