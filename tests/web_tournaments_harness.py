@@ -1,9 +1,5 @@
-"""A real web server with the tournaments' routes (web/tournaments.py) mounted, for the
-tournaments' tests: in a thread of the test process, or as a process of its own to kill.
-
-app.py's owner mounts the routes with one line; until then these servers add them as that
-line will (:func:`make_app` below), and everything else is the server's own.
-"""
+"""A real web server for the tournaments' tests (web/tournaments.py, mounted by app.py): in a
+thread of the test process, or as a process of its own to kill."""
 
 from __future__ import annotations
 
@@ -24,21 +20,14 @@ from pwdlib.hashers.argon2 import Argon2Hasher
 from starlette.applications import Starlette
 
 from tricktable.web import app as web_app
-from tricktable.web import tournaments
 from tricktable.web.store import WebStore
 from web_harness import SRC, free_port, wait_up
 
 
 def make_app(store: WebStore) -> Starlette:
-    """The server's app with the tournaments' routes, before its static files' mount (as
-    ``routes += tournaments.routes(store, hub.log)`` in make_app puts them)."""
+    """The server's app, with argon2 at a test's cost."""
     hasher = PasswordHash((Argon2Hasher(time_cost=1, memory_cost=1024, parallelism=1),))
-    app = web_app.make_app(store, pace=0.0, hasher=hasher)
-    if any(getattr(r, "path", None) == "/api/tournaments" for r in app.router.routes):
-        return app  # app.py mounts them itself now
-    added = tournaments.routes(store, app.state.hub.log)
-    app.router.routes[-1:-1] = added  # the last is the static files' mount
-    return app
+    return web_app.make_app(store, pace=0.0, hasher=hasher)
 
 
 @contextlib.contextmanager
