@@ -16,8 +16,8 @@ from typing import Any
 import httpx
 
 from tricktable.db import Store
-from web_harness import SRC, free_port
-from web_tournaments_harness import account, server_process, serving, wait_until
+from web_harness import SRC, free_port, server_process, serving
+from web_tournaments_harness import account, wait_until
 
 SMALL = {"game": "setback", "entrants": ["heuristic", "random"], "deals": 4, "seed": 11}
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from web_tournaments_harness import serving
+from web_harness import serving
 
 
 def signed_in(browser: Any, base: str, name: str) -> tuple[Any, list[str]]:
