@@ -4,8 +4,9 @@
 the viewer's sealed view (:func:`~tricktable.seat.views.view_for`), its event stream and public
 facts (who sits where, how many cards each holds), never from a hidden part of the state, so
 it cannot show a card the viewer may not know. ``viewer`` is a seat, ``SPECTATOR`` (someone
-watching: what every seat may see) or ``EVERYONE`` (every hand face up: after the match, or a
-replay of a record).
+watching: what every seat may see) or ``EVERYONE`` (every hand face up: after the match, at a
+table where no person plays (:attr:`~tricktable.table.table.Table.open_hands`), or a replay of
+a record).
 
 Its words are phrases (:mod:`tricktable.seat.phrases`) written by the game's presenter, so
 the terminal, the TUI and the web page say the same things. The shape::
@@ -151,11 +152,14 @@ class Voice:
 
 
 def snapshot(table: Table, viewer: int, names: Sequence[str] | None = None) -> dict[str, Any]:
-    """What ``viewer`` (a seat, ``SPECTATOR`` or, after the match, ``EVERYONE``) may see at
-    ``table`` now, as JSON-ready data (see the module). ``names``: what the words call each
-    seat (a screen's own: ``You``, ``West``), the labels' display names if None."""
-    if viewer == EVERYONE and not table.is_over:
-        raise TricktableError("every hand is shown face up only after the match")
+    """What ``viewer`` (a seat, ``SPECTATOR`` or ``EVERYONE``: after the match, or at a table
+    where no person plays) may see at ``table`` now, as JSON-ready data (see the module).
+    ``names``: what the words call each seat (a screen's own: ``You``, ``West``), the labels'
+    display names if None."""
+    if viewer == EVERYONE and not (table.is_over or table.open_hands):
+        raise TricktableError(
+            "every hand is shown face up only after the match, or where no person plays"
+        )
     kinds = [_kind(p) for p in table.players]
     return snapshot_of(table.state, viewer, table.labels, table.version, kinds=kinds, names=names)
 
@@ -174,8 +178,8 @@ def snapshot_of(
     (``person``, ``bot``, ...; read from its label if None) and ``names`` what the presenters
     call each seat (``You``, ``West``; the labels' display names if None).
 
-    ``EVERYONE`` sees every hand face up: the caller vouches that the match is over (or that
-    this is a replay of a record, public after the fact).
+    ``EVERYONE`` sees every hand face up: the caller vouches that the match is over, that no
+    person plays it, or that this is a replay of a record, public after the fact.
     """
     n = state.n
     if not (viewer in (SPECTATOR, EVERYONE) or (viewer.__class__ is int and 0 <= viewer < n)):

@@ -162,6 +162,17 @@ class Table:
         """How many seats the table has."""
         return self.state.n
 
+    @property
+    def open_hands(self) -> bool:
+        """Whether no person plays here (every seat, now and at the start, a bot): nothing is
+        hidden from anyone, so watchers may see every hand face up while it is played.
+
+        A :class:`Remote` (a websocket bot too) is a person: it learns only its seat's view.
+        The first occupants count as well, so a person's seat handed to a substitute never
+        opens the hands of the match that person played.
+        """
+        return not any(isinstance(p, Person) for p in (*self.players, *self._own))
+
     def is_person(self, seat: int) -> bool:
         """Whether ``seat`` is played by a person or a remote connection (it submits)."""
         return isinstance(self.players[seat], Person)

@@ -73,6 +73,8 @@ TYPES: Final = frozenset(
 
 #: the spec of an account's bot seated by name (``registered:NAME``), the server's own
 REGISTERED: Final = "registered:"
+#: the spec of a web service seated by its URL (``endpoint:URL``): the arena's alone
+ENDPOINT: Final = "endpoint:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,10 +319,18 @@ class Hub:
     def make_bot(self, spec: str) -> Bot:
         """A bot of the server's own kinds, or an account's bot the server seated by name
         (``registered:NAME``: a web service, called through the endpoint guard, or a program
-        its operator registered). A person's request never names a program or a URL: the
-        seats they ask for are levels and characters, and an invitation names a bot."""
+        its operator registered), or a web service by its URL (``endpoint:URL``: the arena's
+        seats, through the same guard). A person's table request never names a program or a
+        URL: the seats they ask for are levels and characters, and an invitation names a bot."""
         if spec.startswith(REGISTERED):
             return self._registered(spec[len(REGISTERED) :])
+        if spec.startswith(ENDPOINT):
+            from tricktable.protocols.endpoints import EndpointPolicy
+            from tricktable.protocols.http import HttpBot
+
+            url = spec[len(ENDPOINT) :]
+            policy = EndpointPolicy(allow_local=self.limits.allow_local_bots)
+            return HttpBot(url, name=endpoint_name(url), policy=policy)
         from tricktable.bots import make_bot
 
         return make_bot(spec)
@@ -405,9 +415,8 @@ class Hub:
                 "(its most): sit at a table with bots, or try again later"
             )
 
-    def create(self, user: User, settings: object) -> Room:
-        """A new table from ``settings`` (docs/protocol-web.md: SETTINGS), made by ``user``."""
-        clean = check_settings(settings)
+    def _may_open(self, user: User) -> None:
+        """Whether ``user`` may open one more table; BadRequest if not."""
         limits = self.limits
         mine = sum(
             1
@@ -419,6 +428,23 @@ class Hub:
                 f"you have {mine} tables open already ({limits.open_tables} at most): "
                 "finish or leave one first"
             )
+
+    def create_bots_table(self, user: User, spec: str, seats: list[dict[str, Any]]) -> Room:
+        """A table of bots alone, started at once (the arena's): ``seats`` are one
+        ``{kind: bot|character, name, spec}`` a seat, their specs the server's own (a level,
+        a character, ``registered:NAME``, ``endpoint:URL``), each made once here so that a
+        bad one is refused now, not mid-match. Counted as a person's bots-only tables are."""
+        self._may_open(user)
+        self._may_start_bots(user)
+        for s in seats:
+            self.make_bot(s["spec"]).close()
+        settings = {"spec": spec, "move_time": 0, "when_empty": "finish", "private": False}
+        return self._open(user, settings, [dict(s) for s in seats])
+
+    def create(self, user: User, settings: object) -> Room:
+        """A new table from ``settings`` (docs/protocol-web.md: SETTINGS), made by ``user``."""
+        clean = check_settings(settings)
+        self._may_open(user)
         game = load_game(clean["spec"])
         n = game.num_players
         given = clean.pop("seat_list")
@@ -443,11 +469,15 @@ class Hub:
                 spec, name = s["spec"], s["name"]
                 self.make_bot(spec).close()  # it can be made: refused now, not mid-match
                 seats.append({"kind": kind, "name": name, "spec": spec})
+        return self._open(user, clean, seats)
+
+    def _open(self, user: User, settings: dict[str, Any], seats: list[dict[str, Any]]) -> Room:
+        """A new room of ``seats`` stored and listed; started if no seat is open."""
         seed, nonce, commitment = new_seed()
         row = TableRow(
             id=secrets.token_urlsafe(6),
             creator=user.id,
-            settings=clean,
+            settings=settings,
             seats=seats,
             status="waiting",
             match_no=1,
@@ -781,6 +811,22 @@ def _answer(room: Room, conn: Conn, mid: str | None) -> None:
     message, the id echoed); every viewer had the change's own ``table`` already."""
     if mid is not None and conn.room is room:
         room.send_table(conn, mid)
+
+
+def endpoint_name(url: str) -> str:
+    """A web service's name at a table: its URL's scheme, host and port alone
+    (``http://host:8080/…``), since a path or query may hold its owner's secret."""
+    import httpx
+
+    try:
+        parsed = httpx.URL(url)
+        host = parsed.host
+        port = f":{parsed.port}" if parsed.port is not None else ""
+    except (httpx.InvalidURL, TypeError, ValueError):
+        return "a web service"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"{parsed.scheme}://{host}{port}/…"[:80]
 
 
 def _person(user: User) -> dict[str, Any]:

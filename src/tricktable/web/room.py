@@ -248,7 +248,10 @@ class Room:
 
     def snapshot(self, viewer: int) -> dict[str, Any]:
         """``viewer``'s snapshot now (made once a version: a seat's turn and its confirm, or
-        two tabs, share it)."""
+        two tabs, share it). A watcher of a table where no person plays
+        (:attr:`Table.open_hands`) sees every hand face up, as everyone does after the match;
+        its events stay a spectator's (they follow the rule for SPECTATOR), each batch
+        followed by this snapshot (:meth:`send_events`)."""
         cache = self._snapshots
         if cache.get(-100) != self.version or self.table is None:
             cache.clear()
@@ -256,9 +259,11 @@ class Room:
         snap = cache.get(viewer)
         if snap is None:
             table = self.table if self.table is not None else self._idle_table()
-            if table.is_over:
-                # The match is over: every viewer sees it all face up (EVERYONE), built
-                # once; its ``viewer`` stays each one's own (a page keeps its seat below).
+            if table.is_over or (viewer == SPECTATOR and table.open_hands):
+                # The match is over, or no person plays it (bots alone: nothing is hidden
+                # from anyone) and this is a watcher: every hand face up (EVERYONE), built
+                # once; its ``viewer`` stays each one's own (a page keeps its seat below,
+                # and a watcher stays a watcher: it chats and counts as one, never acts).
                 every = cache.get(EVERYONE)
                 if every is None:
                     every = cache[EVERYONE] = seatview.snapshot(
