@@ -126,6 +126,7 @@ function Seat({ seat, snap, store, wire, n }) {
   const open = seatKindNow === "open";
   const you = store.info && store.info.you;
   const mine = isMe || (you && you.seat === seat.seat);
+  const faceUp = ((snap.hand && snap.hand.shown) || {})[String(seat.seat)] || [];
   return html`<div
     class=${"seat k-" + seatKindNow + (seat.turn ? " turn" : "") + (away ? " away" : "") + (isMe ? " me" : "") + (y < 30 ? " top" : y > 70 ? " bottom" : "")}
     data-seat=${seat.seat}
@@ -150,7 +151,13 @@ function Seat({ seat, snap, store, wire, n }) {
       ? html`<div class="call"><${Phrase} words=${seat.last_call} names=${names} /></div>`
       : null}
     ${showBubble ? html`<div class="bubble" aria-hidden="true">${bubble.text}</div>` : null}
-    ${!isMe && typeof seat.cards_left === "number" && seat.cards_left > 0
+    ${!isMe && faceUp.length
+      ? // every hand face up (after the match, or a table no person plays): the cards themselves
+        html`<div class="faces" style=${{ display: "flex", height: "24px" }} role="list" aria-label=${`${seat.name}'s hand`}>
+          ${faceUp.map((c) => html`<span key=${c} class="back face" role="listitem" data-card=${c} aria-label=${cardName(c)}
+            dangerouslySetInnerHTML=${{ __html: cardSvg(c) }}></span>`)}
+        </div>`
+      : !isMe && typeof seat.cards_left === "number" && seat.cards_left > 0
       ? html`<div class="backs" aria-hidden="true">
           ${Array.from({ length: Math.min(seat.cards_left, 13) }, (_, i) =>
             html`<span key=${i} class="back" dangerouslySetInnerHTML=${{ __html: backSvg() }}></span>`,
