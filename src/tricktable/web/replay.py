@@ -15,7 +15,12 @@ made once), so the server keeps no snapshots, only each finished match's cut jou
 few (:data:`KEPT`) at a time.
 
 A journal row is data: replaying one deals from the match's seed and applies actions by code,
-as the table did; nothing in it names a program.
+as the table did; nothing in it names a program. An uploaded record (:mod:`tricktable.web.
+uploads`) is cut the same way from the rows :func:`record_journal` makes of it: its deals are
+the record's own (``["deal", cards, dealer, stock]``), not the seed's.
+
+Each action's step is kept by (hand, action in the hand) — :attr:`MatchSteps.acts` — so that
+the analysis of a decision (:mod:`tricktable.web.analysis`) names the step that shows it.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Final
 from tricktable.engine.phases import PLAY
 from tricktable.engine.trick import Game, TrickState
 from tricktable.errors import TricktableError
+from tricktable.records import replay
 from tricktable.seat import EVERYONE, snapshot_of
 from tricktable.seat.choices import action_label
 from tricktable.web.records import apply_step
@@ -78,11 +84,13 @@ class MatchSteps:
         #: the end of the bidding, each trick taken, the last step)
         self.hand_stops: list[int] = []
         self.trick_stops: list[int] = []
+        #: the step of each action, by (hand, from 0; the action's place in the hand, from 0)
+        self.acts: dict[tuple[int, int], int] = {}
         state = game.new_state(self.seed)
         for j, step in enumerate(self.journal):
             tricks, playing = len(state.tricks), state.phase == PLAY
             try:
-                apply_step(state, step)
+                _apply(state, step)
             except (TricktableError, IndexError, TypeError, ValueError) as exc:
                 raise TricktableError(f"the match's journal does not replay at {j}: {exc}") from exc
             if step[0] not in MOVES:
@@ -94,6 +102,8 @@ class MatchSteps:
                 self.trick_stops.append(k)
             elif len(state.tricks) > tricks or (state.phase == PLAY and not playing):
                 self.trick_stops.append(k)
+            if step[0] == "act" and state.history:
+                self.acts[(len(state.history) - 1, len(state.history[-1].actions) - 1)] = k
             self.index.append(
                 {
                     "step": k,
@@ -144,7 +154,7 @@ class MatchSteps:
         state = self.game.new_state(self.seed)
         state.listen()
         for step in self.journal[: self.ends[k]]:
-            apply_step(state, step)
+            _apply(state, step)
         snap = snapshot_of(state, EVERYONE, self.names, k, kinds=self.kinds, names=self.names)
         snap["everyone"] = True
         return snap
@@ -207,15 +217,60 @@ async def replay_answer(
             return 409, {"error": "that match did not end: it has no replay"}
         replays.put(key, steps)
     head = {"table": room.id, "match": match_no, "last": steps.last}
+    return await steps_answer(steps, head, room.info()["title"], query)
+
+
+async def steps_answer(
+    steps: MatchSteps, head: dict[str, Any], title: str, query: Mapping[str, str]
+) -> tuple[int, dict[str, Any]]:
+    """A replay's answer from its ``steps``: the index (with ``title``) without ``?step=``,
+    else that step's snapshot; ``head`` leads either (which match of what this is)."""
     raw_step = query.get("step")
     if raw_step is None:
-        return 200, {**head, "title": room.info()["title"], **steps.to_json()}
+        return 200, {**head, "title": title, **steps.to_json()}
     if not _whole(raw_step) or not 0 <= int(raw_step) <= steps.last:
         return 404, {"error": f"no step {raw_step[:10]!r}: the steps are 0 to {steps.last}"}
     k = int(raw_step)
     # A fresh state replayed off the loop: a long match's last step takes a few tens of ms.
     snap = await asyncio.to_thread(steps.snapshot, k)
     return 200, {**head, **steps.index[k], "snapshot": snap}
+
+
+def record_journal(record: dict[str, Any]) -> tuple[Game, list[JournalRow], int, list[str]]:
+    """A match record as one journal row for :class:`MatchSteps`: its game, the row, its
+    seed and its players' names. The record is checked whole first
+    (:func:`~tricktable.records.replay`: a :class:`~tricktable.errors.RecordError` saying
+    the first thing wrong); each hand is dealt as the record says, its notes (chat, a
+    substitution, a forfeit) where they came."""
+    final = replay(record)
+    game = final.game
+    notes: dict[tuple[int, int], list[list[Any]]] = {}
+    for note in final.notes:
+        step = (
+            [note.kind, note.seat] if note.kind == "forfeit" else [note.kind, note.seat, note.text]
+        )
+        notes.setdefault((note.hand, note.at), []).append(step)
+    steps: list[list[Any]] = [s for (h, _), found in notes.items() if h < 0 for s in found]
+    for h, log in enumerate(final.history):
+        steps.append(["deal", list(log.deal), log.dealer, list(log.stock)])
+        for i, action in enumerate(log.actions):
+            steps += notes.get((h, i), [])
+            steps.append(["act", log.actors[i], action])
+        steps += notes.get((h, len(log.actions)), [])
+    names = record.get("players")
+    if not (isinstance(names, list) and len(names) == game.num_players):
+        names = [f"seat {s}" for s in range(game.num_players)]
+    seed = final.seed if isinstance(final.seed, int) else 0
+    return game, [JournalRow(1, 1, steps)], seed, [str(n) for n in names]
+
+
+def _apply(state: TrickState, step: list[Any]) -> None:
+    """Replay one journal step; a deal that names its cards (an uploaded record's) deals
+    them, not the seed's."""
+    if step[0] == "deal" and len(step) == 4:
+        state.deal(list(step[1]), dealer=step[2], stock=list(step[3]))
+    else:
+        apply_step(state, step)
 
 
 def _said(game: Game, action: int) -> str:
@@ -230,4 +285,12 @@ def _whole(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 9
 
 
-__all__ = ["KEPT", "MatchSteps", "Replays", "replay_answer", "seat_kinds"]
+__all__ = [
+    "KEPT",
+    "MatchSteps",
+    "Replays",
+    "record_journal",
+    "replay_answer",
+    "seat_kinds",
+    "steps_answer",
+]

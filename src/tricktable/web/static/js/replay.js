@@ -5,6 +5,12 @@
 // `...&step=K` gives the seat model's snapshot after step K for everyone (docs/protocol-web.md).
 // The page steps by action, by trick and by hand, to the match's end; the address always
 // names the position shown (`/t/ID?replay=1&match=N&step=K`), so a copied link opens it.
+//
+// An uploaded record (`/records/ID?step=K`) replays the same way from `/api/records/ID/replay`;
+// `/records` is the form that uploads one. Either replay can be analysed: "Analyse" asks the
+// server (`POST .../analysis`), "analysing…" polls it every 2 s, and once done each decision
+// is marked where it was made (the loss, red for a mistake; the best action; the search's
+// estimate), with a jump to the worst decision (web/analysis.py).
 
 import { html, render, useEffect, useState } from "./ui.js";
 import { cardName, cardSvg } from "./cards.js";
@@ -42,7 +48,19 @@ const CSS = `
 .replay-link { font-size: .85rem; word-break: break-all; color: #e8efe9; }
 .replay-link a { color: #9fd3ff; }
 .replay-over { font-weight: 700; }
+.replay-analysis { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .4rem 0; color: #e8efe9; }
+.replay-mark { margin: .2rem 0; color: #e8efe9; }
+.mark-badge { display: inline-block; padding: .05rem .45rem; border-radius: .7rem; font-weight: 700;
+  background: #2e7d32; color: #fff; margin-right: .35rem; }
+.mark-badge.lost { background: #ef6c00; }
+.mark-badge.blunder { background: #c62828; }
+.replay-mistakes { list-style: none; padding: 0; margin: .2rem 0; }
+.replay-mistakes button { font-size: .8rem; padding: .1rem .4rem; margin: .1rem 0; }
+.upload-page { max-width: 40rem; margin: 1rem auto; padding: 0 1rem; }
 `;
+
+//: how often the page asks whether an analysis is done (ms)
+const POLL_MS = 2000;
 
 /** The step a trick or hand step goes to: the next stop after `at` (or the last step), or
  * the stop before it (or the first). */
@@ -60,8 +78,8 @@ export function replayUrl(tableId, match, step) {
   return `${location.origin}/t/${encodeURIComponent(tableId)}?replay=1&match=${match}&step=${step}`;
 }
 
-async function getJson(url) {
-  const r = await fetch(url, { credentials: "same-origin" });
+async function getJson(url, init = {}) {
+  const r = await fetch(url, { credentials: "same-origin", ...init });
   let body = null;
   try {
     body = await r.json();
@@ -169,16 +187,89 @@ function Side({ snap, names }) {
   </aside>`;
 }
 
-function ReplayApp({ tableId, match, first }) {
+/** A loss or an estimate in a few characters ("1.5", "-0.25", "3"). */
+function points(x) {
+  return x == null ? "?" : String(Math.round(x * 100) / 100);
+}
+
+/** The mark of the decision shown at this step (nothing where none was analysed). */
+function Mark({ mark, names }) {
+  if (!mark) return null;
+  const loss = mark.loss;
+  const cls = "mark-badge" + (mark.mistake ? " blunder" : loss ? " lost" : "");
+  return html`<p class="replay-mark" data-step=${mark.step} data-loss=${loss ?? ""} data-best=${mark.best ?? ""}>
+    <span class=${cls} title=${mark.mistake ? "a mistake" : "points lost"}>${loss ? `lost ${points(loss)}` : "best"}</span>
+    ${names[mark.seat] ?? "seat " + mark.seat} played ${mark.action}${mark.best && mark.best !== mark.action
+      ? html`; best: <b class="best">${mark.best}</b>`
+      : null}${mark.estimate != null ? html` · estimate <span class="estimate">${points(mark.estimate)}</span>` : null}
+  </p>`;
+}
+
+/** The analysis's state and button: "Analyse", "analysing…", or a summary and the jumps. */
+function AnalysisBar({ got, start, go, names }) {
+  if (!got) return null;
+  if (got.status === "none" || got.status === "failed")
+    return html`<div class="replay-analysis">
+      <button type="button" class="rp-analyse" onClick=${start}>Analyse</button>
+      ${got.status === "failed" ? html`<span role="alert">The analysis failed: ${got.error}</span>` : null}
+      ${got.refused ? html`<span role="alert">${got.refused}</span>` : null}
+    </div>`;
+  if (got.status !== "done")
+    return html`<div class="replay-analysis"><span class="analysing" role="status">analysing…</span></div>`;
+  const marks = got.marks || [];
+  const mistakes = marks.filter((m) => m.mistake).sort((a, b) => (b.loss ?? 0) - (a.loss ?? 0));
+  return html`<div class="replay-analysis" role="status">
+    <span class="analysed">${marks.length} decisions analysed, ${mistakes.length} ${mistakes.length === 1 ? "mistake" : "mistakes"}</span>
+    ${got.worst
+      ? html`<button type="button" class="rp-worst" title=${`Lost ${points(got.worst.loss)}`}
+          onClick=${() => go(got.worst.step)}>Worst decision</button>`
+      : null}
+    ${mistakes.length
+      ? html`<ul class="replay-mistakes" aria-label="The mistakes, worst first">${mistakes.slice(0, 8).map(
+          (m) => html`<li key=${m.step}><button type="button" onClick=${() => go(m.step)}>
+            hand ${m.hand + 1}: ${names[m.seat] ?? m.seat} ${m.action}, lost ${points(m.loss)}</button></li>`,
+        )}</ul>`
+      : null}
+  </div>`;
+}
+
+/** Where a replay's data and pages are: a table's match or an uploaded record's. */
+function tableSource(tableId, match) {
+  const id = encodeURIComponent(tableId);
+  return {
+    api: `/api/tables/${id}/replay`,
+    first: match != null ? `?match=${encodeURIComponent(match)}` : "",
+    analysis: (index) => `/api/tables/${id}/analysis?match=${index.match}`,
+    page: (index, step) => `/t/${id}?replay=1&match=${index.match}&step=${step}`,
+    back: html`<a href=${`/t/${id}`}>Back to the table</a>`,
+    heading: (index) => `match ${index.match}`,
+  };
+}
+
+function recordSource(recordId) {
+  const id = encodeURIComponent(recordId);
+  return {
+    api: `/api/records/${id}/replay`,
+    first: "",
+    analysis: () => `/api/records/${id}/analysis`,
+    page: (index, step) => `/records/${id}?step=${step}`,
+    back: html`<a href="/records">Upload a record</a>`,
+    heading: () => "uploaded record",
+  };
+}
+
+function ReplayApp({ src, first }) {
   const [index, setIndex] = useState(null);
   const [at, setAt] = useState(null);
   const [shown, setShown] = useState(null);
   const [error, setError] = useState(null);
   const [cache] = useState(() => new Map());
-  const base = `/api/tables/${encodeURIComponent(tableId)}/replay`;
+  const [got, setGot] = useState(null);
+  const [asked, setAsked] = useState(0);
+  const base = src.api;
 
   useEffect(() => {
-    getJson(base + (match != null ? `?match=${encodeURIComponent(match)}` : ""))
+    getJson(base + src.first)
       .then((idx) => {
         setIndex(idx);
         const k = Number.isInteger(first) ? Math.max(0, Math.min(first, idx.last)) : 0;
@@ -189,7 +280,7 @@ function ReplayApp({ tableId, match, first }) {
 
   useEffect(() => {
     if (!index || at == null) return;
-    history.replaceState(null, "", `/t/${encodeURIComponent(tableId)}?replay=1&match=${index.match}&step=${at}`);
+    history.replaceState(null, "", src.page(index, at));
     const kept = cache.get(at);
     if (kept) {
       setShown(kept);
@@ -207,6 +298,37 @@ function ReplayApp({ tableId, match, first }) {
       live = false;
     };
   }, [index, at]);
+
+  // The analysis: read once the index is known, then every POLL_MS while it runs.
+  useEffect(() => {
+    if (!index) return;
+    let live = true;
+    let timer = null;
+    const read = () =>
+      getJson(src.analysis(index))
+        .then((a) => {
+          if (!live) return;
+          setGot(a);
+          if (a.status === "queued" || a.status === "running") timer = setTimeout(read, POLL_MS);
+        })
+        .catch(() => live && setGot(null));
+    read();
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [index, asked]);
+
+  const startAnalysis = () => {
+    fetch(src.analysis(index), { method: "POST", credentials: "same-origin" })
+      .then(async (r) => {
+        const body = await r.json().catch(() => ({}));
+        if (!r.ok) setGot({ status: "none", refused: body.error || `${r.status} ${r.statusText}` });
+        else setAsked((n) => n + 1);
+      })
+      .catch((err) => setGot({ status: "none", refused: err.message }));
+  };
+  const marks = new Map(((got && got.status === "done" && got.marks) || []).map((m) => [m.step, m]));
 
   const go = (k) => index && setAt(Math.max(0, Math.min(k, index.last)));
   const cur = at ?? 0;
@@ -243,14 +365,14 @@ function ReplayApp({ tableId, match, first }) {
   const title = (snap && snap.game && snap.game.title) || (index && index.title) || "Table";
   const header = html`<header class="bar">
     <a class="home" href="/">tricktable</a>
-    <span class="title">${title} — replay${index ? `, match ${index.match}` : ""}</span>
-    <a href=${`/t/${encodeURIComponent(tableId)}`}>Back to the table</a>
+    <span class="title">${title} — replay${index ? `, ${src.heading(index)}` : ""}</span>
+    ${src.back}
   </header>`;
   if (error) return html`${header}<main class="replay-page"><p class="notice" role="alert">No replay: ${error}</p></main>`;
   if (!snap) return html`${header}<main class="replay-page"><p class="loading">Loading the replay…</p></main>`;
   const names = {};
   for (const s of snap.seats || []) names[s.seat] = s.name;
-  const link = replayUrl(tableId, index.match, shown.step);
+  const link = location.origin + src.page(index, shown.step);
   const button = (name, label, title, disabled) =>
     html`<button type="button" class=${"rp-" + name} title=${title} disabled=${disabled} onClick=${moves[name]}>${label}</button>`;
   const atStart = shown.step === 0;
@@ -266,6 +388,7 @@ function ReplayApp({ tableId, match, first }) {
           Step <b class="step">${shown.step}</b> of ${index.last} · hand ${shown.hand}
           ${shown.trick ? ` · trick ${shown.trick}` : " · bidding"} · ${shown.label}
         </p>
+        <${Mark} mark=${marks.get(shown.step)} names=${names} />
         <nav class="replay-controls" aria-label="Step through the match">
           ${button("start", "|< start", "The first deal (Home)", atStart)}
           ${button("handBack", "<< hand", "The hand before (Page Up)", atStart)}
@@ -276,25 +399,80 @@ function ReplayApp({ tableId, match, first }) {
           ${button("handForward", "hand >>", "The next hand (Page Down)", atEnd)}
           ${button("end", "end >|", "The match's end (End)", atEnd)}
         </nav>
+        <${AnalysisBar} got=${got} start=${startAnalysis} go=${go} names=${names} />
         <p class="replay-link">Link to this position: <a class="position-link" href=${link}>${link}</a></p>
       </section>
       <${Side} snap=${snap} names=${names} />
     </main>`;
 }
 
-/** Start the replay page in `root` for table `tableId` (`query`: the page's ?match and ?step). */
-export function startReplay(root, tableId, query = new URLSearchParams(location.search)) {
+function addCss() {
   if (!document.getElementById("replay-css")) {
     const style = document.createElement("style");
     style.id = "replay-css";
     style.textContent = CSS;
     document.head.appendChild(style);
   }
+}
+
+/** Start the replay page in `root` for table `tableId` (`query`: the page's ?match and ?step). */
+export function startReplay(root, tableId, query = new URLSearchParams(location.search)) {
+  addCss();
   const match = query.get("match");
   const step = query.get("step");
   root.textContent = "";
+  const src = tableSource(tableId, match && /^\d+$/.test(match) ? Number(match) : null);
+  render(html`<${ReplayApp} src=${src} first=${step && /^\d+$/.test(step) ? Number(step) : null} />`, root);
+}
+
+/** The form that uploads a record: its file is sent as it is; the server checks it. */
+function UploadForm() {
+  const [problem, setProblem] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e) => {
+    e.preventDefault();
+    const file = e.target.elements.record.files[0];
+    if (!file) return setProblem("Choose a record file first.");
+    setBusy(true);
+    setProblem(null);
+    try {
+      const me = await getJson("/api/me");
+      if (!me.user) throw new Error("Sign in, or play as a guest, in the lobby first.");
+      const r = await fetch("/api/records", {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": me.csrf || "" },
+        body: await file.text(),
+      });
+      const body = await r.json().catch(() => ({}));
+      if (!r.ok) throw new Error(body.error || `${r.status} ${r.statusText}`);
+      location.assign(body.url);
+    } catch (err) {
+      setProblem(err.message);
+      setBusy(false);
+    }
+  };
+  return html`<header class="bar"><a class="home" href="/">tricktable</a><span class="title">Upload a record</span></header>
+    <main class="upload-page">
+      <p>A match record (<code>tricktable play --save</code>, a table's "record" download): the server
+        replays it and, if every action is legal and the match is over, keeps it for you to replay and analyse.</p>
+      <form class="upload-form" onSubmit=${submit}>
+        <label>Record file <input type="file" name="record" accept=".json,application/json" /></label>
+        <button type="submit" disabled=${busy}>Upload</button>
+      </form>
+      ${problem ? html`<p class="notice" role="alert">${problem}</p>` : null}
+    </main>`;
+}
+
+/** Start the records' page in `root`: `/records` the upload form, `/records/ID` its replay. */
+export function startRecords(root, path = location.pathname, query = new URLSearchParams(location.search)) {
+  addCss();
+  root.textContent = "";
+  const m = path.match(/^\/records\/([^/]+)/);
+  if (!m) return render(html`<${UploadForm} />`, root);
+  const step = query.get("step");
   render(
-    html`<${ReplayApp} tableId=${tableId} match=${match && /^\d+$/.test(match) ? Number(match) : null}
+    html`<${ReplayApp} src=${recordSource(decodeURIComponent(m[1]))}
       first=${step && /^\d+$/.test(step) ? Number(step) : null} />`,
     root,
   );
