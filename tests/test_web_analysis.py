@@ -285,3 +285,80 @@ def test_a_full_queue_refuses_one_more_in_one_line(tmp_path: Path) -> None:
         assert set(second.json()) == {"error"} and "try again" in second.json()["error"]
         assert dee.http.get(f"/api/records/{names[1]}/analysis").json() == {"status": "none"}
         assert kept(store) == (2, 1)
+
+
+# ------------------------------------------------------------------------------ the page
+
+
+def _page(browser: Any, problems: list[str]) -> Any:
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.set_default_timeout(60000)
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    return page
+
+
+def _shows_marks(page: Any, done: dict[str, Any]) -> None:
+    """The page at an analysed replay: every mark where the API puts it, the worst a click
+    away."""
+    page.wait_for_selector(".replay-analysis .analysed")
+    worst = done["worst"]
+    if worst is None:  # no decision lost anything: the first mark shows "best"
+        first = done["marks"][0]
+        page.goto(page.url.split("?")[0] + f"?{_query(page)}step={first['step']}")
+        page.wait_for_selector(f".replay-mark[data-step='{first['step']}']")
+        assert "best" in page.locator(".replay-mark .mark-badge").inner_text()
+        return
+    page.locator("button.rp-worst").click()
+    page.wait_for_selector(f".replay-page[data-step='{worst['step']}'] .replay-mark")
+    mark = page.locator(".replay-mark")
+    assert mark.get_attribute("data-step") == str(worst["step"])
+    assert float(mark.get_attribute("data-loss")) == worst["loss"]
+    text = mark.inner_text()
+    assert f"played {worst['action']}" in text and f"lost {round(worst['loss'], 2):g}" in text
+    if worst["best"] != worst["action"]:
+        assert mark.locator(".best").inner_text() == worst["best"]
+    badge = mark.locator(".mark-badge")
+    assert ("blunder" in (badge.get_attribute("class") or "")) == worst["mistake"]
+
+
+def _query(page: Any) -> str:
+    """The page's query up to its step (a table's replay=1&match=N&), or nothing."""
+    query = page.url.partition("?")[2]
+    kept = [p for p in query.split("&") if p and not p.startswith("step=")]
+    return "".join(p + "&" for p in kept)
+
+
+def test_the_replay_page_analyses_and_marks_each_decision(
+    served: tuple[str, WebStore], finished: dict[str, Any], browser: Any, tmp_path: Path
+) -> None:
+    base, _store = served
+    http = httpx.Client(base_url=base, timeout=30)
+    problems: list[str] = []
+
+    # An uploaded record, through the page: the form, then its replay; "Analyse" runs it.
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(a_record(13)))
+    page = _page(browser, problems)
+    guest = page.request.post(f"{base}/api/guest", data={"name": "Eve"})
+    assert guest.ok
+    page.goto(f"{base}/records")
+    page.locator("input[type=file]").set_input_files(str(path))
+    page.get_by_role("button", name="Upload").click()
+    page.wait_for_url(f"{base}/records/*")
+    page.get_by_role("button", name="Analyse").click()
+    name = page.url.split("/records/")[1].split("?")[0]
+    done = wait_done(http, f"/api/records/{name}/analysis")
+    assert done["status"] == "done", done
+    _shows_marks(page, done)
+    page.screenshot(path="/tmp/analysis-record.png", full_page=True)
+
+    # The bots' table: analysed (by the API here), its replay page shows the same marks.
+    url = f"/api/tables/{finished['id']}/analysis"
+    http.post(url)
+    done = wait_done(http, url)
+    table = _page(browser, problems)
+    table.goto(f"{base}/t/{finished['id']}?replay=1&match={finished['match']}")
+    _shows_marks(table, done)
+    table.screenshot(path="/tmp/analysis-table.png", full_page=True)
+    assert problems == [], problems

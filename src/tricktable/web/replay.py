@@ -216,7 +216,12 @@ async def replay_answer(
         if not steps.over:
             return 409, {"error": "that match did not end: it has no replay"}
         replays.put(key, steps)
-    head = {"table": room.id, "match": match_no, "last": steps.last}
+    head: dict[str, Any] = {"table": room.id, "match": match_no, "last": steps.last}
+    from tricktable.web.analysis import service_of  # it cuts matches with this module
+
+    if service_of(store) is not None:
+        # The page asks for an analysis only where the server has its routes.
+        head["analysis"] = f"/api/tables/{room.id}/analysis?match={match_no}"
     return await steps_answer(steps, head, room.info()["title"], query)
 
 

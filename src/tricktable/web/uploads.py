@@ -160,6 +160,7 @@ def routes(web: Web, service: Analyses) -> list[Route]:
         if steps is None:
             return missing(upload)
         head = {"record": upload, "match": 1, "last": steps.last}
+        head["analysis"] = f"/api/records/{upload}/analysis"
         title = f"{steps.game.spec()}: {', '.join(steps.names)}"
         status, body = await steps_answer(steps, head, title, request.query_params)
         return answer(status, body)

@@ -239,7 +239,6 @@ function tableSource(tableId, match) {
   return {
     api: `/api/tables/${id}/replay`,
     first: match != null ? `?match=${encodeURIComponent(match)}` : "",
-    analysis: (index) => `/api/tables/${id}/analysis?match=${index.match}`,
     page: (index, step) => `/t/${id}?replay=1&match=${index.match}&step=${step}`,
     back: html`<a href=${`/t/${id}`}>Back to the table</a>`,
     heading: (index) => `match ${index.match}`,
@@ -251,7 +250,6 @@ function recordSource(recordId) {
   return {
     api: `/api/records/${id}/replay`,
     first: "",
-    analysis: () => `/api/records/${id}/analysis`,
     page: (index, step) => `/records/${id}?step=${step}`,
     back: html`<a href="/records">Upload a record</a>`,
     heading: () => "uploaded record",
@@ -301,11 +299,12 @@ function ReplayApp({ src, first }) {
 
   // The analysis: read once the index is known, then every POLL_MS while it runs.
   useEffect(() => {
-    if (!index) return;
+    // The index names the analysis's address where the server analyses matches.
+    if (!index || !index.analysis) return;
     let live = true;
     let timer = null;
     const read = () =>
-      getJson(src.analysis(index))
+      getJson(index.analysis)
         .then((a) => {
           if (!live) return;
           setGot(a);
@@ -320,7 +319,7 @@ function ReplayApp({ src, first }) {
   }, [index, asked]);
 
   const startAnalysis = () => {
-    fetch(src.analysis(index), { method: "POST", credentials: "same-origin" })
+    fetch(index.analysis, { method: "POST", credentials: "same-origin" })
       .then(async (r) => {
         const body = await r.json().catch(() => ({}));
         if (!r.ok) setGot({ status: "none", refused: body.error || `${r.status} ${r.statusText}` });
