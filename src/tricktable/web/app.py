@@ -34,7 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from tricktable.db import StoreError
 from tricktable.errors import TricktableError
 from tricktable.text import unshowable
-from tricktable.web import arena, bots, lobby, profiles, tournaments
+from tricktable.web import arena, bots, leagues, lobby, profiles, tournaments
 from tricktable.web.doors import BodyLimit, HostCheck, SessionBySchemeMiddleware, address_key
 from tricktable.web.hub import BadRequest, Conn, Hub, HubLimits
 from tricktable.web.replay import Replays, replay_answer
@@ -490,6 +490,7 @@ def make_app(
     routes += bots.routes(web, needs_session)  # accounts' bots (web/bots.py)
     routes += profiles.routes(store, hub.log)  # players' pages; queues their backfill
     routes += tournaments.routes(store, hub.log)  # duplicate tournaments from the web
+    routes += leagues.routes(store, hub.log)  # leagues of duplicate nights
     routes += arena.routes(web, needs_session)  # bots alone, every hand face up
     if STATIC.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))

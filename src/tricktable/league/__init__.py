@@ -1,0 +1,1 @@
+"""Leagues (issue 28 item 6): duplicate nights, a season's standings, promotion and relegation."""
