@@ -90,7 +90,11 @@ def test_a_night_of_four_tables_plays_the_same_deals_and_scores_them(tmp_path: P
         answer = post(client, csrf, f"/api/leagues/{lid}/nights/{first['id']}", {})
         assert answer.status_code == 202, answer.text
         detail = played(client, lid, first["id"])
-        assert client.get("/leagues").status_code == 200
+        for page in ("/leagues", f"/leagues/{lid}", "/static/js/leagues.js"):
+            assert client.get(page).status_code == 200, page
+        assert "leagues.js" in client.get(f"/leagues/{lid}").text
+        # the night's games are a tournament's: the tournaments' list still reads
+        assert client.get("/api/tournaments").status_code == 200
     night = next(n for n in detail["divisions"][0]["nights"] if n["id"] == first["id"])
     assert night["status"] == "played"
     tid = night["tournament"]
