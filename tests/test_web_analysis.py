@@ -57,9 +57,9 @@ def analysed_server(
     store = WebStore.open(str(db))
     hasher = PasswordHash((Argon2Hasher(time_cost=1, memory_cost=1024, parallelism=1),))
     app = make_app(store, pace=0.0, hasher=hasher)
-    if not any(getattr(r, "path", "") == "/api/records" for r in app.router.routes):
-        # Until app.py mounts them (one line): ahead of the static files' mount.
-        app.router.routes[0:0] = analysis.routes(app.state.web, options, waiting)
+    # The test's own search options (fixed worlds, no time limit: the same every run) and
+    # queue: its routes go first, ahead of those app.py mounts with the defaults.
+    app.router.routes[0:0] = analysis.routes(app.state.web, options, waiting)
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error", lifespan="on")
     server = uvicorn.Server(config)

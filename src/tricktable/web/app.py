@@ -34,7 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from tricktable.db import StoreError
 from tricktable.errors import TricktableError
 from tricktable.text import unshowable
-from tricktable.web import arena, bots, leagues, lobby, profiles, tournaments
+from tricktable.web import analysis, arena, bots, leagues, lobby, profiles, tournaments
 from tricktable.web.doors import BodyLimit, HostCheck, SessionBySchemeMiddleware, address_key
 from tricktable.web.hub import BadRequest, Conn, Hub, HubLimits
 from tricktable.web.replay import Replays, replay_answer
@@ -468,6 +468,9 @@ def make_app(
         finally:
             beat.cancel()
             hub.close()
+            service = analysis.service_of(store)
+            if service is not None:
+                service.close()  # its worker process (it dies with the server anyway)
 
     routes = [
         Route("/", page("index.html")),
@@ -492,6 +495,7 @@ def make_app(
     routes += tournaments.routes(store, hub.log)  # duplicate tournaments from the web
     routes += leagues.routes(store, hub.log)  # leagues of duplicate nights
     routes += arena.routes(web, needs_session)  # bots alone, every hand face up
+    routes += analysis.routes(web)  # the replay's analysis and uploaded records
     if STATIC.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=STATIC), name="static"))
     middleware = [
