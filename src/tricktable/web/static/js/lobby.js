@@ -1,5 +1,6 @@
 // The lobby: play as a guest, sign up, log in and out, see the open tables live, create a
-// table (its size and seating among those the game allows), share its invite link.
+// table (its size and seating among those the game allows), share its invite link, and (an
+// account) register and keep its bots (bots.js).
 //
 // HTTP for what a form does (`/api/me`, `/api/guest`, `/api/signup`, `/api/login`,
 // `/api/logout`, `/api/games`, `POST /api/tables`, each post carrying the CSRF token of
@@ -9,6 +10,7 @@
 
 import { html, render, useEffect, useRef, useState } from "./ui.js";
 import { Wire, seatTokenKey } from "./wire.js";
+import { MyBots } from "./bots.js";
 
 async function getJson(url) {
   const r = await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } });
@@ -489,6 +491,7 @@ function Lobby() {
       <h2 id="tables-title">Open tables</h2>
       <${Tables} tables=${tables} myId=${myId} />
     </section>
+    ${name ? html`<${MyBots} key=${myId} me=${me} />` : null}
     ${name ? html`<${LobbyChat} lines=${chat} onSay=${(t) => wireRef.current && wireRef.current.send("chat", { text: t })} />` : null}
   </main>`;
 }
