@@ -14,6 +14,7 @@ import { Wire } from "./wire.js";
 import { setSound, soundOn } from "./sound.js";
 import { startReplay } from "./replay.js";
 import { checkRecord } from "./fair.js";
+import { myBots } from "./bots.js";
 
 function loadSkin() {
   try {
@@ -167,6 +168,12 @@ function Seat({ seat, snap, store, wire, n }) {
     ${open && snap.viewer === SPECTATOR && !store.replay
       ? html`<button type="button" class="sit" onClick=${() => wire.send("take_seat", { seat: seat.seat })}>
           Sit here
+        </button>`
+      : null}
+    ${open && invites(store)
+      ? html`<button type="button" class="sit invite-bot" aria-describedby=${"invite-label-" + seat.seat}
+          onClick=${() => { const f = document.getElementById("invite-seat-" + seat.seat); if (f) f.focus(); }}>
+          Invite a bot
         </button>`
       : null}
     ${away && mine
@@ -458,6 +465,61 @@ function Summary({ store, snap, tableId, skin, wire }) {
   </div>`;
 }
 
+/** Whether this viewer may invite bots: the table's creator, the table still waiting. */
+function invites(store) {
+  const info = store.info;
+  return !store.replay && !!info && store.userId != null && info.creator === store.userId && info.status === "waiting";
+}
+
+let invited = 0;
+
+/** Seat an account's bot at the open seat `seat` (docs/protocol-web.md, `invite`); the
+ * answer (a `table` or the refusal's `error`) carries the id, so it comes back to the form. */
+function sendInvite(store, wire, seat, bot) {
+  invited += 1;
+  const id = `inv-${invited}`;
+  store.invites = { ...(store.invites || {}), [id]: seat };
+  store.inviteErrors = { ...(store.inviteErrors || {}), [seat]: null };
+  wire.raw({ type: "invite", table: wire.table, v: null, id, data: { seat, bot } });
+  store.changed();
+}
+
+/** The creator's "Invite a bot" form for each open seat of a waiting table: a bot's name
+ * (their own bots offered in a list; another account's bot typed) and its button. */
+function InviteBots({ store, wire, snap }) {
+  const [mine, setMine] = useState([]);
+  const [names, setNames] = useState({});
+  useEffect(() => {
+    myBots().then(setMine, () => setMine([])); // a guest has none: the field takes any name
+  }, []);
+  const info = store.info || {};
+  const open = (snap.seats || []).filter((s) => seatKind(s, (info.seats || []).find((i) => i.seat === s.seat)) === "open");
+  if (!open.length) return null;
+  return html`<section class="invite-bots" aria-labelledby="invite-bots-title">
+    <h2 id="invite-bots-title">Invite a bot</h2>
+    <p class="quiet">A bot of yours or of another account, by its name. A bot that connects must be running first.</p>
+    <datalist id="my-bots">
+      ${mine.map((b) => html`<option key=${b.name} value=${b.name}>${b.kind === "http" ? "web service" : "connects"}</option>`)}
+    </datalist>
+    ${open.map((s) => {
+      const error = (store.inviteErrors || {})[s.seat];
+      const go = (e) => {
+        e.preventDefault();
+        const bot = (names[s.seat] || "").trim();
+        if (bot) sendInvite(store, wire, s.seat, bot);
+      };
+      // the seat as its plate on the felt names it (an open seat's name is the server's)
+      return html`<form key=${s.seat} class="invite-seat" onSubmit=${go} aria-label=${`Invite a bot to ${s.name}`}>
+        <label id=${"invite-label-" + s.seat} for=${"invite-seat-" + s.seat}>Bot for ${s.name}</label>
+        <input id=${"invite-seat-" + s.seat} type="text" list="my-bots" required maxlength="40" autocomplete="off"
+          value=${names[s.seat] || ""} onInput=${(e) => setNames({ ...names, [s.seat]: e.currentTarget.value })} />
+        <button type="submit">Invite</button>
+        ${error ? html`<p class="error" role="alert">${error}</p>` : null}
+      </form>`;
+    })}
+  </section>`;
+}
+
 function Join({ store }) {
   const [name, setName] = useState("");
   const [error, setError] = useState(null);
@@ -695,6 +757,7 @@ function App({ store, wire, animator, tableId }) {
             ? html`<button type="button" onClick=${() => { store.takenOver = false; store.notice = null; wire.hello(); }}>Play here</button>`
             : null}
         </div>
+        ${invites(store) ? html`<${InviteBots} store=${store} wire=${wire} snap=${snap} />` : null}
         ${choice
           ? html`<section class="choice" aria-labelledby="choice-title">
               <h2 id="choice-title"><${Phrase} words=${choice.prompt} names=${names} skin=${skin} /></h2>
@@ -811,6 +874,7 @@ function handle(env, store, animator) {
       animator.kick();
       break;
     case "table":
+      if (env.id && store.invites && env.id in store.invites) delete store.invites[env.id]; // seated
       // A change of seats may leave out `you`: keep the last one said.
       store.info = { ...data, you: data.you ?? (store.info && store.info.you) ?? null };
       if (data.status === "closed") {
@@ -864,6 +928,14 @@ function handle(env, store, animator) {
       break;
     }
     case "error":
+      if (env.id && store.invites && env.id in store.invites) {
+        // an invitation refused: its one line under its seat's form
+        store.inviteErrors = { ...store.inviteErrors, [store.invites[env.id]]: data.reason || "refused" };
+        delete store.invites[env.id];
+        store.say(data.reason);
+        store.changed();
+        break;
+      }
       if (data.code === "taken_over") store.takenOver = true;
       store.notice = sayCodes(data.reason || "error");
       store.say(store.notice);
