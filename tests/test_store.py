@@ -351,7 +351,7 @@ def tiny_disk() -> Iterator[Callable[..., Path]]:
     """``tiny_disk(folder, size, owner)``: mount a tmpfs of ``size`` (a real full disk)."""
     mounted: list[Path] = []
 
-    def mount(folder: Path, size: str = "320k", owner: str = "") -> Path:
+    def mount(folder: Path, size: str = "640k", owner: str = "") -> Path:
         folder.mkdir(exist_ok=True)
         options = f"size={size},mode=0700" + (f",uid={owner},gid={owner}" if owner else "")
         try:
