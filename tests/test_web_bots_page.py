@@ -7,7 +7,8 @@ command to run it from the page; the test runs examples/bots/ws_bot.py with that
 real process; the person creates a table with an open seat in the page, an unknown bot's
 invitation is refused in the server's one line, the bot is invited by the page's control, its
 seat shows its name, and the person plays the hand through the page until it is scored. A
-guest sees no form to register a bot; "new token" and "delete" ask first and do it.
+guest sees no form to register a bot (and invites by name at a table of theirs); "new token"
+and "delete" ask first and do it.
 """
 
 from __future__ import annotations
@@ -121,6 +122,7 @@ def test_a_person_registers_a_bot_invites_it_and_plays_a_hand_with_it(
         # the seat's own control takes the keyboard to its field
         page.locator(".seat[data-seat='1']").get_by_role("button", name="Invite a bot").click()
         assert field.evaluate("(e) => e === document.activeElement")
+        page.locator("#my-bots option[value='Robo']").wait_for(state="attached")
         field.fill("Nobody")
         invite.get_by_role("button", name="Invite").click()
         assert invite.get_by_role("alert").inner_text() == "there is no bot named 'Nobody'"
@@ -186,7 +188,7 @@ def test_new_token_and_delete_ask_first_then_do_it(browser: Any, base: str) -> N
     context.close()
 
 
-def test_a_guest_sees_no_bot_form(browser: Any, base: str) -> None:
+def test_a_guest_sees_no_bot_form_and_invites_by_name(browser: Any, base: str) -> None:
     context, page, problems = page_of(browser)
     page.goto(base + "/")
     come_in = page.get_by_role("region", name="Come in")
@@ -196,5 +198,14 @@ def test_a_guest_sees_no_bot_form(browser: Any, base: str) -> None:
     bots.get_by_text("A guest has no bots: sign up for an account to register one.").wait_for()
     assert bots.get_by_role("button").count() == 0
     assert bots.get_by_role("textbox").count() == 0
+    # at a table of theirs a guest may still invite an account's bot, by its name
+    form = page.get_by_role("region", name="Start a table")
+    form.get_by_label("Seat 2", exact=True).select_option("open")
+    form.get_by_role("button", name="Create the table").click()
+    page.get_by_role("link", name="Go to the table").click()
+    invite = page.get_by_role("region", name="Invite a bot")
+    invite.get_by_label("Bot for seat 1").fill("Robo")
+    invite.get_by_role("button", name="Invite").click()
+    assert invite.get_by_role("alert").inner_text() == "there is no bot named 'Robo'"
     assert problems == [], problems
     context.close()

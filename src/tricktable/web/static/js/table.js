@@ -490,7 +490,8 @@ function InviteBots({ store, wire, snap }) {
   const [mine, setMine] = useState([]);
   const [names, setNames] = useState({});
   useEffect(() => {
-    myBots().then(setMine, () => setMine([])); // a guest has none: the field takes any name
+    // a guest has none (and is not asked): the field takes any account's bot by name
+    if (store.account) myBots().then(setMine, () => setMine([]));
   }, []);
   const info = store.info || {};
   const open = (snap.seats || []).filter((s) => seatKind(s, (info.seats || []).find((i) => i.seat === s.seat)) === "open");
@@ -849,6 +850,7 @@ export function start(root, tableId) {
     .then((me) => {
       if (me && me.user) {
         store.userId = me.user.id; // the creator of a table is offered to close it
+        store.account = me.user.kind !== "guest"; // an account may have bots to invite
         wire.connect();
       } else {
         store.join = () => {
