@@ -25,7 +25,7 @@ from sqlalchemy.pool import NullPool
 from helpers import unused_port
 from tricktable.db import GameRow, Store, StoreError
 from tricktable.db.migrate import head
-from tricktable.db.models import Base
+from tricktable.db.schema import METADATA
 from tricktable.db.store import parse_target
 from tricktable.records import replay, result_of
 from tricktable.runner import MatchSpec, run_match
@@ -289,7 +289,7 @@ def test_openers_at_once_make_the_schema_once(target: str) -> None:
 def test_the_migrations_make_the_models_schema(store: Store) -> None:
     with store.engine.connect() as connection:
         assert MigrationContext.configure(connection).get_current_heads() == (head(),)
-        assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+        assert compare_metadata(MigrationContext.configure(connection), METADATA) == []
 
 
 # -- SQLite ----------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The replay's analyses and uploaded records (issue 28 item 7), as models on the one
 :class:`~tricktable.db.models.Base` (migration 0005 makes them; ``tests/test_store.py``
 checks the two agree). Kept apart from ``models.py`` so that the web's analysis owns its
-tables; ``models.py`` imports this module, so ``Base.metadata`` holds them wherever the
+tables; ``db/schema.py`` imports this module, so its ``METADATA`` holds them wherever the
 schema is read.
 """
 

@@ -1,6 +1,6 @@
 """Leagues (issue 28 item 6), as models on the one :class:`~tricktable.db.models.Base`
 (migration 0006 makes them; ``tests/test_store.py`` checks the two agree). Kept apart from
-``models.py``, which imports this module so that ``Base.metadata`` holds them.
+``models.py``; ``db/schema.py`` imports this module so that its ``METADATA`` holds them.
 
 A league has seasons; a season divisions (level 1 the top); a division teams. A fixture is
 one duplicate night of a division: every team plays, every table the same deals (``seed``).

@@ -322,11 +322,3 @@ class PlayerPair(Base):
     won: Mapped[int] = mapped_column(Integer)
     lost: Mapped[int] = mapped_column(Integer)
     drawn: Mapped[int] = mapped_column(Integer)
-
-
-# The replay's analyses and uploaded records (issue 28 item 7) are declared beside the web's
-# analysis; imported here so that Base.metadata always holds every table the migrations make.
-from tricktable.db import analysis_models as analysis_models  # noqa: E402
-
-# Leagues (issue 28 item 6), declared beside the league's code; imported for the same reason.
-from tricktable.db import league_models as league_models  # noqa: E402

@@ -10,13 +10,13 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection, create_engine
 
-from tricktable.db.models import Base
+from tricktable.db.schema import METADATA
 
 
 def _migrate(connection: Connection) -> None:
     context.configure(
         connection=connection,
-        target_metadata=Base.metadata,
+        target_metadata=METADATA,
         # SQLite alters a table by copying it; "batch" mode writes that for later migrations.
         render_as_batch=connection.dialect.name == "sqlite",
     )
