@@ -158,7 +158,11 @@ def test_the_arena_refuses_loopback_endpoints_before_any_connection(
         _WATCHING.pop()
     assert open_snapshots(snaps, 4) or snaps[-1]["over"]
     substitute = {"type": "fault", "fault": "closed", "penalty": "substitute"}
-    assert faults == [{**substitute, "seat": 0}, {**substitute, "seat": 1}]
+    # in the order the seats first act (the dealer is the seed's)
+    assert sorted(faults, key=lambda f: f["seat"]) == [
+        {**substitute, "seat": 0},
+        {**substitute, "seat": 1},
+    ]
     assert spades_faults == [{"type": "fault", "seat": 0, "fault": "closed", "penalty": "forfeit"}]
     for server in bot_servers:
         assert server.requests == []

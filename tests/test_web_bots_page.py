@@ -95,7 +95,6 @@ def test_a_person_registers_a_bot_invites_it_and_plays_a_hand_with_it(
     assert "connects with a token" in row.inner_text()
     controls = ".lobby button, .lobby select, .lobby input, .lobby a, .bar a"
     assert page.evaluate(SMALL, controls) == []
-    page.screenshot(path="/tmp/bots-lobby-375.png", full_page=True)
     bots.get_by_role("button", name="I have copied it").click()
     assert page.locator("#bot-token-text").count() == 0  # shown once
 
@@ -127,7 +126,6 @@ def test_a_person_registers_a_bot_invites_it_and_plays_a_hand_with_it(
         invite.get_by_role("button", name="Invite").click()
         assert invite.get_by_role("alert").inner_text() == "there is no bot named 'Nobody'"
         assert page.evaluate(SMALL, ".invite-bots button, .invite-bots input, .seat button") == []
-        page.screenshot(path="/tmp/bots-invite-375.png", full_page=True)
         field.fill("Robo")
         field.press("Enter")
         seat = page.locator(".seat[data-seat='1']")
