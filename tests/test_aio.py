@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from async_bots import both_loops_at_once
 from conftest import cli_env
 from tricktable.games import load_game
 from tricktable.match import Referee, RunnerOptions, play_match
@@ -133,59 +134,9 @@ def test_a_bot_from_a_sync_loop_and_another_from_an_asyncio_loop_at_once(
     sync_bots = [record_bot(tmp_path / "sync.txt")] + [
         SubprocessBot(f"{PY} {BOTS / 'record.py'}", decision_time=10) for _ in range(3)
     ]
-    outcome: dict[str, object] = {}
-
-    def sync_match() -> None:
-        referee = Referee(RunnerOptions(decision_time=10))
-        try:
-            state = play_match(game, sync_bots, 3, max_hands=2, referee=referee)
-            outcome["faults"] = referee.faults
-            outcome["hands"] = len(state.results)
-        finally:
-            for bot in sync_bots:
-                bot.close()
-
-    async def async_hand() -> tuple[int, int]:
-        """One hand of Setback, every seat a program, every call awaited; how many decisions
-        it took, and how many times a ticker of this loop ran meanwhile."""
-        ticks = 0
-        done = False
-
-        async def ticker() -> None:
-            nonlocal ticks
-            while not done:
-                ticks += 1
-                await asyncio.sleep(0)
-
-        ticking = asyncio.ensure_future(ticker())
-        bots = [record_bot(tmp_path / f"async{s}.txt") for s in range(4)]
-        state = game.new_state(5)
-        state.listen()
-        decisions = 0
-        try:
-            for seat, bot in enumerate(bots):
-                await bot.start_match_async(game, seat, seat)
-            state.deal()
-            while not state.needs_deal:
-                seat = state.to_act
-                state.apply(await bots[seat].act_async(state.view(seat)))
-                decisions += 1
-            for seat, bot in enumerate(bots):
-                await bot.end_hand_async(state.view(seat), state.results[-1])
-                await bot.end_match_async(state.view(seat))
-        finally:
-            done = True
-            await ticking
-            for bot in bots:
-                await bot.close_async()
-        return decisions, ticks
-
-    thread = threading.Thread(target=sync_match)
-    thread.start()
-    try:
-        decisions, ticks = asyncio.run(async_hand())
-    finally:
-        thread.join(120)
+    async_bots = [record_bot(tmp_path / f"async{s}.txt") for s in range(4)]
+    referee = Referee(RunnerOptions(decision_time=10))
+    outcome, decisions, ticks = both_loops_at_once(game, sync_bots, async_bots, referee)
     assert outcome == {"faults": [], "hands": 2}
     assert decisions > 0 and ticks >= decisions  # the asyncio loop ran while it waited
     lines = (tmp_path / "async0.txt").read_text(encoding="utf-8").splitlines()

@@ -7,7 +7,6 @@ every fault kind, are tests/test_http_bots.py's.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import subprocess
@@ -23,6 +22,7 @@ from typing import Any
 import httpx
 import pytest
 
+from async_bots import both_loops_at_once
 from conftest import cli_env
 from tricktable.bots import make_bot
 from tricktable.bots.base import Bot
@@ -101,58 +101,9 @@ def test_a_match_loop_and_an_asyncio_loop_use_web_bots_at_once(
 ) -> None:
     url = url_of(server)
     game = load_game("setback")
-    outcome: dict[str, object] = {}
-
-    def sync_match() -> None:
-        bots: list[Bot] = [HttpBot(url) for _ in range(4)]
-        referee = Referee()
-        try:
-            state = play_match(game, bots, 3, referee=referee, max_hands=2)
-            outcome["faults"] = referee.faults
-            outcome["hands"] = len(state.results)
-        finally:
-            for bot in bots:
-                bot.close()
-
-    async def async_hand() -> tuple[int, int]:
-        ticks = 0
-        done = False
-
-        async def ticker() -> None:
-            nonlocal ticks
-            while not done:
-                ticks += 1
-                await asyncio.sleep(0)
-
-        ticking = asyncio.ensure_future(ticker())
-        bots = [HttpBot(url) for _ in range(4)]
-        state = game.new_state(5)
-        state.listen()
-        decisions = 0
-        try:
-            for seat, bot in enumerate(bots):
-                await bot.start_match_async(game, seat, seat)
-            state.deal()
-            while not state.needs_deal:
-                seat = state.to_act
-                state.apply(await bots[seat].act_async(state.view(seat)))
-                decisions += 1
-            for seat, bot in enumerate(bots):
-                await bot.end_hand_async(state.view(seat), state.results[-1])
-                await bot.end_match_async(state.view(seat))
-        finally:
-            done = True
-            await ticking
-            for bot in bots:
-                await bot.close_async()
-        return decisions, ticks
-
-    thread = threading.Thread(target=sync_match)
-    thread.start()
-    try:
-        decisions, ticks = asyncio.run(async_hand())
-    finally:
-        thread.join(120)
+    sync_bots: list[Bot] = [HttpBot(url) for _ in range(4)]
+    async_bots = [HttpBot(url) for _ in range(4)]
+    outcome, decisions, ticks = both_loops_at_once(game, sync_bots, async_bots, Referee())
     assert outcome == {"faults": [], "hands": 2}
     assert decisions > 0 and ticks >= decisions
     events = server.events  # type: ignore[attr-defined]
