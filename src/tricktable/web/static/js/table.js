@@ -6,7 +6,7 @@
 // "bid 3", "pass"); a live region reads the play aloud.
 
 import { html, render, useEffect, useRef, useState } from "./ui.js";
-import { backSvg, cardName, cardSvg, isCard, SKINS } from "./cards.js";
+import { backSvg, cardName, cardShort, cardSvg, isCard, SKINS, suitColour } from "./cards.js";
 import { actionWords, Phrase, plain, sayCodes } from "./words.js";
 import { clone, SPECTATOR, Store } from "./store.js";
 import { Animator } from "./anim.js";
@@ -154,9 +154,11 @@ function Seat({ seat, snap, store, wire, n }) {
     ${showBubble ? html`<div class="bubble" aria-hidden="true">${bubble.text}</div>` : null}
     ${!isMe && faceUp.length
       ? // every hand face up (after the match, or a table no person plays): the cards themselves
-        html`<div class="faces" style=${{ display: "flex", height: "24px" }} role="list" aria-label=${`${seat.name}'s hand`}>
-          ${faceUp.map((c) => html`<span key=${c} class="back face" role="listitem" data-card=${c} aria-label=${cardName(c)}
-            dangerouslySetInnerHTML=${{ __html: cardSvg(c) }}></span>`)}
+        // as printed text ("A♥ 10♣"), in the suits' colours: a picture a card at a seat's size
+        // (17 px) could not be read, on a phone least of all
+        html`<div class="faces" role="list" aria-label=${`${seat.name}'s hand`}>
+          ${faceUp.map((c) => html`<span key=${c} class="face" role="listitem" data-card=${c} aria-label=${cardName(c)}
+            style=${{ color: suitColour(c[1]) }}>${cardShort(c)}</span>`)}
         </div>`
       : !isMe && typeof seat.cards_left === "number" && seat.cards_left > 0
       ? html`<div class="backs" aria-hidden="true">
