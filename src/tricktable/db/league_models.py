@@ -1,5 +1,5 @@
 """Leagues (issue 28 item 6), as models on the one :class:`~tricktable.db.models.Base`
-(migration 0006 makes them; ``tests/test_store.py`` checks the two agree). Kept apart from
+(migrations 0006 and 0007 make them; ``tests/test_store.py`` checks the two agree). Kept apart from
 ``models.py``; ``db/schema.py`` imports this module so that its ``METADATA`` holds them.
 
 A league has seasons; a season divisions (level 1 the top); a division teams. A fixture is
@@ -29,7 +29,8 @@ from tricktable.db.models import Base
 
 
 class League(Base):
-    """A league: its name, the game it plays, deals a night, and the account that runs it."""
+    """A league: its name, the game it plays, deals a night, the account that runs it, and
+    the interval between nights the server plays by itself."""
 
     __tablename__ = "league"
 
@@ -39,6 +40,8 @@ class League(Base):
     deals: Mapped[int] = mapped_column(Integer)
     owner: Mapped[int] = mapped_column(ForeignKey("web_user.id", ondelete="CASCADE"), index=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: seconds between a season's nights when the server plays them by itself (else none)
+    every: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class LeagueSeason(Base):
@@ -79,7 +82,8 @@ class LeagueTeam(Base):
 
 class LeagueFixture(Base):
     """A night of a division: its number, the seed of its deals, its status (scheduled,
-    playing, played, failed) and the tournament its games are stored under."""
+    playing, played, failed), the tournament its games are stored under, when the server
+    plays it (``due``; none: by hand) and when it was played (``date``)."""
 
     __tablename__ = "league_fixture"
     __table_args__ = (UniqueConstraint("division_id", "night"),)
@@ -88,6 +92,7 @@ class LeagueFixture(Base):
     division_id: Mapped[int] = mapped_column(ForeignKey("league_division.id", ondelete="CASCADE"))
     night: Mapped[int] = mapped_column(Integer)
     date: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    due: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
     seed: Mapped[int] = mapped_column(BigInteger)
     status: Mapped[str] = mapped_column(String(20))
     tournament_id: Mapped[int | None] = mapped_column(
