@@ -1,4 +1,4 @@
-"""Web services' bots on httpx's asyncio client: one deadline a decision, the async twins from
+"""Web services' bots on aiohttp's asyncio client: one deadline a decision, the async twins from
 another loop while a match loop uses the same bots' loop, the one client factory, fork and exit.
 
 Real servers on 127.0.0.1 (http.server in a thread); the seed-004 and generic schemes, and
@@ -19,7 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-import httpx
+import aiohttp
 import pytest
 
 from async_bots import both_loops_at_once
@@ -113,10 +113,10 @@ def test_a_match_loop_and_an_asyncio_loop_use_web_bots_at_once(
 def test_every_connection_comes_from_the_client_factory(server: ThreadingHTTPServer) -> None:
     """``_client`` is the one place a bot's HTTP client is made (a guarded client plugs in
     there): a fault's fresh client comes from it too."""
-    made: list[httpx.AsyncClient] = []
+    made: list[aiohttp.ClientSession] = []
 
     class Counted(HttpBot):
-        def _client(self) -> httpx.AsyncClient:
+        def _client(self) -> aiohttp.ClientSession:
             client = super()._client()
             made.append(client)
             return client
@@ -134,7 +134,7 @@ def test_every_connection_comes_from_the_client_factory(server: ThreadingHTTPSer
             bot.close()
     assert [f["kind"] for f in referee.faults] == ["timeout"]
     assert len(made) == 1
-    assert all(client.is_closed for client in made)
+    assert all(client.closed for client in made)
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")

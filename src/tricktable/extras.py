@@ -48,7 +48,8 @@ OWNER: Final[dict[str, str]] = {
     "matplotlib": "report",
     **{name: "cluster" for name in ("dask", "distributed", "cryptography")},
     **{name: "web" for name in MODULES["web"] if name not in MODULES["db"]},
-    **{name: "tui" for name in ("textual", "textual_serve", "aiohttp", "aiohttp_jinja2")},
+    # (aiohttp, textual-serve's server, is the core's: the HTTP bots' client)
+    **{name: "tui" for name in ("textual", "textual_serve", "aiohttp_jinja2")},
     **{name: "avatars" for name in ("dicebear", "cairosvg", "PIL")},
 }
 

@@ -46,8 +46,11 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 import httpcore
 import httpx
+from aiohttp.abc import AbstractResolver, ResolveResult
+from aiohttp.tracing import Trace
 
 from tricktable.errors import BotError, TricktableError, quote
 
@@ -279,6 +282,45 @@ class _Refused(Exception):
         self.reason = reason
 
 
+class _Unresolved(OSError):
+    """A host name that gives no address to check (an OSError: aiohttp's connector reports
+    its resolver's OSErrors as a failed connection)."""
+
+
+async def _addresses(resolver: Resolver, host: str, port: int) -> list[IPAddress]:
+    """The addresses ``host`` stands for (itself, if it is an address literal)."""
+    literal = _literal(host)
+    if literal is not None:
+        return [literal]
+    try:
+        names = await resolver(host, port)
+    except OSError as exc:
+        why = exc.strerror or _line(exc)  # a gaierror's text without its number
+        raise _Unresolved(f"{host} does not resolve: {why}") from None
+    addresses: list[IPAddress] = []
+    for name in names:
+        try:
+            addresses.append(ipaddress.ip_address(name))
+        except ValueError:
+            raise _Unresolved(f"{host} resolved to {quote(name)}, not an IP address") from None
+    if not addresses:
+        raise _Unresolved(f"{host} resolves to no address")
+    return addresses
+
+
+def _judge(policy: EndpointPolicy, addresses: Sequence[IPAddress]) -> None:
+    """Refuse (:class:`_Refused`) if ``policy`` refuses *any* of ``addresses``.
+
+    Every address is judged before any is dialled: a name that resolves to a public address
+    and a private one could otherwise be steered to the second.
+    """
+    refused = [(a, why) for a in addresses if (why := policy.refusal(a)) is not None]
+    if refused:
+        address, why = refused[0]
+        more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+        raise _Refused(f"{address}{more}", why)
+
+
 class _CheckedBackend(httpcore.AsyncNetworkBackend):
     """httpcore's network backend, resolving and checking before it dials a checked address.
 
@@ -298,29 +340,14 @@ class _CheckedBackend(httpcore.AsyncNetworkBackend):
         self._dial = dial if dial is not None else httpcore.AnyIOBackend()
 
     async def _addresses(self, host: str, port: int, timeout: float | None) -> list[IPAddress]:
-        literal = _literal(host)
-        if literal is not None:
-            return [literal]
         try:
             async with asyncio.timeout(timeout):
-                names = await self._resolver(host, port)
+                return await _addresses(self._resolver, host, port)
         except TimeoutError:
             within = "in time" if timeout is None else f"within {timeout:g} s"
             raise httpcore.ConnectTimeout(f"{host} did not resolve {within}") from None
-        except OSError as exc:
-            why = exc.strerror or _line(exc)  # a gaierror's text without its number
-            raise httpcore.ConnectError(f"{host} does not resolve: {why}") from None
-        addresses: list[IPAddress] = []
-        for name in names:
-            try:
-                addresses.append(ipaddress.ip_address(name))
-            except ValueError:
-                raise httpcore.ConnectError(
-                    f"{host} resolved to {quote(name)}, not an IP address"
-                ) from None
-        if not addresses:
-            raise httpcore.ConnectError(f"{host} resolves to no address")
-        return addresses
+        except _Unresolved as exc:
+            raise httpcore.ConnectError(str(exc)) from None
 
     async def connect_tcp(
         self,
@@ -331,13 +358,7 @@ class _CheckedBackend(httpcore.AsyncNetworkBackend):
         socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
     ) -> httpcore.AsyncNetworkStream:
         addresses = await self._addresses(host, port, timeout)
-        # Every address is judged before any is dialled: a name that resolves to a public
-        # address and a private one could otherwise be steered to the second.
-        refused = [(a, why) for a in addresses if (why := self._policy.refusal(a)) is not None]
-        if refused:
-            address, why = refused[0]
-            more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
-            raise _Refused(f"{address}{more}", why)
+        _judge(self._policy, addresses)
         failure: Exception | None = None
         for address in addresses:
             try:
@@ -396,34 +417,85 @@ class _CheckedTransport(httpx.AsyncHTTPTransport):
             raise EndpointRefused(str(request.url), exc.reason, exc.address) from None
 
 
-def checked_backend(
-    policy: EndpointPolicy,
-    resolver: Resolver | None = None,
-    dial: httpcore.AsyncNetworkBackend | None = None,
-) -> httpcore.AsyncNetworkBackend:
-    """httpcore's network backend that resolves, checks and dials a checked address, as
-    :func:`endpoint_client`'s does, for a client with a pool of its own (a bot's one
-    keep-alive connection): ``dial`` makes its connections (default httpcore's own). An
-    address refused raises :class:`EndpointRefused` (its ``url`` the host and port dialled)."""
-    return _RefusingBackend(policy, resolver or system_resolver, dial)
+class CheckedResolver(AbstractResolver):
+    """aiohttp's resolver of a guarded connector (:func:`checked_connector`): a name's
+    addresses, returned only if ``policy`` permits every one of them, so that aiohttp dials
+    none it refuses. A refusal is the one-line :class:`EndpointRefused` (its ``url`` the host
+    and port asked for); a name that does not resolve, an :class:`OSError` aiohttp reports as
+    a failed connection."""
+
+    def __init__(self, policy: EndpointPolicy, resolver: Resolver | None = None) -> None:
+        self._policy = policy
+        self._resolver = resolver or system_resolver
+
+    async def resolve(
+        self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+    ) -> list[ResolveResult]:
+        addresses = await _addresses(self._resolver, host, port)
+        _refuse(self._policy, addresses, host, port)
+        found: list[ResolveResult] = []
+        for address in addresses:
+            kind = socket.AF_INET6 if address.version == 6 else socket.AF_INET
+            if family in (socket.AF_UNSPEC, kind):
+                found.append(
+                    {
+                        "hostname": host,
+                        "host": str(address),
+                        "port": port,
+                        "family": kind,
+                        "proto": 0,
+                        "flags": socket.AI_NUMERICHOST | socket.AI_NUMERICSERV,
+                    }
+                )
+        if not found:
+            raise _Unresolved(f"{host} resolves to no address of the family asked for")
+        return found
+
+    async def close(self) -> None:
+        """Nothing to close: the addresses come from ``resolver``."""
 
 
-class _RefusingBackend(_CheckedBackend):
-    """:class:`_CheckedBackend` for a client whose transport is not :class:`_CheckedTransport`:
-    a refusal is the one-line :class:`EndpointRefused` itself."""
+def _refuse(policy: EndpointPolicy, addresses: Sequence[IPAddress], host: str, port: int) -> None:
+    try:
+        _judge(policy, addresses)
+    except _Refused as exc:
+        raise EndpointRefused(f"{host}:{port}", exc.reason, exc.address) from None
 
-    async def connect_tcp(
-        self,
-        host: str,
-        port: int,
-        timeout: float | None = None,
-        local_address: str | None = None,
-        socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
-    ) -> httpcore.AsyncNetworkStream:
-        try:
-            return await super().connect_tcp(host, port, timeout, local_address, socket_options)
-        except _Refused as exc:
-            raise EndpointRefused(f"{host}:{port}", exc.reason, exc.address) from None
+
+class _CheckedConnector(aiohttp.TCPConnector):
+    """aiohttp's TCP connector, every host it is about to dial judged first: names by
+    :class:`CheckedResolver` (no cache: each new connection resolves, and is checked, again),
+    address literals here, since aiohttp hands those to no resolver."""
+
+    def __init__(self, policy: EndpointPolicy, resolver: Resolver | None, **options: Any) -> None:
+        if not hasattr(aiohttp.TCPConnector, "_resolve_host"):
+            # The one private method overridden: without it literals would pass unchecked.
+            raise RuntimeError("aiohttp's connector no longer resolves hosts in _resolve_host")
+        options.update(resolver=CheckedResolver(policy, resolver), use_dns_cache=False)
+        super().__init__(**options)
+        self._policy = policy
+
+    async def _resolve_host(
+        self, host: str, port: int, traces: Sequence[Trace] | None = None
+    ) -> list[ResolveResult]:
+        literal = _literal(host)
+        if literal is not None:
+            _refuse(self._policy, [literal], host, port)
+        return await super()._resolve_host(host, port, traces=traces)
+
+
+def checked_connector(
+    policy: EndpointPolicy, resolver: Resolver | None = None, **options: Any
+) -> aiohttp.TCPConnector:
+    """An :class:`aiohttp.TCPConnector` (``options`` are its own) that dials only addresses
+    ``policy`` permits: a host, a name or an address literal, is judged before any connection
+    is made, at every new connection, and aiohttp dials the addresses judged (nothing resolves
+    the name a second time). A refusal raises :class:`EndpointRefused`. A client on it must
+    not follow redirects by itself without checking each hop's URL (:func:`check_url`).
+
+    ``resolver`` finds a name's addresses (default: :func:`system_resolver`).
+    """
+    return _CheckedConnector(policy, resolver, **options)
 
 
 def endpoint_client(
@@ -555,12 +627,14 @@ def _quote(data: bytes | str) -> str:
 __all__ = [
     "MAX_ANSWER",
     "MAX_REDIRECTS",
+    "CheckedResolver",
     "EndpointFailed",
     "EndpointPolicy",
     "EndpointRefused",
     "Resolver",
     "address_refusal",
     "check_url",
+    "checked_connector",
     "endpoint_client",
     "post_json",
     "system_resolver",

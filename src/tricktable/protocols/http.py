@@ -12,7 +12,7 @@ The bot is driven by the match loop, which only calls :meth:`HttpBot.act` when i
 seat's turn: events that tell the bot what happened meanwhile (a finished book, the bids) are
 sent, in order, just before the next request or at the end of the hand.
 
-Requests go through :mod:`httpx`'s asyncio client on the one loop every outside bot shares
+Requests go through :mod:`aiohttp`'s client on the one loop every outside bot shares
 (:mod:`tricktable.protocols.aio`); the synchronous methods wait for it, and each has an
 ``async`` twin (:meth:`HttpBot.act_async`...) that an asyncio caller awaits instead. One
 keep-alive connection is reused per bot. Each call — a decision, a hand's end, the match's —
@@ -33,18 +33,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import secrets
 import socket
 import ssl
 import urllib.parse
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import httpcore
-import httpx
+import aiohttp
+from aiohttp.client_proto import ResponseHandler
+from yarl import URL
 
 from tricktable.bots.base import Bot
 from tricktable.chat.rules import ChatThrottle
@@ -57,7 +59,7 @@ from tricktable.protocols.endpoints import (
     EndpointPolicy,
     EndpointRefused,
     check_url,
-    checked_backend,
+    checked_connector,
 )
 from tricktable.protocols.http_events import (
     QUOTE,
@@ -104,97 +106,40 @@ _HEADERS = {
 _QUICKACK: int = getattr(socket, "TCP_QUICKACK", 0)
 
 
-class _Stream(httpcore.AsyncNetworkStream):
-    """A connection that acknowledges what it receives at once.
+class _QuickAck(ResponseHandler):
+    """aiohttp's protocol of a connection, acknowledging what it receives at once.
 
     Servers that write headers and body apart (Python's http.server does) would otherwise wait
-    for our delayed ACK under Nagle's algorithm: 40 ms a request. Linux clears TCP_QUICKACK by
-    itself as the exchange goes on, so it is set again before every read. (Writes go as
-    httpcore makes them, headers and body apart: held and sent in one piece, loopback round
-    trips measured slower, not faster.)
+    for our delayed ACK under Nagle's algorithm: 40 ms a request. Setting TCP_QUICKACK sends an
+    ACK the kernel holds back; Linux clears it by itself as the exchange goes on, so it is set
+    again after every read.
     """
 
-    def __init__(self, stream: httpcore.AsyncNetworkStream) -> None:
-        self._stream = stream
-        self._socket: socket.socket | None = stream.get_extra_info("socket")
+    _socket: socket.socket | None = None
 
-    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        self._socket = transport.get_extra_info("socket")
+
+    def data_received(self, data: bytes) -> None:
         if self._socket is not None:
             with contextlib.suppress(OSError):
                 self._socket.setsockopt(socket.IPPROTO_TCP, _QUICKACK, 1)
-        return await self._stream.read(max_bytes, timeout)
-
-    async def write(self, buffer: bytes, timeout: float | None = None) -> None:
-        await self._stream.write(buffer, timeout)
-
-    async def aclose(self) -> None:
-        await self._stream.aclose()
-
-    async def start_tls(
-        self,
-        ssl_context: ssl.SSLContext,
-        server_hostname: str | None = None,
-        timeout: float | None = None,
-    ) -> httpcore.AsyncNetworkStream:
-        tls = await self._stream.start_tls(ssl_context, server_hostname, timeout)
-        return _Stream(tls)
-
-    def get_extra_info(self, info: str) -> Any:
-        return self._stream.get_extra_info(info)
+        super().data_received(data)
 
 
-class _Backend(httpcore.AsyncNetworkBackend):
-    """httpcore's own network backend, its TCP connections made :class:`_Stream`."""
-
-    def __init__(self) -> None:
-        self._dial = httpcore.AnyIOBackend()
-
-    async def connect_tcp(
-        self,
-        host: str,
-        port: int,
-        timeout: float | None = None,
-        local_address: str | None = None,
-        socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
-    ) -> httpcore.AsyncNetworkStream:
-        stream = await self._dial.connect_tcp(host, port, timeout, local_address, socket_options)
-        return _Stream(stream) if _QUICKACK else stream
-
-    async def connect_unix_socket(
-        self,
-        path: str,
-        timeout: float | None = None,
-        socket_options: Iterable[httpcore.SOCKET_OPTION] | None = None,
-    ) -> httpcore.AsyncNetworkStream:
-        return await self._dial.connect_unix_socket(path, timeout, socket_options)
-
-    async def sleep(self, seconds: float) -> None:
-        await self._dial.sleep(seconds)
+def _quick_ack(loop: asyncio.AbstractEventLoop) -> ResponseHandler:
+    """A new :class:`_QuickAck` (the connector's protocol factory)."""
+    return _QuickAck(loop)
 
 
-class _Transport(httpx.AsyncHTTPTransport):
-    """httpx's transport over a pool of one keep-alive connection, kept until the server
-    closes it, dialled through :class:`_Backend`.
+#: a forked child's clients of its parent, held untouched: aiohttp's connector, collected,
+#: closes its connections through the parent's event loop, whose epoll the child shares, and
+#: so would take the parent's sockets off the parent's own loop
+_FORKED: list[aiohttp.ClientSession] = []
 
-    httpx 0.28 takes no network backend (encode/httpx PR #3749 proposes one), so the pool
-    httpx built is replaced by one that has ours, as protocols/endpoints.py does; the rest
-    (requests, streams, the mapping of httpcore's errors onto httpx's) is httpx's own.
-    """
-
-    def __init__(
-        self, context: ssl.SSLContext | None, backend: httpcore.AsyncNetworkBackend
-    ) -> None:
-        # verify=False for plain HTTP: httpx would otherwise load the CA bundle for nothing.
-        super().__init__(verify=context or False, trust_env=False)
-        if not isinstance(getattr(self, "_pool", None), httpcore.AsyncConnectionPool):
-            raise RuntimeError("httpx's transport no longer keeps its pool in _pool")
-        self._pool = httpcore.AsyncConnectionPool(
-            ssl_context=context,
-            max_connections=1,
-            max_keepalive_connections=1,
-            keepalive_expiry=None,
-            network_backend=backend,
-        )
+#: no limit of aiohttp's own: each call's deadline is :meth:`HttpBot._within`'s
+_NO_TIMEOUT = aiohttp.ClientTimeout(total=None, connect=None, sock_read=None, sock_connect=None)
 
 
 class _Flood(Exception):
@@ -221,8 +166,8 @@ class _Call:
 
 
 def _reason(exc: BaseException) -> str:
-    """What went wrong under an httpx error, in words: the deepest cause that says something
-    (httpx's "All connection attempts failed" wraps the socket's own error)."""
+    """What went wrong under a client's error, in words: the deepest cause that says something
+    (a failed connection's error wraps the socket's own)."""
     text = str(exc) or type(exc).__name__
     seen: set[int] = set()
     cause = exc.__cause__ or exc.__context__
@@ -232,17 +177,6 @@ def _reason(exc: BaseException) -> str:
             text = str(cause)
         cause = cause.__cause__ or cause.__context__
     return text
-
-
-def _refused(exc: BaseException) -> bool:
-    seen: set[int] = set()
-    cause: BaseException | None = exc
-    while cause is not None and id(cause) not in seen:
-        seen.add(id(cause))
-        if isinstance(cause, ConnectionRefusedError):
-            return True
-        cause = cause.__cause__ or cause.__context__
-    return False
 
 
 class HttpBot(Bot):
@@ -295,9 +229,9 @@ class HttpBot(Bot):
         self.decision_time = decision_time
         self.match_time = match_time
         self.max_response = max_response
-        self._http: httpx.AsyncClient | None = None
+        self._http: aiohttp.ClientSession | None = None
         #: clients given up (a fault left their connection in an unknown state), to close
-        self._retired: list[httpx.AsyncClient] = []
+        self._retired: list[aiohttp.ClientSession] = []
         self._owner = 0  # the process whose loop the clients belong to
         #: the last answer's connection stays open (a failure on it may be a stale one)
         self._warm = False
@@ -403,28 +337,41 @@ class HttpBot(Bot):
         self._drop()
         return BotFault(self.seat, kind, detail)
 
-    def _client(self) -> httpx.AsyncClient:
-        """A new HTTP client for this bot's requests: one keep-alive connection, no time limit
-        of its own (each call's deadline is :meth:`_within`'s), no proxy from the environment,
-        no redirect followed (an answer of 3xx is a fault, as any other status but 2xx)."""
+    def _client(self) -> aiohttp.ClientSession:
+        """A new HTTP client for this bot's requests: one keep-alive connection, kept until the
+        server closes it, no time limit of its own (each call's deadline is :meth:`_within`'s),
+        no proxy from the environment, no redirect followed (an answer of 3xx is a fault, as
+        any other status but 2xx), no answer decompressed (the body is counted as it comes)."""
         # The system's trusted authorities, as http.client's default (SSL_CERT_FILE honoured).
-        context = ssl.create_default_context() if self._https else None
-        backend: httpcore.AsyncNetworkBackend = _Backend()
+        context: ssl.SSLContext | bool = ssl.create_default_context() if self._https else False
+        options: dict[str, Any] = {"limit": 1, "keepalive_timeout": None, "ssl": context}
         if self.policy is not None:
             # Resolved, checked and dialled by the guard, never twice: a redirect is a fault
-            # anyway (follow_redirects=False), and each new connection is checked again.
-            backend = checked_backend(self.policy, dial=backend)
-        return httpx.AsyncClient(
-            transport=_Transport(context, backend),
-            timeout=None,
+            # anyway (allow_redirects=False), and each new connection is checked again.
+            connector = checked_connector(self.policy, **options)
+        else:
+            connector = aiohttp.TCPConnector(**options)
+        if _QUICKACK:
+            if not isinstance(getattr(connector, "_factory", None), functools.partial):
+                raise RuntimeError("aiohttp's connector no longer makes protocols by _factory")
+            here = asyncio.get_running_loop()
+            connector._factory = functools.partial(_quick_ack, loop=here)
+        return aiohttp.ClientSession(
+            connector=connector,
+            timeout=_NO_TIMEOUT,
+            auto_decompress=False,
             trust_env=False,
-            follow_redirects=False,
+            # Cookies a bot sets are kept and sent back, those of an address host too.
+            cookie_jar=aiohttp.CookieJar(unsafe=True),
         )
 
     def _holds(self) -> bool:
         """Whether a client (or one to close) is open, made by this process (not a parent's:
         a fork's child has no loop of the parent's to close it on)."""
         if self._owner != os.getpid():
+            _FORKED.extend(self._retired)
+            if self._http is not None:
+                _FORKED.append(self._http)
             self._http, self._retired, self._warm = None, [], False
         return self._http is not None or bool(self._retired)
 
@@ -444,7 +391,7 @@ class HttpBot(Bot):
         retired, self._retired = self._retired, []
         for client in retired:
             with contextlib.suppress(Exception):
-                await client.aclose()
+                await client.close()
 
     def post(self, event: str, payload: Any, want: str | None, forgive: bool = False) -> Any:
         """:meth:`post_async` from a synchronous caller (a call of its own)."""
@@ -489,21 +436,21 @@ class HttpBot(Bot):
             ) from None
         except EndpointRefused as exc:
             raise self.fault("closed", f"{where}: {exc}") from None
-        except httpx.ConnectError as exc:
-            if _refused(exc):
+        except aiohttp.ServerDisconnectedError:
+            raise self.fault(
+                "closed", f"{where}: the bot closed the connection without an answer"
+            ) from None
+        except aiohttp.ClientResponseError as exc:  # what came back does not parse as HTTP
+            raise self.fault(
+                "malformed", f"{where}: not an HTTP answer: {_quote(_reason(exc))}"
+            ) from None
+        except aiohttp.ClientConnectorError as exc:
+            if isinstance(exc.os_error, ConnectionRefusedError):
                 raise self.fault(
                     "closed", f"{where}: connection refused (is the bot running?)"
                 ) from None
             raise self.fault("closed", f"{where}: connection failed: {_reason(exc)}") from None
-        except httpx.RemoteProtocolError as exc:
-            if str(exc).startswith("Server disconnected"):
-                raise self.fault(
-                    "closed", f"{where}: the bot closed the connection without an answer"
-                ) from None
-            raise self.fault(
-                "malformed", f"{where}: not an HTTP answer: {_quote(_reason(exc))}"
-            ) from None
-        except (httpx.HTTPError, OSError) as exc:
+        except (aiohttp.ClientError, OSError) as exc:
             raise self.fault("closed", f"{where}: connection failed: {_reason(exc)}") from None
         finally:
             self.requests += 1
@@ -542,10 +489,10 @@ class HttpBot(Bot):
             reused = self._warm
             try:
                 return await self._once(self._http, path, body)
-            except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError) as exc:
-                stale = not isinstance(exc, httpx.RemoteProtocolError) or str(exc).startswith(
-                    "Server disconnected"
-                )
+            except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError) as exc:
+                # aiohttp retries no POST itself. A connection error is a stale one only where
+                # the connection had served before (a new one failing to connect is not).
+                stale = not isinstance(exc, aiohttp.ClientConnectorError)
                 if not (stale and reused) or attempt:
                     raise
                 self._drop()
@@ -553,29 +500,26 @@ class HttpBot(Bot):
         raise AssertionError("unreachable")
 
     async def _once(
-        self, client: httpx.AsyncClient, path: str, body: bytes
+        self, client: aiohttp.ClientSession, path: str, body: bytes
     ) -> tuple[int, str, bytes]:
-        request = client.build_request("POST", self._origin + path, content=body, headers=_HEADERS)
-        response = await client.send(request, stream=True)
-        try:
-            length = response.headers.get("Content-Length")
-            if length and length.isdigit() and int(length) > self.max_response:
+        url = URL(self._origin + path, encoded=True)  # sent as written (the path is ours)
+        async with client.post(url, data=body, headers=_HEADERS, allow_redirects=False) as answer:
+            length = answer.content_length
+            if length is not None and length > self.max_response:
                 raise _Flood()
             data = bytearray()
             try:
-                async for chunk in response.aiter_raw():
+                async for chunk in answer.content.iter_any():
                     data += chunk
                     if len(data) > self.max_response:
                         raise _Flood()
-            except httpx.RemoteProtocolError:
+            except aiohttp.ClientPayloadError:
                 raise _Cut(len(data)) from None
-        finally:
-            await response.aclose()
-        connection = response.headers.get("Connection", "").lower()
-        self._warm = connection != "close" and (
-            response.http_version != "HTTP/1.0" or connection == "keep-alive"
-        )
-        return response.status_code, response.reason_phrase, bytes(data)
+            connection = answer.headers.get("Connection", "").lower()
+            self._warm = connection != "close" and (
+                (answer.version or (1, 1)) >= (1, 1) or connection == "keep-alive"
+            )
+            return answer.status, answer.reason or "", bytes(data)
 
     async def news_async(self, event: str, payload: Any) -> None:
         """POST news a bot may ignore (``chat``): any failure is forgiven, only its time
