@@ -76,6 +76,18 @@ class NotFound(TricktableError):
     """No such league or night (404)."""
 
 
+_GAMES: list[str] = []
+
+
+def league_games() -> list[str]:
+    """The games a league may play (two sides), made once: loading every game takes a while."""
+    from tricktable.games import GAMES, load_game
+
+    if not _GAMES:
+        _GAMES.extend(n for n in sorted(GAMES) if load_game(n).num_scores == nights.SIDES)
+    return _GAMES
+
+
 def _text(value: Any, what: str) -> str:
     from tricktable.text import unshowable
 

@@ -40,7 +40,7 @@ from starlette.routing import Route
 
 from tricktable.db import StoreError
 from tricktable.errors import TricktableError
-from tricktable.league.service import Leagues, NotFound, Refused
+from tricktable.league.service import Leagues, NotFound, Refused, league_games
 from tricktable.web.store import User, WebStore
 
 PAGE: Final = Path(__file__).with_name("static") / "leagues.html"
@@ -121,7 +121,8 @@ def routes(store: WebStore, log: Log | None = None) -> list[Route]:
 
     def listing(request: Request) -> Response:
         try:
-            return JSONResponse({"leagues": leagues.listing(), "choices": choices()})
+            found = leagues.listing()
+            return JSONResponse({"leagues": found, "choices": choices(), "games": league_games()})
         except StoreError as exc:
             return answer(exc)
 
