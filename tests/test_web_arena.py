@@ -56,6 +56,17 @@ def watch(client: Client, table: str, seconds: float = 60) -> list[dict[str, Any
     return [f["data"] for f in client.frames if f["type"] == "snapshot"]
 
 
+def record_of(client: Client, table: str) -> dict[str, Any]:
+    """The table's record, once its match is over (asked again until then)."""
+    deadline = time.monotonic() + 60
+    while True:
+        answer = client.http.get(f"/api/tables/{table}/record")
+        if answer.status_code != 409 or time.monotonic() > deadline:
+            assert answer.status_code == 200, answer.text
+            return dict(answer.json())
+        time.sleep(0.05)
+
+
 def faults_seen(client: Client) -> list[dict[str, Any]]:
     return [
         event["data"]
@@ -152,6 +163,8 @@ def test_the_arena_refuses_loopback_endpoints_before_any_connection(
             eve.snapshot = None
             watch(eve, spades.json()["table"])
             spades_faults = faults_seen(eve)[len(faults) :]
+            # The journal keeps the referee's faults: each table's record lists them all.
+            records = [record_of(ann, made_.json()["table"]) for made_ in (made, spades)]
             ann.close()
             eve.close()
     finally:
@@ -163,6 +176,12 @@ def test_the_arena_refuses_loopback_endpoints_before_any_connection(
     assert seen and seen <= {(0, "closed", "substitute"), (1, "closed", "substitute")}
     shown = {(f["seat"], f["fault"], f["penalty"]) for f in spades_faults}
     assert shown <= {(0, "closed", "forfeit")}
+    setback, spades_record = (
+        {(f["seat"], f["kind"], f["penalty"]) for f in r["faults"]} for r in records
+    )
+    assert setback == {(0, "closed", "substitute"), (1, "closed", "substitute")}
+    assert spades_record == {(0, "closed", "forfeit")}
+    assert all("refused" in f["detail"] or "local" in f["detail"] for f in records[1]["faults"])
     for server in bot_servers:
         assert server.requests == []
         port = int(server.url.rsplit(":", 1)[1].strip("/"))

@@ -40,7 +40,7 @@ every random playout.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any, Final
 
 from tricktable.botcalls import UNTRUSTED, Clock, crash_of
@@ -74,6 +74,11 @@ Call = tuple[int, Bot, float, Callable[..., Any], tuple[Any, ...]]
 Round = Generator[Call, Any, None]
 
 __all__ = [
+    "DEAL",
+    "END",
+    "HAND_OVER",
+    "START",
+    "TURNS",
     "Call",
     "EngineFailure",
     "Referee",
@@ -82,10 +87,12 @@ __all__ = [
     "as_fault",
     "checked_say",
     "deals_another",
+    "emit_fault",
     "end_bots",
     "engine_failure",
     "hand_scored",
     "make_calls",
+    "phases",
     "play_hand",
     "play_match",
     "play_on",
@@ -306,6 +313,43 @@ class Referee:
 
     # ------------------------------------------------ the rules both loops follow
 
+    def answer(
+        self,
+        state: TrickState,
+        table: list[Bot],
+        seat: int,
+        action: Any,
+        listener: Listener | None = None,
+        say: Callable[[int, str], Any] | None = None,
+    ) -> bool:
+        """The rule for a bot's answer at its turn, written once for both loops: what it said
+        while deciding goes to the table first (``say``: the table's ``Table.chat``, if any),
+        then the answer is applied and shown to ``listener``. An action the engine refuses is
+        the bot's fault (its penalty action, if any, shown to ``listener``); a person's is
+        raised on (the line terminal asks again). Anything else the engine raises is its own
+        bug: an :class:`EngineFailure`. Returns whether it was a fault (the seat's bot may
+        have changed: :attr:`chatty` and :attr:`guarded` are read again).
+        """
+        if self.chatty >> seat & 1:
+            relay_chat(state, table, seat, self, say)  # said before its answer: logged before it
+        try:
+            state.apply(action)
+        except IllegalAction as exc:
+            if _is_person(table[seat]):
+                raise
+            penalty = self.fault(state, table, seat, exc)
+            if penalty >= 0 and listener is not None:
+                listener(state, seat, penalty)
+            self.note_seats(table)
+            return True
+        except Exception as exc:
+            failure = engine_failure(state, seat, action, exc)
+            failure.__cause__ = exc  # said outright: compiled, "raise ... from" may drop it
+            raise failure from exc
+        if listener is not None:
+            listener(state, seat, action)
+        return False
+
     def turn_failed(
         self,
         state: TrickState,
@@ -413,11 +457,7 @@ class Referee:
         self.faults.append(record)
         if self.on_fault is not None:
             self.on_fault(record)
-        events = state.events
-        if events is not None:
-            # The detail may name the seat's own cards (the card it sent): its eyes only.
-            events.emit(Fault(seat, fault.kind, penalty, fault.detail, 1 << seat))
-            events.emit(Fault(seat, fault.kind, penalty, "", EVERYONE & ~(1 << seat)))
+        emit_fault(state, record)
         return record
 
     def _substitute(self, state: TrickState, table: list[Bot], seat: int) -> None:
@@ -425,6 +465,17 @@ class Referee:
         self.replaced[seat] = sub
         table[seat] = sub
         state.substitute(seat, f"bot:{getattr(sub, 'name', 'bot')}")
+
+
+def emit_fault(state: TrickState, record: dict[str, Any]) -> None:
+    """Tell the state's events (if on) the fault ``record`` (:attr:`Referee.faults`' form):
+    the seat at fault hears its detail, which may name its own cards (the card it sent);
+    everyone else the same fault without it. The referee and a replayed journal alike."""
+    events = state.events
+    if events is not None:
+        seat, kind, penalty = record["seat"], record["kind"], record["penalty"]
+        events.emit(Fault(seat, kind, penalty, record["detail"], 1 << seat))
+        events.emit(Fault(seat, kind, penalty, "", EVERYONE & ~(1 << seat)))
 
 
 def as_fault(seat: int, exc: Exception) -> BotFault:
@@ -505,6 +556,50 @@ def make_calls(calls: Round, referee: Referee) -> None:
             value, error = None, _as_error(seat, exc)
 
 
+#: the phases of a match, in the order :func:`phases` (the referee loop) runs them
+START, DEAL, TURNS, HAND_OVER, END = 0, 1, 2, 3, 4
+
+
+def phases(
+    state: TrickState,
+    max_hands: int | None = None,
+    whole: bool = True,
+    halted: Callable[[], bool] | None = None,
+    cap: Callable[[], bool] | None = None,
+) -> Iterator[int]:
+    """The referee loop: what a match does next, in order — the one schedule every match
+    follows, whichever loop makes its calls (this module's, the table's driver).
+
+    ``START`` (the bots told their seats), then a hand in progress (a resumed match's) played
+    on, then hand after hand — ``DEAL``, ``TURNS`` (everyone asked in turn until the hand
+    ends), ``HAND_OVER`` (the bots told its result, when it has one: a forfeit has none) —
+    while :func:`deals_another` says so, then ``END``. ``whole`` False leaves out ``START``
+    and ``END`` (the caller starts and ends the bots: ``play_on``). ``halted`` says the loop
+    was stopped from outside (a table's driver stopped mid-hand): the match ends there.
+    ``cap`` is asked before each deal and may end the match (the table's cap of hands).
+    """
+    if whole:
+        yield START
+    dealt = not state.needs_deal and not state.is_over  # resumed in the middle of a hand
+    while True:
+        if not dealt:
+            if not deals_another(state, max_hands) or (halted is not None and halted()):
+                break
+            if cap is not None and cap():
+                break
+            yield DEAL
+        dealt = False
+        yield TURNS
+        if halted is not None and halted() and not state.is_over:
+            break  # stopped from outside, in the middle of a hand
+        if not (state.needs_deal or state.is_over):
+            raise TricktableError(f"the engine stopped mid-hand with nobody to act: {state!r}")
+        if hand_scored(state):  # not ended by a forfeit
+            yield HAND_OVER
+    if whole:
+        yield END
+
+
 def play_hand(
     state: TrickState,
     bots: Sequence[Bot],
@@ -521,28 +616,42 @@ def play_hand(
     ref = referee if referee is not None else Referee()
     if ref.unstarted:
         ref.charge_unstarted(state, ref.seated(bots))
+    _deal(state, bots, ref, deal)
+    play_turns(state, bots, listener, ref)
+
+
+def _deal(state: TrickState, bots: Sequence[Bot], ref: Referee, deal: Dealer | None) -> None:
+    """The ``DEAL`` phase: the hand's first events on if a bot reads them, then the deal."""
     _listen_for(state, ref.seated(bots), ref)  # before the deal: the hand's first events
     if deal is None:
         state.deal()
     else:
         deal(state)
-    play_turns(state, bots, listener, ref)
 
 
 def play_turns(
     state: TrickState, bots: Sequence[Bot], listener: Listener | None, referee: Referee
 ) -> None:
-    """Play the hand in progress to its end (or to a forfeit), from wherever it stands.
+    """Play the hand in progress to its end (or to a forfeit), from wherever it stands, and
+    tell the bots its result (the ``TURNS`` and ``HAND_OVER`` phases).
 
     A bot's exception or illegal answer is its fault (the referee's business); anything else
     the engine raises while applying an answer stops the match: :class:`EngineFailure`.
     """
+    _turns(state, bots, listener, referee)
+    if hand_scored(state):
+        _hand_over(state, bots, referee)
+
+
+def _turns(
+    state: TrickState, bots: Sequence[Bot], listener: Listener | None, referee: Referee
+) -> None:
+    """The ``TURNS`` phase in this loop: each bot called at once, its answer the referee's
+    (:meth:`Referee.answer`), until nobody is to act. The hot path of every playout: the
+    seats that are plug-ins are bits read once, and again after a fault."""
     ref = referee
     table = ref.seated(bots)
-    # The seats whose bots speak, and those of plug-ins, as bits: read once, not at every
-    # action, and again after a fault may seat a substitute.
     ref.note_seats(table)
-    chatty = ref.chatty
     guarded = ref.guarded
     clock = ref.clock
     while state.to_act >= 0:
@@ -566,29 +675,16 @@ def play_turns(
             penalty = ref.turn_failed(state, table, seat, exc)
             if penalty >= 0 and listener is not None:
                 listener(state, seat, penalty)
-            chatty = ref.chatty
             guarded = ref.guarded
             continue
-        if chatty >> seat & 1:
-            relay_chat(state, table, seat, ref)  # said before its answer: logged before it
-        try:
-            state.apply(action)
-        except IllegalAction as exc:
-            if _is_person(bot):
-                raise
-            _charge(state, table, seat, exc, listener, ref)
-            ref.note_seats(table)
-            chatty = ref.chatty
+        if ref.answer(state, table, seat, action, listener):
             guarded = ref.guarded
-            continue
-        except Exception as exc:
-            failure = engine_failure(state, seat, action, exc)
-            failure.__cause__ = exc  # said outright: compiled, "raise ... from" may drop it
-            raise failure from exc
-        if listener is not None:
-            listener(state, seat, action)
-    if not hand_scored(state):
-        return  # forfeited: the hand has no result
+
+
+def _hand_over(state: TrickState, bots: Sequence[Bot], ref: Referee) -> None:
+    """The ``HAND_OVER`` phase in this loop: the bots that listen told the hand's result."""
+    table = ref.seated(bots)
+    ref.note_seats(table)
     told = ref.told  # a bot that does nothing at a hand's end needs no view for it
     if told:
         make_calls(ref.hand_ended(state, table, told), ref)
@@ -667,20 +763,6 @@ def _listen_for(state: TrickState, table: list[Bot], referee: Referee) -> None:
             state.listen()
 
 
-def _charge(
-    state: TrickState,
-    table: list[Bot],
-    seat: int,
-    exc: Exception,
-    listener: Listener | None,
-    referee: Referee,
-) -> None:
-    """Hand a bot's fault to the referee; show the listener the penalty action, if any."""
-    action = referee.fault(state, table, seat, exc)
-    if action >= 0 and listener is not None:
-        listener(state, seat, action)
-
-
 def engine_failure(state: TrickState, seat: int, action: object, exc: Exception) -> EngineFailure:
     """The error that stops a match whose engine failed applying ``action`` by ``seat``."""
     try:
@@ -704,16 +786,23 @@ def play_on(
 
     A hand in progress is finished first; then hands are dealt (by ``deal``, default
     ``state.deal()``) until the match ends or ``max_hands`` hands (counted from the match's
-    start) have been played.
+    start) have been played: the :func:`phases` of the match, less its start and end (the
+    caller's: :func:`start_bots`, :func:`end_bots`).
     """
     ref = referee if referee is not None else Referee()
     if ref.unstarted:
         ref.charge_unstarted(state, ref.seated(bots))
     if not state.needs_deal and not state.is_over:
         _listen_for(state, ref.seated(bots), ref)
-        play_turns(state, bots, listener, ref)
-    while deals_another(state, max_hands):
-        play_hand(state, bots, listener, ref, deal)
+    for phase in phases(state, max_hands, whole=False):
+        if phase == TURNS:
+            _turns(state, bots, listener, ref)
+        elif phase == DEAL:
+            if ref.unstarted:
+                ref.charge_unstarted(state, ref.seated(bots))
+            _deal(state, bots, ref, deal)
+        else:  # HAND_OVER
+            _hand_over(state, bots, ref)
     return state
 
 

@@ -31,8 +31,16 @@ from typing import Any
 from tricktable.botcalls import Clock
 from tricktable.bots.base import Bot
 from tricktable.engine.trick import TrickState
-from tricktable.errors import BotFault, IllegalAction, TricktableError
-from tricktable.match import Round, deals_another, hand_scored, relay_chat
+from tricktable.errors import BotFault, TricktableError
+from tricktable.match import (
+    DEAL,
+    HAND_OVER,
+    START,
+    TURNS,
+    Round,
+    phases,
+    relay_chat,
+)
 from tricktable.table.table import Person, Table
 
 #: deals the next hand at a table (``Table.deal_next`` with the hand's cards)
@@ -132,27 +140,27 @@ async def _drive(
     pace: Pacer | None = None,
     hand_cap: int | None = None,
 ) -> None:
-    """Deal and play hand after hand until the match ends (or ``max_hands``, or a stop)."""
-    state = table.state
-    await _start(table, clock)
-    while not table.ended:
-        if state.needs_deal:
-            if hand_cap is not None and capped(table, hand_cap):
-                break
-            if not deals_another(state, max_hands):
-                break
+    """Play the match's :func:`~tricktable.match.phases` — the referee loop the match loop
+    follows too — each phase's calls awaited (a bot's in its thread, a person's submission)."""
+
+    def halted() -> bool:
+        return table.ended
+
+    cap = None if hand_cap is None else (lambda: capped(table, hand_cap))
+    for phase in phases(table.state, max_hands, halted=halted, cap=cap):
+        if phase == TURNS:
+            await _play_out(table, clock, person_time, pace)
+        elif phase == DEAL:
             if deal is None:
                 table.deal_next()
             else:
                 deal(table)
-        await _play_out(table, clock, person_time, pace)
-        if table.ended and not state.is_over:
-            break  # stopped from outside, in the middle of a hand
-        if not (state.needs_deal or state.is_over):
-            raise TricktableError(f"the engine stopped mid-hand with nobody to act: {state!r}")
-        if hand_scored(state):  # not ended by a forfeit
+        elif phase == HAND_OVER:
             await _end_hand(table, clock)
-    await _end_match(table, clock)
+        elif phase == START:
+            await _start(table, clock)
+        else:  # END
+            await _end_match(table, clock)
 
 
 def capped(table: Table, cap: int) -> bool:
@@ -239,14 +247,12 @@ async def _act(table: Table, clock: Clock, person_time: float | None) -> None:
     except Exception as exc:
         table.turn_failed(seat, exc)
         return
-    # What a program or HTTP bot said while deciding goes to the table before its move.
-    relay_chat(table.state, table.players, seat, table.referee, say=table.chat)
     if table.moves != moves or table.ended:
-        return  # the table moved on while the bot thought: its answer is stale
-    try:
-        table.play_for(seat, action)
-    except IllegalAction as exc:
-        table.fault(seat, exc)
+        # The table moved on while the bot thought: its answer is stale, but what it said
+        # meanwhile is still said.
+        relay_chat(table.state, table.players, seat, table.referee, say=table.chat)
+        return
+    table.answer(seat, action)  # the referee's rule for an answer, as in the match loop
 
 
 async def _wait_for_person(table: Table, seat: int, person_time: float | None) -> None:

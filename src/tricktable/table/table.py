@@ -271,6 +271,25 @@ class Table:
         self.moves += 1
         self._touch()
 
+    def answer(self, seat: int, action: Any) -> None:
+        """Take the answer of the bot at ``seat`` at its turn (the driver's call): the
+        referee's rule for an answer, as the match loop follows it (:meth:`Referee.answer
+        <tricktable.match.Referee.answer>`) — what it said first, then the action, or a fault
+        where the engine refuses it."""
+        state = self.state
+        if state.to_act != seat:
+            self.fault(seat, state.view(seat).illegal(action))
+            return
+        players = self.players
+        referee = self.referee
+        referee.note_seats(players)
+        before = self._logged()
+        if referee.answer(state, players, seat, action, say=self.chat):
+            self._charged(before)
+        else:
+            self.moves += 1
+            self._touch()
+
     def fault(self, seat: int, exc: Exception, deciding: bool | None = None) -> int:
         """Hand a failure of the occupant of ``seat`` to the referee (penalty, substitute).
 

@@ -261,7 +261,7 @@ def web_match(
     marked unfinished or unread): the seats are the table's, which do not change once its
     first match has begun."""
     from tricktable.games import load_game
-    from tricktable.web.records import apply_step
+    from tricktable.steps import apply_step
 
     rows = store.journal(table_id, match_no)
     with profile_store.reading(store.store, f"cannot read table {table_id}'s journal") as c:

@@ -36,7 +36,7 @@ from tricktable.errors import TricktableError
 from tricktable.records import replay
 from tricktable.seat import EVERYONE, snapshot_of
 from tricktable.seat.choices import action_label
-from tricktable.web.records import apply_step
+from tricktable.steps import apply_step, record_steps
 from tricktable.web.store import JournalRow, WebStore
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ class MatchSteps:
         for j, step in enumerate(self.journal):
             tricks, playing = len(state.tricks), state.phase == PLAY
             try:
-                _apply(state, step)
+                apply_step(state, step)
             except (TricktableError, IndexError, TypeError, ValueError) as exc:
                 raise TricktableError(f"the match's journal does not replay at {j}: {exc}") from exc
             if step[0] not in MOVES:
@@ -154,7 +154,7 @@ class MatchSteps:
         state = self.game.new_state(self.seed)
         state.listen()
         for step in self.journal[: self.ends[k]]:
-            _apply(state, step)
+            apply_step(state, step)
         snap = snapshot_of(state, EVERYONE, self.names, k, kinds=self.kinds, names=self.names)
         snap["everyone"] = True
         return snap
@@ -246,36 +246,15 @@ def record_journal(record: dict[str, Any]) -> tuple[Game, list[JournalRow], int,
     seed and its players' names. The record is checked whole first
     (:func:`~tricktable.records.replay`: a :class:`~tricktable.errors.RecordError` saying
     the first thing wrong); each hand is dealt as the record says, its notes (chat, a
-    substitution, a forfeit) where they came."""
+    substitution, a forfeit) where they came (:func:`~tricktable.steps.record_steps`)."""
     final = replay(record)
     game = final.game
-    notes: dict[tuple[int, int], list[list[Any]]] = {}
-    for note in final.notes:
-        step = (
-            [note.kind, note.seat] if note.kind == "forfeit" else [note.kind, note.seat, note.text]
-        )
-        notes.setdefault((note.hand, note.at), []).append(step)
-    steps: list[list[Any]] = [s for (h, _), found in notes.items() if h < 0 for s in found]
-    for h, log in enumerate(final.history):
-        steps.append(["deal", list(log.deal), log.dealer, list(log.stock)])
-        for i, action in enumerate(log.actions):
-            steps += notes.get((h, i), [])
-            steps.append(["act", log.actors[i], action])
-        steps += notes.get((h, len(log.actions)), [])
+    steps = record_steps(final)
     names = record.get("players")
     if not (isinstance(names, list) and len(names) == game.num_players):
         names = [f"seat {s}" for s in range(game.num_players)]
     seed = final.seed if isinstance(final.seed, int) else 0
     return game, [JournalRow(1, 1, steps)], seed, [str(n) for n in names]
-
-
-def _apply(state: TrickState, step: list[Any]) -> None:
-    """Replay one journal step; a deal that names its cards (an uploaded record's) deals
-    them, not the seed's."""
-    if step[0] == "deal" and len(step) == 4:
-        state.deal(list(step[1]), dealer=step[2], stock=list(step[3]))
-    else:
-        apply_step(state, step)
 
 
 def _said(game: Game, action: int) -> str:

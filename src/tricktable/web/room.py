@@ -44,10 +44,10 @@ from tricktable.errors import TricktableError
 from tricktable.games import load_game
 from tricktable.seat import EVERYONE
 from tricktable.seeds import fresh_seed
+from tricktable.steps import StepMark, apply_step
 from tricktable.table.driver import run
 from tricktable.table.table import Remote, Table
 from tricktable.web import profiles, seatview
-from tricktable.web.records import apply_step
 from tricktable.web.seatview import frame
 from tricktable.web.store import TableRow
 from tricktable.web.writer import Pending
@@ -120,7 +120,8 @@ class Room:
         self._broken_at = 0.0
         self._driver: asyncio.Task[Any] | None = None
         self._acting: str | None = None
-        self._seen = (0, 0, 0)  # hands, actions of the last hand, notes journaled
+        #: what the journal holds of the current match (hands, actions, notes, faults)
+        self._mark = StepMark(None)
         self._pending = False
         self.clock: tuple[int, float] | None = None
         #: when the running clock's move time begins (later than its start while the
@@ -355,12 +356,13 @@ class Room:
         self._frames.clear()
         state = self.game.new_state(self.seed)
         log = state.listen()
+        faults: list[dict[str, Any]] = []
         self.match_start = rows[0].seq if rows else self.version
         self._mark_v, self._mark_end = [], []
         for row in rows:
             self._row_seq = row.seq
             for step in row.steps:
-                self._replay(state, step)
+                self._replay(state, step, faults)
             self._mark_v.append(row.seq)
             self._mark_end.append(len(log.all))
         if not rows:  # the "begin" row just written
@@ -372,16 +374,15 @@ class Room:
                 players.append(Remote(s.get("name") or f"seat {i}"))
             else:
                 players.append(self.hub.make_bot(s["spec"]))
-        table = Table(self.game, players, seed=self.seed, state=state)
+        table = Table(self.game, players, seed=self.seed, state=state, faults=faults)
         self.table = table
-        last = state.history[-1].actions if state.history else []
-        self._seen = (len(state.history), len(last), len(state.notes))
+        self._mark = StepMark(state, len(faults))
         # A rebuilt match opens no summary: a restart gives a whole move_time anyway (5).
         self._scored, self._summary_open = len(state.results), set()
         table.watch(self._observe)
 
-    def _replay(self, state: Any, step: list[Any]) -> None:
-        apply_step(state, step)
+    def _replay(self, state: Any, step: list[Any], faults: list[dict[str, Any]]) -> None:
+        apply_step(state, step, faults)
         if step[0] == "act" and len(step) > 3 and step[3]:
             self.applied[f"{step[1]}:{step[3]}"] = self._row_seq
 
@@ -526,38 +527,15 @@ class Room:
     # ----------------------------------------------------------------------- the journal
 
     def _observe(self, table: Table) -> None:
-        """Journal what changed since the last row (called by the table at every change)."""
+        """Journal what changed since the last row (called by the table at every change): the
+        steps every match journals (:class:`~tricktable.steps.StepMark`), the referee's
+        faults among them."""
         if table is not self.table or self.broken:
             return
         state = table.state
-        hands, acts, notes = self._seen
-        history = state.history
-        items: list[tuple[tuple[int, int, int, int], list[Any]]] = []
-        for h in range(max(hands - 1, 0), len(history)):
-            log = history[h]
-            start = acts if h == hands - 1 else 0
-            if h >= hands:
-                items.append(((h, -1, 0, 0), ["deal"]))
-            for i in range(start, len(log.actions)):
-                step: list[Any] = ["act", log.actors[i], log.actions[i]]
-                items.append(((h, i, 1, 0), step))
-        for k in range(notes, len(state.notes)):
-            note = state.notes[k]
-            if note.kind == "chat":
-                step = ["chat", note.seat, note.text]
-            elif note.kind == "substitute":
-                step = ["substitute", note.seat, note.text]
-            elif note.kind == "forfeit":
-                step = ["forfeit", note.seat]
-            else:
-                continue
-            items.append(((note.hand, note.at, 0, k), step))
-        last = history[-1].actions if history else []
-        self._seen = (len(history), len(last), len(state.notes))
-        if not items:
+        steps = self._mark.steps(state, table.referee.faults)
+        if not steps:
             return
-        items.sort(key=lambda item: item[0])
-        steps = [step for _, step in items]
         if self._acting is not None:
             acts_ = [s for s in steps if s[0] == "act"]
             if acts_:
