@@ -23,7 +23,8 @@ account's session, its CSRF token and this server's origin, and only the league'
 
 What is kept where, the nights' thread, resuming and the season's end:
 :mod:`tricktable.league.service`; which tables play which deals and how a night is scored:
-:mod:`tricktable.league.night`. People in teams are left for later (docs/leagues.md).
+:mod:`tricktable.league.night`. People in teams are left for later: docs/leagues.md says the
+design, which needs more of the web tables than this module may change.
 """
 
 from __future__ import annotations
