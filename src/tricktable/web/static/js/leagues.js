@@ -10,7 +10,7 @@
 
 import { html, render, useEffect, useState } from "./ui.js";
 
-//: how often the page asks again while a night plays or is due (ms)
+//: how often the page asks again while a night plays or is due soon (ms)
 const POLL_MS = 2000;
 //: the units an interval between nights is given in (seconds each)
 const UNITS = [
@@ -178,7 +178,10 @@ function League({ id, me, choices }) {
       .then((b) => {
         setLeague(b);
         const moving = b.divisions.some((d) => d.nights.some((n) => n.status === "playing"));
-        if (moving || b.next) timer = setTimeout(reload, POLL_MS);
+        // a night due soon is watched closely; one due next week, once a minute
+        const soon = b.next && new Date(b.next) - Date.now() < 10 * 60 * 1000;
+        if (moving || soon) timer = setTimeout(reload, POLL_MS);
+        else if (b.next) timer = setTimeout(reload, 60 * 1000);
       })
       .catch((e) => setError(e.message));
     return () => clearTimeout(timer);
