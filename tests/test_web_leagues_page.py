@@ -14,8 +14,11 @@ from typing import Any
 
 from web_harness import serving
 
-DEALS = 2
-TEAMS = [(f"Team {c}", "heuristic" if i % 2 else "random") for i, c in enumerate("ABCDEFGH")]
+DEALS = 3
+#: a different player in each team: two tables of the same two players on the same cards would
+#: play the same game, and the standings checked would be all zeros
+BOTS = ["random", "heuristic", "beginner", "edna", "vinnie", "rosa", "moe", "kit"]
+TEAMS = [(f"Team {c}", bot) for c, bot in zip("ABCDEFGH", BOTS, strict=True)]
 
 
 def signed(x: float) -> str:
@@ -77,7 +80,7 @@ def test_a_league_night_by_the_page(browser: Any, tmp_path: Path) -> None:
             page.fill("#team-name", name)
             page.select_option("#member-1", bot)
             page.click("form#team button[type=submit]")
-            page.get_by_text(f"{name} ({bot})").wait_for()
+            page.locator("p.quiet", has_text=f"{name} (").wait_for()
         assert page.locator("table.standings tbody tr").count() == 8
 
         first = (datetime.now() + timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M")
@@ -119,6 +122,7 @@ def test_a_league_night_by_the_page(browser: Any, tmp_path: Path) -> None:
         assert {len({json.loads(r[1])[0] for r in rows if r[0] == d}) for d in range(DEALS)} == {4}
 
         totals = expected_totals(db, tid)
+        assert any(abs(v) > 1 for v in totals.values()), totals  # a check worth its name
         assert sorted(shown) == sorted(totals) == sorted(name for name, _ in TEAMS)
         for name, (total, per_deal, rating) in shown.items():
             assert total == signed(totals[name]) or abs(float(total) - totals[name]) < 0.006

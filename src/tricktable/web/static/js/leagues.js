@@ -155,8 +155,7 @@ function CloseForm({ me, league, onDone }) {
 function Night({ n, tables, deals, owner, play }) {
   const total = tables.length * deals;
   return html`<li data-night=${n.night} data-status=${n.status}>
-    Night ${n.night}: ${n.tables.map((t) => t.join(" v ")).join("; ")} —
-    <span class="status">${n.status}</span>
+    Night ${n.night}: ${n.tables.map((t) => t.join(" v ")).join("; ")} — <span class="status">${n.status}</span>
     ${n.status === "playing" && html` <progress max=${total} value=${n.games}></progress> ${n.games}/${total}`}
     ${n.due && n.status === "scheduled" && html` (due ${when(n.due)})`}
     ${n.date && html` (played ${when(n.date)})`}
@@ -213,7 +212,9 @@ function League({ id, me, choices }) {
     )}
     ${owner && latest && status === "open" && html`<${TeamForm} me=${me} league=${league} choices=${choices} onDone=${reload} />
       <${ScheduleForm} me=${me} league=${league} onDone=${reload} />`}
-    ${owner && latest && status === "scheduled" && html`<${CloseForm} me=${me} league=${league} onDone=${() => {
+    ${owner && latest && status === "scheduled" && unplayed &&
+    html`<p class="quiet">The season can end once every night of it is played.</p>`}
+    ${owner && latest && status === "scheduled" && !unplayed && html`<${CloseForm} me=${me} league=${league} onDone=${() => {
       setSeason(null);
       reload();
     }} />`}
