@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
+import aiohttp
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -36,6 +37,7 @@ from tricktable.protocols.endpoints import (
     Resolver,
     address_refusal,
     check_url,
+    checked_connector,
     endpoint_client,
     post_json,
     system_resolver,
@@ -673,3 +675,102 @@ def test_the_rule_agrees_with_ipaddress_is_global_but_where_it_is_stricter(
     assert (
         EndpointPolicy(also_allow=(f"{address}/{address.max_prefixlen}",)).refusal(address) is None
     )
+
+
+# ------------------------------------------------- aiohttp's connector (the HTTP bots' client)
+
+
+def checked_session(names: Resolver, policy: EndpointPolicy = LOOPBACK_ONLY) -> Any:
+    """An aiohttp client on :func:`checked_connector`, following redirects by itself."""
+    return aiohttp.ClientSession(connector=checked_connector(policy, names))
+
+
+@pytest.mark.parametrize(
+    ("url", "shown", "why"),
+    [
+        ("http://bot.private.test/json", "bot.private.test:80", "10.0.0.1, a private"),
+        ("http://mixed.test:9/json", "mixed.test:9", "192.168.0.1, a private"),
+        ("http://10.0.0.1:9/json", "10.0.0.1:9", "10.0.0.1, a private"),
+        ("http://169.254.169.254/latest/", "169.254.169.254:80", "a link-local address"),
+        ("http://[::ffff:10.0.0.1]:9/", "::ffff:a00:1:9", "the IPv4-mapped form of 10.0.0.1"),
+    ],
+)
+def test_the_checked_connector_refuses_names_and_literals_before_any_connection(
+    url: str, shown: str, why: str, connects: list[Any]
+) -> None:
+    """Names through its resolver, every address judged (one bad one among good ones is
+    enough); address literals, which aiohttp resolves without a resolver, by the connector."""
+    names = resolver({"bot.private.test": ["10.0.0.1"], "mixed.test": ["127.0.0.1", "192.168.0.1"]})
+
+    async def main() -> None:
+        async with checked_session(names) as session:
+            with pytest.raises(EndpointRefused) as caught:
+                await session.post(url, json={})
+            line = one_line(caught.value)
+            assert line.startswith(f"bot endpoint {shown!r} resolves to "), line
+            assert why in line and line.endswith("--allow-local-bots calls such addresses")
+
+    run(main)
+    assert connects == []
+
+
+def test_the_checked_connector_checks_every_redirect_hop_before_dialling(
+    connects: list[Any],
+) -> None:
+    names = resolver({"public.test": ["127.0.0.1"], "internal.test": ["10.9.9.9"]})
+
+    async def main() -> None:
+        async with serving() as bot, checked_session(names) as session:
+            for target, why in (
+                ("http://internal.test:PORT/json", r"internal\.test:\d+' resolves to 10\.9\.9\.9"),
+                ("http://169.254.169.254/latest/", "169.254.169.254:80' resolves to"),
+            ):
+                url = f"http://public.test:{bot.port}/to/{target}"
+                with pytest.raises(EndpointRefused, match=why):
+                    await session.post(url, json={})
+            # a permitted hop is followed, dialled at its own name's address, asked by name
+            url = f"http://public.test:{bot.port}/to/http://public.test:PORT/json"
+            async with session.post(url, json={"n": 1}) as answer:
+                got = await answer.json(content_type=None)
+            assert got == {"card": "Ac", "host": f"public.test:{bot.port}", "got": {"n": 1}}
+            assert connects == [("127.0.0.1", bot.port)] * 4
+
+    run(main)
+
+
+def test_the_checked_connector_resolves_and_checks_each_new_connection(
+    connects: list[Any],
+) -> None:
+    """No DNS cache: a name that turns private between two connections (DNS rebinding) is
+    refused at the second."""
+    answers = [["127.0.0.1"], ["10.0.0.1"]]
+    asked: list[str] = []
+
+    async def rebinding(host: str, port: int) -> list[str]:
+        asked.append(host)
+        return answers[len(asked) - 1]
+
+    async def main() -> None:
+        async with serving() as bot, checked_session(rebinding) as session:
+            url = f"http://public.test:{bot.port}/json"
+            async with session.post(url, json={}) as answer:
+                assert answer.status == 200  # the bot closes the connection after it
+            with pytest.raises(EndpointRefused, match=r"resolves to 10\.0\.0\.1"):
+                await session.post(url, json={})
+            assert connects == [("127.0.0.1", bot.port)]
+
+    run(main)
+    assert asked == ["public.test", "public.test"]
+
+
+def test_the_checked_connector_lets_allow_local_reach_loopback(connects: list[Any]) -> None:
+    async def main() -> None:
+        policy = EndpointPolicy(allow_local=True)
+        async with serving() as bot, checked_session(resolver({}), policy) as session:
+            async with session.post(f"http://127.0.0.1:{bot.port}/json", json=1) as answer:
+                assert (await answer.json(content_type=None))["got"] == 1
+            with pytest.raises(aiohttp.ClientConnectorError, match="does not resolve"):
+                await session.post(f"http://nowhere.test:{bot.port}/json", json=1)
+
+    run(main)
+    assert connects == [("127.0.0.1", connects[0][1])]

@@ -5,6 +5,7 @@ a server that allows local bots (or a network of its own) plays them as any othe
 from __future__ import annotations
 
 import sys
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 import pytest
@@ -81,3 +82,47 @@ def test_a_servers_bot_url_of_a_bad_form_is_one_line(url: str) -> None:
     with pytest.raises(BotError) as caught:
         HttpBot(url, policy=EndpointPolicy())
     assert "\n" not in str(caught.value)
+
+
+class Redirecting(BaseHTTPRequestHandler):
+    """Answers every request with a redirect to the server's ``target``."""
+
+    protocol_version = "HTTP/1.1"
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.server.requests.append(self.path)  # type: ignore[attr-defined]
+        self.send_response(307)
+        self.send_header("Location", self.server.target)  # type: ignore[attr-defined]
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.mark.parametrize("target", ["http://10.9.9.9/bot", "http://169.254.169.254/latest/"])
+def test_a_redirect_is_a_fault_and_its_target_never_dialled(target: str) -> None:
+    server = Server(Redirecting, target=target)
+    try:
+        referee, dialled = _match(server.url, EndpointPolicy(also_allow=("127.0.0.0/8",)))
+    finally:
+        server.close()
+    first = referee.faults[0]
+    assert first["kind"] == "crash" and "HTTP 307" in first["detail"]
+    assert {address[0] for address in dialled} == {"127.0.0.1"} and server.requests
+
+
+def test_a_name_is_checked_after_it_resolves() -> None:
+    """``localhost`` is a name (the system's resolver gives it a loopback address): refused
+    before any connection, as the address it stands for would be."""
+    server = Server(Generic)
+    try:
+        url = server.url.replace("127.0.0.1", "localhost")
+        refused, dialled = _match(url, EndpointPolicy())
+        assert dialled == [] and not server.requests
+        first = refused.faults[0]
+        assert first["kind"] == "closed" and "'localhost:" in first["detail"]
+        assert "a loopback address: refused" in first["detail"]
+    finally:
+        server.close()

@@ -286,6 +286,10 @@ class _Unresolved(OSError):
     """A host name that gives no address to check (an OSError: aiohttp's connector reports
     its resolver's OSErrors as a failed connection)."""
 
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.strerror = text  # what aiohttp's connection error quotes
+
 
 async def _addresses(resolver: Resolver, host: str, port: int) -> list[IPAddress]:
     """The addresses ``host`` stands for (itself, if it is an address literal)."""
