@@ -7,7 +7,8 @@ web-service bot on 127.0.0.1 that plays the first legal action (``tests/test_htt
 ``Generic``); then, alternately, it plays whole arena matches of four web-service seats and of
 four built-in seats of ``--level``, and reads the server process's CPU time (user and system,
 ``/proc/PID/stat``) around each: the CPU a decision (actions in the match's record) and the
-ratio of the two kinds' medians::
+ratio of the two kinds' medians. A first match of each kind (``--warmup``) is played and not
+counted: it pays the server's one-time work (importing the HTTP client and the bots' modules)::
 
     PYTHONPATH=src .venv/bin/python benchmarks/arena_cost.py --game "setback(target=5)" --rounds 5
 
@@ -65,6 +66,9 @@ def main() -> None:
     parser.add_argument("--game", default="setback(target=5)")
     parser.add_argument("--level", default="beginner")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument(
+        "--warmup", type=int, default=1, help="uncounted matches of each kind played first"
+    )
     args = parser.parse_args()
     bot = subprocess.Popen(
         [sys.executable, "-c", BOT, str(TESTS)], stdout=subprocess.PIPE, text=True
@@ -90,10 +94,11 @@ def main() -> None:
                 "built-in": [{"level": args.level}] * 4,
             }
             per: dict[str, list[float]] = {kind: [] for kind in kinds}
-            for _ in range(args.rounds):
+            for turn in range(args.warmup + args.rounds):
                 for kind, seats in kinds.items():
                     spent, actions = play(person, args.game, seats, server.pid)
-                    per[kind].append(spent / actions * 1000)
+                    if turn >= args.warmup:
+                        per[kind].append(spent / actions * 1000)
             for kind, values in per.items():
                 shown = ", ".join(f"{v:.3f}" for v in values)
                 print(f"{kind:13} median {statistics.median(values):.3f} ms a decision ({shown})")
