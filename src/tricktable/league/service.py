@@ -62,6 +62,8 @@ MAX_MEMBERS: Final = 2
 MAX_TEXT: Final = 80
 #: the longest interval between nights, and how far ahead a first night may be (seconds)
 MAX_EVERY: Final = 366 * 86400
+#: standings kept in memory (one a division and season read lately)
+MAX_KEPT: Final = 256
 #: how long the thread waits before it asks the database again after it failed
 RETRY_S: Final = 30.0
 
@@ -152,6 +154,9 @@ class Leagues:
         #: nights started by hand or resumed; ``0`` only wakes the thread (a new schedule)
         self._jobs: queue.SimpleQueue[int] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
+        #: standings by (team ids, played nights' tournaments): see :meth:`_standings`
+        self._tables: dict[tuple[tuple[int, ...], tuple[int, ...]], list[nights.TeamStanding]] = {}
+        self._lock = threading.Lock()
 
     @contextmanager
     def _write(self, doing: str) -> Iterator[Connection]:
@@ -639,7 +644,7 @@ class Leagues:
             .order_by(LeagueFixture.night)
         ).all()
         names = {t.id: t.name for t in teams}
-        played: list[list[nights.Board]] = []
+        played: list[int] = []
         out_nights = []
         for f in fixtures:
             tables = c.scalars(
@@ -664,8 +669,8 @@ class Leagues:
                 }
             )
             if f.status == "played" and f.tournament_id is not None:
-                played.append(self._boards(c, f.tournament_id, [t.id for t in teams]))
-        table = nights.standings(names, played) if names else []
+                played.append(f.tournament_id)
+        table = self._standings(c, names, played)
         ids = {t.name: t.id for t in teams}
         return {
             "level": division.level,
@@ -675,6 +680,25 @@ class Leagues:
             "nights": out_nights,
             "standings": [{"id": ids[row.team], **row.to_dict()} for row in table],
         }
+
+    def _standings(
+        self, c: Any, names: dict[int, str], played: list[int]
+    ) -> list[nights.TeamStanding]:
+        """A division's table from its played nights' tournaments. Kept by the nights it
+        counts: a division of 16 teams at the end of its season is ~4,000 games to read and
+        rate (most of a second), and the page asks every two seconds while a night plays."""
+        if not names:
+            return []
+        key = (tuple(names), tuple(played))
+        found = self._tables.get(key)
+        if found is None:
+            boards = [self._boards(c, tid, list(names)) for tid in played]
+            found = nights.standings(names, boards)
+            with self._lock:
+                if len(self._tables) >= MAX_KEPT:
+                    self._tables.clear()  # the simplest bound; a page's next read refills it
+                self._tables[key] = found
+        return found
 
     @staticmethod
     def _boards(c: Any, tid: int, team_ids: list[int]) -> list[nights.Board]:
