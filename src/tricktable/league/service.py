@@ -468,9 +468,13 @@ class Leagues:
                 )
                 if fid is None:
                     return 0
-                c.execute(
-                    update(LeagueFixture).where(LeagueFixture.id == fid).values(status="playing")
+                claimed = c.execute(
+                    update(LeagueFixture)
+                    .where(LeagueFixture.id == fid, LeagueFixture.status == "scheduled")
+                    .values(status="playing")
                 )
+                if claimed.rowcount != 1:
+                    return -1  # another server of this database claimed it first
         except StoreError as exc:
             self.log(f"leagues: {exc}")
             return 0
