@@ -347,7 +347,13 @@ class Leagues:
                 raise NotFound("no such night")
             if fixture.status not in ("scheduled", "failed"):
                 raise Refused(f"the night is {fixture.status}")
-            c.execute(update(LeagueFixture).where(LeagueFixture.id == fid).values(status="playing"))
+            claimed = c.execute(
+                update(LeagueFixture)
+                .where(LeagueFixture.id == fid, LeagueFixture.status == fixture.status)
+                .values(status="playing")
+            )
+            if claimed.rowcount != 1:  # two clicks at once, or the clock, on PostgreSQL
+                raise Refused("the night has just been started")
         self._jobs.put(fid)
         return fid
 
