@@ -385,6 +385,21 @@ def test_bad_urls(url: str) -> None:
         HttpBot(url)
 
 
+def test_the_bots_url_goes_on_the_wire_as_written_quoted_where_it_must_be() -> None:
+    """A path's spaces and letters beyond ASCII are escaped; a query's escapes are kept as the
+    bot's owner wrote them (its key may hold them), never decoded or re-encoded."""
+    server = Server(Recording)
+    try:
+        bot = HttpBot(server.url + "my bot/é/../spades?key=a b&x=%41%2B+")
+        bot.start_match(load_game("spades"), 0, 1)
+        bot.post("news", {}, None, forgive=True)  # the seed's bot knows no such event: 404
+        bot.close()
+    finally:
+        server.close()
+    [(path, _)] = server.requests
+    assert re.fullmatch(r"/my%20bot/spades/spades-[0-9a-f]{12}/1/news\?key=a%20b&x=%41%2B\+", path)
+
+
 # ---------------------------------------------------------------------- the generic scheme
 
 

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import aiohttp
+import httpx
 from aiohttp.client_proto import ResponseHandler
 from yarl import URL
 
@@ -223,9 +224,20 @@ class HttpBot(Bot):
         #: own machine is where their bots usually are
         self.policy = policy
         self._https = parts.scheme == "https"
-        self._origin = urllib.parse.urlunsplit((parts.scheme, parts.netloc, "", "", ""))
         self._base = parts.path.rstrip("/")
         self._query = f"?{parts.query}" if parts.query else ""
+        # What goes on the wire is the URL as httpx (this client's before aiohttp) quoted it:
+        # yarl would rewrite a query's escapes (%41 as A, a space as +), and a bot's key with
+        # them. The host is in its IDNA form, the path's dot segments resolved.
+        try:
+            sent = urllib.parse.urlsplit(str(httpx.URL(self.url)))
+        except (httpx.InvalidURL, ValueError):
+            sent = parts
+        self._origin = urllib.parse.urlunsplit((sent.scheme, sent.netloc, "", "", ""))
+        self._sent_base = sent.path.rstrip("/")
+        self._sent_query = f"?{sent.query}" if sent.query else ""
+        #: each event's URL, made once a match
+        self._urls: dict[str, URL] = {}
         self.decision_time = decision_time
         self.match_time = match_time
         self.max_response = max_response
@@ -257,6 +269,7 @@ class HttpBot(Bot):
         self.used = 0.0
         self.requests = 0
         self.throttle = ChatThrottle()
+        self._urls = {}
         adapter = declared(type(game), "http_adapter", _Adapter)
         if adapter is _Adapter or not adapter.speaks_for(game.num_players):
             adapter = GenericEvents  # seed 004's Spades endpoints seat four: elsewhere generic
@@ -420,7 +433,7 @@ class HttpBot(Bot):
         status, reason, data = 0, "", b""
         try:
             async with asyncio.timeout_at(call.deadline):
-                status, reason, data = await self._exchange(path, body)
+                status, reason, data = await self._exchange(event, body)
         except _Flood:
             raise self.fault(
                 "flood", f"{where}: the answer is longer than {self.max_response} bytes"
@@ -477,7 +490,7 @@ class HttpBot(Bot):
             self.throttle.hear(answer["say"][:MAX_SAY])  # a line for the table, checked there
         return answer
 
-    async def _exchange(self, path: str, body: bytes) -> tuple[int, str, bytes]:
+    async def _exchange(self, event: str, body: bytes) -> tuple[int, str, bytes]:
         """One request and its whole answer: (status, reason, body). A kept-alive connection
         the server had closed meanwhile gets one fresh try."""
         await self._close_retired()
@@ -488,7 +501,7 @@ class HttpBot(Bot):
                 aio.track(self)
             reused = self._warm
             try:
-                return await self._once(self._http, path, body)
+                return await self._once(self._http, event, body)
             except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError) as exc:
                 # aiohttp retries no POST itself. A connection error is a stale one only where
                 # the connection had served before (a new one failing to connect is not).
@@ -500,9 +513,12 @@ class HttpBot(Bot):
         raise AssertionError("unreachable")
 
     async def _once(
-        self, client: aiohttp.ClientSession, path: str, body: bytes
+        self, client: aiohttp.ClientSession, event: str, body: bytes
     ) -> tuple[int, str, bytes]:
-        url = URL(self._origin + path, encoded=True)  # sent as written (the path is ours)
+        url = self._urls.get(event)
+        if url is None:  # self.path(event) as sent
+            sent = f"{self._sent_base}/{self.game_id}/{self.seat + 1}/{event}{self._sent_query}"
+            url = self._urls[event] = URL(self._origin + sent, encoded=True)
         async with client.post(url, data=body, headers=_HEADERS, allow_redirects=False) as answer:
             length = answer.content_length
             if length is not None and length > self.max_response:
