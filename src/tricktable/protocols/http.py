@@ -454,9 +454,9 @@ class HttpBot(Bot):
                 "closed", f"{where}: the bot closed the connection without an answer"
             ) from None
         except aiohttp.ClientResponseError as exc:  # what came back does not parse as HTTP
-            raise self.fault(
-                "malformed", f"{where}: not an HTTP answer: {_quote(_reason(exc))}"
-            ) from None
+            # aiohttp's parser spreads its words over lines, with a caret under the byte
+            said = " ".join(str(exc.message).replace("^", "").split()) or _reason(exc)
+            raise self.fault("malformed", f"{where}: not an HTTP answer: {_quote(said)}") from None
         except aiohttp.ClientConnectorError as exc:
             if isinstance(exc.os_error, ConnectionRefusedError):
                 raise self.fault(
