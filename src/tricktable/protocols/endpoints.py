@@ -2,7 +2,7 @@
 
 A web server that lets people register bots as HTTP endpoints (seed 004's protocol) must not
 become a way to reach what is behind it: its own loopback, the private network, the cloud's
-metadata service at 169.254.169.254. This module is the guard, in three parts:
+metadata service at 169.254.169.254. This module is the guard, in four parts:
 
 - :func:`check_url` — the URL's form: ``http`` or ``https``, a host, no user name or password,
   a port 1-65535. A bad one is an :class:`EndpointRefused` of one line.
@@ -15,6 +15,10 @@ metadata service at 169.254.169.254. This module is the guard, in three parts:
   resolves the name a second time, so a DNS answer that changes between check and connect
   (rebinding) cannot slip through. The Host header and the TLS server name stay the URL's
   host. Every request is checked, each redirect hop included (at most :data:`MAX_REDIRECTS`).
+- :func:`checked_connector` — the same guard for :mod:`aiohttp`, the HTTP bots' client
+  (:mod:`tricktable.protocols.http`): a connector whose :class:`CheckedResolver` judges every
+  address a name resolves to, and which judges address literals itself, before aiohttp dials
+  anything, at every new connection. A bot's client follows no redirect (a 3xx is a fault).
 
 :func:`post_json` makes one call of a bot under one time limit (resolution, connecting,
 redirects and the whole answer) and a cap on the answer's size, and turns every failure into
