@@ -414,6 +414,12 @@ def duel(
 @db_option
 @workers_option
 @click.option("--cluster", default=None, help="play on a Dask cluster: 'local' or tls://HOST:8786")
+@click.option(
+    "--live",
+    is_flag=True,
+    help="journal each game while it is played, for the web server's tournament page to show "
+    "(not with --cluster)",
+)
 @json_option
 @runner_options
 def tournament(
@@ -431,6 +437,7 @@ def tournament(
     db: str,
     workers: int | None,
     cluster: str | None,
+    live: bool,
     as_json: bool,
     decision_time: float,
     match_time: float,
@@ -467,6 +474,7 @@ def tournament(
         workers=workers,
         cluster=cluster,
         as_json=as_json,
+        live=live,
     )
     sys.exit(code)
 

@@ -26,7 +26,7 @@ from types import FrameType
 from typing import Any
 
 from tricktable.cli import one_line
-from tricktable.errors import TricktableError
+from tricktable.errors import OptionError, TricktableError
 from tricktable.limits import RunnerOptions
 
 #: what the command says when stopped, by Ctrl-C or SIGTERM
@@ -52,8 +52,10 @@ def run_tournament_command(
     workers: int | None,
     cluster: str | None,
     as_json: bool,
+    live: bool = False,
 ) -> int:
-    """Start or resume a tournament and play it to its end; the exit status."""
+    """Start or resume a tournament and play it to its end; the exit status. ``live``: each
+    game journaled while it is played (:mod:`tricktable.tournament.live`)."""
     with terminate_as_interrupt():
         try:
             summary = _tournament(
@@ -74,6 +76,7 @@ def run_tournament_command(
                 workers=workers,
                 cluster=cluster,
                 as_json=as_json,
+                live=live,
             )
         except KeyboardInterrupt:
             print(STOPPED, file=sys.stderr)
@@ -101,6 +104,7 @@ def _tournament(
     workers: int | None,
     cluster: str | None,
     as_json: bool,
+    live: bool = False,
 ) -> dict[str, Any]:
     """Plan, start and play the tournament; its summary."""
     from tricktable.db.store import Store, parse_target
@@ -136,6 +140,9 @@ def _tournament(
     finally:
         if looked is not None:
             looked.close()
+    if live and cluster is not None:
+        # A cluster's workers may be on machines that cannot reach the database.
+        raise OptionError("--live journals from this machine's workers: not with --cluster")
     # The cluster first: a bad address must not leave a tournament behind in the database.
     executor: Any = contextlib.nullcontext()
     if cluster is not None:
@@ -149,7 +156,13 @@ def _tournament(
         count = workers or default_workers()
         began = time.perf_counter()
         plays = executor if cluster is not None else None
-        stored = _play(store, started, count, plays, as_json)
+        target = None
+        if live:
+            from tricktable.tournament.live import LiveTarget
+
+            names = tuple(n for n, _ in started.spec.entrants)
+            target = LiveTarget(db, started.tid, names)
+        stored = _play(store, started, count, plays, as_json, target)
         elapsed = time.perf_counter() - began
         return _summary(db, started, stored, elapsed)
 
@@ -193,11 +206,13 @@ def _started_line(started: Any) -> str:
     return f"{verb} {spec.name} (seed {spec.seed}): {len(started.done)} of {started.total} stored"
 
 
-def _play(store: Any, started: Any, workers: int, executor: Any, quiet: bool) -> int:
+def _play(
+    store: Any, started: Any, workers: int, executor: Any, quiet: bool, live: Any = None
+) -> int:
     from tricktable.tournament import run as run_mod
 
     if quiet or not sys.stdout.isatty():
-        return run_mod.run(store, started, workers, executor)
+        return run_mod.run(store, started, workers, executor, live=live)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     columns = (BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
@@ -207,7 +222,7 @@ def _play(store: Any, started: Any, workers: int, executor: Any, quiet: bool) ->
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        return run_mod.run(store, started, workers, executor, progress)
+        return run_mod.run(store, started, workers, executor, progress, live=live)
 
 
 def _summary(db: str, started: Any, stored: int, elapsed: float) -> dict[str, Any]:

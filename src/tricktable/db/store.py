@@ -181,6 +181,21 @@ class Store:
         return store
 
     @classmethod
+    def attach(cls, target: str | os.PathLike[str]) -> Store:
+        """Another way into a database this process has open already (:meth:`open`ed): its
+        own connections, and none of ``open``'s checks of the file. Reading a SQLite file
+        with Python's own ``open`` and closing it drops every lock this process holds on it
+        (POSIX's rule), and another process would then take this one's write-ahead log for
+        an orphan and remove it: writes lost, the file damaged. A tournament's worker journals
+        through this (:mod:`tricktable.tournament.live`), beside its run's store."""
+        url, where = parse_target(target)
+        try:
+            engine = _make_engine(url, CONNECT_TIMEOUT)
+        except (SQLAlchemyError, ImportError) as exc:
+            raise StoreError(f"{where}: cannot open: {_reason(exc)}") from exc
+        return cls(engine, where)
+
+    @classmethod
     def look(
         cls, target: str | os.PathLike[str], *, connect_timeout: int = CONNECT_TIMEOUT
     ) -> Store | None:

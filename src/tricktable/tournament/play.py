@@ -18,7 +18,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from typing import Any
 
+from tricktable.engine.trick import TrickState
 from tricktable.runner import BotPool, MatchSpec, MatchStopped, run_match
+from tricktable.tournament.live import LiveJournal, LiveTarget
 from tricktable.tournament.schedule import Unit
 from tricktable.workers import executor
 
@@ -43,16 +45,20 @@ class Played:
     faults: tuple[dict[str, Any], ...]
 
 
-def play_units(batch: Sequence[Unit]) -> list[Played]:
-    """Play ``batch`` in order, in this process (what a worker runs)."""
+def play_units(batch: Sequence[Unit], live: LiveTarget | None = None) -> list[Played]:
+    """Play ``batch`` in order, in this process (what a worker runs); ``live``: journal each
+    game while it is played, to be watched (:mod:`tricktable.tournament.live`)."""
     pool = BotPool()
+    journal = LiveJournal(live) if live is not None else None
     try:
-        return [_play(unit, pool) for unit in batch]
+        return [_play(unit, pool, journal) for unit in batch]
     finally:
         pool.close()
+        if journal is not None:
+            journal.close()
 
 
-def _play(unit: Unit, pool: BotPool) -> Played:
+def _play(unit: Unit, pool: BotPool, journal: LiveJournal | None = None) -> Played:
     spec = MatchSpec(
         game=unit.game,
         players=unit.players,
@@ -62,7 +68,27 @@ def _play(unit: Unit, pool: BotPool) -> Played:
         substitute=unit.substitute,
     )
     try:
-        outcome = run_match(spec, pool=pool)
+        if journal is None:
+            outcome = run_match(spec, pool=pool)
+        else:
+            journal.begin(unit.key, unit.entrants, unit.seed)
+            seen: list[TrickState] = []
+
+            def started(state: TrickState) -> None:
+                seen.append(state)
+                journal.started(state)
+
+            try:
+                outcome = run_match(
+                    spec,
+                    pool=pool,
+                    listener=journal.listen,
+                    on_start=started,
+                    on_fault=journal.fault,
+                )
+            finally:
+                if seen:
+                    journal.end(seen[0])
     except MatchStopped as stop:
         # An engine failure or a substitute that failed in turn: the unit's record so far is
         # kept, marked stopped, so the tournament goes on and the failure can be replayed.

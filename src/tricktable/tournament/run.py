@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from tricktable.analysis.profile_store import fill_games
 from tricktable.db.store import GameRow, Store
 from tricktable.errors import OptionError, TricktableError, quote
 from tricktable.runner import HUMAN, check_players
+from tricktable.tournament.live import LiveTarget, forget
 from tricktable.tournament.play import BATCH, Played, batches, play_units, run_local
 from tricktable.tournament.schedule import Unit, count, units
 from tricktable.tournament.spec import TournamentSpec, outside_players
@@ -164,11 +166,14 @@ def run(
     workers: int = 1,
     executor: Executor | None = None,
     progress: Callable[[int, int], None] | None = None,
+    live: LiveTarget | None = None,
 ) -> int:
     """Play and store every unit not stored yet; the number stored now.
 
     ``executor`` maps :func:`~tricktable.tournament.play.play_units` over batches (default:
-    local processes); ``progress(done, total)`` is told after each stored batch.
+    local processes); ``progress(done, total)`` is told after each stored batch. ``live``:
+    the workers journal each game while they play it, and its rows go once it is stored
+    (:mod:`tricktable.tournament.live`: what the web shows of a game being played).
     """
     done = started.done
     todo = units(started.spec, skip=done)
@@ -180,10 +185,15 @@ def run(
         progress(finished, started.total)
     # Whole matches are few a batch: one may last hundreds of hands.
     size = BATCH if started.spec.deals is not None else 2
-    results = run_batches(batches(todo, size), play_units)
+    play: Callable[[Sequence[Unit]], list[Played]] = play_units
+    if live is not None:
+        play = partial(play_units, live=live)
+    results = run_batches(batches(todo, size), play)
     try:
         for played in results:
             stored += store.add_games(_row(started, p) for p in played)
+            if live is not None:
+                forget(store, started.tid, (p.key for p in played))
             fill_games(store, started.tid, quiet=True)  # the players' pages' rows
             finished += len(played)
             if progress is not None:

@@ -145,6 +145,7 @@ class MatchSteps:
             "hand_stops": self.hand_stops,
             "trick_stops": self.trick_stops,
             "names": self.names,
+            "over": self.over,
         }
 
     def snapshot(self, k: int) -> dict[str, Any]:

@@ -58,6 +58,8 @@ from tricktable.db.models import Game, Tournament
 from tricktable.db.rows import Damaged, tournament_info
 from tricktable.db.store import TournamentInfo
 from tricktable.errors import OptionError, TricktableError
+from tricktable.tournament.live import LiveTarget
+from tricktable.web import tournament_games
 from tricktable.web.store import User, WebStore
 
 #: the page's file (the list, the form and one tournament's standings)
@@ -114,8 +116,11 @@ def play(target: str, name: str, reports: str) -> None:
     try:
         with Store.open(target) as store:
             started = run_mod.start(store, None, name)
+            # Each game journaled while it is played: the page shows it live.
+            names = tuple(n for n, _ in started.spec.entrants)
+            watched = LiveTarget(target, started.tid, names)
             try:
-                run_mod.run(store, started, workers=1)
+                run_mod.run(store, started, workers=1, live=watched)
             except TricktableError:
                 store.set_status(started.tid, FAILED)
                 raise
@@ -555,6 +560,7 @@ def routes(store: WebStore, log: Log | None = None) -> list[Route]:
         Route("/tournaments", page),
         Route("/tournaments/{id}", page),
         Route("/tournaments/{id}/report", guarded(report)),
+        *tournament_games.routes(store, tournaments.find),  # each game live, then replayed
     ]
 
 

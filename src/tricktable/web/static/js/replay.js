@@ -6,7 +6,9 @@
 // The page steps by action, by trick and by hand, to the match's end; the address always
 // names the position shown (`/t/ID?replay=1&match=N&step=K`), so a copied link opens it.
 //
-// An uploaded record (`/records/ID?step=K`) replays the same way from `/api/records/ID/replay`;
+// An uploaded record (`/records/ID?step=K`) replays the same way from `/api/records/ID/replay`,
+// and a tournament's game (`/tournaments/ID/games/UNIT`) from its own — live while it is
+// played: the index is asked again every second and a viewer at the last step follows;
 // `/records` is the form that uploads one. Either replay can be analysed: "Analyse" asks the
 // server (`POST .../analysis`), "analysing…" polls it every 2 s, and once done each decision
 // is marked where it was made (the loss, red for a mistake; the best action; the search's
@@ -256,6 +258,22 @@ function recordSource(recordId) {
   };
 }
 
+/** A tournament's game: live while a worker plays it (its steps grow), then its record. */
+function tournamentSource(tid, unit) {
+  const id = encodeURIComponent(tid);
+  const key = unit.split("/").map(encodeURIComponent).join("/");
+  return {
+    api: `/api/tournaments/${id}/games/${key}/replay`,
+    first: "",
+    page: (index, step) => `/tournaments/${id}/games/${key}?step=${step}`,
+    back: html`<a href=${`/tournaments/${id}`}>Back to the tournament</a>`,
+    heading: (index) => (index.over ? `game ${unit}` : `game ${unit}, live`),
+  };
+}
+
+//: how often a game being played is asked for its new steps
+const LIVE_MS = 1000;
+
 function ReplayApp({ src, first }) {
   const [index, setIndex] = useState(null);
   const [at, setAt] = useState(null);
@@ -296,6 +314,21 @@ function ReplayApp({ src, first }) {
       live = false;
     };
   }, [index, at]);
+
+  // A game being played (a tournament's, live): its index asked again every LIVE_MS; a viewer
+  // at the last step follows the play, one elsewhere stays where they are.
+  useEffect(() => {
+    if (!index || index.over !== false) return;
+    const timer = setTimeout(() => {
+      getJson(base + src.first)
+        .then((idx) => {
+          setAt((k) => (k === index.last ? idx.last : k));
+          setIndex(idx);
+        })
+        .catch((err) => setError(err.message));
+    }, LIVE_MS);
+    return () => clearTimeout(timer);
+  }, [index]);
 
   // The analysis: read once the index is known, then every POLL_MS while it runs.
   useEffect(() => {
@@ -467,12 +500,14 @@ function UploadForm() {
 export function startRecords(root, path = location.pathname, query = new URLSearchParams(location.search)) {
   addCss();
   root.textContent = "";
+  const step = query.get("step");
+  const first = step && /^\d+$/.test(step) ? Number(step) : null;
+  const game = path.match(/^\/tournaments\/(\d+)\/games\/(.+)$/);
+  if (game) {
+    const unit = game[2].split("/").map(decodeURIComponent).join("/");
+    return render(html`<${ReplayApp} src=${tournamentSource(game[1], unit)} first=${first} />`, root);
+  }
   const m = path.match(/^\/records\/([^/]+)/);
   if (!m) return render(html`<${UploadForm} />`, root);
-  const step = query.get("step");
-  render(
-    html`<${ReplayApp} src=${recordSource(decodeURIComponent(m[1]))}
-      first=${step && /^\d+$/.test(step) ? Number(step) : null} />`,
-    root,
-  );
+  render(html`<${ReplayApp} src=${recordSource(decodeURIComponent(m[1]))} first=${first} />`, root);
 }

@@ -3,7 +3,8 @@
 //
 // `/tournaments` draws `GET /api/tournaments` (web/tournaments.py) every two seconds while one
 // runs, and offers an account the form that posts `POST /api/tournaments`; `/tournaments/ID`
-// draws `GET /api/tournaments/ID`. Names are the server's data, written as text (htm escapes
+// draws `GET /api/tournaments/ID` and its games (`.../games`: those being played, each watched
+// live at `/tournaments/ID/games/UNIT`, and the last stored, each replayed). Names are the server's data, written as text (htm escapes
 // them), never as markup.
 
 import { html, render, useEffect, useState } from "./ui.js";
@@ -130,8 +131,24 @@ function Standings({ st }) {
   <p class="quiet">Ranked by ${st.ranked_by}; ${st.tournament.games} games, ${st.tournament.deals} ${unit}s.</p>`;
 }
 
+/** The games being played now (each watched live) and the last stored (each replayed). */
+function Games({ games }) {
+  if (!games) return null;
+  const links = (list) =>
+    list.map((g) => html`<li key=${g.unit}><a class="game" href=${g.page}>${g.unit}</a></li>`);
+  return html`<section class="games">
+    ${games.playing.length
+      ? html`<h2>Playing now</h2><ul class="playing">${links(games.playing)}</ul>`
+      : null}
+    ${games.recent.length
+      ? html`<h2>Games played</h2><ul class="recent">${links(games.recent)}</ul>`
+      : null}
+  </section>`;
+}
+
 function One({ id }) {
   const [t, setT] = useState(null);
+  const [games, setGames] = useState(null);
   const [error, setError] = useState(null);
   const [tick, setTick] = useState(0);
   useEffect(() => {
@@ -142,6 +159,9 @@ function One({ id }) {
         if (b.status === "running") timer = setTimeout(() => setTick((n) => n + 1), POLL_MS);
       })
       .catch((e) => setError(e.message));
+    getJson(`/api/tournaments/${encodeURIComponent(id)}/games`)
+      .then(setGames)
+      .catch(() => setGames(null));
     return () => clearTimeout(timer);
   }, [tick]);
   if (error) return html`<p class="error">${error}</p>`;
@@ -152,6 +172,7 @@ function One({ id }) {
       <progress max=${t.total || 1} value=${t.done}></progress></p>
     ${t.standings ? html`<${Standings} st=${t.standings} />` : html`<p class="quiet">The standings come when it has finished.</p>`}
     ${t.status === "finished" && html`<p><a class="report" href=${t.report}>The report</a></p>`}
+    <${Games} games=${games} />
     <p><a href="/tournaments">Every tournament</a></p>`;
 }
 
