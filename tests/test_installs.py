@@ -50,6 +50,10 @@ NOT_PARTS = {"dev", "openspiel", "bench"}
 EXTRA_OF: dict[str, str | None] = {
     "tricktable.db": "db",
     "tricktable.tournament.run": "db",
+    # a tournament's games journaled while played (tournament --live)
+    "tricktable.tournament.live": "db",
+    # the leagues' nights, seasons and standings: the web server's
+    "tricktable.league.service": "web",
     "tricktable.analysis.standings": "db",
     "tricktable.analysis.insights": "db",
     # the players' pages' rows, filled by a tournament and read by the web server

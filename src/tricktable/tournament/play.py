@@ -16,13 +16,15 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tricktable.engine.trick import TrickState
 from tricktable.runner import BotPool, MatchSpec, MatchStopped, run_match
-from tricktable.tournament.live import LiveJournal, LiveTarget
 from tricktable.tournament.schedule import Unit
 from tricktable.workers import executor
+
+if TYPE_CHECKING:
+    from tricktable.tournament.live import LiveJournal, LiveTarget
 
 #: units a worker plays per task, and the database stores per transaction: large enough
 #: that a task's and a commit's overhead are small, small enough that a kill loses little
@@ -49,7 +51,11 @@ def play_units(batch: Sequence[Unit], live: LiveTarget | None = None) -> list[Pl
     """Play ``batch`` in order, in this process (what a worker runs); ``live``: journal each
     game while it is played, to be watched (:mod:`tricktable.tournament.live`)."""
     pool = BotPool()
-    journal = LiveJournal(live) if live is not None else None
+    journal = None
+    if live is not None:
+        from tricktable.tournament.live import LiveJournal  # the db extra's: only when asked
+
+        journal = LiveJournal(live)
     try:
         return [_play(unit, pool, journal) for unit in batch]
     finally:
