@@ -35,6 +35,18 @@ from tricktable.tournament.schedule import Unit
 SIDES = 2
 #: who plays a deal nobody can (a crashed bot): the tournaments' default
 SUBSTITUTE = "heuristic"
+#: how a team names an account's person among its members (``user:NAME``)
+PERSON = "user:"
+
+
+def is_person(spec: str) -> bool:
+    """Whether a member's spec is an account's person (``user:NAME``), not a bot."""
+    return spec.startswith(PERSON)
+
+
+def has_people(members: Sequence[Sequence[str]]) -> bool:
+    """Whether any team of a night lists a person: its seats then rotate by table."""
+    return any(is_person(m) for team in members for m in team)
 
 
 def check_game(game: str) -> None:
@@ -70,14 +82,20 @@ def deal_seed(seed: int, deal: int) -> int:
     return derive_seed(seed, "league", deal)
 
 
-def seating(pair: tuple[int, int], deal: int, table: int, num_players: int) -> tuple[int, ...]:
+def seating(
+    pair: tuple[int, int], deal: int, table: int, num_players: int, by_table: bool = False
+) -> tuple[int, ...]:
     """The team at each seat: seat ``s`` plays for side ``s % 2``; the pair's first team holds
-    side ``(deal + table) % 2``.
+    side ``(deal + table) % 2`` — or ``table % 2`` on every deal (``by_table``: a night where
+    a person sits, who keeps one seat all night; half the tables still give each team the
+    other side's cards, so the field that held a deal's cards is both kinds of team).
 
     >>> seating((5, 7), 0, 0, 4), seating((5, 7), 0, 1, 4)
     ((5, 7, 5, 7), (7, 5, 7, 5))
+    >>> seating((5, 7), 1, 0, 4, by_table=True)
+    (5, 7, 5, 7)
     """
-    first = (deal + table) % SIDES
+    first = (table if by_table else deal + table) % SIDES
     by_side = (pair[0], pair[1]) if first == 0 else (pair[1], pair[0])
     return tuple(by_side[s % SIDES] for s in range(num_players))
 
@@ -90,13 +108,15 @@ def units(
     seed: int,
 ) -> list[Unit]:
     """Every table's play of every deal of a night (``members[team]``: its player specs);
-    ``entrants`` holds the team index at each seat. Keys are ``d{deal}/t{table}``."""
+    ``entrants`` holds the team index at each seat. Keys are ``d{deal}/t{table}``. A night
+    where a person sits rotates its seats by table (:func:`seating`)."""
     num_players = load_game(game).num_players
+    by_table = has_people(members)
     out = []
     for d in range(deals):
         shared = deal_seed(seed, d)
         for t, pair in enumerate(pairs):
-            seats = seating(pair, d, t, num_players)
+            seats = seating(pair, d, t, num_players, by_table)
             players = tuple(
                 members[team][(s // SIDES) % len(members[team])] for s, team in enumerate(seats)
             )

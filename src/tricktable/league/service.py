@@ -15,6 +15,17 @@ Rules this module keeps (docs/leagues.md says them for people):
   server plays on from the deals stored (a deal's games depend on its seed alone, so nothing
   differs) and scores it once: the results are written with the ``played`` mark in one
   transaction, only while the night is still ``playing``.
+- **People at a night** (a team's member ``user:NAME``, an account): each table where a
+  person sits is a table of the server's hub (:meth:`Hub.create_league_table
+  <tricktable.web.hub.Hub.create_league_table>`): one match a deal, dealt from that deal's
+  seed — every table's — its person's seat theirs alone, played by the away rule while
+  they are not there. The thread plays the bots' tables as before, then waits for those
+  tables, storing each deal a table has played as a game of the night's tournament (its
+  record rebuilt from the table's journal), and scores the night once every game is stored.
+  A restart finds the tables again (the hub brings them back from their journals and plays
+  them on) and stores what is missing: nothing is played or counted twice. The tables are
+  *withheld* (no watcher, record or seed) until the night is scored, when the thread
+  releases them.
 - **A season's end** (:meth:`Leagues.close`): only once every night of the season is played
   (409 otherwise: a night playing or unplayed would change the standings after the fact).
   The final tables are each division's standings; :func:`~tricktable.league.night.promote`
@@ -24,6 +35,7 @@ Rules this module keeps (docs/leagues.md says them for people):
 
 from __future__ import annotations
 
+import asyncio
 import json
 import queue
 import secrets
@@ -32,7 +44,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 from sqlalchemy.exc import SQLAlchemyError
@@ -50,7 +62,11 @@ from tricktable.db.league_models import (
 from tricktable.db.models import Entrant, Game
 from tricktable.errors import OptionError, TricktableError
 from tricktable.league import night as nights
+from tricktable.tournament.schedule import Unit
 from tricktable.web.store import User, WebStore, _reason
+
+if TYPE_CHECKING:
+    from tricktable.web.hub import Hub
 
 #: the most deals a night plays at every table
 MAX_DEALS: Final = 32
@@ -66,6 +82,8 @@ MAX_EVERY: Final = 366 * 86400
 MAX_KEPT: Final = 256
 #: how long the thread waits before it asks the database again after it failed
 RETRY_S: Final = 30.0
+#: how often the thread looks at a night's people's tables when no deal's end woke it
+LOOK_S: Final = 1.0
 
 Log = Callable[[str], None]
 
@@ -148,15 +166,24 @@ def _scores(result: dict[str, Any]) -> tuple[float, float]:
 class Leagues:
     """The leagues of one server's database, and the thread that plays their nights."""
 
-    def __init__(self, store: WebStore, log: Log) -> None:
+    def __init__(self, store: WebStore, log: Log, hub: Hub | None = None) -> None:
         self.store = store
         self.log = log
+        #: the server's tables, where a night's people play (none: nights of bots alone)
+        self.hub = hub
+        #: set when a night's table has played a deal (the thread looks at once)
+        self._dealt = threading.Event()
+        if hub is not None:
+            hub.league_listeners.append(lambda _room: self._dealt.set())
         #: nights started by hand or resumed; ``0`` only wakes the thread (a new schedule)
         self._jobs: queue.SimpleQueue[int] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         #: standings by (team ids, played nights' tournaments): see :meth:`_standings`
         self._tables: dict[tuple[tuple[int, ...], tuple[int, ...]], list[nights.TeamStanding]] = {}
         self._lock = threading.Lock()
+        #: each night's tables where people sit (``{table, url, people}``), as the thread
+        #: made or found them: the page's "your table" links
+        self._rooms: dict[int, list[dict[str, Any]]] = {}
 
     @contextmanager
     def _write(self, doing: str) -> Iterator[Connection]:
@@ -245,14 +272,32 @@ class Leagues:
         if not isinstance(members, list) or not 1 <= len(members) <= MAX_MEMBERS:
             raise OptionError(f"members is a list of 1 to {MAX_MEMBERS} player specs")
         specs = [_text(m, f"member {i + 1}") for i, m in enumerate(members)]
-        for spec in specs:
-            if spec.lower() in PEOPLE or not is_builtin_player(spec):
+        people = []
+        for i, spec in enumerate(specs):
+            if nights.is_person(spec):
+                specs[i] = self._person(spec)
+                people.append(specs[i])
+            elif spec.lower() in PEOPLE or not is_builtin_player(spec):
                 raise OptionError(
-                    f"member {spec[:40]!r}: only tricktable's own bots and characters play a "
-                    "league's nights here"
+                    f"member {spec[:40]!r}: a league's members are tricktable's own bots and "
+                    "characters, or an account (user:NAME)"
                 )
+        if len(set(people)) < len(people):
+            raise OptionError(
+                f"{people[0][len(nights.PERSON) :]} is listed twice: a person sits once"
+            )
         with self._write("cannot add the team") as c:
-            _, season = self._owned(c, user, lid)
+            league, season = self._owned(c, user, lid)
+            if people:
+                from tricktable.games import load_game
+
+                # One member fills every seat of its side; a person sits at one.
+                seats = load_game(league.game).num_players // nights.SIDES
+                if len(specs) < seats:
+                    raise OptionError(
+                        f"a person plays one seat of the {seats} of a side: name a partner too "
+                        "(a bot, a character or an account)"
+                    )
             if season.status != "open":
                 raise Refused("the season is scheduled: teams are added before")
             did = c.scalar(
@@ -262,13 +307,32 @@ class Leagues:
             )
             if did is None:
                 raise OptionError(f"the league has no division {level}")
-            teams = c.execute(select(LeagueTeam.name).where(LeagueTeam.division_id == did)).all()
+            teams = c.execute(
+                select(LeagueTeam.name, LeagueTeam.members).where(LeagueTeam.division_id == did)
+            ).all()
             if name in {t.name for t in teams}:
                 raise Refused(f"division {level} has a team named {name!r}")
+            for t in teams:
+                both = set(people) & set(json.loads(t.members))
+                if both:
+                    who = min(both)[len(nights.PERSON) :]
+                    raise Refused(
+                        f"{who} plays for {t.name} in division {level}: a person is at one "
+                        "table a night"
+                    )
             if len(teams) >= MAX_TEAMS:
                 raise Refused(f"division {level} has {MAX_TEAMS} teams, the most it takes")
             row = insert(LeagueTeam).values(division_id=did, name=name, members=json.dumps(specs))
             return _id(c.execute(row))
+
+    def _person(self, spec: str) -> str:
+        """``user:NAME`` of an account that exists (its name as the account spells it);
+        OptionError if none does."""
+        name = spec[len(nights.PERSON) :].strip()
+        found = self.store.account(name) if name else None
+        if found is None or found[0].kind != "account":
+            raise OptionError(f"member {spec[:40]!r}: there is no account named {name[:40]!r}")
+        return nights.PERSON + found[0].name
 
     def schedule(self, user: User, lid: int, data: dict[str, Any]) -> int:
         """Every division's round robin of nights; how many nights. With ``start`` (and
@@ -420,6 +484,10 @@ class Leagues:
     # -- the nights' thread
 
     def _work(self) -> None:
+        try:
+            self._release_played()
+        except (TricktableError, TimeoutError) as exc:
+            self.log(f"leagues: {exc}")
         while True:
             try:
                 fid = self._jobs.get(timeout=self._wait())
@@ -521,8 +589,18 @@ class Leagues:
         store = self.store.store
         done = store.done_units(tid)
         ids = [e.id for e in store.entrants(tid)]
+        # The tables where a person sits are the hub's, made (or found again) first. Nothing
+        # of the night is stored until they have all ended: a stored game is read from the
+        # tournaments' pages, and a person still playing a deal must not read how it fell.
+        people = sorted({u.table for u in units if any(map(nights.is_person, u.players))})
+        left = [u for u in units if u.table in people and u.key not in done]
+        if left:
+            self._people_tables(fid, league, fixture.seed, [u for u in units if u.deal == 0], left)
+            self._wait_tables(fid, tid, league.game, ids, left)
         for deal in range(league.deals):
-            batch = [u for u in units if u.deal == deal and u.key not in done]
+            batch = [
+                u for u in units if u.deal == deal and u.key not in done and u.table not in people
+            ]
             if not batch:
                 continue
             store.add_games(
@@ -560,6 +638,209 @@ class Leagues:
                         score=sum(v for _, v in deals) / len(deals),
                     )
                 )
+        if people:
+            self._release([fid])
+
+    # -- the tables where people sit
+
+    def _on_loop(self, fn: Callable[[], Any]) -> Any:
+        """``fn()`` run in the server's loop (the hub's rooms live there); its result."""
+        hub = self.hub
+        if hub is None:
+            raise Refused("this server has no tables for people: a night of people waits")
+        if not hub.ready.wait(60) or hub.loop is None:
+            raise StoreError("the server's tables are not up: the night's people wait")
+
+        async def call() -> Any:
+            return fn()
+
+        return asyncio.run_coroutine_threadsafe(call(), hub.loop).result(timeout=60)
+
+    def _people_tables(
+        self,
+        fid: int,
+        league: Any,
+        seed: int,
+        first: Sequence[Unit],
+        left: Sequence[Unit],
+    ) -> None:
+        """Make night ``fid``'s tables where people sit that are not made yet (a night played
+        on after a restart finds them: the hub brought them back from their journals)."""
+        seeds = [str(nights.deal_seed(seed, d)) for d in range(league.deals)]
+        tables = sorted({u.table for u in left})
+        plans = {}
+        for unit in first:
+            if unit.table in tables:
+                plans[unit.table] = self._seats(unit.players)
+        hub = self.hub
+
+        def make() -> list[tuple[int, str, list[str]]]:
+            assert hub is not None
+            made = []
+            for t in tables:
+                room = hub.league_table(fid, t)
+                if room is None:
+                    about = {"league": league.id, "fixture": fid, "table": t, "seeds": seeds}
+                    room = hub.create_league_table(league.owner, league.game, plans[t], about)
+                made.append((t, room.id, [s["name"] for s in room.seats if s["kind"] == "person"]))
+            return made
+
+        found = self._on_loop(make)
+        with self._lock:
+            self._rooms[fid] = [
+                {"table": t, "url": f"/t/{rid}", "people": names} for t, rid, names in found
+            ]
+
+    def _seats(self, players: Sequence[str]) -> list[dict[str, Any]]:
+        """A night's table's seats from its players' specs: a person's reserved for their
+        account (an account gone since is played by the away rule's bot, named so)."""
+        from tricktable.characters.roster import CHARACTERS
+
+        seats: list[dict[str, Any]] = []
+        names: dict[str, int] = {}
+        for spec in players:
+            if nights.is_person(spec):
+                found = self.store.account(spec[len(nights.PERSON) :])
+                if found is not None:
+                    seats.append({"kind": "person", "name": found[0].name, "user": found[0].id})
+                    continue
+                gone = spec[len(nights.PERSON) :][:40]
+                seats.append({"kind": "bot", "spec": nights.SUBSTITUTE, "name": f"{gone} (gone)"})
+                continue
+            character = CHARACTERS.get(spec.split("(")[0].lower())
+            name = character.display if character is not None else spec
+            names[name] = names.get(name, 0) + 1
+            if names[name] > 1:  # two seats of one bot, told apart (and their avatars)
+                name = f"{name} {names[name]}"
+            kind = "character" if character is not None else "bot"
+            seats.append({"kind": kind, "spec": spec, "name": name})
+        return seats
+
+    def _wait_tables(
+        self, fid: int, tid: int, game: str, ids: Sequence[int], left: Sequence[Unit]
+    ) -> None:
+        """Wait until night ``fid``'s people's tables have all ended, then store the deals
+        they played (each rebuilt from its table's journal)."""
+        hub = self.hub
+        tables = sorted({u.table for u in left})
+
+        def look() -> dict[int, tuple[str, int, str] | None]:
+            assert hub is not None
+            out: dict[int, tuple[str, int, str] | None] = {}
+            for t in tables:
+                room = hub.league_table(fid, t)
+                out[t] = None if room is None else (room.id, room.match_no, room.status)
+            return out
+
+        while True:
+            self._dealt.clear()
+            states = self._on_loop(look)
+            for t, state in states.items():
+                if state is None:
+                    raise StoreError(f"the night's table {t + 1} is gone")
+            if all(state is not None and state[2] == "over" for state in states.values()):
+                break
+            self._dealt.wait(LOOK_S)
+        rows = []
+        for unit in left:
+            state = states[unit.table]
+            assert state is not None
+            rows.append(self._table_game(tid, unit, ids, state[0], game))
+        self.store.store.add_games(rows)
+
+    def _table_game(
+        self, tid: int, unit: Unit, ids: Sequence[int], room_id: str, game: str
+    ) -> GameRow:
+        """Deal ``unit.deal`` as a night's table played it (its match ``deal + 1``), rebuilt
+        from the table's journal, as the night's tournament stores a game."""
+        from tricktable.games import load_game
+        from tricktable.records import to_record
+        from tricktable.runner import BOT_LABEL, MatchResult
+        from tricktable.steps import apply_step
+
+        rows = self.store.journal(room_id, unit.deal + 1)
+        begun = next((st for r in rows for st in r.steps if st[0] == "begin"), None)
+        if begun is None or int(begun[2]) != unit.seed:
+            raise StoreError(f"table {room_id} did not deal the night's deal {unit.deal + 1}")
+        state = load_game(game).new_state(unit.seed)
+        faults: list[dict[str, Any]] = []
+        for row in rows:
+            for step in row.steps:
+                apply_step(state, step, faults)
+        labels = [p if nights.is_person(p) else BOT_LABEL + p for p in unit.players]
+        record = to_record(state, labels, faults=faults)
+        # The deal came from the seed the table committed to before it dealt (the fair
+        # deal's proof holds); that seed is the night's deal, shared by every table.
+        record["fair"] = {
+            "commitment": begun[4],
+            "nonce": begun[3],
+            "seed_is": f"the league night's deal {unit.deal + 1}: every table's",
+            "table": room_id,
+        }
+        res = MatchResult.of(state)
+        return GameRow(
+            tournament_id=tid,
+            unit=unit.key,
+            round_no=unit.deal,
+            table_no=unit.table,
+            seats=[ids[e] for e in unit.entrants],
+            seed=unit.seed,
+            record=record,
+            result={
+                "status": res.status,
+                "scores": list(res.scores),
+                "winner": res.winner,
+                "shared": res.shared,
+                "hands": res.hands,
+                "group": unit.group,
+                "forfeited_by": res.forfeited_by,
+            },
+            faults=faults,
+        )
+
+    def _release(self, fids: Sequence[int]) -> None:
+        """Show nights ``fids``' tables to all (records, replays, watchers): scored."""
+        hub = self.hub
+        wanted = set(fids)
+
+        def release() -> None:
+            assert hub is not None
+            for room in list(hub.rooms.values()):
+                league = room.league
+                if league is not None and league.get("fixture") in wanted and room.withheld:
+                    league["scored"] = True
+                    hub.save(room)
+                    room.changed_seats()
+
+        self._on_loop(release)
+
+    def _release_played(self) -> None:
+        """Release the tables of nights scored before a server stopped could release them."""
+        hub = self.hub
+        if hub is None or not hub.ready.wait(60):
+            return
+
+        def held() -> set[int]:
+            assert hub is not None
+            return {
+                int(r.league["fixture"])
+                for r in list(hub.rooms.values())
+                if r.league is not None and r.withheld
+            }
+
+        fids = self._on_loop(held)
+        if not fids:
+            return
+        with self.store._read("cannot read the nights") as c:
+            playing = set(
+                c.scalars(
+                    select(LeagueFixture.id).where(
+                        LeagueFixture.id.in_(fids), LeagueFixture.status != "played"
+                    )
+                )
+            )
+        if fids - playing:
+            self._release(sorted(fids - playing))
 
     def _tournament(
         self,
@@ -590,6 +871,10 @@ class Leagues:
                 "league": league.id,
                 "fixture": fid,
             }
+            if nights.has_people(members):
+                # The tournaments' page shows a spec's seed: a person would read every
+                # deal's cards from it before playing them. The night keeps it.
+                del spec["seed"]
             tid = store.create_tournament(
                 name,
                 spec,
@@ -676,6 +961,7 @@ class Leagues:
                     "due": _iso(f.due),
                     "date": _iso(f.date),
                     "games": done,
+                    "rooms": self._rooms.get(f.id, []),
                 }
             )
             if f.status == "played" and f.tournament_id is not None:

@@ -411,6 +411,8 @@ def make_app(
         room = hub.rooms.get(request.path_params["id"])
         if room is None:
             return _error(404, "no such table")
+        if room.withheld:
+            return _error(409, WITHHELD)
         raw = request.query_params.get("match")
         match_no = room.match_no
         if raw is not None:
@@ -432,6 +434,8 @@ def make_app(
         room = hub.rooms.get(request.path_params["id"])
         if room is None:
             return _error(404, "no such table")
+        if room.withheld:
+            return _error(409, WITHHELD)
         status, body = await replay_answer(store, room, replays, request.query_params)
         return JSONResponse(body, status_code=status)
 
@@ -493,7 +497,7 @@ def make_app(
     routes += bots.routes(web, needs_session)  # accounts' bots (web/bots.py)
     routes += profiles.routes(store, hub.log)  # players' pages; queues their backfill
     routes += tournaments.routes(store, hub.log)  # duplicate tournaments from the web
-    routes += leagues.routes(store, hub.log)  # leagues of duplicate nights
+    routes += leagues.routes(store, hub.log, hub)  # leagues of duplicate nights
     routes += arena.routes(web, needs_session)  # bots alone, every hand face up
     routes += analysis.routes(web)  # the replay's analysis and uploaded records
     if STATIC.is_dir():
@@ -512,6 +516,13 @@ def make_app(
     app.state.hub = hub
     app.state.web = web
     return app
+
+
+#: why a league night's table shows no record or replay yet (Room.withheld)
+WITHHELD: Final = (
+    "a league night's table: its records come when the night is scored "
+    "(the night's other tables play the same deals)"
+)
 
 
 async def _dummy_hash(hasher: PasswordHash) -> str:

@@ -14,6 +14,7 @@ import contextlib
 import json
 import secrets
 import sys
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -26,7 +27,7 @@ from tricktable.engine.events import SPECTATOR
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
 from tricktable.seat.choices import action_phrase
-from tricktable.web.room import Room, new_seed
+from tricktable.web.room import Room, commitment_of, new_seed
 from tricktable.web.seatview import frame
 from tricktable.web.store import TableRow, User, WebStore
 from tricktable.web.writer import JournalWriter
@@ -114,6 +115,9 @@ class HubLimits:
     #: private networks: ``serve --allow-local-bots``, an operator whose bots run beside it);
     #: else only public ones, checked at every connection (protocols/endpoints)
     allow_local_bots: bool = False
+    #: seconds a person at a league night's table has for a move before the away rule plays
+    #: their seat (a no-show costs the night one such wait, then a bot plays on for them)
+    league_move_time: float = 60.0
 
 
 class TokenBucket:
@@ -286,6 +290,12 @@ class Hub:
         self._chat: dict[int, TokenBucket] = {}
         #: the lobby's chat limit, everyone together (made for the limits in force)
         self._lobby_chat: tuple[HubLimits, TokenBucket] | None = None
+        #: the server's loop, and set once :meth:`load` has brought the tables back: the
+        #: leagues' thread makes and finds its nights' tables through them
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.ready = threading.Event()
+        #: told (in the loop) each time a league night's table has played a deal
+        self.league_listeners: list[Callable[[Room], None]] = []
 
     @property
     def writer(self) -> JournalWriter:
@@ -305,8 +315,74 @@ class Hub:
                 room = Room(self, row)
                 room.asleep = row.status in ("playing", "over")
                 self.rooms[room.id] = room
+                if room.league is not None and room.status == "playing":
+                    room.wake()  # a night's table plays on by itself: the night must end
             except (TricktableError, ValueError) as exc:
                 self.log(f"table {row.id} cannot be brought back: {exc}")
+        self.loop = asyncio.get_running_loop()
+        self.ready.set()
+
+    def create_league_table(
+        self, owner: int, spec: str, seats: list[dict[str, Any]], league: dict[str, Any]
+    ) -> Room:
+        """A league night's table (:mod:`tricktable.web.room`), started at once: ``seats``
+        are bots' (``{kind: bot, name, spec}``) and people's, each reserved for its account
+        (``{kind: person, name, user}``: only they take it; the away rule plays it while they
+        are not there); ``league`` says its night and table and holds each deal's seed, the
+        first match dealt from the first. Counted in no person's limits: the league's owner
+        scheduled it, and the night needs it."""
+        seated = []
+        for s in seats:
+            if s["kind"] == "person":
+                seated.append({**s, "away": False, "token": secrets.token_urlsafe(16)})
+            else:
+                self.make_bot(s["spec"]).close()  # it can be made: refused now, not mid-night
+                seated.append(dict(s))
+        settings = {
+            "spec": spec,
+            "move_time": self.limits.league_move_time,
+            "when_empty": "finish",
+            "private": False,
+            "league": league,
+        }
+        seed = int(league["seeds"][0])
+        nonce = secrets.token_hex(16)
+        row = TableRow(
+            id=secrets.token_urlsafe(6),
+            creator=owner,
+            settings=settings,
+            seats=seated,
+            status="waiting",
+            match_no=1,
+            seed=seed,
+            nonce=nonce,
+            commitment=commitment_of(seed, nonce),
+        )
+        self.store.add_table(row)
+        room = Room(self, row)
+        self.rooms[room.id] = room
+        room.start_match()
+        self.lobby_changed()
+        return room
+
+    def league_table(self, fixture: int, table: int) -> Room | None:
+        """League night ``fixture``'s table ``table`` here, if it was made."""
+        for room in self.rooms.values():
+            league = room.league
+            if league is not None and (league.get("fixture"), league.get("table")) == (
+                fixture,
+                table,
+            ):
+                return room
+        return None
+
+    def league_deal_played(self, room: Room) -> None:
+        """A league night's table has played a deal: its listeners are told."""
+        for listener in list(self.league_listeners):
+            try:
+                listener(room)
+            except Exception as exc:  # a listener's bug never stops a table
+                self.log(f"table {room.id}: a league listener failed: {exc!r}")
 
     def close(self) -> None:
         """Stop every room's match; write what is on its way to the journal."""
@@ -583,6 +659,10 @@ class Hub:
         room = self._room(conn, table)
         if room.creator != conn.user.id:
             raise BadRequest("only the table's creator closes it")
+        if room.league is not None and room.status == "playing":
+            raise BadRequest(
+                "a league night's table plays its deals to the end: the night needs them"
+            )
         room.close_by_creator(conn, mid)
 
     async def _on_create(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
@@ -596,6 +676,12 @@ class Hub:
 
     async def _on_hello(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
         room = self._room(conn, table)
+        if room.withheld and room.seat_of(conn.user.id) is None:
+            # A watcher could be a player of the night's other tables, which deal these cards.
+            raise BadRequest(
+                "a league night's table is watched once the night is scored: "
+                "its deals are being played at the night's other tables"
+            )
         since = data.get("since")
         if since is not None and (not isinstance(since, int) or isinstance(since, bool)):
             raise BadRequest("since is a version (an int) or null")

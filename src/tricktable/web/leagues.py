@@ -9,8 +9,9 @@ account's session, its CSRF token and this server's origin, and only the league'
   divisions (level 1 the top). The game must have two sides (:func:`~tricktable.league.night.
   check_game`).
 - ``POST /api/leagues/{id}/teams`` ``{division, name, members}``: a team of tricktable's own
-  bots and characters (a member fills its side's seats in turn), before the season is
-  scheduled.
+  bots and characters, and accounts' people (``user:NAME``; the account must exist), before
+  the season is scheduled. A member fills its side's seats in turn; a person sits at one
+  seat, so a team with a person names a member for each seat of its side.
 - ``POST /api/leagues/{id}/schedule`` ``{start?, every?}``: every division's round robin of
   nights, each night's seed drawn now; with ``start`` (ISO 8601 with its offset) and ``every``
   (seconds) the server plays night ``n`` at start + (n - 1) × every by itself.
@@ -19,12 +20,14 @@ account's session, its CSRF token and this server's origin, and only the league'
   (409 before): promotion and relegation, and season N+1 opened with the moved teams.
 - ``GET /api/leagues``, ``GET /api/leagues/{id}?season=N``: the leagues; one league's season
   (the latest by default): divisions, teams, nights and standings, and the next night's time.
+  A night lists its ``rooms``: the tables of the hub where its people play (``{table, url,
+  people}``), so a person finds their table from the page.
 - ``/leagues``, ``/leagues/{id}``: the page (``static/leagues.html``).
 
 What is kept where, the nights' thread, resuming and the season's end:
 :mod:`tricktable.league.service`; which tables play which deals and how a night is scored:
-:mod:`tricktable.league.night`. People in teams are left for later: docs/leagues.md says the
-design, which needs more of the web tables than this module may change.
+:mod:`tricktable.league.night`; the tables where people sit: :mod:`tricktable.web.room`
+(a league night's table) and docs/leagues.md.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ import asyncio
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -44,6 +47,9 @@ from tricktable.errors import TricktableError
 from tricktable.league.service import Leagues, NotFound, Refused, league_games
 from tricktable.web.store import User, WebStore
 
+if TYPE_CHECKING:
+    from tricktable.web.hub import Hub
+
 PAGE: Final = Path(__file__).with_name("static") / "leagues.html"
 
 Log = Callable[[str], None]
@@ -52,13 +58,15 @@ Log = Callable[[str], None]
 # ---------------------------------------------------------------------------------- routes
 
 
-def routes(store: WebStore, log: Log | None = None) -> list[Route]:
+def routes(store: WebStore, log: Log | None = None, hub: Hub | None = None) -> list[Route]:
     """The leagues' routes for ``store``'s server; starts the nights' thread, which plays
-    on the nights a server stopped before left playing, and the nights due."""
+    on the nights a server stopped before left playing, and the nights due. ``hub``: the
+    server's tables, where a night's people play (without it, a night with a person fails
+    and says why)."""
     from tricktable.web import app as web_app
     from tricktable.web.tournaments import choices
 
-    leagues = Leagues(store, log or _print)
+    leagues = Leagues(store, log or _print, hub)
     leagues.start()
 
     def answer(exc: Exception) -> Response:

@@ -19,6 +19,16 @@ that reaches the hub's cap of hands ends there with the leader winning (the driv
 the room's own heuristic plays the seat (submitting for it, as a person would) until the
 person takes it back.
 
+A league night's table (``settings["league"]``: :mod:`tricktable.league.service` makes it
+through :meth:`Hub.create_league_table <tricktable.web.hub.Hub.create_league_table>`) plays
+one match a deal of the night, each of one hand, dealt from that deal's seed — the seed every
+table of the night deals that deal from, so its cards are the other tables' — and committed
+like any match's, so its fair-deal proof holds as it says: the cards came from the seed
+committed before the deal. It moves to the next deal by itself, never sleeps (a no-show's
+seat is played by the away rule, so the night ends), and is *withheld* until the night is
+scored: no watcher, no record, no seed shown — the other tables may not have played its
+deals yet.
+
 A table nobody is attached to (no player, no watcher) is played for the hub's ``idle_stop``
 seconds, then falls *asleep*: its driver and bots stop and its match is let go, the journal
 keeping it. The next ``hello`` wakes it (:meth:`Room.wake`: rebuilt from the journal, played
@@ -61,6 +71,9 @@ AWAY_BOT: Final = "heuristic"
 SNAPSHOT_AFTER: Final = 100
 #: the seat kinds a table's settings may name
 SEAT_KINDS: Final = ("open", "person", "bot", "character")
+#: seconds between a league night's deals at a table (its hand's summary read) where moves
+#: are paced for people to see them (a server at ``--pace 0`` goes on at once)
+LEAGUE_BREAK_S: Final = 5.0
 #: seconds a person may read a hand's summary before the next hand's first clock runs for
 #: them (docs/protocol-web.md, 3): the clock starts at the first of this and their
 #: ``continue``; TABLE_INFO states it as ``summary_seconds``
@@ -205,10 +218,53 @@ class Room:
             ],
             "commitment": self.commitment,
             "dealing": self.dealing,
-            "seed": str(self.seed) if over else None,
-            "nonce": self.nonce if over else None,
+            "seed": str(self.seed) if over and not self.withheld else None,
+            "nonce": self.nonce if over and not self.withheld else None,
             "creator": self.creator,
+            "league": self._league_info(),
         }
+
+    def _league_info(self) -> dict[str, Any] | None:
+        league = self.league
+        if league is None:
+            return None
+        return {
+            "league": league.get("league"),
+            "fixture": league.get("fixture"),
+            "table": league.get("table"),
+            "deal": self.match_no,
+            "deals": len(league["seeds"]),
+            "scored": bool(league.get("scored")),
+        }
+
+    @property
+    def league(self) -> dict[str, Any] | None:
+        """A league night's table: ``settings["league"]`` (``league``, ``fixture``, ``table``,
+        ``seeds``: each deal's seed as text, one match a deal; ``scored``: the night's
+        results are stored), else None."""
+        found = self.settings.get("league")
+        return found if isinstance(found, dict) else None
+
+    @property
+    def withheld(self) -> bool:
+        """Whether what this table dealt is kept from all but its seats: a league night's
+        table until the night is scored (the other tables deal the same cards, and may not
+        have played them yet). No watcher, no record or replay, no seed."""
+        league = self.league
+        return league is not None and not league.get("scored")
+
+    @property
+    def max_hands(self) -> int | None:
+        """Hands a match here plays (a league night's: one, its deal), or None: to its end."""
+        return 1 if self.league is not None else None
+
+    def finished(self, table: Table) -> bool:
+        """Whether ``table``'s match is done: won, or its :attr:`max_hands` played."""
+        if table.is_over:
+            return True
+        most = self.max_hands
+        state = table.state
+        return most is not None and len(state.results) >= most and state.needs_deal
 
     @property
     def summary_seconds(self) -> float:
@@ -260,7 +316,9 @@ class Room:
         snap = cache.get(viewer)
         if snap is None:
             table = self.table if self.table is not None else self._idle_table()
-            if table.is_over or (viewer == SPECTATOR and table.open_hands):
+            # A league night's table shows no hand face up while it is withheld: a hand
+            # not played out (a stock, a kitty) is dealt at the night's other tables too.
+            if (table.is_over and not self.withheld) or (viewer == SPECTATOR and table.open_hands):
                 # The match is over, or no person plays it (bots alone: nothing is hidden
                 # from anyone) and this is a watcher: every hand face up (EVERYONE), built
                 # once; its ``viewer`` stays each one's own (a page keeps its seat below,
@@ -312,6 +370,8 @@ class Room:
         """Start the next match at this table (after one is over): a new seed, committed."""
         if self.status != "over":
             raise TricktableError("the match is not over")
+        if self.league is not None:
+            raise TricktableError("a league night's table plays the night's deals, then ends")
         before = self.match_no, self.seed, self.nonce, self.commitment
         self.match_no += 1
         self.seed, self.nonce, self.commitment = new_seed()
@@ -347,8 +407,8 @@ class Room:
 
     @property
     def table_over(self) -> bool:
-        """Whether the current match is over."""
-        return self.table is not None and self.table.is_over
+        """Whether the current match is over (or, at a league night's table, its deal played)."""
+        return self.table is not None and self.finished(self.table)
 
     def _build(self, rows: list[Any]) -> None:
         """Make the current match's table, replaying ``rows`` (its journal so far)."""
@@ -406,11 +466,18 @@ class Room:
                 # Characters pause for their tempo only where moves are paced for people to
                 # see them (`serve --pace 0`, a test's server, plays at once).
                 tempo = 1.0 if pace_s > 0 else 0.0
-                await run(table, grace=2.0, pace=pace, tempo=tempo, hand_cap=cap)
+                await run(
+                    table,
+                    max_hands=self.max_hands,
+                    grace=2.0,
+                    pace=pace,
+                    tempo=tempo,
+                    hand_cap=cap,
+                )
             except Exception as exc:  # a bot that cannot run at all: say so, keep serving
                 self.broken = f"the table stopped: {exc}"
                 self.hub.log(f"table {self.id}: {exc!r}")
-            if table is self.table and table.is_over:
+            if table is self.table and self.finished(table):
                 self.when_settled(lambda failed: None if failed else self._match_over())
 
         self._driver = asyncio.ensure_future(drive())
@@ -418,7 +485,14 @@ class Room:
         self._watch_idle()
 
     def _match_over(self) -> None:
-        if self.status == "playing" and self.table is not None and self.table.is_over:
+        table = self.table
+        if self.status == "playing" and table is not None and self.finished(table):
+            league = self.league
+            if league is not None:
+                self.hub.league_deal_played(self)
+                if self.match_no < len(league["seeds"]):
+                    self._next_deal_soon()
+                    return
             self.status = "over"
             self.clock = None
             self.hub.save(self)
@@ -427,6 +501,47 @@ class Room:
             for conn, viewer in list(self.conns.items()):
                 self.send_snapshot(conn, viewer)  # the end: every viewer's final picture
             self.changed_seats()
+
+    def _next_deal_soon(self) -> None:
+        """Begin the league night's next deal here after a break to read the hand's summary
+        (none on a server that shows every move at once)."""
+        expected = self.match_no
+        pause = LEAGUE_BREAK_S if self.hub.pace > 0 else 0.0
+        asyncio.get_running_loop().call_later(pause, self._next_deal, expected)
+
+    def _next_deal(self, expected: int) -> None:
+        """The next match of a league night's table: dealt from the next deal's seed, with a
+        commitment of its own. A seat's away mark stays: a no-show's bot plays on."""
+        league = self.league
+        table = self.table
+        if (
+            league is None
+            or self.match_no != expected
+            or self.status != "playing"
+            or self.asleep
+            or table is None
+            or not self.finished(table)
+        ):
+            return  # moved on already (a rebuild), or stopped
+        before = self.match_no, self.seed, self.nonce, self.commitment
+        self.match_no += 1
+        self.seed = int(league["seeds"][self.match_no - 1])
+        self.nonce = secrets.token_hex(16)
+        self.commitment = commitment_of(self.seed, self.nonce)
+        try:
+            self._begin()
+        except TricktableError as exc:
+            self.match_no, self.seed, self.nonce, self.commitment = before
+            self.hub.log(f"table {self.id}: the next deal waits: {exc}")
+            # Tried again soon: the night must go on once the database answers.
+            asyncio.get_running_loop().call_later(5.0, self._next_deal, expected)
+            return
+        self._close_table()
+        self.hub.save(self)
+        self._build([])
+        self._drive()
+        self.broadcast_all()
+        self.changed_seats()
 
     def _stop_driving(self) -> None:
         """Cancel the table's driver, its clock and its away seats' play."""
@@ -484,6 +599,8 @@ class Room:
         (from now: the last connection just left, or the match was just started)."""
         self._cancel_idle()
         seconds = self.hub.limits.idle_stop
+        if self.league is not None:
+            return  # a league night's table plays on with nobody there: the night must end
         if self.conns or self.status != "playing" or self.asleep or not 0 < seconds < 1e9:
             return
         self._idle = asyncio.get_running_loop().call_later(seconds, self._idle_over)

@@ -94,10 +94,14 @@ function TeamForm({ me, league, choices, onDone }) {
   const [level, setLevel] = useState(1);
   const [first, setFirst] = useState("heuristic");
   const [second, setSecond] = useState("");
+  const [person, setPerson] = useState("");
   const [submit, busy, error] = useSubmit(async () => {
-    const members = second ? [first, second] : [first];
+    // A person sits at one seat: the member chosen below is their partner.
+    const who = person.trim();
+    const members = who ? [`user:${who}`, first] : second ? [first, second] : [first];
     await post(me, `/api/leagues/${league.id}/teams`, { name, division: Number(level), members });
     setName("");
+    setPerson("");
     onDone();
   });
   return html`<form id="team" onSubmit=${submit}>
@@ -106,8 +110,10 @@ function TeamForm({ me, league, choices, onDone }) {
     <label>Division <select id="team-division" value=${level} onChange=${(e) => setLevel(e.target.value)}>
       ${league.divisions.map((d) => html`<option key=${d.level} value=${d.level}>${d.level}</option>`)}
     </select></label>
-    <label>Member <${Member} id="member-1" choices=${choices} value=${first} onChange=${setFirst} /></label>
-    <label>Partner <${Member} id="member-2" choices=${choices} value=${second} onChange=${setSecond} optional=${true} /></label>
+    <label>Person <input id="team-person" value=${person} maxlength="40" placeholder="an account's name (optional)"
+      onInput=${(e) => setPerson(e.target.value)} /></label>
+    <label>${person.trim() ? "Their partner" : "Member"} <${Member} id="member-1" choices=${choices} value=${first} onChange=${setFirst} /></label>
+    ${!person.trim() && html`<label>Partner <${Member} id="member-2" choices=${choices} value=${second} onChange=${setSecond} optional=${true} /></label>`}
     <button type="submit" disabled=${busy}>Add the team</button>
     <${Alert} error=${error} />
   </form>`;
@@ -152,11 +158,24 @@ function CloseForm({ me, league, onDone }) {
   </form>`;
 }
 
-function Night({ n, tables, deals, owner, play }) {
+function Rooms({ n, me }) {
+  // The tables where people sit: a person's own is "Your table" while the night plays; the
+  // others open (watchers, records) once the night is scored.
+  const name = me && me.user ? me.user.name : null;
+  const rooms = n.rooms || [];
+  const mine = rooms.filter((r) => r.people.includes(name));
+  if (n.status === "playing") {
+    return mine.map((r) => html` <a class="your-table" key=${r.url} href=${r.url}>Your table</a>`);
+  }
+  return rooms.map((r) => html` <a class="room" key=${r.url} href=${r.url}>table ${r.table + 1} (${r.people.join(", ")})</a>`);
+}
+
+function Night({ n, tables, deals, owner, play, me }) {
   const total = tables.length * deals;
   return html`<li data-night=${n.night} data-status=${n.status}>
     Night ${n.night}: ${n.tables.map((t) => t.join(" v ")).join("; ")} — <span class="status">${n.status}</span>
     ${n.status === "playing" && html` <progress max=${total} value=${n.games}></progress> ${n.games}/${total}`}
+    <${Rooms} n=${n} me=${me} />
     ${n.due && n.status === "scheduled" && html` (due ${when(n.due)})`}
     ${n.date && html` (played ${when(n.date)})`}
     ${n.tournament != null && n.status === "played" && html` <a href=${`/tournaments/${n.tournament}`}>games</a>`}
@@ -206,7 +225,7 @@ function League({ id, me, choices }) {
         <${Standings} rows=${d.standings} level=${d.level} />
         <p class="quiet">Teams: ${d.teams.map((t) => `${t.name} (${t.members.join(" + ")})`).join(", ") || "none yet"}</p>
         ${d.nights.length > 0 && html`<h3>Nights</h3><ul class="nights">${d.nights.map(
-          (n) => html`<${Night} key=${n.id} n=${n} tables=${n.tables} deals=${league.deals} owner=${owner && latest} play=${playNight} />`,
+          (n) => html`<${Night} key=${n.id} n=${n} tables=${n.tables} deals=${league.deals} owner=${owner && latest} play=${playNight} me=${me} />`,
         )}</ul>`}
       </section>`,
     )}
