@@ -25,7 +25,7 @@ Rules this module keeps (docs/leagues.md says them for people):
   A restart finds the tables again (the hub brings them back from their journals and plays
   them on) and stores what is missing: nothing is played or counted twice. The tables are
   *withheld* (no watcher, record or seed) until the night is scored, when the thread
-  releases them.
+  releases them (:mod:`tricktable.league.tables`).
 - **A season's end** (:meth:`Leagues.close`): only once every night of the season is played
   (409 otherwise: a night playing or unplayed would change the standings after the fact).
   The final tables are each division's standings; :func:`~tricktable.league.night.promote`
@@ -35,7 +35,6 @@ Rules this module keeps (docs/leagues.md says them for people):
 
 from __future__ import annotations
 
-import asyncio
 import json
 import queue
 import secrets
@@ -62,7 +61,7 @@ from tricktable.db.league_models import (
 from tricktable.db.models import Entrant, Game
 from tricktable.errors import OptionError, TricktableError
 from tricktable.league import night as nights
-from tricktable.tournament.schedule import Unit
+from tricktable.league.tables import PeopleTables
 from tricktable.web.store import User, WebStore, _reason
 
 if TYPE_CHECKING:
@@ -82,8 +81,6 @@ MAX_EVERY: Final = 366 * 86400
 MAX_KEPT: Final = 256
 #: how long the thread waits before it asks the database again after it failed
 RETRY_S: Final = 30.0
-#: how often the thread looks at a night's people's tables when no deal's end woke it
-LOOK_S: Final = 1.0
 
 Log = Callable[[str], None]
 
@@ -169,21 +166,14 @@ class Leagues:
     def __init__(self, store: WebStore, log: Log, hub: Hub | None = None) -> None:
         self.store = store
         self.log = log
-        #: the server's tables, where a night's people play (none: nights of bots alone)
-        self.hub = hub
-        #: set when a night's table has played a deal (the thread looks at once)
-        self._dealt = threading.Event()
-        if hub is not None:
-            hub.league_listeners.append(lambda _room: self._dealt.set())
+        #: the hub's tables where a night's people play
+        self.tables = PeopleTables(store, hub)
         #: nights started by hand or resumed; ``0`` only wakes the thread (a new schedule)
         self._jobs: queue.SimpleQueue[int] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         #: standings by (team ids, played nights' tournaments): see :meth:`_standings`
         self._tables: dict[tuple[tuple[int, ...], tuple[int, ...]], list[nights.TeamStanding]] = {}
         self._lock = threading.Lock()
-        #: each night's tables where people sit (``{table, url, people}``), as the thread
-        #: made or found them: the page's "your table" links
-        self._rooms: dict[int, list[dict[str, Any]]] = {}
 
     @contextmanager
     def _write(self, doing: str) -> Iterator[Connection]:
@@ -485,7 +475,7 @@ class Leagues:
 
     def _work(self) -> None:
         try:
-            self._release_played()
+            self.tables.release_played()
         except (TricktableError, TimeoutError) as exc:
             self.log(f"leagues: {exc}")
         while True:
@@ -595,8 +585,8 @@ class Leagues:
         people = sorted({u.table for u in units if any(map(nights.is_person, u.players))})
         left = [u for u in units if u.table in people and u.key not in done]
         if left:
-            self._people_tables(fid, league, fixture.seed, [u for u in units if u.deal == 0], left)
-            self._wait_tables(fid, tid, league.game, ids, left)
+            self.tables.make(fid, league, fixture.seed, [u for u in units if u.deal == 0], left)
+            self.tables.store_when_over(fid, tid, league.game, ids, left)
         for deal in range(league.deals):
             batch = [
                 u for u in units if u.deal == deal and u.key not in done and u.table not in people
@@ -639,208 +629,7 @@ class Leagues:
                     )
                 )
         if people:
-            self._release([fid])
-
-    # -- the tables where people sit
-
-    def _on_loop(self, fn: Callable[[], Any]) -> Any:
-        """``fn()`` run in the server's loop (the hub's rooms live there); its result."""
-        hub = self.hub
-        if hub is None:
-            raise Refused("this server has no tables for people: a night of people waits")
-        if not hub.ready.wait(60) or hub.loop is None:
-            raise StoreError("the server's tables are not up: the night's people wait")
-
-        async def call() -> Any:
-            return fn()
-
-        return asyncio.run_coroutine_threadsafe(call(), hub.loop).result(timeout=60)
-
-    def _people_tables(
-        self,
-        fid: int,
-        league: Any,
-        seed: int,
-        first: Sequence[Unit],
-        left: Sequence[Unit],
-    ) -> None:
-        """Make night ``fid``'s tables where people sit that are not made yet (a night played
-        on after a restart finds them: the hub brought them back from their journals)."""
-        seeds = [str(nights.deal_seed(seed, d)) for d in range(league.deals)]
-        tables = sorted({u.table for u in left})
-        plans = {}
-        for unit in first:
-            if unit.table in tables:
-                plans[unit.table] = self._seats(unit.players)
-        hub = self.hub
-
-        def make() -> list[tuple[int, str, list[str]]]:
-            assert hub is not None
-            made = []
-            for t in tables:
-                room = hub.league_table(fid, t)
-                if room is None:
-                    about = {"league": league.id, "fixture": fid, "table": t, "seeds": seeds}
-                    room = hub.create_league_table(league.owner, league.game, plans[t], about)
-                made.append((t, room.id, [s["name"] for s in room.seats if s["kind"] == "person"]))
-            return made
-
-        found = self._on_loop(make)
-        with self._lock:
-            self._rooms[fid] = [
-                {"table": t, "url": f"/t/{rid}", "people": names} for t, rid, names in found
-            ]
-
-    def _seats(self, players: Sequence[str]) -> list[dict[str, Any]]:
-        """A night's table's seats from its players' specs: a person's reserved for their
-        account (an account gone since is played by the away rule's bot, named so)."""
-        from tricktable.characters.roster import CHARACTERS
-
-        seats: list[dict[str, Any]] = []
-        names: dict[str, int] = {}
-        for spec in players:
-            if nights.is_person(spec):
-                found = self.store.account(spec[len(nights.PERSON) :])
-                if found is not None:
-                    seats.append({"kind": "person", "name": found[0].name, "user": found[0].id})
-                    continue
-                gone = spec[len(nights.PERSON) :][:40]
-                seats.append({"kind": "bot", "spec": nights.SUBSTITUTE, "name": f"{gone} (gone)"})
-                continue
-            character = CHARACTERS.get(spec.split("(")[0].lower())
-            name = character.display if character is not None else spec
-            names[name] = names.get(name, 0) + 1
-            if names[name] > 1:  # two seats of one bot, told apart (and their avatars)
-                name = f"{name} {names[name]}"
-            kind = "character" if character is not None else "bot"
-            seats.append({"kind": kind, "spec": spec, "name": name})
-        return seats
-
-    def _wait_tables(
-        self, fid: int, tid: int, game: str, ids: Sequence[int], left: Sequence[Unit]
-    ) -> None:
-        """Wait until night ``fid``'s people's tables have all ended, then store the deals
-        they played (each rebuilt from its table's journal)."""
-        hub = self.hub
-        tables = sorted({u.table for u in left})
-
-        def look() -> dict[int, tuple[str, int, str] | None]:
-            assert hub is not None
-            out: dict[int, tuple[str, int, str] | None] = {}
-            for t in tables:
-                room = hub.league_table(fid, t)
-                out[t] = None if room is None else (room.id, room.match_no, room.status)
-            return out
-
-        while True:
-            self._dealt.clear()
-            states = self._on_loop(look)
-            for t, state in states.items():
-                if state is None:
-                    raise StoreError(f"the night's table {t + 1} is gone")
-            if all(state is not None and state[2] == "over" for state in states.values()):
-                break
-            self._dealt.wait(LOOK_S)
-        rows = []
-        for unit in left:
-            state = states[unit.table]
-            assert state is not None
-            rows.append(self._table_game(tid, unit, ids, state[0], game))
-        self.store.store.add_games(rows)
-
-    def _table_game(
-        self, tid: int, unit: Unit, ids: Sequence[int], room_id: str, game: str
-    ) -> GameRow:
-        """Deal ``unit.deal`` as a night's table played it (its match ``deal + 1``), rebuilt
-        from the table's journal, as the night's tournament stores a game."""
-        from tricktable.games import load_game
-        from tricktable.records import to_record
-        from tricktable.runner import BOT_LABEL, MatchResult
-        from tricktable.steps import apply_step
-
-        rows = self.store.journal(room_id, unit.deal + 1)
-        begun = next((st for r in rows for st in r.steps if st[0] == "begin"), None)
-        if begun is None or int(begun[2]) != unit.seed:
-            raise StoreError(f"table {room_id} did not deal the night's deal {unit.deal + 1}")
-        state = load_game(game).new_state(unit.seed)
-        faults: list[dict[str, Any]] = []
-        for row in rows:
-            for step in row.steps:
-                apply_step(state, step, faults)
-        labels = [p if nights.is_person(p) else BOT_LABEL + p for p in unit.players]
-        record = to_record(state, labels, faults=faults)
-        # The deal came from the seed the table committed to before it dealt (the fair
-        # deal's proof holds); that seed is the night's deal, shared by every table.
-        record["fair"] = {
-            "commitment": begun[4],
-            "nonce": begun[3],
-            "seed_is": f"the league night's deal {unit.deal + 1}: every table's",
-            "table": room_id,
-        }
-        res = MatchResult.of(state)
-        return GameRow(
-            tournament_id=tid,
-            unit=unit.key,
-            round_no=unit.deal,
-            table_no=unit.table,
-            seats=[ids[e] for e in unit.entrants],
-            seed=unit.seed,
-            record=record,
-            result={
-                "status": res.status,
-                "scores": list(res.scores),
-                "winner": res.winner,
-                "shared": res.shared,
-                "hands": res.hands,
-                "group": unit.group,
-                "forfeited_by": res.forfeited_by,
-            },
-            faults=faults,
-        )
-
-    def _release(self, fids: Sequence[int]) -> None:
-        """Show nights ``fids``' tables to all (records, replays, watchers): scored."""
-        hub = self.hub
-        wanted = set(fids)
-
-        def release() -> None:
-            assert hub is not None
-            for room in list(hub.rooms.values()):
-                league = room.league
-                if league is not None and league.get("fixture") in wanted and room.withheld:
-                    league["scored"] = True
-                    hub.save(room)
-                    room.changed_seats()
-
-        self._on_loop(release)
-
-    def _release_played(self) -> None:
-        """Release the tables of nights scored before a server stopped could release them."""
-        hub = self.hub
-        if hub is None or not hub.ready.wait(60):
-            return
-
-        def held() -> set[int]:
-            assert hub is not None
-            return {
-                int(r.league["fixture"])
-                for r in list(hub.rooms.values())
-                if r.league is not None and r.withheld
-            }
-
-        fids = self._on_loop(held)
-        if not fids:
-            return
-        with self.store._read("cannot read the nights") as c:
-            playing = set(
-                c.scalars(
-                    select(LeagueFixture.id).where(
-                        LeagueFixture.id.in_(fids), LeagueFixture.status != "played"
-                    )
-                )
-            )
-        if fids - playing:
-            self._release(sorted(fids - playing))
+            self.tables.release([fid])
 
     def _tournament(
         self,
@@ -961,7 +750,7 @@ class Leagues:
                     "due": _iso(f.due),
                     "date": _iso(f.date),
                     "games": done,
-                    "rooms": self._rooms.get(f.id, []),
+                    "rooms": self.tables.rooms(f.id),
                 }
             )
             if f.status == "played" and f.tournament_id is not None:
