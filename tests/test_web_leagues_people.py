@@ -159,6 +159,14 @@ def test_a_person_plays_a_league_night(tmp_path: Path) -> None:
         )
         assert alone.status_code == 400 and "name a partner" in alone.json()["error"]
         assert owner.get(f"/api/leagues/{probe}").json()["divisions"][0]["teams"] == []
+        # A person plays for one team of a division: one table a night.
+        pair = {"name": "X", "members": ["user:Ann", "heuristic"]}
+        assert post(owner, csrf, f"/api/leagues/{probe}/teams", pair).status_code == 201
+        again = {"name": "Y", "members": ["random", "user:ann"]}
+        twice = post(owner, csrf, f"/api/leagues/{probe}/teams", again)
+        assert twice.status_code == 409 and "ann plays for X" in twice.json()["error"]
+        teams = owner.get(f"/api/leagues/{probe}").json()["divisions"][0]["teams"]
+        assert [t["members"] for t in teams] == [["user:ann", "heuristic"]]  # her spelling
 
         lid, fid = league(owner, csrf)
         assert post(owner, csrf, f"/api/leagues/{lid}/nights/{fid}", {}).status_code == 202
@@ -274,3 +282,59 @@ def test_a_night_killed_mid_deal_plays_on_and_counts_once(tmp_path: Path) -> Non
         ann.close()
     with sqlite3.connect(db) as c:
         assert c.execute("SELECT count(*) FROM league_result").fetchone() == (len(TEAMS),)
+
+
+def sign(page: Any, how: str, name: str) -> None:
+    """Sign ``page``'s context up (or in) as ``name``, then reload."""
+    status = page.evaluate(
+        """async ([how, name]) => (await fetch('/api/' + how, {method: 'POST',
+             headers: {'Content-Type': 'application/json'},
+             body: JSON.stringify({name, password: 'password-1'})})).status""",
+        [how, name],
+    )
+    assert status == 200
+    page.reload()
+
+
+def test_the_page_adds_a_person_and_shows_them_their_table(browser: Any, tmp_path: Path) -> None:
+    db = tmp_path / "web.db"
+    with serving(db, hub_limits=HubLimits(league_move_time=8.0)) as base:
+        Person(base, "ann").close()
+        owner = browser.new_context().new_page()
+        errors: list[str] = []
+        owner.on("pageerror", lambda exc: errors.append(str(exc)))
+        owner.goto(base + "/leagues")
+        sign(owner, "signup", "owner")
+        owner.locator("form#create").wait_for()
+        owner.fill("#name", "Fridays")
+        owner.select_option("#game", GAME)
+        owner.fill("#deals", "1")
+        owner.click("form#create button[type=submit]")
+        owner.locator("form#team").wait_for()
+        # A person by the form: their account's name, a bot for their partner.
+        owner.fill("#team-name", "People")
+        owner.fill("#team-person", "ann")
+        owner.select_option("#member-1", "heuristic")
+        owner.click("form#team button[type=submit]")
+        owner.locator("p.quiet", has_text="People (user:ann + heuristic)").wait_for()
+        for name, members in TEAMS[1:]:
+            owner.fill("#team-name", name)
+            owner.select_option("#member-1", members[0])
+            owner.click("form#team button[type=submit]")
+            owner.locator("p.quiet", has_text=f"{name} (").wait_for()
+        owner.click("form#schedule button[type=submit]")
+        owner.locator("li[data-night='1'] button.play").click()
+        owner.locator("li[data-night='1'][data-status=playing]").wait_for()
+        assert owner.locator("li[data-night='1'] a.your-table").count() == 0  # not the owner's
+
+        ann = browser.new_context().new_page()
+        ann.on("pageerror", lambda exc: errors.append(str(exc)))
+        ann.goto(base + "/leagues/1")
+        sign(ann, "login", "ann")
+        ann.locator("li[data-night='1'] a.your-table").click()
+        ann.wait_for_url("**/t/*")
+        # She sits at her reserved seat; she plays nothing, so the away rule ends her night.
+        owner.locator("li[data-night='1'][data-status=played]").wait_for(timeout=60_000)
+        link = owner.locator("li[data-night='1'] a.room")
+        assert link.inner_text() == "table 1 (ann)"
+        assert errors == []
