@@ -496,7 +496,11 @@ class Room:
             self.status = "over"
             self.clock = None
             self.hub.save(self)
-            profiles.match_over(self)  # the players' pages, written off the loop
+            if league is None:
+                # the players' pages, written off the loop. Not a league night's: its deals
+                # are stored as its tournament's games, summed up as those are, and a page
+                # written now would tell how a deal fell while other tables still play it.
+                profiles.match_over(self)
             self.flush()
             for conn, viewer in list(self.conns.items()):
                 self.send_snapshot(conn, viewer)  # the end: every viewer's final picture
