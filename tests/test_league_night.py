@@ -28,6 +28,21 @@ def test_every_deal_gives_half_the_tables_each_sides_cards() -> None:
     assert {seating((0, 1), d, 0, 4)[0] for d in range(2)} == {0, 1}
 
 
+def test_a_night_with_a_person_rotates_by_table_and_keeps_their_seat() -> None:
+    members = [["user:ann", "heuristic"], ["random"], ["heuristic"], ["random", "beginner"]]
+    night = units("setback", members, [(0, 3), (1, 2)], 4, seed=7)
+    ann = [u for u in night if "user:ann" in u.players]
+    assert len(ann) == 4 and {u.players.index("user:ann") for u in ann} == {0}
+    assert {u.table for u in ann} == {0}
+    # half the tables still give each kind of team the other side's cards, deal after deal
+    for deal in range(4):
+        firsts = [u.entrants[0] for u in night if u.deal == deal]
+        assert firsts == [0, 2]
+    # a night of bots alone rotates by deal, as before
+    bots = units("setback", [["random"], ["heuristic"]], [(0, 1)], 2, seed=7)
+    assert [u.entrants[0] for u in bots] == [0, 1]
+
+
 def test_units_share_a_deals_seed_across_tables_and_fill_seats_by_turns() -> None:
     made = units("spades", [["random"], ["heuristic", "edna"]], [(0, 1), (1, 0)], 3, seed=9)
     assert len(made) == 6
