@@ -173,6 +173,7 @@ def test_a_person_plays_a_league_night(tmp_path: Path) -> None:
         night = wait_for(owner, lid, fid, lambda n: n["rooms"])
         [room] = night["rooms"]
         assert room["table"] == 0 and room["people"] == ["ann"]
+        assert room["deal"] == 1 and not room["over"]
         rid = room["url"].rsplit("/", 1)[1]
         # The lobby lists it; nobody but its seats watches it, nor reads its record, yet.
         assert rid in {t["id"] for t in httpx.get(base + "/api/tables").json()["tables"]}

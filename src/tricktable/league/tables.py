@@ -56,9 +56,18 @@ class PeopleTables:
         self._lock = threading.Lock()
 
     def rooms(self, fid: int) -> list[dict[str, Any]]:
-        """Night ``fid``'s tables where people sit: ``{table, url, people}`` each."""
+        """Night ``fid``'s tables where people sit: ``{table, url, people, deal, over}`` each
+        (``deal``: the one being played, from 1; as the thread last looked)."""
         with self._lock:
-            return list(self._made.get(fid, []))
+            return [dict(r) for r in self._made.get(fid, [])]
+
+    def _progress(self, fid: int, states: dict[int, tuple[str, int, str] | None]) -> None:
+        """Note how far each of night ``fid``'s people's tables is (what :meth:`rooms` says)."""
+        with self._lock:
+            for room in self._made.get(fid, []):
+                state = states.get(room["table"])
+                if state is not None:
+                    room["deal"], room["over"] = state[1], state[2] == "over"
 
     def on_loop(self, fn: Callable[[], Any]) -> Any:
         """``fn()`` run in the server's loop (the hub's rooms live there); its result."""
@@ -105,7 +114,8 @@ class PeopleTables:
         found = self.on_loop(make)
         with self._lock:
             self._made[fid] = [
-                {"table": t, "url": f"/t/{rid}", "people": names} for t, rid, names in found
+                {"table": t, "url": f"/t/{rid}", "people": names, "deal": 1, "over": False}
+                for t, rid, names in found
             ]
 
     def seats(self, players: Sequence[str]) -> list[dict[str, Any]]:
@@ -152,6 +162,7 @@ class PeopleTables:
         while True:
             self._dealt.clear()
             states = self.on_loop(look)
+            self._progress(fid, states)
             for t, state in states.items():
                 if state is None:
                     raise StoreError(f"the night's table {t + 1} is gone")

@@ -165,7 +165,8 @@ function Rooms({ n, me }) {
   const rooms = n.rooms || [];
   const mine = rooms.filter((r) => r.people.includes(name));
   if (n.status === "playing") {
-    return mine.map((r) => html` <a class="your-table" key=${r.url} href=${r.url}>Your table</a>`);
+    return html`${rooms.map((r) => html` <span class="room-deal" key=${r.table}>table ${r.table + 1}: ${r.over ? "over" : `deal ${r.deal}`}</span>`)}
+      ${mine.map((r) => html` <a class="your-table" key=${r.url} href=${r.url}>Your table</a>`)}`;
   }
   return rooms.map((r) => html` <a class="room" key=${r.url} href=${r.url}>table ${r.table + 1} (${r.people.join(", ")})</a>`);
 }
