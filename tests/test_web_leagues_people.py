@@ -189,6 +189,11 @@ def test_a_person_plays_a_league_night(tmp_path: Path) -> None:
         night = wait_for(owner, lid, fid, lambda n: n["status"] in ("played", "failed"))
         assert night["status"] == "played"
         check_night(owner, db, lid, night)
+        # Her page counts the night's deals she played: her seat's label is her account's.
+        from test_profiles_web import page_of
+
+        mine = page_of(base, "ann", DEALS)
+        assert mine["record"]["matches"] == DEALS, mine["record"]
 
         # Nothing leaked: every snapshot Ann had shows her own cards alone — those the
         # night's record says her seat was dealt in the deal then played (each deal is a

@@ -77,16 +77,22 @@ class MatchSummary:
 
 def key_of_label(label: str) -> str:
     """The player key of a record's seat label: ``bot:SPEC`` is a bot, or the character its
-    spec names (``bot:edna(base=ismcts)`` is ``character:edna``); any other label is a name
-    alone (``name:LABEL``), which no server knows more of.
+    spec names (``bot:edna(base=ismcts)`` is ``character:edna``); ``user:NAME`` an account
+    (a league night's person: its name folded as accounts are told apart); any other label is
+    a name alone (``name:LABEL``), which no server knows more of.
 
     >>> key_of_label("bot:heuristic"), key_of_label("bot:Vinnie"), key_of_label("Ann")
     ('bot:heuristic', 'character:vinnie', 'name:Ann')
+    >>> key_of_label("user:Nell  Gwyn")
+    'account:nell gwyn'
     """
     if label.startswith("bot:"):
         spec = label[4:]
         character = character_of(spec)
         return f"character:{character}" if character else f"bot:{spec}"
+    if label.startswith("user:"):
+        # web.store.fold's rule, written here: the core does not import the web's modules
+        return "account:" + " ".join(label[5:].casefold().split())
     return f"name:{label}"
 
 

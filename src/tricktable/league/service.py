@@ -48,7 +48,8 @@ from typing import TYPE_CHECKING, Any, Final
 from sqlalchemy import Connection, delete, func, insert, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
-from tricktable.db import GameRow, StoreError
+from tricktable.analysis.profile_store import fill_games
+from tricktable.db import StoreError
 from tricktable.db.league_models import (
     League,
     LeagueDivision,
@@ -62,6 +63,7 @@ from tricktable.db.models import Entrant, Game
 from tricktable.errors import OptionError, TricktableError
 from tricktable.league import night as nights
 from tricktable.league.tables import PeopleTables
+from tricktable.tournament.run import game_row
 from tricktable.web.store import User, WebStore, _reason
 
 if TYPE_CHECKING:
@@ -593,20 +595,7 @@ class Leagues:
             ]
             if not batch:
                 continue
-            store.add_games(
-                GameRow(
-                    tournament_id=tid,
-                    unit=p.key,
-                    round_no=p.deal,
-                    table_no=p.table,
-                    seats=[ids[e] for e in p.entrants],
-                    seed=p.seed,
-                    record=p.record,
-                    result=p.result,
-                    faults=list(p.faults),
-                )
-                for p in play_units(batch)
-            )
+            store.add_games(game_row(tid, ids, p) for p in play_units(batch))
         with self._write("cannot store the night's results") as c:
             boards = self._boards(c, tid, [t.id for t in teams])
             if len(boards) != len(units):
@@ -630,6 +619,8 @@ class Leagues:
                 )
         if people:
             self.tables.release([fid])
+        # Its games on the players' pages: the accounts', bots' and characters' who played.
+        fill_games(store, tid, quiet=True)
 
     def _tournament(
         self,

@@ -185,6 +185,7 @@ class PeopleTables:
         from tricktable.records import to_record
         from tricktable.runner import BOT_LABEL, MatchResult
         from tricktable.steps import apply_step
+        from tricktable.tournament.play import result_of
 
         rows = self.store.journal(room_id, unit.deal + 1)
         begun = next((st for r in rows for st in r.steps if st[0] == "begin"), None)
@@ -205,7 +206,6 @@ class PeopleTables:
             "seed_is": f"the league night's deal {unit.deal + 1}: every table's",
             "table": room_id,
         }
-        res = MatchResult.of(state)
         return GameRow(
             tournament_id=tid,
             unit=unit.key,
@@ -214,15 +214,7 @@ class PeopleTables:
             seats=[ids[e] for e in unit.entrants],
             seed=unit.seed,
             record=record,
-            result={
-                "status": res.status,
-                "scores": list(res.scores),
-                "winner": res.winner,
-                "shared": res.shared,
-                "hands": res.hands,
-                "group": unit.group,
-                "forfeited_by": res.forfeited_by,
-            },
+            result=result_of(MatchResult.of(state), unit.group),
             faults=faults,
         )
 

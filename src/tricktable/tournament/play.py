@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tricktable.engine.trick import TrickState
-from tricktable.runner import BotPool, MatchSpec, MatchStopped, run_match
+from tricktable.runner import BotPool, MatchResult, MatchSpec, MatchStopped, run_match
 from tricktable.tournament.schedule import Unit
 from tricktable.workers import executor
 
@@ -101,16 +101,7 @@ def _play(unit: Unit, pool: BotPool, journal: LiveJournal | None = None) -> Play
         outcome = stop.outcome
     if outcome.faults:
         pool.discard({int(f["seat"]) for f in outcome.faults if "seat" in f})
-    res = outcome.result
-    result = {
-        "status": res.status,
-        "scores": list(res.scores),
-        "winner": res.winner,
-        "shared": res.shared,
-        "hands": res.hands,
-        "group": unit.group,
-        "forfeited_by": res.forfeited_by,
-    }
+    result = result_of(outcome.result, unit.group)
     return Played(
         key=unit.key,
         group=unit.group,
@@ -122,6 +113,19 @@ def _play(unit: Unit, pool: BotPool, journal: LiveJournal | None = None) -> Play
         result=result,
         faults=tuple(dict(f) for f in outcome.faults),
     )
+
+
+def result_of(res: MatchResult, group: int) -> dict[str, Any]:
+    """What a game's row stores of its result (``group``: its unit's group of entrants)."""
+    return {
+        "status": res.status,
+        "scores": list(res.scores),
+        "winner": res.winner,
+        "shared": res.shared,
+        "hands": res.hands,
+        "group": group,
+        "forfeited_by": res.forfeited_by,
+    }
 
 
 def batches(units: Iterable[Unit], size: int = BATCH) -> Iterator[list[Unit]]:

@@ -209,9 +209,14 @@ def run(
 
 
 def _row(started: Started, played: Played) -> GameRow:
-    ids = started.entrant_ids
+    return game_row(started.tid, started.entrant_ids, played)
+
+
+def game_row(tid: int, ids: Sequence[int], played: Played) -> GameRow:
+    """The row that stores ``played`` in tournament ``tid`` (``ids``: its entrants' ids by
+    index)."""
     return GameRow(
-        tournament_id=started.tid,
+        tournament_id=tid,
         unit=played.key,
         round_no=played.deal,
         table_no=played.table,

@@ -248,9 +248,12 @@ def web_matches_missing(store: WebStore) -> list[tuple[str, int, dict[str, Any],
                 WebTable.id.in_(part)
             )
             for t in c.execute(rows):
+                settings = json.loads(t.settings)
+                if "league" in settings:
+                    continue  # a league night's table: its deals are summed as its night's games
                 for m in range(1, ended[t.id] + 1):
                     if (t.id, m) not in done:
-                        todo.append((t.id, m, json.loads(t.settings), json.loads(t.seats)))
+                        todo.append((t.id, m, settings, json.loads(t.seats)))
     return todo
 
 
