@@ -54,6 +54,7 @@ EXTRA_OF: dict[str, str | None] = {
     "tricktable.tournament.live": "db",
     # the leagues' nights, seasons and standings: the web server's
     "tricktable.league.service": "web",
+    "tricktable.league.tables": "web",
     "tricktable.analysis.standings": "db",
     "tricktable.analysis.insights": "db",
     # the players' pages' rows, filled by a tournament and read by the web server
