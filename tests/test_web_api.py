@@ -230,7 +230,7 @@ def test_the_verify_and_serve_commands(tmp_path: Path) -> None:
 
 
 def test_new_people_and_tables_are_limited(base: str) -> None:
-    from tricktable.web.hub import MAX_OPEN_TABLES
+    from tricktable.web.limits import MAX_OPEN_TABLES
 
     ann = Client(base, "Busy Ann")
     codes = [

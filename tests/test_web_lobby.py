@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tricktable.web.hub import MAX_OPEN_TABLES
+from tricktable.web.limits import MAX_OPEN_TABLES
 from web_harness import Client, serving
 
 #: words no person should read: an option as the command line writes it

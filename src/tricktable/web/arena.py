@@ -20,7 +20,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Route
 
 from tricktable.protocols.endpoints import EndpointRefused, check_url
-from tricktable.web.hub import (
+from tricktable.web.settings import (
     BOT_NAMES,
     ENDPOINT,
     LEVELS,

@@ -16,9 +16,7 @@ import secrets
 import sys
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Final
 
 from tricktable.bots.base import Bot
@@ -27,31 +25,31 @@ from tricktable.engine.events import SPECTATOR
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
 from tricktable.seat.choices import action_phrase
+from tricktable.web.limits import (
+    BURST,
+    FLOOD_CLOSE,
+    FLOOD_WINDOW,
+    MAX_FRAME,
+    MAX_QUEUE,
+    RATE,
+    HubLimits,
+    Refusals,
+    TokenBucket,
+)
 from tricktable.web.room import Room, commitment_of, new_seed
 from tricktable.web.seatview import frame
+from tricktable.web.settings import (
+    ENDPOINT,
+    REGISTERED,
+    BadRequest,
+    check_settings,
+    endpoint_name,
+)
 from tricktable.web.store import TableRow, User, WebStore
 from tricktable.web.writer import JournalWriter
 
-#: the largest frame read (characters)
-MAX_FRAME: Final = 16 * 1024
-#: messages a second a connection may send, and the burst it may save up
-RATE: Final = 20.0
-BURST: Final = 40.0
-#: refused messages within :data:`FLOOD_WINDOW` seconds that close a connection (4429)
-FLOOD_CLOSE: Final = 100
-FLOOD_WINDOW: Final = 10.0
-#: messages waiting to be sent after which a connection is dropped (it does not read)
-MAX_QUEUE: Final = 5000
-#: tables waiting or playing that one person may have made
-MAX_OPEN_TABLES: Final = 20
 #: the most tables listed in the lobby (the newest)
 LOBBY_TABLES: Final = 200
-#: the levels a bot seat may have, as player specs
-LEVELS: Final = {"beginner": "beginner", "club": "club", "expert": "expert"}
-#: a bot's name at each level: words no one reads as a card's suit ("club bot" was one)
-BOT_NAMES: Final = {"beginner": "Beginner bot", "club": "Seasoned bot", "expert": "Expert bot"}
-#: how a table's seating is said when the server refuses it (the lobby offers only good ones)
-_SEATINGS: Final = {"false": "each for themselves", "true": "as two sides"}
 #: the client's message types
 TYPES: Final = frozenset(
     {
@@ -70,117 +68,6 @@ TYPES: Final = frozenset(
         "invite",
     }
 )
-
-
-#: the spec of an account's bot seated by name (``registered:NAME``), the server's own
-REGISTERED: Final = "registered:"
-#: the spec of a web service seated by its URL (``endpoint:URL``): the arena's alone
-ENDPOINT: Final = "endpoint:"
-
-
-@dataclass(frozen=True, slots=True)
-class HubLimits:
-    """What one connection, one person, or everyone together may make the tables do; each
-    number is written down in docs/protocol-web.md ("Limits"). ``Hub.limits`` holds them
-    (the tests set them tiny: a cap of three hands, an idle stop of half a second)."""
-
-    #: messages a second one connection may send, and the burst it may save up
-    rate: float = RATE
-    burst: float = BURST
-    #: messages refused within ``flood_window`` seconds that close the connection (4429):
-    #: counted in a window, not in a row, so that a steady flood is closed too
-    flood_refusals: int = FLOOD_CLOSE
-    flood_window: float = FLOOD_WINDOW
-    #: tables waiting or playing that one person may have made
-    open_tables: int = MAX_OPEN_TABLES
-    #: tables of bots alone (no person's seat, none open) being played: of one person, in all
-    bot_tables_per_person: int = 2
-    bot_tables: int = 20
-    #: hands after which a match ends with the leader winning: at a table of bots alone,
-    #: and at a table where a person sits (far off: only a match that cannot end meets it)
-    hand_cap_bots: int = 200
-    hand_cap_people: int = 1000
-    #: seconds a table goes on being played with nobody attached (no player, no watcher);
-    #: then it stops, until someone says hello to it (a restart wakes none)
-    idle_stop: float = 600.0
-    #: chat lines a second one person may say (lobby and tables, all their connections
-    #: together), and the burst they may save up
-    chat_rate: float = 0.5
-    chat_burst: float = 5.0
-    #: lobby chat lines a second from everyone together, and their burst: every line goes
-    #: to every subscriber, so this bounds the lobby's fan-out
-    lobby_chat_rate: float = 2.0
-    lobby_chat_burst: float = 10.0
-    #: whether the accounts' web-service bots may be called at local addresses (loopback, the
-    #: private networks: ``serve --allow-local-bots``, an operator whose bots run beside it);
-    #: else only public ones, checked at every connection (protocols/endpoints)
-    allow_local_bots: bool = False
-    #: seconds a person at a league night's table has for a move before the away rule plays
-    #: their seat (a no-show costs the night one such wait, then a bot plays on for them)
-    league_move_time: float = 60.0
-
-
-class TokenBucket:
-    """A rate limit: ``rate`` messages a second, bursts of ``burst`` saved up (the server's
-    limit on a connection, and the pace a well-behaved client keeps under it)."""
-
-    __slots__ = ("_last", "_tokens", "burst", "rate")
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self._tokens = burst
-        self._last = time.monotonic()
-
-    def _fill(self) -> None:
-        now = time.monotonic()
-        self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
-        self._last = now
-
-    def allow(self) -> bool:
-        """Take one message's token if there is one; whether there was."""
-        self._fill()
-        if self._tokens >= 1.0:
-            self._tokens -= 1.0
-            return True
-        return False
-
-    def full(self) -> bool:
-        """Whether the bucket has filled up again (its user has been quiet: it may go)."""
-        self._fill()
-        return self._tokens >= self.burst
-
-    def wait(self) -> float:
-        """Seconds until the next message would be allowed (0 now)."""
-        self._fill()
-        return max(0.0, (1.0 - self._tokens) / self.rate)
-
-
-class Refusals:
-    """The times of the messages refused in the last ``window`` seconds (at most ``most``
-    kept): a flood is many refusals in a window, however they are spread."""
-
-    __slots__ = ("_times", "window")
-
-    def __init__(self, most: int, window: float) -> None:
-        self.window = window
-        self._times: deque[float] = deque(maxlen=max(1, most))
-
-    def add(self) -> int:
-        """Count one refusal now; how many there were in the window."""
-        now = time.monotonic()
-        times = self._times
-        while times and now - times[0] > self.window:
-            times.popleft()
-        times.append(now)
-        return len(times)
-
-
-class BadRequest(TricktableError):
-    """A message or settings the server refuses: one line saying why."""
-
-    #: the ``error`` message's code
-    code = "bad"
 
 
 class TooFast(BadRequest):
@@ -899,22 +786,6 @@ def _answer(room: Room, conn: Conn, mid: str | None) -> None:
         room.send_table(conn, mid)
 
 
-def endpoint_name(url: str) -> str:
-    """A web service's name at a table: its URL's scheme, host and port alone
-    (``http://host:8080/…``), since a path or query may hold its owner's secret."""
-    import httpx
-
-    try:
-        parsed = httpx.URL(url)
-        host = parsed.host
-        port = f":{parsed.port}" if parsed.port is not None else ""
-    except (httpx.InvalidURL, TypeError, ValueError):
-        return "a web service"
-    if ":" in host:
-        host = f"[{host}]"
-    return f"{parsed.scheme}://{host}{port}/…"[:80]
-
-
 def _person(user: User) -> dict[str, Any]:
     return {
         "kind": "person",
@@ -923,126 +794,3 @@ def _person(user: User) -> dict[str, Any]:
         "away": False,
         "token": secrets.token_urlsafe(16),
     }
-
-
-def check_settings(settings: object) -> dict[str, Any]:
-    """A table's settings, checked (docs/protocol-web.md: SETTINGS); BadRequest if not."""
-    if not isinstance(settings, dict):
-        raise BadRequest("a table's settings are a JSON object")
-    game = settings.get("game", "setback")
-    if not isinstance(game, str) or not 1 <= len(game) <= 200:
-        raise BadRequest("game is a game's or variant's name")
-    options = settings.get("options") or {}
-    if not isinstance(options, dict) or len(options) > 40:
-        raise BadRequest("options are an object of a game's options")
-    parts = []
-    for key, value in options.items():
-        if not isinstance(key, str) or not key.isidentifier() or len(key) > 40:
-            raise BadRequest(f"no option {str(key)[:40]!r}")
-        if isinstance(value, bool):
-            parts.append(f"{key}={'true' if value else 'false'}")
-        elif isinstance(value, int | float | str) and len(str(value)) <= 40:
-            if isinstance(value, str) and any(c in value for c in "(),="):
-                raise BadRequest(f"option {key}: a bad value")
-            parts.append(f"{key}={value}")
-        else:
-            raise BadRequest(f"option {key}: a number, a word or true/false")
-    spec = game if not parts else f"{game.split('(')[0]}({','.join(parts)})"
-    if parts and "(" in game:
-        spec = game[:-1] + "," + ",".join(parts) + ")"
-    _check_game(game, spec, options)
-    move_time = settings.get("move_time", 0)
-    if not isinstance(move_time, int | float) or isinstance(move_time, bool):
-        raise BadRequest("move_time is seconds (a number)")
-    if move_time and not 1 <= move_time <= 600:
-        raise BadRequest("move_time is 0 (no clock) or 1 to 600 seconds")
-    when_empty = settings.get("when_empty", "finish")
-    if when_empty not in ("finish", "close"):
-        raise BadRequest("when_empty is 'finish' or 'close'")
-    seats_in = settings.get("seats", [{"kind": "me"}])
-    if not isinstance(seats_in, list) or len(seats_in) > 8:
-        raise BadRequest("seats is a list (one entry a seat)")
-    seat_list: list[dict[str, Any]] = []
-    from tricktable.characters.roster import CHARACTERS
-
-    for i, s in enumerate(seats_in):
-        if not isinstance(s, dict):
-            raise BadRequest(f"seat {i}: an object with its kind")
-        kind = s.get("kind")
-        level = s.get("level", "club")
-        if kind in ("me", "open"):
-            seat_list.append({"kind": kind})
-        elif kind == "bot":
-            if level not in LEVELS:
-                raise BadRequest(f"seat {i}: level is beginner, club or expert")
-            seat_list.append({"kind": "bot", "spec": LEVELS[level], "name": BOT_NAMES[level]})
-        elif kind == "character":
-            name = s.get("name")
-            if not isinstance(name, str) or name.lower() not in CHARACTERS:
-                raise BadRequest(f"seat {i}: a character is one of {', '.join(CHARACTERS)}")
-            if level not in LEVELS:
-                raise BadRequest(f"seat {i}: level is beginner, club or expert")
-            key = name.lower()
-            player = f"{key}(base=ismcts)" if level == "expert" else key
-            seat_list.append({"kind": "character", "spec": player, "name": CHARACTERS[key].display})
-        else:
-            raise BadRequest(f"seat {i}: kind is me, open, bot or character")
-    # Two bots (or two of one character) at a table are told apart by name, and so by
-    # avatar (drawn from the name): the second "Expert bot" is "Expert bot 2".
-    count: dict[str, int] = {}
-    for seat in seat_list:
-        if "name" in seat:
-            count[seat["name"]] = count.get(seat["name"], 0) + 1
-            if count[seat["name"]] > 1:
-                seat["name"] = f"{seat['name']} {count[seat['name']]}"
-    return {
-        "spec": spec,
-        "move_time": move_time,
-        "when_empty": when_empty,
-        "private": bool(settings.get("private", False)),
-        "seat_list": seat_list,
-    }
-
-
-def _check_game(game: str, spec: str, options: dict[str, Any]) -> None:
-    """That ``spec`` (``game`` with ``options``) loads; else BadRequest in a person's words:
-    the engine's own line names options as the command line writes them (partners=3x2)."""
-    try:
-        load_game(spec)
-        return
-    except TricktableError:
-        pass
-    try:
-        base = load_game(game)
-    except TricktableError:
-        shown = game if len(game) <= 40 else game[:40] + "…"
-        raise BadRequest(f"there is no game {shown!r} here: choose one the lobby lists") from None
-    title = type(base).title or base.preset
-    players = options.get("players", base.num_players)
-    if "players" in options or "partners" in options:
-        seating: dict[str, object] = {
-            k: options[k] for k in ("players", "partners") if k in options
-        }
-        try:
-            load_game(game, extra=seating)
-        except (TricktableError, ValueError):
-            raw = str(options.get("partners", "")).lower()
-            how = _SEATINGS.get(raw, "")
-            if not how and "x" in raw:
-                sides, _, size = raw.partition("x")
-                how = f"as {sides} sides of {size}"
-            who = f"{players} players" if isinstance(players, int) else "that many players"
-            raise BadRequest(
-                f"{title} is not played by {who} {how or 'with that seating'}: "
-                "choose a table size and seating the lobby offers"
-            ) from None
-    for key, value in options.items():
-        if key in ("players", "partners"):
-            continue
-        try:
-            load_game(game, extra={key: value})
-        except (TricktableError, ValueError):
-            what = "the target score" if key == "target" else f"the house rule {key!r}"
-            shown = str(value)[:40]
-            raise BadRequest(f"{title} cannot be played with {what} {shown}") from None
-    raise BadRequest(f"{title} cannot be played with these house rules together")
