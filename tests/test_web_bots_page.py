@@ -78,7 +78,7 @@ def test_a_person_registers_a_bot_invites_it_and_plays_a_hand_with_it(
 ) -> None:
     context, page, problems = page_of(browser)
     sign_up(page, base, "Nell Newcomer")
-    for link in ("Arena", "Tournaments", "Players"):
+    for link in ("Arena", "Tournaments", "Leagues", "Players"):
         href = page.locator("header nav").get_by_role("link", name=link).get_attribute("href")
         assert href == "/" + link.lower()
     bots = page.get_by_role("region", name="My bots")

@@ -141,17 +141,20 @@ def mark(decision: Decision, game: Game, threshold: float) -> dict[str, Any]:
     if sampled is not None:
         top = sampled.hint.best()
         estimate = None if top is None else top.value
+    loss = dd_loss if dd_loss is not None else search_loss
     return {
         "hand": decision.hand,
         "idx": decision.index,
         "seat": decision.seat,
         "action": name(decision.action),
         "best": None if best is None else name(best),
-        "loss": dd_loss if dd_loss is not None else search_loss,
+        "loss": loss,
         "dd_loss": dd_loss,
         "search_loss": search_loss,
         "estimate": estimate,
-        "mistake": decision.is_mistake(threshold),
+        # by the loss the page shows (the double-dummy one where there is one), so that every
+        # mistake listed lost something and the worst is one of them (`analyze` counts either)
+        "mistake": loss is not None and loss >= threshold,
     }
 
 

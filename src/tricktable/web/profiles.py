@@ -47,6 +47,7 @@ from tricktable.db import StoreError
 from tricktable.db.models import ProfileMatch, WebJournal, WebTable
 from tricktable.errors import TricktableError
 from tricktable.web import profile_queries
+from tricktable.web.settings import REGISTERED
 from tricktable.web.store import WebStore, fold
 
 if TYPE_CHECKING:
@@ -183,6 +184,9 @@ def seat_keys(store: WebStore, seats: Sequence[dict[str, Any]]) -> list[str]:
                 keys.append(f"guest:{s['user']}")
         elif kind == "character":
             keys.append(f"character:{character_of(spec) or spec.lower()}")
+        elif kind == "bot" and spec.startswith(REGISTERED):
+            # an account's bot seated by name: its own identity, the key its websocket twin has
+            keys.append(f"account:{fold(spec.removeprefix(REGISTERED))}")
         elif kind == "bot":
             keys.append(f"bot:{spec}")
         else:

@@ -66,7 +66,7 @@ export function RatingPlot({ games }) {
       <line class="axis" x1=${L} x2=${L} y1=${T} y2=${H - B} />
       <line class="axis" x1=${L} x2=${W - R} y1=${H - B} y2=${H - B} />
       <text x=${L} y=${H - 8}>1</text>
-      <text x=${W - R} y=${H - 8} text-anchor="end">${maxN} matches</text>
+      <text x=${W - R} y=${H - 8} text-anchor="end">${maxN} ${maxN === 1 ? "match" : "matches"}</text>
       ${series.map((g, i) => html`<g key=${g.game} data-game=${g.game}>
         <polyline stroke=${COLOURS[i % COLOURS.length]}
           points=${g.history.map((p) => `${x(p.n).toFixed(1)},${y(p.ordinal).toFixed(1)}`).join(" ")} />
