@@ -315,10 +315,13 @@ def league_night(nell: Player, fred: Player, base: str, db: Path) -> None:
     page.goto(league)
     page.get_by_role("link", name="Your table").click()
     page.wait_for_url("**/t/*")
-    # The deal played, the table shows every hand face up. (No "The match is over" here: a
-    # league table's end sends no "over" event, and the game's own target is not reached.)
+    # The deal played, the table shows every hand face up, then says its deals are played
+    # (no match was won here: the night is scored when every table has ended).
     play_match([nell], time.monotonic() + PART_S, ended=all_face_up)
-    page.goto(league)
+    done = page.get_by_role("dialog", name="Your table's deals are played")
+    expect(done).to_be_visible(timeout=WAIT_MS)
+    done.get_by_role("link", name="The league's page").click()
+    page.wait_for_url(league)
     night = page.get_by_role("listitem").filter(has_text="Night 1:")
     expect(night).to_contain_text("played", timeout=WAIT_MS)
     standings = page.get_by_role("table").filter(has_text="Per deal")

@@ -411,6 +411,30 @@ function Summary({ store, snap, tableId, skin, wire }) {
     if (ref.current) ref.current.focus({ preventScroll: true });
   }, [last && last.number, !!store.matchOver]);
   const ended = store.overClosed ? null : store.matchOver || (snap.over ? { match: null, words: [] } : null);
+  const night = (store.info || {}).league;
+  if (night && (store.info || {}).status === "over" && !store.overClosed && !store.replay) {
+    // A league night's table has played its deals: no match was won here, and nothing of the
+    // night is shown until every table has ended and the night is scored.
+    const close = () => {
+      store.overClosed = true;
+      for (const s of store.summaries) s.open = false;
+      store.changed();
+    };
+    return html`<div class="summary" role="dialog" aria-labelledby="summary-title"
+      onKeyDown=${(e) => e.key === "Escape" && close()}>
+      <h2 id="summary-title">Your table's deals are played</h2>
+      ${last ? last.words.map((p, i) => html`<p key=${"s" + i}><${Phrase} words=${p} names=${names} skin=${skin} /></p>`) : null}
+      <p>This table has played the night's ${night.deals} ${night.deals === 1 ? "deal" : "deals"}.
+        ${night.scored
+          ? "The night is scored: its standings, records and replays are on the league's page."
+          : "The standings come when every table of the night has ended."}</p>
+      <p class="links">
+        <a ref=${ref} href=${`/leagues/${encodeURIComponent(night.league)}`}>The league's page</a>
+        <a href="/">Back to the lobby</a>
+      </p>
+      <p class="row-buttons"><button type="button" onClick=${close}>Close</button></p>
+    </div>`;
+  }
   if (ended && !store.replay) {
     const query = ended.match != null ? `?match=${ended.match}` : "";
     const record = `/api/tables/${encodeURIComponent(tableId)}/record${query}`;
