@@ -263,9 +263,9 @@ def table_with_a_friend(nell: Player, browser: Any, base: str, robo: Path) -> tu
     field = invite.get_by_label("Bot for seat 1")
     field.fill("Robo")
     field.press("Enter")
-    # Seated: that seat's form is gone. (Its plate says "seat 1" until the match begins: a
-    # waiting table's snapshot is not made again when a seat is taken.)
+    # Seated: that seat's form is gone, and its plate bears the bot's name before any deal.
     expect(invite.get_by_label("Bot for seat 1")).to_have_count(0, timeout=WAIT_MS)
+    expect(page.get_by_role("group", name=re.compile(r"^Robo\b"))).to_have_count(1, timeout=WAIT_MS)
 
     fred = person(browser, base, "Fred")
     friend = fred.page

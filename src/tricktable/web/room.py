@@ -1146,8 +1146,12 @@ class Room:
     def changed_seats(self, lobby_only: bool = False) -> None:
         """Tell everyone attached (and the lobby) that seats, watchers or status changed."""
         if not lobby_only:
-            for conn in list(self.conns):
+            for conn, viewer in list(self.conns.items()):
                 self.send_table(conn)
+                if self.table is None:
+                    # a table not dealt draws its seats' names from its snapshot: a seat
+                    # taken or a bot invited renames one at the same version
+                    self.send_snapshot(conn, viewer)
         self.hub.lobby_changed()
 
     def reseat(self) -> None:
