@@ -15,10 +15,10 @@ after two hands (``hand_cap_bots``), the table's match is Auction Pitch (a varia
 whose first side to the target wins) to 1 point, the league plays one deal a night.
 
 The server's analysis is given the analysis tests' options (a few worlds, no time limit:
-:data:`test_web_analysis.OPTIONS`). With its own time limits on a busy machine the solver is cut
-off, every card played can then lose nothing by double dummy, and the page offers no "Worst
-decision" (about one run in ten here, on one hand of six cards) — though it may count a
-mistake, by the search's loss, which the worst does not weigh (web/analysis.py, ``mark``).
+:data:`test_web_analysis.OPTIONS`), so that the marks are the same on any machine. (With its
+own time limits on a busy machine the page once counted a mistake by the search's loss and
+offered no worst decision; a mistake is now counted by the loss the page shows, and the worst
+is always one of them: web/analysis.py, ``mark``.)
 """
 
 from __future__ import annotations
