@@ -344,3 +344,50 @@ def test_the_page_adds_a_person_and_shows_them_their_table(browser: Any, tmp_pat
         link = owner.locator("li[data-night='1'] a.room")
         assert link.inner_text() == "table 1 (ann)"
         assert errors == []
+
+
+def test_a_nights_tables_play_in_step_deal_by_deal(tmp_path: Path) -> None:
+    """Two people at two tables of one night: no table begins a deal before every table has
+    played the one before (a person who has seen a deal cannot tell one still to play it).
+    Ann plays at once; Bea never comes, so her table waits out her clock before a bot takes
+    her seat — without the step, Ann's table would be deals ahead."""
+    db = tmp_path / "web.db"
+    teams = [
+        ("People", ["user:ann", "heuristic"]),
+        ("Bees", ["user:bea", "heuristic"]),
+        ("Clubs", ["heuristic"]),
+        ("Deuces", ["random", "heuristic"]),
+    ]
+    with serving(db, hub_limits=HubLimits(league_move_time=1.5)) as base:
+        owner, csrf = account(base, "owner")
+        ann = Person(base, "ann")
+        Person(base, "bea").close()  # signs up, never comes
+        made = post(owner, csrf, "/api/leagues", {"name": "Step", "game": GAME, "deals": DEALS})
+        lid = made.json()["league"]
+        for name, members in teams:
+            added = post(
+                owner, csrf, f"/api/leagues/{lid}/teams", {"name": name, "members": members}
+            )
+            assert added.status_code == 201, added.text
+        assert post(owner, csrf, f"/api/leagues/{lid}/schedule", {}).status_code == 201
+        fid = owner.get(f"/api/leagues/{lid}").json()["divisions"][0]["nights"][0]["id"]
+        assert post(owner, csrf, f"/api/leagues/{lid}/nights/{fid}", {}).status_code == 202
+        night = wait_for(owner, lid, fid, lambda n: len(n["rooms"]) == 2)
+        mine = next(r for r in night["rooms"] if r["people"] == ["ann"])
+        play_table(ann, mine["url"].rsplit("/", 1)[1])
+        night = wait_for(owner, lid, fid, lambda n: n["status"] in ("played", "failed"))
+        assert night["status"] == "played"
+        check_night(owner, db, lid, night)
+        rooms = [r["url"].rsplit("/", 1)[1] for r in night["rooms"]]
+        ann.close()
+    with sqlite3.connect(db) as c:
+        rows = {
+            room: c.execute(
+                "SELECT match_no, at FROM web_journal WHERE table_id = ? ORDER BY seq", (room,)
+            ).fetchall()
+            for room in rooms
+        }
+    for deal in range(2, DEALS + 1):
+        began = min(at for room in rooms for m, at in rows[room] if m == deal)
+        ended = max(at for room in rooms for m, at in rows[room] if m == deal - 1)
+        assert began >= ended, f"deal {deal} began at one table before deal {deal - 1} ended"

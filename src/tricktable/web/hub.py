@@ -197,15 +197,23 @@ class Hub:
         """Bring back every table of the database (a restart). None is played or rebuilt
         yet: a table asleep wakes (rebuilt from its journal, played on) when someone says
         hello to it, so a restart drives no table nobody comes back to."""
+        nights = []
         for row in self.store.tables():
             try:
                 room = Room(self, row)
                 room.asleep = row.status in ("playing", "over")
                 self.rooms[room.id] = room
                 if room.league is not None and room.status == "playing":
-                    room.wake()  # a night's table plays on by itself: the night must end
+                    nights.append(room)
             except (TricktableError, ValueError) as exc:
                 self.log(f"table {row.id} cannot be brought back: {exc}")
+        # A night's table plays on by itself (the night must end), woken once every table is
+        # back: its tables keep in step, each waiting for the others to play a deal.
+        for room in nights:
+            try:
+                room.wake()
+            except (TricktableError, ValueError) as exc:
+                self.log(f"table {room.id} cannot be brought back: {exc}")
         self.loop = asyncio.get_running_loop()
         self.ready.set()
 

@@ -507,11 +507,38 @@ class Room:
             self.changed_seats()
 
     def _next_deal_soon(self) -> None:
-        """Begin the league night's next deal here after a break to read the hand's summary
-        (none on a server that shows every move at once)."""
-        expected = self.match_no
+        """Begin the league night's next deal at its tables once every one of them has played
+        this one — in step, so that nobody who has seen a deal's cards can tell them to a
+        person at another table still to play it — after a break to read the hand's summary
+        (none on a server that shows every move at once). The last table to finish a deal
+        starts the next at all of them."""
+        night = self._night()
+        if any(not room._deal_played(self.match_no) for room in night):
+            return
         pause = LEAGUE_BREAK_S if self.hub.pace > 0 else 0.0
-        asyncio.get_running_loop().call_later(pause, self._next_deal, expected)
+        loop = asyncio.get_running_loop()
+        for room in night:
+            if room.match_no == self.match_no:
+                loop.call_later(pause, room._next_deal, room.match_no)
+
+    def _night(self) -> list[Room]:
+        """This league night's tables on this server (this one among them)."""
+        league = self.league
+        assert league is not None
+        fixture = league.get("fixture")
+        return [
+            room
+            for room in self.hub.rooms.values()
+            if room.league is not None and room.league.get("fixture") == fixture
+        ]
+
+    def _deal_played(self, deal: int) -> bool:
+        """Whether this table of a league night has played its deal ``deal`` (or is past it,
+        or has stopped: a table that cannot play on holds no other back)."""
+        if self.status != "playing" or self.match_no > deal:
+            return True
+        table = self.table
+        return self.match_no == deal and table is not None and self.finished(table)
 
     def _next_deal(self, expected: int) -> None:
         """The next match of a league night's table: dealt from the next deal's seed, with a
