@@ -12,7 +12,7 @@ RUN_STAMP := $(VENV)/.installed
 # the dev tools' exact versions, installed as constraints by `make test` (`make lock` remakes it)
 LOCK := requirements-dev.lock
 
-.PHONY: run test lint typecheck tools postgres chromium cairo bench lock clean
+.PHONY: run test lint typecheck tools postgres redis chromium cairo bench lock clean
 
 $(BIN)/python:
 	@echo "Creating the virtual environment $(VENV)..."
@@ -63,11 +63,16 @@ postgres:
 chromium:
 	@test -x /usr/bin/chromium || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 
+# The tests of many server processes (tests/test_web_scale.py) start a Redis of their own
+# (tests/local_redis.py) from Debian's redis-server; they fail, rather than skip, without it.
+redis:
+	@command -v redis-server >/dev/null 2>&1 || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y redis-server; }
+
 # Avatars are rendered by CairoSVG through the system's Cairo library.
 cairo:
 	@ldconfig -p | grep -q 'libcairo\.so\.2' || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y libcairo2; }
 
-test: lint typecheck tools postgres chromium cairo
+test: lint typecheck tools postgres redis chromium cairo
 	$(BIN)/pytest -n 2
 
 bench: $(RUN_STAMP)

@@ -64,6 +64,8 @@ EXTRA_OF: dict[str, str | None] = {
     "tricktable.analysis.report": "report",
     "tricktable.cli.report": "report",
     "tricktable.web": "web",
+    # many server processes sharing their tables through Redis (serve --redis)
+    "tricktable.web.redis_cluster": "scale",
     "tricktable.cli.serve": "web",
     "tricktable.tui": "tui",
     # the skins' names, which `tricktable tui --help` lists without the TUI installed

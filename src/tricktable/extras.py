@@ -4,7 +4,7 @@
 ``duel``, ``replay``, ``verify``, ``analyze``, ``bot-check``, ``games``, ``rules``, ``train`` and
 the bots' protocols. The rest comes with an extra (docs/install.md): ``serve`` needs ``web``,
 ``tui`` needs ``tui``, ``tournament`` and ``standings`` need ``db``, ``report`` needs ``report``,
-``tournament --cluster`` needs ``cluster``. A command checks its extra with :func:`require`
+``tournament --cluster`` needs ``cluster``, ``serve --redis`` needs ``scale``. A command checks its extra with :func:`require`
 before it imports any of it, so that a missing one is one line and exit status 2 (the command
 line's bad input), never a traceback.
 """
@@ -39,6 +39,8 @@ MODULES: Final[dict[str, tuple[str, ...]]] = {
         "alembic",
     ),
     "tui": ("textual", "textual_serve"),
+    # `serve --redis`: many processes sharing their tables (the web extra's modules besides)
+    "scale": ("redis",),
 }
 
 #: the extra that owns a module a command imported and did not find, for the last line of
@@ -46,6 +48,7 @@ MODULES: Final[dict[str, tuple[str, ...]]] = {
 OWNER: Final[dict[str, str]] = {
     **{name: "db" for name in ("sqlalchemy", "alembic", "openskill", "psycopg")},
     "matplotlib": "report",
+    "redis": "scale",
     **{name: "cluster" for name in ("dask", "distributed", "cryptography")},
     **{name: "web" for name in MODULES["web"] if name not in MODULES["db"]},
     # (aiohttp, textual-serve's server, is the core's: the HTTP bots' client)

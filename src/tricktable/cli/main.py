@@ -648,6 +648,15 @@ def replay(path: str, as_json: bool, game_spec: str | None) -> None:
     "(bots running beside the server); without it only public addresses, checked at "
     "every connection",
 )
+@click.option(
+    "--redis",
+    "redis_url",
+    metavar="URL",
+    default=None,
+    help="share the tables with other server processes through this Redis "
+    "(redis://[:PASSWORD@]HOST:PORT/DB, rediss:// for TLS) and a PostgreSQL --db: "
+    "docs/deploy.md; without it one process serves alone",
+)
 def serve(
     host: str,
     port: int,
@@ -669,6 +678,7 @@ def serve(
     hand_cap_people: int,
     idle_stop: float,
     allow_local_bots: bool,
+    redis_url: str | None,
 ) -> None:
     """Serve the lobby and live tables in the browser (docs/protocol-web.md; on the internet,
     behind a reverse proxy: docs/deploy.md). Bodies over 32 KiB are refused (413), request
@@ -701,7 +711,10 @@ def serve(
         hand_cap_people=hand_cap_people,
         idle_stop=idle_stop,
         allow_local_bots=allow_local_bots,
+        redis=redis_url,
     )
+    if redis_url is not None:
+        require("scale", "serve --redis")
     sys.exit(run_serve(options))
 
 

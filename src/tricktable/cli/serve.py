@@ -75,6 +75,8 @@ class ServeOptions:
     idle_stop: float = 600.0
     #: whether accounts' web-service bots may be called at local addresses
     allow_local_bots: bool = False
+    #: the Redis through which many processes share the tables (None: this one alone)
+    redis: str | None = None
 
 
 def hub_limits(options: ServeOptions) -> HubLimits:
@@ -95,6 +97,7 @@ def run_serve(options: ServeOptions) -> int:
     """Serve the tables of ``options.db`` until interrupted; the exit status."""
     try:
         check_tls(options)
+        check_scaled(options)
         check_database_folder(options.db)
         sock = bind(options.host, options.port)
     except TricktableError as exc:
@@ -113,6 +116,11 @@ def run_serve(options: ServeOptions) -> int:
     # Many tables hold many small objects that live as long as their match: the collector's
     # full passes over them all, at the default thresholds, stalled every table at once.
     gc.set_threshold(50_000, 50, 1000)
+    cluster = None
+    if options.redis is not None:
+        from tricktable.web.redis_cluster import RedisCluster
+
+        cluster = RedisCluster(options.redis)
     try:
         app = make_app(
             store,
@@ -120,6 +128,7 @@ def run_serve(options: ServeOptions) -> int:
             new_people=options.new_people,
             limits=app_limits(options),
             hub_limits=hub_limits(options),
+            cluster=cluster,
         )
         port = sock.getsockname()[1]
         scheme = "https" if options.ssl_certfile else "http"
@@ -141,6 +150,22 @@ def run_serve(options: ServeOptions) -> int:
         sock.close()
         store.close()
         sys.stdout.flush()
+
+
+def check_scaled(options: ServeOptions) -> None:
+    """Many processes (``--redis``) share one database server: a SQLite file is one
+    machine's, and its locks are not made for many servers writing one journal."""
+    if options.redis is None:
+        return
+    if not options.redis.startswith(("redis://", "rediss://", "unix://")):
+        raise TricktableError(
+            f"--redis {options.redis[:60]!r}: give a URL, redis://[:PASSWORD@]HOST:PORT/DB"
+        )
+    if not options.db.startswith(("postgresql://", "postgresql+psycopg://")):
+        raise TricktableError(
+            "--redis shares the tables among server processes: give them one PostgreSQL "
+            "database too (--db postgresql://USER:PASSWORD@HOST/DB; docs/deploy.md)"
+        )
 
 
 def app_limits(options: ServeOptions) -> Any:

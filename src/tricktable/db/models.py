@@ -151,6 +151,10 @@ class WebTable(Base):
     seed: Mapped[str] = mapped_column(String(40))
     nonce: Mapped[str] = mapped_column(String(64))
     commitment: Mapped[str] = mapped_column(String(64))
+    #: the fencing token of the server process that owns the table now (many processes,
+    #: docs/deploy.md): raised by each new owner, and checked by every append of the
+    #: journal in its own transaction, so a former owner's rows are refused
+    epoch: Mapped[int] = mapped_column(Integer, server_default="0", default=0)
 
 
 class WebJournal(Base):

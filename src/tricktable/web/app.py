@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from limits import RateLimitItem, RateLimitItemPerMinute
-from limits.storage import MemoryStorage
+from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 from pwdlib import PasswordHash
 from starlette.applications import Starlette
@@ -35,6 +35,7 @@ from tricktable.db import StoreError
 from tricktable.errors import TricktableError
 from tricktable.text import unshowable
 from tricktable.web import analysis, arena, bots, leagues, lobby, profiles, tournaments
+from tricktable.web.cluster import Alone
 from tricktable.web.doors import BodyLimit, HostCheck, SessionBySchemeMiddleware, address_key
 from tricktable.web.hub import BadRequest, Conn, Hub, HubLimits
 from tricktable.web.replay import Replays, replay_answer
@@ -107,8 +108,12 @@ class Web:
         self.store = store
         self.hub = hub
         self.limits = limits or Limits()
-        #: rate limits' windows (the ``limits`` package: a moving minute, kept in memory)
-        self.windows = MovingWindowRateLimiter(MemoryStorage())
+        #: rate limits' windows (the ``limits`` package: a moving minute, kept in memory,
+        #: or in the Redis that many processes share, so a limit is the site's, not a
+        #: process's)
+        url = getattr(hub.cluster, "url", None)
+        storage = storage_from_string(url) if url else MemoryStorage()
+        self.windows = MovingWindowRateLimiter(storage)
         #: sessions read recently: id -> (user, csrf, read at); a logout drops its own
         self.sessions: dict[str, tuple[User, str, float]] = {}
         #: every open websocket's connection and how it came in
@@ -162,10 +167,13 @@ class Web:
             return f"the server has all the connections it takes ({limits.sockets}): try later"
         return None
 
-    def end_sessions(self, sids: Iterable[str], reason: str) -> int:
+    def end_sessions(self, sids: Iterable[str], reason: str, everywhere: bool = True) -> int:
         """Close the websockets of sessions ``sids`` now (each told ``reason``, then closed
-        with :data:`CLOSE_SESSION`); how many."""
+        with :data:`CLOSE_SESSION`); how many (here: ``everywhere``, the other processes
+        sharing the tables are told to close theirs too)."""
         ended = set(sids)
+        if everywhere and ended:
+            self.hub.cluster.sessions_ended(sorted(ended), reason)
         for sid in ended:
             self.sessions.pop(sid, None)
         closed = 0
@@ -227,6 +235,7 @@ def make_app(
     new_people: int = NEW_PEOPLE,
     limits: Limits | None = None,
     hub_limits: HubLimits | None = None,
+    cluster: Alone | None = None,
 ) -> Starlette:
     """The application serving ``store``'s tables (``pace``: seconds shown after each move
     at a table where people sit; ``https_only``: a Secure cookie even over plain HTTP (it is
@@ -236,8 +245,11 @@ def make_app(
     the tables allow, :class:`~tricktable.web.hub.HubLimits`' defaults unless given)."""
     hasher = hasher or _HASHER
     limits = limits or Limits()
-    hub = Hub(store, pace=pace, limits=hub_limits)
+    hub = Hub(store, pace=pace, limits=hub_limits, cluster=cluster)
     web = Web(store, hub, limits)
+    hub.cluster.on_sessions_ended = lambda sids, reason: web.end_sessions(
+        sids, reason, everywhere=False
+    )
     new_item = RateLimitItemPerMinute(new_people)
     pair_item = RateLimitItemPerMinute(limits.login_tries)
     address_item = RateLimitItemPerMinute(limits.address_login_tries)
@@ -389,6 +401,10 @@ def make_app(
             return JSONResponse({"user": None, "csrf": None})
         return JSONResponse({"user": found[0].to_json(), "csrf": found[1]})
 
+    async def cluster_stats(request: Request) -> Response:
+        # Which process answered, and how many tables it plays (no table's id or secret).
+        return JSONResponse(hub.cluster.stats())
+
     async def games(request: Request) -> Response:
         # The first listing loads every game at every size (most of a second): off the loop.
         listed = lobby.LISTING or await asyncio.to_thread(lobby.games)
@@ -465,6 +481,7 @@ def make_app(
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         web.dummy_hash = asyncio.ensure_future(_dummy_hash(hasher))
         store.purge_sessions()
+        await hub.cluster.start(hub)
         hub.load()
         beat = asyncio.ensure_future(_heartbeat(web))
         try:
@@ -472,6 +489,7 @@ def make_app(
         finally:
             beat.cancel()
             hub.close()
+            await hub.cluster.stop()
             service = analysis.service_of(store)
             if service is not None:
                 service.close()  # its worker process (it dies with the server anyway)
@@ -485,6 +503,7 @@ def make_app(
         Route("/api/logout", needs_session(logout), methods=["POST"]),
         Route("/api/password", needs_session(change_password), methods=["POST"]),
         Route("/api/me", guarded(me)),
+        Route("/api/cluster", guarded(cluster_stats)),
         Route("/api/games", guarded(games)),
         Route("/api/tables", guarded(tables), methods=["GET"]),
         Route("/api/tables", needs_session(create), methods=["POST"]),
@@ -585,7 +604,7 @@ async def serve_socket(websocket: WebSocket, web: Web) -> None:
         hub.connect(conn)
         conns.add(conn)
         if digest is not None:
-            bots.rejoin(hub, conn)  # back to the hand it was playing, if any
+            await bots.rejoin(hub, conn)  # back to the hand it was playing, if any
         while not conn.closed:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect" or conn.closed:

@@ -20,6 +20,7 @@ of the server's CPU (a cheap way to load the server with bad tokens).
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import secrets
 from collections.abc import Awaitable, Callable, Mapping
@@ -107,16 +108,17 @@ def end_bot(web: Web, user_id: int, reason: str) -> int:
     return closed
 
 
-def rejoin(hub: Hub, conn: Conn) -> None:
+async def rejoin(hub: Hub, conn: Conn) -> None:
     """Attach a bot's new connection to the table where it holds a seat still in play (a
-    bot that dropped comes back to its hand, as a page says hello again)."""
+    bot that dropped comes back to its hand, as a page says hello again: the hello goes to
+    whichever process plays the table)."""
     for room in hub.rooms.values():
         if (
             room.status in ("waiting", "playing")
             and room.seat_of(conn.user.id) is not None
             and not any(c.user.id == conn.user.id for c in room.conns)
         ):
-            room.attach(conn, None)
+            await hub.dispatch(conn, json.dumps({"type": "hello", "table": room.id}))
             return
 
 

@@ -25,6 +25,7 @@ from tricktable.engine.events import SPECTATOR
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
 from tricktable.seat.choices import action_phrase
+from tricktable.web.cluster import Alone
 from tricktable.web.limits import (
     BURST,
     FLOOD_CLOSE,
@@ -70,6 +71,10 @@ TYPES: Final = frozenset(
 )
 
 
+#: the messages about one table, answered by the process that plays it (many processes)
+ROUTED: Final = TYPES - {"ping", "lobby", "create"}
+
+
 class TooFast(BadRequest):
     """A message refused by a rate limit (chat): ``flood``, and the connection stays."""
 
@@ -100,6 +105,10 @@ class Conn:
         self.refused = 0
         #: when the client was last heard (monotonic seconds)
         self.last_heard = time.monotonic()
+        #: this connection's name among the server processes (many: web/redis_cluster.py)
+        self.cid = secrets.token_hex(8)
+        #: the table this connection watches at another process, and that process's name
+        self.remote: tuple[str, str] | None = None
 
     def send(
         self,
@@ -162,8 +171,11 @@ class Hub:
         pace: float = 0.4,
         log: Callable[[str], None] | None = None,
         limits: HubLimits | None = None,
+        cluster: Alone | None = None,
     ):
         self.store = store
+        #: this process among the others that share its tables (alone unless ``--redis``)
+        self.cluster = cluster or Alone()
         self.pace = pace
         self.limits = limits or HubLimits()
         self.rooms: dict[str, Room] = {}
@@ -208,7 +220,11 @@ class Hub:
             except (TricktableError, ValueError) as exc:
                 self.log(f"table {row.id} cannot be brought back: {exc}")
         # A night's table plays on by itself (the night must end), woken once every table is
-        # back: its tables keep in step, each waiting for the others to play a deal.
+        # back: its tables keep in step, each waiting for the others to play a deal. Among
+        # many processes, whichever claims it first plays it.
+        if self.cluster.shared:
+            self.cluster.claims([room.id for room in nights])
+            nights = []
         for room in nights:
             try:
                 room.wake()
@@ -216,6 +232,37 @@ class Hub:
                 self.log(f"table {room.id} cannot be brought back: {exc}")
         self.loop = asyncio.get_running_loop()
         self.ready.set()
+
+    def take(self, row: TableRow) -> Room:
+        """Play table ``row`` from now on (this process has just claimed it: ``row`` is as
+        stored at the claim): rebuilt from its journal and played on if it was being played."""
+        room = self.rooms.get(row.id)
+        if room is None:
+            room = self.rooms[row.id] = Room(self, row)
+        else:
+            room.let_go()
+            room.reload(row)
+        room.asleep = True
+        if room.status == "playing":
+            room.wake()
+        if not room.conns:
+            room._watch_idle()
+        self.lobby_changed()
+        return room
+
+    def refresh(self, row: TableRow) -> None:
+        """Another process changed table ``row`` (or made it): the lobby shows it so."""
+        room = self.rooms.get(row.id)
+        try:
+            if room is None:
+                room = self.rooms[row.id] = Room(self, row)
+                room.asleep = row.status in ("playing", "over")
+            else:
+                room.reload(row)
+        except (TricktableError, ValueError) as exc:
+            self.log(f"table {row.id} cannot be shown: {exc}")
+            return
+        self.lobby_changed()
 
     def create_league_table(
         self, owner: int, spec: str, seats: list[dict[str, Any]], league: dict[str, Any]
@@ -253,9 +300,13 @@ class Hub:
             nonce=nonce,
             commitment=commitment_of(seed, nonce),
         )
-        self.store.add_table(row)
+        refused = self.cluster.refusal()
+        if refused is not None:
+            raise TricktableError(refused)
+        self.store.add_table(row, epoch=1 if self.cluster.shared else 0)
         room = Room(self, row)
         self.rooms[room.id] = room
+        self.cluster.opened(room)
         room.start_match()
         self.lobby_changed()
         return room
@@ -333,6 +384,7 @@ class Hub:
             self.store.save_table(room.row())
         except StoreError as exc:
             self.log(f"table {room.id}: {exc}")
+        self.cluster.changed(room)
 
     def lobby_tables(self) -> list[dict[str, Any]]:
         """The lobby: every listed table not closed, newest first (the newest
@@ -388,6 +440,9 @@ class Hub:
 
     def _may_open(self, user: User) -> None:
         """Whether ``user`` may open one more table; BadRequest if not."""
+        refused = self.cluster.refusal()
+        if refused is not None:
+            raise BadRequest(refused)
         limits = self.limits
         mine = sum(
             1
@@ -456,9 +511,10 @@ class Hub:
             nonce=nonce,
             commitment=commitment,
         )
-        self.store.add_table(row)
+        self.store.add_table(row, epoch=1 if self.cluster.shared else 0)
         room = Room(self, row)
         self.rooms[room.id] = room
+        self.cluster.opened(room)
         if all(s["kind"] != "open" for s in seats):
             room.start_match()
         self.lobby_changed()
@@ -473,6 +529,7 @@ class Hub:
     def disconnect(self, conn: Conn) -> None:
         """A connection closed: it leaves its room and the lobby."""
         conn.close()
+        self.cluster.disconnected(conn)
         self.lobby.discard(conn)
         if conn.room is not None:
             conn.room.detach(conn)
@@ -483,6 +540,12 @@ class Hub:
             if conn.refused == 1:  # the first refusal of a window: said once
                 conn.send("error", {"reason": "too many messages: slow down", "code": "flood"})
             return conn.refused < self.limits.flood_refusals
+        await self.dispatch(conn, text)
+        return True
+
+    async def dispatch(self, conn: Conn, text: str) -> None:
+        """Answer one frame within the rate limit: here, or at the process that plays its
+        table (where that process answers it with this same code)."""
         msg_id: str | None = None
         try:
             if len(text) > MAX_FRAME:
@@ -513,6 +576,13 @@ class Hub:
                 # The client's v is read for nothing else (the server's versions are its own,
                 # a hello's ``since`` says what a client has): checked, so a bug shows.
                 raise BadRequest("v is the last version the client saw (an int) or null")
+            if (
+                self.cluster.shared
+                and table is not None
+                and kind in ROUTED
+                and await self.cluster.forward(conn, kind, table, text)
+            ):
+                return
             await getattr(self, "_on_" + kind)(conn, table, msg_id, data)
         except TricktableError as exc:
             line = str(exc).splitlines()[0][:300] if str(exc) else "refused"
@@ -522,7 +592,6 @@ class Hub:
             self.log(f"error answering {text[:200]!r}: {exc!r}")
             reason = f"the server failed to answer this ({type(exc).__name__}); it is logged"
             conn.send("error", {"reason": reason, "code": "internal"}, id=msg_id)
-        return True
 
     def _room(self, conn: Conn, table: str | None) -> Room:
         if table is None:
@@ -647,6 +716,7 @@ class Hub:
             )
             for other in list(self.lobby):
                 other.send_frame(said)
+            self.cluster.lobby_chat(said)
             return
         room = self._attached(conn, table)
         viewer = room.conns[conn]

@@ -60,7 +60,7 @@ from tricktable.table.table import Remote, Table
 from tricktable.web import profiles, seatview
 from tricktable.web.seatview import frame
 from tricktable.web.store import TableRow
-from tricktable.web.writer import Pending
+from tricktable.web.writer import STALE, Pending
 
 if TYPE_CHECKING:
     from tricktable.web.hub import Conn, Hub
@@ -356,7 +356,7 @@ class Room:
         """Write the match's first row and wait for it (a match not begun is not dealt)."""
         begin = ["begin", self.match_no, str(self.seed), self.nonce, self.commitment]
         seq = self.head + 1
-        row = Pending(self, self.epoch, self.id, seq, self.match_no, [begin])
+        row = Pending(self, self.epoch, self.id, seq, self.match_no, [begin], self._fence())
         try:
             self.hub.writer.write_now(row)
         except StoreError as exc:
@@ -592,6 +592,41 @@ class Room:
             self.table.close()
             self.table = None
 
+    def reload(self, row: TableRow) -> None:
+        """Take the seats, status and match of ``row`` (as another process stored them)."""
+        self.creator = row.creator
+        self.settings = row.settings
+        self.seats = row.seats
+        self.status = row.status
+        self.match_no = row.match_no
+        self.seed, self.nonce, self.commitment = row.seed, row.nonce, row.commitment
+
+    def let_go(self) -> list[Conn]:
+        """Stop playing the table here (another process plays it now): its match and tasks
+        stop, rows on their way are dropped unwritten (nothing of them was sent), and the
+        connections attached are handed back to be sent where it is played."""
+        self._cancel_idle()
+        self._close_table()
+        self.clock = None
+        self.asleep = True
+        self.epoch += 1
+        self.head = self.version
+        self.broken = None
+        self._snapshots.clear()
+        self._frames.clear()
+        waiters, self._waiters = self._waiters, []
+        del waiters  # answers owed to clients: they say hello again where it is played
+        gates, self._gates = self._gates, []
+        for gate in gates:
+            if not gate.done():
+                gate.set_result(None)
+        conns = list(self.conns)
+        self.conns.clear()
+        for conn in conns:
+            if conn.room is self:
+                conn.room = None
+        return conns
+
     def close(self) -> None:
         """Stop the match's tasks and bots (the server is stopping)."""
         self._cancel_idle()
@@ -617,6 +652,7 @@ class Room:
             if other.room is self:
                 other.room = None
         self.hub.lobby_changed()
+        self.hub.cluster.released(self)
 
     # ----------------------------------------------------------------- asleep and awake
 
@@ -650,7 +686,12 @@ class Room:
         self.clock = None
         if self.table is not None:
             self.table.stop()
-        self.when_settled(lambda _failed: self._close_table() if self.asleep else None)
+        self.when_settled(lambda _failed: self._fell_asleep())
+
+    def _fell_asleep(self) -> None:
+        if self.asleep:
+            self._close_table()
+            self.hub.cluster.released(self)  # the next hello, at any process, claims it
 
     def wake(self) -> None:
         """Play on a table asleep (someone says hello): rebuilt from its journal, once what
@@ -700,12 +741,19 @@ class Room:
         """Hand one row to the writer (it is in the database at :meth:`committed`)."""
         seq = self.head + 1
         try:
-            self.hub.writer.put(Pending(self, self.epoch, self.id, seq, self.match_no, steps))
+            fence = self._fence()
+            self.hub.writer.put(
+                Pending(self, self.epoch, self.id, seq, self.match_no, steps, fence)
+            )
         except StoreError as exc:
             self.write_failed(str(exc), self.epoch)
             return False
         self.head = seq
         return True
+
+    def _fence(self) -> int | None:
+        """The epoch the journal checks this process's rows of the table against."""
+        return self.hub.cluster.fence(self.id)
 
     @property
     def settled(self) -> bool:
@@ -737,6 +785,11 @@ class Room:
         """The writer's word: rows of this table could not be written. The table stops; what
         was made after the last row written is dropped (nothing of it was sent or confirmed)."""
         if epoch != self.epoch:
+            return
+        if reason == STALE:
+            # Not broken: played by another process now, which rebuilt it from the rows
+            # written here. What was made after them is dropped, never confirmed or sent.
+            self.hub.cluster.lost(self)
             return
         self.epoch += 1
         self.head = self.version

@@ -351,8 +351,8 @@ class WebStore:
 
     # -- tables ------------------------------------------------------------------------------
 
-    def add_table(self, row: TableRow) -> None:
-        """Store a new table."""
+    def add_table(self, row: TableRow, epoch: int = 0) -> None:
+        """Store a new table (``epoch``: its first owner's, when many processes serve)."""
         with self._write(f"cannot store table {row.id}") as c:
             c.execute(
                 insert(WebTable).values(
@@ -366,6 +366,7 @@ class WebStore:
                     seed=str(row.seed),
                     nonce=row.nonce,
                     commitment=row.commitment,
+                    epoch=epoch,
                 )
             )
 
@@ -392,6 +393,27 @@ class WebStore:
         with self._read("cannot read the tables") as c:
             return [_table_row(r) for r in c.execute(query)]
 
+    def table(self, table_id: str) -> TableRow | None:
+        """Table ``table_id`` as stored now (None: no such table)."""
+        query = select(WebTable).where(WebTable.id == table_id)
+        with self._read(f"cannot read table {table_id}") as c:
+            found = c.execute(query).first()
+        return _table_row(found) if found is not None else None
+
+    def claim_table(self, table_id: str) -> tuple[TableRow, int] | None:
+        """Become table ``table_id``'s owner: its epoch raised by one, in one transaction
+        with reading the row back (None: no such table). From this commit on, a former
+        owner's appends are refused (:meth:`append_many`), so the journal read after it
+        holds every row that will ever be written before this owner's."""
+        with self._write(f"cannot claim table {table_id}") as c:
+            c.execute(
+                update(WebTable).where(WebTable.id == table_id).values(epoch=WebTable.epoch + 1)
+            )
+            found = c.execute(select(WebTable).where(WebTable.id == table_id)).first()
+        if found is None:
+            return None
+        return _table_row(found), int(found.epoch)
+
     def journal(self, table_id: str, match_no: int | None = None) -> list[JournalRow]:
         """Table ``table_id``'s journal (of match ``match_no`` only, if given), in order."""
         query = select(WebJournal.seq, WebJournal.match_no, WebJournal.steps).where(
@@ -410,22 +432,49 @@ class WebStore:
             found = c.scalar(query.order_by(WebJournal.seq.desc()).limit(1))
         return int(found or 0)
 
-    def append_many(self, rows: list[tuple[str, int, int, list[Any]]]) -> None:
+    def append_many(
+        self,
+        rows: list[tuple[str, int, int, list[Any]]],
+        fences: dict[str, int] | None = None,
+    ) -> set[str]:
         """Append rows ``(table_id, seq, match_no, steps)`` in one transaction: all or none
         (a :class:`StoreError` if they cannot be). The journal writer's thread calls it,
         on a connection of its own kept open; a failure closes it, the next call opens
-        another."""
+        another.
+
+        ``fences``: the epoch each table's writer holds (many server processes): in the same
+        transaction each of those tables' rows are locked and their epoch read, and a table
+        whose epoch is no longer the writer's (another process has claimed it) has none of
+        its rows written. Those tables are returned; the other tables' rows are written.
+        """
         at = _now()
-        values = [
-            {"table_id": t, "seq": q, "match_no": m, "steps": _ENCODER.encode(steps), "at": at}
-            for t, q, m, steps in rows
-        ]
+        stale: set[str] = set()
         try:
             if self._group is None:
                 self._group = self.engine.connect()
             connection = self._group
             with connection.begin():
-                connection.execute(_APPEND, values)
+                if fences:
+                    held = select(WebTable.id, WebTable.epoch).where(
+                        WebTable.id.in_(sorted(fences))
+                    )
+                    # FOR UPDATE: a claim waits for this transaction, and this one for a
+                    # claim begun before it (PostgreSQL; SQLite writes one at a time anyway).
+                    epochs = {t: e for t, e in connection.execute(held.with_for_update())}
+                    stale = {t for t, e in fences.items() if epochs.get(t) != e}
+                values = [
+                    {
+                        "table_id": t,
+                        "seq": q,
+                        "match_no": m,
+                        "steps": _ENCODER.encode(steps),
+                        "at": at,
+                    }
+                    for t, q, m, steps in rows
+                    if t not in stale
+                ]
+                if values:
+                    connection.execute(_APPEND, values)
         except (SQLAlchemyError, OSError) as exc:
             group, self._group = self._group, None
             if group is not None:
@@ -433,6 +482,7 @@ class WebStore:
                     group.close()
             doing = f"cannot write the journal of table {rows[0][0]}" if rows else "cannot write"
             raise StoreError(f"{self.store.where}: {doing}: {_reason(exc)}") from exc
+        return stale
 
 
 #: the journal's one statement

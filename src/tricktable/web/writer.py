@@ -27,6 +27,9 @@ from tricktable.db import StoreError
 if TYPE_CHECKING:
     from tricktable.web.store import WebStore
 
+#: a row refused because another server process owns its table now (its fencing epoch is
+#: no longer this process's): the table is that process's, not broken
+STALE: Final = "another server process owns this table now"
 #: the most rows one transaction carries
 MAX_GROUP: Final = 2000
 
@@ -41,6 +44,8 @@ class Pending:
     seq: int
     match_no: int
     steps: list[Any]
+    #: the table's fencing epoch this process holds (many processes), or None (one)
+    fence: int | None = None
     #: set by the writer when the row is written or refused (a waiting caller's)
     done: threading.Event | None = None
     error: str | None = field(default=None)
@@ -121,22 +126,26 @@ class JournalWriter:
         rows = [r for r in group if failed.get(r.table_id, -1) < r.epoch]
         dropped = [r for r in group if failed.get(r.table_id, -1) >= r.epoch]
         error: str | None = None
+        stale: set[str] = set()
         if rows:
+            fences = {r.table_id: r.fence for r in rows if r.fence is not None}
             try:
-                self.store.append_many([(r.table_id, r.seq, r.match_no, r.steps) for r in rows])
+                stale = self.store.append_many(
+                    [(r.table_id, r.seq, r.match_no, r.steps) for r in rows], fences
+                )
                 self.commits += 1
                 self.rows += len(rows)
             except StoreError as exc:
                 error = str(exc)
             except Exception as exc:  # the writer must outlive any failure
                 error = f"cannot write the journal: {exc!r}"[:200]
-        if error is not None:
-            for r in rows:
+        for r in rows:
+            if error is not None or r.table_id in stale:
                 failed[r.table_id] = max(failed.get(r.table_id, -1), r.epoch)
         for r in dropped:
             r.error = "an earlier row of this table could not be written"
         for r in rows:
-            r.error = error
+            r.error = STALE if error is None and r.table_id in stale else error
         for r in group:
             if r.done is not None:
                 r.done.set()

@@ -1,0 +1,285 @@
+"""Three ``tricktable serve`` processes sharing one set of tables through a real Redis and a
+real PostgreSQL, all on loopback (issue 29; docs/deploy.md).
+
+One story, in order: a table made at one process is played from a second and watched from
+the third; the same act sent through two processes is applied once; the owner is killed
+with SIGKILL mid-hand and another process takes the table up, the clients — connected
+elsewhere — seeing a pause; the new owner is frozen (SIGSTOP) past its lease, a third takes
+over, and the frozen one, woken, finds its table gone and writes nothing; Redis is
+restarted empty and the servers refuse new tables meanwhile, then recover by themselves;
+the match is played to its end, and its record, from any process, is its journal replayed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from local_redis import LocalRedis
+from tricktable.db import StoreError
+from tricktable.web.store import TableRow, WebStore
+from web_harness import SRC, Client, free_port, journal_acts, journal_rows, wait_up
+
+
+@contextmanager
+def node(db: str, redis_url: str, port: int, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """``tricktable serve --redis`` on ``port``, its output in ``log``."""
+    env = {**os.environ, "PYTHONPATH": SRC}
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tricktable", "serve", "--port", str(port), "--db", db]
+            + ["--pace", "0", "--redis", redis_url],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            wait_up(f"http://127.0.0.1:{port}", None)
+            yield proc
+        finally:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGCONT)
+                proc.kill()
+            proc.wait(10)
+
+
+def same_person(other: Client, base: str) -> Client:
+    """A second connection of ``other``'s person, through the server at ``base``."""
+    twin = Client.__new__(Client)
+    twin.__dict__.update(other.__dict__)
+    twin.base = base
+    twin.http = other.http.__class__(base_url=base, timeout=10, cookies=other.http.cookies)
+    twin.ws = None
+    twin.frames = []
+    return twin
+
+
+def turn(client: Client, timeout: float = 30) -> dict[str, Any]:
+    """The snapshot of the client's next turn (read until it comes)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        snap = client.snapshot
+        if snap is not None and snap["legal"] and snap["version"] == client.version:
+            return snap
+        client.recv(max(deadline - time.monotonic(), 0.01))
+
+
+def act(client: Client, table: str, act_id: str | None = None, timeout: float = 30) -> str:
+    """Make the first legal action on the client's turn; its id once confirmed."""
+    snap = turn(client, timeout)
+    act_id = act_id or client.next_id()
+    client.send("act", table, {"action": snap["legal"][0]["action"]}, id=act_id)
+    client.until("confirm", timeout=timeout, id=act_id)
+    return act_id
+
+
+def owner_of(r: redis.Redis, table: str, nodes: dict[str, str]) -> str | None:
+    """The base URL of the process holding ``table``'s lease, or None."""
+    held = r.get(f"tt:lease:{table}")
+    return nodes.get(held.decode()) if held is not None else None
+
+
+def test_three_processes_one_table_an_owner_killed_frozen_and_redis_restarted(
+    postgres: Any, tmp_path: Path
+) -> None:
+    db = str(postgres.url(postgres.new_database()))
+    with ExitStack() as stack:
+        rs = stack.enter_context(LocalRedis.running())
+        r = redis.Redis.from_url(rs.url)
+        ports = [free_port() for _ in range(3)]
+        procs = {}
+        for i, port in enumerate(ports):
+            base = f"http://127.0.0.1:{port}"
+            procs[base] = stack.enter_context(node(db, rs.url, port, tmp_path / f"node{i}.log"))
+        a, b, c = procs
+        nodes = {_node_name(base): base for base in procs}
+
+        # A table made at A, played from B, watched from C.
+        ann = Client(a, "Ann")
+        made = ann.post(
+            "/api/tables",
+            {"game": "setback", "seats": [{"kind": "me"}] + [{"kind": "bot"}] * 3},
+        )
+        assert made.status_code == 200, made.text
+        table = made.json()["table"]["id"]
+        assert owner_of(r, table, nodes) == a
+        ann.base = b
+        ann.http = ann.http.__class__(base_url=b, timeout=10, cookies=ann.http.cookies)
+        ann.connect()
+        ann.send("hello", table)
+        ann.until("table")
+        bob = Client(c, "Bob")
+        bob.connect()
+        bob.send("hello", table)
+        assert bob.until("table")["data"]["you"]["seat"] is None
+        acts = [act(ann, table) for _ in range(3)]
+        assert owner_of(r, table, nodes) == a  # a hello forwarded claims nothing
+
+        # The same act through two processes: applied once, confirmed to both.
+        twin = same_person(ann, c)
+        twin.connect()
+        twin.send("hello", table, {"since": ann.version})
+        twin.until("table")
+        again = act(twin, table)
+        twin.send("act", table, {"action": "whatever"}, id=again)  # a retry, elsewhere
+        twin.until("confirm", id=again)
+        acts.append(again)
+        assert journal_acts(db, table).count(again) == 1
+        twin.close()
+        ann._n = twin._n  # a page's act ids are its own: the next is new
+        ann.connect()  # the seat went to the twin's tab: Ann's page says hello again
+        ann.send("hello", table, {"since": ann.version})
+        ann.until("table")
+        acts.append(act(ann, table))
+
+        # The owner killed mid-hand: another process takes the table up; Ann (at B) and Bob
+        # (at C) see a pause and play and watch on, nothing lost or doubled.
+        killed_at = time.monotonic()
+        procs[a].kill()
+        procs[a].wait(10)
+        ann.until("table", timeout=30)  # said hello again for her, by her own gateway
+        resumed = time.monotonic() - killed_at
+        acts.append(act(ann, table))
+        owner = owner_of(r, table, nodes)
+        assert owner in (b, c)
+        assert resumed < 20, resumed  # the benchmark measures it; the goal is 5 s
+        bob.until("table", timeout=30)
+        assert journal_acts(db, table) == acts
+
+        # The new owner frozen past its lease: the other live process takes over; the
+        # frozen one, woken, lets the table go and writes nothing of it.
+        other = c if owner == b else b
+        ann.close()
+        ann.base = other
+        ann.http = ann.http.__class__(base_url=other, timeout=10, cookies=ann.http.cookies)
+        ann.frames = []
+        ann.connect()
+        ann.send("hello", table, {"since": ann.version})
+        ann.until("table")
+        snap = turn(ann)
+        procs[owner].send_signal(signal.SIGSTOP)
+        stuck = ann.next_id()
+        ann.send("act", table, {"action": snap["legal"][0]["action"]}, id=stuck)
+        _wait(lambda: owner_of(r, table, nodes) == other, 30)  # taken up by `other`
+        retried = 0
+        while not any(f["type"] == "confirm" and f["id"] == stuck for f in ann.frames):
+            ann.send("act", table, {"action": snap["legal"][0]["action"]}, id=stuck)
+            retried += 1  # the client's retry, as the page makes it
+            with contextlib.suppress(TimeoutError):
+                ann.until("confirm", timeout=2, id=stuck)
+        assert retried <= 10
+        acts.append(stuck)
+        procs[owner].send_signal(signal.SIGCONT)
+        log = tmp_path / f"node{list(procs).index(owner)}.log"
+        _wait(lambda: "another server process plays it now" in log.read_text(), 20)
+        acts.append(act(ann, table))
+        assert journal_acts(db, table) == acts
+
+        # Redis restarted empty: no new table meanwhile, said in one line; then all recover.
+        rs.stop()
+        refused: dict[str, Any] = {}
+
+        def refuses() -> bool:
+            answer = ann.post("/api/tables", {"game": "setback", "seats": [{"kind": "me"}]})
+            refused.update(answer.json())
+            return answer.status_code == 400
+
+        _wait(refuses, 15)
+        assert "cannot reach its Redis" in refused["error"]
+        rs.start()
+        _wait(lambda: ann.post("/api/tables", {"game": "hearts"}).status_code == 200, 20)
+        acts.append(act(ann, table))
+
+        # Played to the end; the record, from each live process, is the journal replayed.
+        while True:
+            snap = ann.snapshot
+            info = ann.http.get(f"/api/tables/{table}").json()
+            if info["status"] == "over":
+                break
+            if snap is not None and snap["legal"] and snap["version"] == ann.version:
+                acts.append(act(ann, table))
+            else:
+                try:
+                    ann.recv(1)
+                except TimeoutError:
+                    pass
+        assert journal_acts(db, table) == acts
+        seqs = [seq for seq, _ in journal_rows(db, table)]
+        assert seqs == list(range(1, len(seqs) + 1))
+        records = []
+        for base in (b, c):
+            _wait(lambda base=base: _status(base, table) == "over", 10)
+            answer = Client(base, "Cal").http.get(f"/api/tables/{table}/record")
+            assert answer.status_code == 200, answer.text
+            records.append(answer.json())
+        assert records[0] == records[1]
+        path = tmp_path / "record.json"
+        path.write_text(json.dumps(records[0]))
+        verified = subprocess.run(
+            [sys.executable, "-m", "tricktable", "verify", str(path)],
+            env={**os.environ, "PYTHONPATH": SRC},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert verified.returncode == 0, verified.stdout + verified.stderr
+        assert len(set(acts)) == len(acts)
+
+
+def test_a_former_owners_rows_are_refused_in_the_append_transaction(postgres: Any) -> None:
+    """The fencing token: once another process has claimed a table, the rows of the one
+    before are refused by the journal's own transaction, the other tables' written."""
+    db = str(postgres.url(postgres.new_database()))
+    store = WebStore.open(db)
+    try:
+        for name in ("t1", "t2"):
+            store.add_table(
+                TableRow(name, None, {"spec": "setback"}, [], "playing", 1, 1, "n", "c"), epoch=1
+            )
+        assert store.append_many([("t1", 1, 1, [["deal"]])], {"t1": 1}) == set()
+        claimed = store.claim_table("t1")
+        assert claimed is not None and claimed[1] == 2
+        stale = store.append_many(
+            [("t1", 2, 1, [["act", 0, 5]]), ("t2", 1, 1, [["deal"]])], {"t1": 1, "t2": 1}
+        )
+        assert stale == {"t1"}
+        assert [row.seq for row in store.journal("t1")] == [1]
+        assert [row.seq for row in store.journal("t2")] == [1]
+        assert store.append_many([("t1", 2, 1, [["act", 0, 5]])], {"t1": 2}) == set()
+        assert store.claim_table("nobody") is None
+        with pytest.raises(StoreError):  # a seq written twice is refused, not doubled
+            store.append_many([("t1", 2, 1, [["act", 0, 5]])], {"t1": 2})
+    finally:
+        store.close()
+
+
+def _node_name(base: str) -> str:
+    import httpx
+
+    return str(httpx.get(base + "/api/cluster", timeout=10).json()["node"])
+
+
+def _status(base: str, table: str) -> str:
+    import httpx
+
+    return str(httpx.get(f"{base}/api/tables/{table}", timeout=10).json()["status"])
+
+
+def _wait(ok: Any, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not ok():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not so within {seconds} s")
+        time.sleep(0.2)
