@@ -39,8 +39,10 @@ def node(db: str, redis_url: str, port: int, log: Path) -> Iterator[subprocess.P
     env = {**os.environ, "PYTHONPATH": SRC}
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "tricktable", "serve", "--port", str(port), "--db", db]
-            + ["--pace", "0", "--redis", redis_url],
+            [
+                *(sys.executable, "-m", "tricktable", "serve", "--port", str(port)),
+                *("--db", db, "--pace", "0", "--redis", redis_url),
+            ],
             env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
@@ -211,10 +213,8 @@ def test_three_processes_one_table_an_owner_killed_frozen_and_redis_restarted(
             if snap is not None and snap["legal"] and snap["version"] == ann.version:
                 acts.append(act(ann, table))
             else:
-                try:
+                with contextlib.suppress(TimeoutError):
                     ann.recv(1)
-                except TimeoutError:
-                    pass
         assert journal_acts(db, table) == acts
         seqs = [seq for seq, _ in journal_rows(db, table)]
         assert seqs == list(range(1, len(seqs) + 1))

@@ -4,9 +4,9 @@
 ``duel``, ``replay``, ``verify``, ``analyze``, ``bot-check``, ``games``, ``rules``, ``train`` and
 the bots' protocols. The rest comes with an extra (docs/install.md): ``serve`` needs ``web``,
 ``tui`` needs ``tui``, ``tournament`` and ``standings`` need ``db``, ``report`` needs ``report``,
-``tournament --cluster`` needs ``cluster``, ``serve --redis`` needs ``scale``. A command checks its extra with :func:`require`
-before it imports any of it, so that a missing one is one line and exit status 2 (the command
-line's bad input), never a traceback.
+``tournament --cluster`` needs ``cluster``, ``serve --redis`` needs ``scale``. A command checks
+its extra with :func:`require` before it imports any of it, so that a missing one is one line
+and exit status 2 (the command line's bad input), never a traceback.
 """
 
 from __future__ import annotations
