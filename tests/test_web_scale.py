@@ -24,6 +24,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import redis
 
@@ -266,14 +267,10 @@ def test_a_former_owners_rows_are_refused_in_the_append_transaction(postgres: An
 
 
 def _node_name(base: str) -> str:
-    import httpx
-
     return str(httpx.get(base + "/api/cluster", timeout=10).json()["node"])
 
 
 def _status(base: str, table: str) -> str:
-    import httpx
-
     return str(httpx.get(f"{base}/api/tables/{table}", timeout=10).json()["status"])
 
 
@@ -283,3 +280,36 @@ def _wait(ok: Any, seconds: float) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"not so within {seconds} s")
         time.sleep(0.2)
+
+
+def test_a_web_tournament_whose_server_process_dies_is_played_on_by_another(
+    postgres: Any, tmp_path: Path
+) -> None:
+    """A web tournament is played by one process, under a lease: killed, its lease lapses
+    and another process plays it on from the games stored, none played twice."""
+    from web_tournaments_harness import account, wait_until
+
+    db = str(postgres.url(postgres.new_database()))
+    with ExitStack() as stack:
+        rs = stack.enter_context(LocalRedis.running())
+        bases, procs, logs = [], [], []
+        for i in range(2):
+            port = free_port()
+            logs.append(tmp_path / f"node{i}.log")
+            procs.append(stack.enter_context(node(db, rs.url, port, logs[-1])))
+            bases.append(f"http://127.0.0.1:{port}")
+        client, csrf = account(bases[0])
+        body = {"game": "setback", "entrants": ["random", "random"], "deals": 400, "seed": 3}
+        answer = client.post("/api/tournaments", json=body, headers={"X-CSRF-Token": csrf})
+        assert answer.status_code == 201, answer.text
+        tid = answer.json()["tournament"]["id"]
+        total = answer.json()["tournament"]["total"]
+        started = wait_until(client, tid, lambda d: d["done"] > 0 or d["status"] != "running")
+        assert started["status"] == "running" and started["done"] < total
+        procs[0].kill()  # its tournament's process dies with it (PR_SET_PDEATHSIG)
+        procs[0].wait(10)
+        other = httpx.Client(base_url=bases[1], timeout=30)
+        detail = wait_until(other, tid, lambda d: d["status"] != "running", seconds=240)
+        assert detail["status"] == "finished", detail
+        assert detail["done"] == total
+        assert "its server process died: resumed here" in logs[1].read_text()

@@ -515,7 +515,7 @@ def make_app(
     ]
     routes += bots.routes(web, needs_session)  # accounts' bots (web/bots.py)
     routes += profiles.routes(store, hub.log)  # players' pages; queues their backfill
-    routes += tournaments.routes(store, hub.log)  # duplicate tournaments from the web
+    routes += tournaments.routes(store, hub.log, hub.cluster)  # duplicate tournaments from the web
     routes += leagues.routes(store, hub.log, hub)  # leagues of duplicate nights
     routes += arena.routes(web, needs_session)  # bots alone, every hand face up
     routes += analysis.routes(web)  # the replay's analysis and uploaded records

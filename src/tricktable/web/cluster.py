@@ -71,6 +71,21 @@ class Alone:
     def sessions_ended(self, sids: list[str], reason: str) -> None:
         """Sessions ended here (a logout, a new password): the other processes close them."""
 
+    def adopt(self, name: str, begin: Callable[[], None], end: Callable[[], None]) -> None:
+        """Run a long job of the server's (a web tournament: ``name`` is
+        ``tournament:ID``) here unless another process runs it: ``begin()`` starts it once
+        this process holds its lease; ``end()`` stops it if another process takes the lease
+        over. Alone, ``begin()`` at once."""
+        begin()
+
+    def done(self, name: str) -> None:
+        """The job ``name`` has ended here: its lease is let go (may be called from any
+        thread)."""
+
+    def takes(self, prefix: str, take: Callable[[str], None]) -> None:
+        """``take(name)`` is called here when this process has claimed a lapsed lease of a
+        job named ``prefix...`` (its process died): it runs the job on from where it is."""
+
     def claims(self, tables: list[str]) -> None:
         """Claim ``tables`` if nobody plays them (a start: league nights play by themselves)."""
 

@@ -45,7 +45,7 @@ from tricktable.web.settings import BadRequest
 from tricktable.web.store import TableRow, User
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
     from tricktable.web.hub import Hub
     from tricktable.web.room import Room
@@ -179,6 +179,12 @@ class RedisCluster(Alone):
         #: claims under way (one at a time a table)
         self._claiming: dict[str, asyncio.Future[bool]] = {}
         self.takeovers = 0
+        #: the jobs this process runs under a lease (web tournaments), each one's end
+        self.jobs: dict[str, Callable[[], None]] = {}
+        #: the jobs to run once started, and who takes up each kind of lapsed job
+        self._adopting: list[tuple[str, Callable[[], None], Callable[[], None]]] = []
+        self._takers: dict[str, Callable[[str], None]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     # ------------------------------------------------------------------------ lifecycle
 
@@ -190,7 +196,10 @@ class RedisCluster(Alone):
         with contextlib.suppress(RedisError, OSError):
             await self._redis.ping()
             self.healthy = True
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
+        adopting, self._adopting = self._adopting, []
+        for name, begin, end in adopting:
+            self._spawn(self._adopt(name, begin, end))
         self._tasks = [
             loop.create_task(self._listen()),
             loop.create_task(self._send_loop()),
@@ -205,7 +214,7 @@ class RedisCluster(Alone):
                 await task
         if self._redis is not None and self.healthy:
             with contextlib.suppress(RedisError, OSError):
-                for table in list(self.owned):
+                for table in [*self.owned, *self.jobs]:
                     await self._redis.eval(_RELEASE, 2, lease_key(table), LEASES, self.node, table)
         if self._redis is not None:
             with contextlib.suppress(Exception):
@@ -233,6 +242,43 @@ class RedisCluster(Alone):
         self.owned[room.id] = 1  # made here with epoch 1 (Hub._open): nobody knows its id
         self._spawn(self._lease_new(room.id))
         self.changed(room)
+
+    def adopt(self, name: str, begin: Callable[[], None], end: Callable[[], None]) -> None:
+        loop = self._loop
+        if loop is None:  # before the server's loop: once it starts
+            self._adopting.append((name, begin, end))
+            return
+        # From the loop, or from a route's worker thread (a tournament is made off the loop).
+        loop.call_soon_threadsafe(lambda: self._spawn(self._adopt(name, begin, end)))
+
+    async def _adopt(self, name: str, begin: Callable[[], None], end: Callable[[], None]) -> None:
+        got = await self._eval(_CLAIM, 2, lease_key(name), LEASES, self.node, self.lease_ms, name)
+        if got:
+            self.jobs[name] = end
+            begin()
+
+    def done(self, name: str) -> None:
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # a closed loop: the lease lapses
+                loop.call_soon_threadsafe(self._job_done, name)
+
+    def _job_done(self, name: str) -> None:
+        if self.jobs.pop(name, None) is not None:
+            self._spawn(self._release(name))
+
+    def takes(self, prefix: str, take: Callable[[str], None]) -> None:
+        self._takers[prefix] = take
+
+    async def _take_job(self, name: str) -> None:
+        taker = next((t for p, t in self._takers.items() if name.startswith(p)), None)
+        if taker is None:
+            return
+        got = await self._eval(_CLAIM, 2, lease_key(name), LEASES, self.node, self.lease_ms, name)
+        if got:
+            self.jobs[name] = lambda: None
+            self.takeovers += 1
+            taker(name)
 
     async def _lease_new(self, table: str) -> None:
         with contextlib.suppress(RedisError, OSError):
@@ -534,6 +580,18 @@ class RedisCluster(Alone):
             self.healthy = True
             hub.log("cluster: Redis answers again")
             await self._resync()
+        jobs = list(self.jobs)
+        if jobs:
+            async with redis.pipeline(transaction=False) as pipe:
+                for name in jobs:
+                    pipe.eval(_RENEW, 2, lease_key(name), LEASES, self.node, self.lease_ms, name)
+                kept = await pipe.execute()
+            for name, ok in zip(jobs, kept, strict=True):
+                if not ok:
+                    end = self.jobs.pop(name, None)
+                    if end is not None:
+                        hub.log(f"cluster: {name} runs at another process now; stopped here")
+                        end()
         owned = list(self.owned)
         if owned:
             async with redis.pipeline(transaction=False) as pipe:
@@ -548,10 +606,15 @@ class RedisCluster(Alone):
                     else:
                         self.owned.pop(table, None)
         lapsed = await self._eval(_LAPSED, 1, LEASES)
-        for table in lapsed or ():
-            if table not in self.owned:
-                with contextlib.suppress(StoreError):
-                    await self.claim(str(table))
+        for name in lapsed or ():
+            name = str(name)
+            if name in self.jobs or name in self.owned:
+                continue
+            if ":" in name:  # a job's lease (a table's id has no colon)
+                await self._take_job(name)
+                continue
+            with contextlib.suppress(StoreError):
+                await self.claim(name)
         watched: dict[str, str] = {}
         for conn in self._local.values():
             if conn.remote is not None:

@@ -60,6 +60,7 @@ from tricktable.db.store import TournamentInfo
 from tricktable.errors import OptionError, TricktableError
 from tricktable.tournament.live import LiveTarget
 from tricktable.web import tournament_games
+from tricktable.web.cluster import Alone
 from tricktable.web.store import User, WebStore
 
 #: the page's file (the list, the form and one tournament's standings)
@@ -141,8 +142,19 @@ class Runner:
     when *that thread* ends (``PR_SET_PDEATHSIG``), so none may come from a passing one.
     """
 
-    def __init__(self, target: str, reports: Path, mark_failed: Callable[[int], None], log: Log):
+    def __init__(
+        self,
+        target: str,
+        reports: Path,
+        mark_failed: Callable[[int], None],
+        log: Log,
+        ended: Callable[[int], None] | None = None,
+    ):
         self.target = target
+        #: told (in the runner's thread) when a tournament's process has ended
+        self.ended = ended or (lambda _tid: None)
+        #: the tournaments stopped here because another server process plays them now
+        self.handed_over: set[int] = set()
         self.reports = reports
         self.mark_failed = mark_failed
         self.log = log
@@ -157,6 +169,14 @@ class Runner:
     def start(self, tid: int, name: str) -> None:
         """Play tournament ``tid`` (``name``) in a process of its own."""
         self._jobs.put((tid, name))
+
+    def hand_over(self, tid: int) -> None:
+        """Stop playing tournament ``tid`` here: another server process plays it now (its
+        games stored are kept; a game stored twice is refused by the database)."""
+        self.handed_over.add(tid)
+        proc = self.procs.get(tid)
+        if proc is not None and proc.poll() is None:
+            proc.terminate()
 
     def _close(self) -> None:
         self.closing = True
@@ -198,7 +218,10 @@ class Runner:
                 if code is None:
                     continue
                 del self.procs[tid]
-                if code != 0 and not self.closing:
+                self.ended(tid)
+                if tid in self.handed_over:
+                    self.handed_over.discard(tid)
+                elif code != 0 and not self.closing:
                     self.log(f"tournament {tid}: its process ended with status {code}")
                     self._failed(tid)
 
@@ -222,14 +245,24 @@ def _owner(info: TournamentInfo) -> dict[str, Any] | None:
 class Tournaments:
     """What the routes read and write: the tournaments of one server's database."""
 
-    def __init__(self, store: WebStore, log: Log) -> None:
+    def __init__(self, store: WebStore, log: Log, cluster: Alone | None = None) -> None:
         self.store = store
         self.log = log
+        #: the other server processes (a web tournament is played by one of them: the one
+        #: holding its lease, which another takes up if that one dies)
+        self.cluster = cluster or Alone()
         url = store.engine.url
         target = url.render_as_string(hide_password=False)
         self.reports = Path(tempfile.mkdtemp(prefix="tricktable-reports-"))
         atexit.register(shutil.rmtree, self.reports, True)
-        self.runner = Runner(target, self.reports, self._mark_failed, log)
+        self.runner = Runner(
+            target,
+            self.reports,
+            self._mark_failed,
+            log,
+            ended=lambda tid: self.cluster.done(f"tournament:{tid}"),
+        )
+        self.cluster.takes("tournament:", self._take)
         #: games to play, by tournament id (a stored spec does not change)
         self._totals: dict[int, int] = {}
         #: the standings of finished tournaments, by id
@@ -342,10 +375,34 @@ class Tournaments:
         return [r for r in self._rows(Tournament.status == "running") if _owner(r) is not None]
 
     def resume(self) -> None:
-        """Take up the web tournaments a server stopped left running (see the module)."""
+        """Take up the web tournaments a server stopped left running (see the module); among
+        many processes, those no other process plays."""
         for info in self.running():
-            self.log(f"tournament {info.name!r}: left running by the last server: resumed")
-            self.runner.start(info.id, info.name)
+            self._play(info, f"tournament {info.name!r}: left running by the last server: resumed")
+
+    def _play(self, info: TournamentInfo, said: str | None = None) -> None:
+        tid, name = info.id, info.name
+
+        def begin() -> None:
+            if said is not None:
+                self.log(said)
+            self.runner.start(tid, name)
+
+        self.cluster.adopt(f"tournament:{tid}", begin, lambda: self.runner.hand_over(tid))
+
+    def _take(self, lease: str) -> None:
+        """A web tournament whose server process died: played on here (the lease is ours)."""
+        tid = lease.partition(":")[2]
+        try:
+            info = self.find(int(tid)) if tid.isdigit() else None
+        except StoreError as exc:
+            self.log(f"tournament {tid}: {exc}")
+            info = None
+        if info is None or info.status != "running" or _owner(info) is None:
+            self.cluster.done(lease)
+            return
+        self.log(f"tournament {info.name!r}: its server process died: resumed here")
+        self.runner.start(info.id, info.name)
 
     def create(self, user: User, data: dict[str, Any]) -> TournamentInfo:
         """Check a start's ``data`` and store the tournament; :class:`OptionError` (one line)
@@ -372,8 +429,9 @@ class Tournaments:
             if store.find_tournament(spec.name) is not None:
                 raise Refused(f"a tournament named {spec.name!r} exists: choose another name")
             tid = store.create_tournament(spec.name, stored, list(spec.entrants))
-            self.runner.start(tid, spec.name)
-            return store.tournament(tid)
+            info = store.tournament(tid)
+            self._play(info)
+            return info
 
 
 class Refused(TricktableError):
@@ -452,14 +510,14 @@ def choices() -> dict[str, Any]:
 # ---------------------------------------------------------------------------------- routes
 
 
-def routes(store: WebStore, log: Log | None = None) -> list[Route]:
+def routes(store: WebStore, log: Log | None = None, cluster: Alone | None = None) -> list[Route]:
     """The tournaments' routes for ``store``'s server; takes up the web tournaments left
     running by a server stopped before (they resume)."""
     # app.py imports this module: its guards are read once both are loaded.
     from tricktable.web import app as web_app
 
     say = log or _print
-    tournaments = Tournaments(store, say)
+    tournaments = Tournaments(store, say, cluster)
     tournaments.resume()
 
     def session(request: Request) -> tuple[User, str] | None:
