@@ -45,6 +45,10 @@ class Alone:
         """The fencing epoch the journal's rows of ``table_id`` carry (None: unchecked)."""
         return None
 
+    def opening(self, table_id: str) -> None:
+        """A table is being made here: this process holds its lease before anyone can learn
+        its id (a :class:`~tricktable.errors.TricktableError` if it cannot)."""
+
     def opened(self, room: Room) -> None:
         """A table was just made here (this process owns it)."""
 

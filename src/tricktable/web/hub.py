@@ -303,6 +303,7 @@ class Hub:
         refused = self.cluster.refusal()
         if refused is not None:
             raise TricktableError(refused)
+        self.cluster.opening(row.id)
         self.store.add_table(row, epoch=1 if self.cluster.shared else 0)
         room = Room(self, row)
         self.rooms[room.id] = room
@@ -511,6 +512,7 @@ class Hub:
             nonce=nonce,
             commitment=commitment,
         )
+        self.cluster.opening(row.id)
         self.store.add_table(row, epoch=1 if self.cluster.shared else 0)
         room = Room(self, row)
         self.rooms[room.id] = room

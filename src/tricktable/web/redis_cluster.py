@@ -35,6 +35,7 @@ import json
 import secrets
 from typing import TYPE_CHECKING, Any, Final
 
+import redis
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
@@ -168,6 +169,8 @@ class RedisCluster(Alone):
         self.healthy = False
         self.hub: Hub | None = None
         self._redis: aioredis.Redis | None = None
+        #: a blocking client, for the lease of a table being made (:meth:`opening`)
+        self._sync: redis.Redis | None = None
         self._tasks: list[asyncio.Task[Any]] = []
         #: frames for other processes' clients, by process, sent at the pass's end
         self._outbox: dict[str, list[Any]] = {}
@@ -219,6 +222,9 @@ class RedisCluster(Alone):
         if self._redis is not None:
             with contextlib.suppress(Exception):
                 await self._redis.aclose()
+        if self._sync is not None:
+            with contextlib.suppress(Exception):
+                self._sync.close()
 
     def refusal(self) -> str | None:
         return None if self.healthy else UNREACHABLE
@@ -238,9 +244,26 @@ class RedisCluster(Alone):
 
     # ------------------------------------------------------------------ tables and leases
 
+    def opening(self, table_id: str) -> None:
+        # Held before the table is stored and its id told to anyone: a hello at another
+        # process finds this one playing it. A blocking call (a table is made rarely; a
+        # move never waits for it), on a connection of its own.
+        if self._sync is None:
+            self._sync = redis.Redis.from_url(
+                self.url, socket_timeout=2.0, socket_connect_timeout=2.0
+            )
+        try:
+            got = self._sync.eval(
+                _CLAIM, 2, lease_key(table_id), LEASES, self.node, self.lease_ms, table_id
+            )
+        except (RedisError, OSError) as exc:
+            self._unwell(exc)
+            raise BadRequest(UNREACHABLE) from None
+        if not got:
+            raise BadRequest("that table's id is taken: try again")
+
     def opened(self, room: Room) -> None:
-        self.owned[room.id] = 1  # made here with epoch 1 (Hub._open): nobody knows its id
-        self._spawn(self._lease_new(room.id))
+        self.owned[room.id] = 1  # stored with epoch 1 (Hub._open)
         self.changed(room)
 
     def adopt(self, name: str, begin: Callable[[], None], end: Callable[[], None]) -> None:
@@ -279,10 +302,6 @@ class RedisCluster(Alone):
             self.jobs[name] = lambda: None
             self.takeovers += 1
             taker(name)
-
-    async def _lease_new(self, table: str) -> None:
-        with contextlib.suppress(RedisError, OSError):
-            await self._eval(_CLAIM, 2, lease_key(table), LEASES, self.node, self.lease_ms, table)
 
     def changed(self, room: Room) -> None:
         row = room.row()
