@@ -2,9 +2,10 @@
 moves a second for 1, 2, 3... processes, the delay from a move to every seat, and how long a
 killed owner's tables take to play on.
 
-For each count of processes it starts a throw-away PostgreSQL database and an empty Redis (the
-tests' own: ``tests/local_postgres.py``, ``tests/local_redis.py``), then that many ``tricktable
-serve --redis URL --db postgresql://...`` processes, and seats ``--tables`` tables of Setback to
+For each count of processes (0: one process alone, without Redis, for comparison) it starts
+a throw-away PostgreSQL database and an empty Redis (the tests' own:
+``tests/local_postgres.py``, ``tests/local_redis.py``), then that many ``tricktable serve
+--redis URL --db postgresql://...`` processes, and seats ``--tables`` tables of Setback to
 500 points (no table ends). Table k is made at process k mod N and its four seats connect to
 processes k, k+1, ... mod N: no sticky sessions, most seats reach their table through another
 process, as behind a load balancer. Each seat is a guest on its own websocket (from
@@ -19,7 +20,7 @@ Its seats reconnect to another process and say ``hello`` with the version they h
 it played are taken up by the others. Reported: for each of its tables, the time from the kill
 to the next event any seat of it receives (median, max).
 
-Usage: ``python benchmarks/web_scale.py [--processes 1,2,3] [--tables 60] [--seconds 15]
+Usage: ``python benchmarks/web_scale.py [--processes 0,1,2,3] [--tables 60] [--seconds 15]
 [--think 0] [--clients 2] [--kill] [--json FILE]``. Figures: docs/web-scale.md.
 """
 
@@ -216,10 +217,11 @@ def client(
     out.put(asyncio.run(part(bases, tables, seconds, ready, dead, think)))
 
 
-def serve_command(port: int, db: str, redis_url: str) -> list[str]:
+def serve_command(port: int, db: str, redis_url: str | None) -> list[str]:
+    shared = ["--redis", redis_url] if redis_url is not None else []
     return [
         *(sys.executable, "-m", "tricktable", "serve", "--port", str(port), "--db", db),
-        *("--pace", "0", "--redis", redis_url, "--new-people", MANY, "--max-sockets", MANY),
+        *("--pace", "0", *shared, "--new-people", MANY, "--max-sockets", MANY),
         *("--max-sockets-per-address", MANY, "--max-sockets-per-account", MANY),
     ]
 
@@ -234,9 +236,12 @@ def measure(
     postgres: Any,
     redis_server: Any,
 ) -> dict[str, Any]:
-    """One run: ``processes`` servers, ``tables`` tables; the figures."""
+    """One run: ``processes`` servers, ``tables`` tables; the figures. ``processes`` 0: one
+    process alone, without Redis (the default deployment, for comparison)."""
     import multiprocessing
 
+    alone = processes == 0
+    processes = max(processes, 1)
     db = postgres.url(postgres.new_database())
     redis_server.restart()  # empty
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
@@ -245,7 +250,9 @@ def measure(
         for _ in range(processes):
             port = free_port()
             proc = subprocess.Popen(
-                serve_command(port, db, redis_server.url), env=env, stdout=subprocess.DEVNULL
+                serve_command(port, db, None if alone else redis_server.url),
+                env=env,
+                stdout=subprocess.DEVNULL,
             )
             stack.callback(proc.kill)
             servers.append(proc)
@@ -292,7 +299,7 @@ def measure(
     spent = max(r["spent"] for r in results)
     journal = journal_ids(db)
     figures: dict[str, Any] = {
-        "processes": processes,
+        "processes": "alone" if alone else processes,
         "tables": tables,
         "think": think,
         "moves_per_s": len(confirmed) / spent,
@@ -321,7 +328,9 @@ def measure(
 def main() -> None:
     raise_file_limit()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--processes", default="1,2,3", help="counts of server processes")
+    parser.add_argument(
+        "--processes", default="0,1,2,3", help="counts of server processes (0: alone, no Redis)"
+    )
     parser.add_argument("--tables", type=int, default=60)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--clients", type=int, default=2, help="client processes")
