@@ -112,6 +112,78 @@ EVENT_KINDS: Final = {
 }
 
 
+# ----------------------------------------------------------------- made once a game
+#
+# What a snapshot says that depends on the game alone (its ``game`` block, its presenters, an
+# action's words) is made once a game and shared by every snapshot of every table of it. A
+# game is immutable (its options a frozen dataclass): two games with equal keys say the same.
+
+#: how many games' words each cache below holds before it starts again
+_GAMES_KEPT: Final = 256
+#: how many actions' phrases a game's cache holds before it starts again
+_ACTIONS_KEPT: Final = 4096
+
+
+def game_key(game: Game) -> tuple[Any, ...] | None:
+    """What ``game`` is, as a key: equal keys, games that say the same (None where an option
+    cannot be hashed: nothing of such a game is shared)."""
+    key = (
+        type(game),
+        game.name,
+        game.preset,
+        game.title,
+        game.family,
+        game.num_players,
+        game.num_scores,
+        game.options,
+        game.baseline,
+    )
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+class _Told:
+    """A game's presenters and the phrases of its actions, as they were first read."""
+
+    def __init__(self, game: Game) -> None:
+        self.presenter: Presenter = presenter_for(game)
+        self.generic = Presenter(game)
+        #: (action, trumps that matter) -> its phrase, shared: copied when given out
+        self.actions: dict[tuple[int, int], Phrase] = {}
+
+
+_TOLD: dict[tuple[Any, ...], _Told] = {}
+_GAME_BLOCKS: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+def _told(game: Game) -> _Told:
+    """``game``'s presenters and action phrases, made once a game."""
+    key = game_key(game)
+    told = _TOLD.get(key) if key is not None else None
+    if told is None:
+        told = _Told(game)
+        if key is not None:
+            _remember(_TOLD, key, told)
+    return told
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(cache) >= _GAMES_KEPT:
+        cache.clear()  # a server of many variants: start again rather than grow
+    cache[key] = value
+
+
+def forget() -> None:
+    """Drop what is made once a game (a test compares a snapshot made afresh with one made
+    from what was remembered)."""
+    _TOLD.clear()
+    _GAME_BLOCKS.clear()
+    ph.forget()
+
+
 class Voice:
     """A game's presenter called with seat markers for names: its texts read as phrases.
 
@@ -119,12 +191,12 @@ class Voice:
     """
 
     def __init__(self, game: Game, names: Sequence[str]) -> None:
-        self.presenter: Presenter = presenter_for(game)
-        self.generic = Presenter(game)
+        told = _told(game)
+        self.presenter: Presenter = told.presenter
+        self.generic = told.generic
         self.names = list(names)
         self.seating = Seating(game, ph.seat_markers(self.names))
-
-        self._actions: dict[tuple[int, int], Phrase] = {}
+        self._actions = told.actions
 
     def phrase(self, text: Words | str) -> Phrase:
         """One presenter text as a phrase."""
@@ -141,6 +213,8 @@ class Voice:
                 out = [ph.card(action, ph.card_style(action, trump), trump and action < 52)]
             else:
                 out = ph.phrase_of(self.presenter.action_words(action, trumps))
+            if len(self._actions) >= _ACTIONS_KEPT:
+                self._actions.clear()  # a pass of three cards is one of 22,100 actions
             self._actions[key] = out
         return [dict(t) for t in out]
 
@@ -261,21 +335,11 @@ def _snapshot(
         hand_seen.opening = hand_seen.opening or hand_seen.facts
         hand_seen.tables = view.tables
     seat_me = viewer if 0 <= viewer < n else -1
-    target = getattr(game.options, "target", None)
     # the seat's decision as a choice of cards, found once (a Hearts pass reads 286 codes)
     choice = card_choice(view, public.state) if seat_me >= 0 and view.to_act == seat_me else None
     return {
         "version": version,
-        "game": {
-            "name": game.name,
-            "spec": game.spec(),
-            "title": game.title or game.name,
-            "seats": n,
-            "sides": game.num_scores,
-            "partners": seating.partners,
-            "target": target if isinstance(target, int) else None,
-            "family": game.family,
-        },
+        "game": _game_block(game, n, seating.partners),
         "viewer": viewer,
         "seats": _seats(public, words, labels, kinds, seat_me),
         "hand": _hand(public, words, seen, viewer),
@@ -290,6 +354,29 @@ def _snapshot(
 
 
 # ------------------------------------------------------------------------------ parts
+
+
+def _game_block(game: Game, n: int, partners: bool) -> dict[str, Any]:
+    """The snapshot's ``game``: the same at every snapshot of a game, so made once a game
+    (its ``spec()`` was a tenth of a snapshot's time)."""
+    kind = game_key(game)
+    key = (kind, n, partners) if kind is not None else None
+    block = _GAME_BLOCKS.get(key) if key is not None else None
+    if block is None:
+        target = getattr(game.options, "target", None)
+        block = {
+            "name": game.name,
+            "spec": game.spec(),
+            "title": game.title or game.name,
+            "seats": n,
+            "sides": game.num_scores,
+            "partners": partners,
+            "target": target if isinstance(target, int) else None,
+            "family": game.family,
+        }
+        if key is not None:
+            _remember(_GAME_BLOCKS, key, block)
+    return dict(block)  # its values are immutable: a shallow copy is the caller's own
 
 
 def _seats(
@@ -680,20 +767,9 @@ def event_words(event: Event, game: Any = None) -> Phrase:
 
 def _action_phrase(action: int, text: str, game: Any) -> Phrase:
     if game is not None:
-        return ph.phrase_of(_presenter(game).action_words(action))
+        # a presenter holds no state of a match: one a game (see _told)
+        return ph.phrase_of(_told(game).presenter.action_words(action))
     return [ph.text(text)]
-
-
-#: each game's presenter, by the game's spec (a presenter holds no state of a match)
-_PRESENTERS: dict[str, Presenter] = {}
-
-
-def _presenter(game: Game) -> Presenter:
-    spec = game.spec()
-    presenter = _PRESENTERS.get(spec)
-    if presenter is None:
-        presenter = _PRESENTERS[spec] = presenter_for(game)
-    return presenter
 
 
 def _cards_words(mask: int, trumps: int) -> Phrase:
