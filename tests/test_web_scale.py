@@ -313,3 +313,73 @@ def test_a_web_tournament_whose_server_process_dies_is_played_on_by_another(
         assert detail["status"] == "finished", detail
         assert detail["done"] == total
         assert "its server process died: resumed here" in logs[1].read_text()
+
+
+def test_a_league_night_whose_server_process_dies_is_played_on_by_another(
+    postgres: Any, tmp_path: Path
+) -> None:
+    """A league night and its people's tables share one lease: the process playing them is
+    killed mid-deal; another takes the night up with its tables, the person plays on
+    through her own process, and the night is scored once, every deal stored."""
+    from test_web_leagues_people import DEALS, TEAMS, Person, league, post, wait_for
+    from web_harness import first_act
+    from web_tournaments_harness import account
+
+    db = str(postgres.url(postgres.new_database()))
+    with ExitStack() as stack:
+        rs = stack.enter_context(LocalRedis.running())
+        bases, procs, logs = [], [], []
+        for i in range(2):
+            port = free_port()
+            logs.append(tmp_path / f"node{i}.log")
+            procs.append(stack.enter_context(node(db, rs.url, port, logs[-1])))
+            bases.append(f"http://127.0.0.1:{port}")
+        owner, csrf = account(bases[0], "owner")
+        ann = Person(bases[1], "ann")
+        lid, fid = league(owner, csrf)
+        assert post(owner, csrf, f"/api/leagues/{lid}/nights/{fid}", {}).status_code == 202
+        [room] = wait_for(owner, lid, fid, lambda n: n["rooms"])["rooms"]
+        rid = room["url"].rsplit("/", 1)[1]
+        # Ann plays into the second deal through the other process; the night's is killed.
+        ann.connect()
+        ann.send("hello", rid, {})
+        while not any(f["type"] == "table" and f["data"]["match"] == 2 for f in ann.frames):
+            frame = ann.recv(30)
+            snap = ann.snapshot
+            if frame["type"] == "snapshot" and snap and snap.get("decision"):
+                ann.send("act", rid, first_act(snap), id=ann.next_id())
+        procs[0].kill()
+        procs[0].wait(10)
+        # She plays on where she is: her process takes the night up with her table.
+        deadline = time.monotonic() + 120
+        seen = -1
+        while time.monotonic() < deadline:
+            try:
+                frame = ann.recv(5)
+            except TimeoutError:
+                continue
+            if frame["type"] == "table" and frame["data"]["status"] == "over":
+                break
+            snap = ann.snapshot
+            if (
+                frame["type"] in ("snapshot", "confirm", "refuse")
+                and snap is not None
+                and snap.get("decision")
+                and snap["version"] == ann.version
+                and ann.version != seen
+            ):
+                seen = ann.version
+                ann.send("act", rid, first_act(snap), id=ann.next_id())
+        other = httpx.Client(base_url=bases[1], timeout=30)
+        night = wait_for(other, lid, fid, lambda n: n["status"] in ("played", "failed"))
+        assert night["status"] == "played", logs[1].read_text()[-2000:]
+        assert "its server process died: played on here" in logs[1].read_text()
+        with postgres.connect(db.rsplit("/", 1)[1]) as c:
+            stored = c.execute(
+                "SELECT count(*), count(DISTINCT unit) FROM game WHERE tournament_id = %s",
+                (night["tournament"],),
+            ).fetchone()
+            results = c.execute("SELECT count(*) FROM league_result").fetchone()
+        assert stored == (DEALS * 2, DEALS * 2)
+        assert results == (len(TEAMS),)
+        ann.close()

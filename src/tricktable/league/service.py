@@ -168,6 +168,7 @@ class Leagues:
     def __init__(self, store: WebStore, log: Log, hub: Hub | None = None) -> None:
         self.store = store
         self.log = log
+        self.hub = hub
         #: the hub's tables where a night's people play
         self.tables = PeopleTables(store, hub)
         #: nights started by hand or resumed; ``0`` only wakes the thread (a new schedule)
@@ -205,9 +206,19 @@ class Leagues:
         for fid in left:
             self.log(f"league night {fid}: left playing by the last server: played on")
             self._jobs.put(fid)
+        if self.hub is not None:
+            self.hub.cluster.takes("night/", self._take)
         if self._thread is None:
             self._thread = threading.Thread(target=self._work, name="league nights", daemon=True)
             self._thread.start()
+
+    def _take(self, lease: str) -> None:
+        """A night whose server process died (many processes): played on here, with its
+        people's tables, which this process now plays too (they share the night's lease)."""
+        fid = lease.partition("/")[2]
+        if fid.isdigit():
+            self.log(f"league night {fid}: its server process died: played on here")
+            self._jobs.put(int(fid))
 
     # -- writing
 
@@ -490,6 +501,11 @@ class Leagues:
                 continue
             if not fid:
                 continue
+            lease = f"night/{fid}"
+            if self.hub is not None and not self.hub.cluster.hold_now(lease):
+                # Another server process plays this night (many processes: docs/deploy.md);
+                # if it dies, its lease lapses and one process takes the night up.
+                continue
             try:
                 self.play(fid)
             except Exception as exc:  # a night that cannot be played fails; the server goes on
@@ -503,6 +519,9 @@ class Leagues:
                         )
                 except StoreError as again:
                     self.log(f"league night {fid}: {again}")
+            finally:
+                if self.hub is not None:
+                    self.hub.cluster.done(lease)
 
     def _wait(self) -> float | None:
         """Seconds until the next due night (none: sleep until woken)."""

@@ -45,9 +45,10 @@ class Alone:
         """The fencing epoch the journal's rows of ``table_id`` carry (None: unchecked)."""
         return None
 
-    def opening(self, table_id: str) -> None:
-        """A table is being made here: this process holds its lease before anyone can learn
-        its id (a :class:`~tricktable.errors.TricktableError` if it cannot)."""
+    def opening(self, table_id: str, lease: str | None = None) -> None:
+        """A table is being made here: this process holds its lease (``lease``: a league
+        night's, shared by its tables) before anyone can learn its id (a
+        :class:`~tricktable.errors.TricktableError` if it cannot)."""
 
     def opened(self, room: Room) -> None:
         """A table was just made here (this process owns it)."""
@@ -85,6 +86,13 @@ class Alone:
     def done(self, name: str) -> None:
         """The job ``name`` has ended here: its lease is let go (may be called from any
         thread)."""
+
+    def hold_now(self, name: str) -> bool:
+        """Hold lease ``name`` for a job this process's thread is about to run (a league
+        night: ``night/ID``, the lease its people's tables are played under too): True if
+        this process holds it now, False if another runs that job. Blocking; any thread.
+        Alone: True. Let go with :meth:`done`."""
+        return True
 
     def takes(self, prefix: str, take: Callable[[str], None]) -> None:
         """``take(name)`` is called here when this process has claimed a lapsed lease of a

@@ -303,7 +303,7 @@ class Hub:
         refused = self.cluster.refusal()
         if refused is not None:
             raise TricktableError(refused)
-        self.cluster.opening(row.id)
+        self.cluster.opening(row.id, lease=f"night/{league.get('fixture')}")
         self.store.add_table(row, epoch=1 if self.cluster.shared else 0)
         room = Room(self, row)
         self.rooms[room.id] = room

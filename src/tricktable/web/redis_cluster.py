@@ -37,7 +37,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 import redis
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry as AsyncRetry
+from redis.backoff import NoBackoff as SyncNoBackoff
 from redis.exceptions import RedisError
+from redis.retry import Retry as SyncRetry
 
 from tricktable.db import StoreError
 from tricktable.web.cluster import Alone
@@ -166,6 +169,12 @@ class RedisCluster(Alone):
         self.node = secrets.token_hex(6)
         #: the tables this process plays, and each one's epoch
         self.owned: dict[str, int] = {}
+        #: the leases this process holds for its tables (a table's id, or a league night's
+        #: name for all its tables: :meth:`lease_of`)
+        self.held: set[str] = set()
+        #: the held leases a job of this process's threads runs under (a league night's):
+        #: kept while the job runs, even with none of its tables played here
+        self.pinned: set[str] = set()
         self.healthy = False
         self.hub: Hub | None = None
         self._redis: aioredis.Redis | None = None
@@ -194,7 +203,11 @@ class RedisCluster(Alone):
     async def start(self, hub: Hub) -> None:
         self.hub = hub
         self._redis = aioredis.Redis.from_url(
-            self.url, socket_timeout=2.0, socket_connect_timeout=2.0, decode_responses=True
+            self.url,
+            socket_timeout=2.0,
+            socket_connect_timeout=2.0,
+            decode_responses=True,
+            retry=AsyncRetry(SyncNoBackoff(), 0),
         )
         with contextlib.suppress(RedisError, OSError):
             await self._redis.ping()
@@ -217,7 +230,7 @@ class RedisCluster(Alone):
                 await task
         if self._redis is not None and self.healthy:
             with contextlib.suppress(RedisError, OSError):
-                for table in [*self.owned, *self.jobs]:
+                for table in [*self.held, *self.jobs]:
                     await self._redis.eval(_RELEASE, 2, lease_key(table), LEASES, self.node, table)
         if self._redis is not None:
             with contextlib.suppress(Exception):
@@ -244,23 +257,67 @@ class RedisCluster(Alone):
 
     # ------------------------------------------------------------------ tables and leases
 
-    def opening(self, table_id: str) -> None:
+    def lease_of(self, table_id: str) -> str:
+        """The lease ``table_id`` is played under: its own, or its league night's (a night's
+        tables keep in step deal by deal, so one process plays them all)."""
+        hub = self.hub
+        room = hub.rooms.get(table_id) if hub is not None else None
+        return room.lease if room is not None else table_id
+
+    def _group(self, name: str) -> list[str]:
+        """The tables played under lease ``name`` that this process knows."""
+        hub = self.hub
+        assert hub is not None
+        if "/" not in name:
+            return [name]
+        return [t for t, room in hub.rooms.items() if room.lease == name]
+
+    def hold_now(self, name: str) -> bool:
+        if name in self.held:
+            self.pinned.add(name)
+            return True
+        try:
+            got = self._blocking().eval(
+                _CLAIM, 2, lease_key(name), LEASES, self.node, self.lease_ms, name
+            )
+        except (RedisError, OSError):
+            return False  # tried again by the job's next look (Redis away)
+        if got:
+            self.held.add(name)
+            self.pinned.add(name)
+        return bool(got)
+
+    def _blocking(self) -> redis.Redis:
+        if self._sync is None:
+            # No retries: a blocking call must fail at once when Redis is away (the
+            # library's default backs off for seconds), and the tick notices it anyway.
+            self._sync = redis.Redis.from_url(
+                self.url,
+                socket_timeout=1.0,
+                socket_connect_timeout=1.0,
+                retry=SyncRetry(SyncNoBackoff(), 0),
+            )
+        return self._sync
+
+    def opening(self, table_id: str, lease: str | None = None) -> None:
+        if not self.healthy:
+            raise BadRequest(UNREACHABLE)
         # Held before the table is stored and its id told to anyone: a hello at another
         # process finds this one playing it. A blocking call (a table is made rarely; a
         # move never waits for it), on a connection of its own.
-        if self._sync is None:
-            self._sync = redis.Redis.from_url(
-                self.url, socket_timeout=2.0, socket_connect_timeout=2.0
-            )
+        name = lease or table_id
+        if name in self.held:
+            return  # another table of a night this process plays
         try:
-            got = self._sync.eval(
-                _CLAIM, 2, lease_key(table_id), LEASES, self.node, self.lease_ms, table_id
+            got = self._blocking().eval(
+                _CLAIM, 2, lease_key(name), LEASES, self.node, self.lease_ms, name
             )
         except (RedisError, OSError) as exc:
             self._unwell(exc)
             raise BadRequest(UNREACHABLE) from None
         if not got:
-            raise BadRequest("that table's id is taken: try again")
+            raise BadRequest("that table is played by another server process: try again")
+        self.held.add(name)
 
     def opened(self, room: Room) -> None:
         self.owned[room.id] = 1  # stored with epoch 1 (Hub._open)
@@ -289,6 +346,11 @@ class RedisCluster(Alone):
     def _job_done(self, name: str) -> None:
         if self.jobs.pop(name, None) is not None:
             self._spawn(self._release(name))
+        elif name in self.pinned:
+            self.pinned.discard(name)
+            if not any(self.lease_of(t) == name for t in self.owned):
+                self.held.discard(name)
+                self._spawn(self._release(name))
 
     def takes(self, prefix: str, take: Callable[[str], None]) -> None:
         self._takers[prefix] = take
@@ -299,7 +361,11 @@ class RedisCluster(Alone):
             return
         got = await self._eval(_CLAIM, 2, lease_key(name), LEASES, self.node, self.lease_ms, name)
         if got:
-            self.jobs[name] = lambda: None
+            if "/" in name:  # a night's lease: its tables' too (none made yet)
+                self.held.add(name)
+                self.pinned.add(name)
+            else:
+                self.jobs[name] = lambda: None
             self.takeovers += 1
             taker(name)
 
@@ -308,18 +374,29 @@ class RedisCluster(Alone):
         self._publish(TABLES, {"src": self.node, "row": _row_json(row)})
 
     def released(self, room: Room) -> None:
-        if self.owned.pop(room.id, None) is not None:
-            self._spawn(self._release(room.id))
+        if self.owned.pop(room.id, None) is None:
+            return
+        name = room.lease
+        if name not in self.pinned and not any(self.lease_of(t) == name for t in self.owned):
+            self.held.discard(name)
+            self._spawn(self._release(name))
 
     async def _release(self, table: str) -> None:
         with contextlib.suppress(RedisError, OSError):
             await self._eval(_RELEASE, 2, lease_key(table), LEASES, self.node, table)
 
     def lost(self, room: Room) -> None:
-        self.owned.pop(room.id, None)
+        if self.owned.pop(room.id, None) is None:
+            return  # let go already (a sibling of its night was lost first)
         hub = self.hub
         assert hub is not None
         hub.log(f"table {room.id}: another server process plays it now; let go here")
+        name = room.lease
+        self.held.discard(name)
+        for sibling in [t for t in self.owned if self.lease_of(t) == name]:
+            other = hub.rooms.get(sibling)
+            if other is not None and other is not room:
+                self.lost(other)
         for conn in room.let_go():
             if isinstance(conn, RemoteConn):
                 self._remote.pop((conn.node, conn.cid), None)
@@ -351,29 +428,38 @@ class RedisCluster(Alone):
     async def _claim(self, table: str) -> bool:
         hub = self.hub
         assert hub is not None
-        got = await self._eval(_CLAIM, 2, lease_key(table), LEASES, self.node, self.lease_ms, table)
+        name = self.lease_of(table)
+        got = await self._eval(_CLAIM, 2, lease_key(name), LEASES, self.node, self.lease_ms, name)
         if not got:
             return False
-        try:
-            claimed = await asyncio.to_thread(hub.store.claim_table, table)
-        except StoreError:
-            await self._release(table)
-            raise
-        if claimed is None:  # no such table (deleted): forget its lease
-            await self._release(table)
+        self.held.add(name)
+        taken = False
+        for one in self._group(name):
+            try:
+                claimed = await asyncio.to_thread(hub.store.claim_table, one)
+            except StoreError:
+                if not taken:
+                    self.held.discard(name)
+                    await self._release(name)
+                raise
+            if claimed is None:  # no such table (deleted)
+                continue
+            row, epoch = claimed
+            self.owned[one] = epoch
+            self.takeovers += 1
+            hub.take(row)
+            taken = True
+        if not taken:  # nothing of it is stored: forget the lease
+            self.held.discard(name)
+            await self._release(name)
             assert self._redis is not None
-            await self._redis.zrem(LEASES, table)
-            return False
-        row, epoch = claimed
-        self.owned[table] = epoch
-        self.takeovers += 1
-        hub.take(row)
-        return True
+            await self._redis.zrem(LEASES, name)
+        return table in self.owned
 
     async def owner(self, table: str) -> str | None:
         """The process playing ``table`` now, or None."""
         assert self._redis is not None
-        found = await self._redis.get(lease_key(table))
+        found = await self._redis.get(lease_key(self.lease_of(table)))
         return str(found) if found is not None else None
 
     # -------------------------------------------------------------------------- routing
@@ -611,14 +697,20 @@ class RedisCluster(Alone):
                     if end is not None:
                         hub.log(f"cluster: {name} runs at another process now; stopped here")
                         end()
-        owned = list(self.owned)
-        if owned:
+        held = list(self.held)
+        if held:
             async with redis.pipeline(transaction=False) as pipe:
-                for table in owned:
-                    pipe.eval(_RENEW, 2, lease_key(table), LEASES, self.node, self.lease_ms, table)
+                for name in held:
+                    pipe.eval(_RENEW, 2, lease_key(name), LEASES, self.node, self.lease_ms, name)
                 kept = await pipe.execute()
-            for table, ok in zip(owned, kept, strict=True):
-                if not ok and table in self.owned:
+            for name, ok in zip(held, kept, strict=True):
+                if ok or name not in self.held:
+                    continue
+                self.held.discard(name)
+                if name in self.pinned:
+                    self.pinned.discard(name)
+                    hub.log(f"cluster: {name} runs at another process now")
+                for table in [t for t in self.owned if self.lease_of(t) == name]:
                     room = hub.rooms.get(table)
                     if room is not None:
                         self.lost(room)
@@ -627,20 +719,30 @@ class RedisCluster(Alone):
         lapsed = await self._eval(_LAPSED, 1, LEASES)
         for name in lapsed or ():
             name = str(name)
-            if name in self.jobs or name in self.owned:
+            if name in self.jobs or name in self.held:
                 continue
             if ":" in name:  # a job's lease (a table's id has no colon)
                 await self._take_job(name)
                 continue
-            with contextlib.suppress(StoreError):
-                await self.claim(name)
+            group = self._group(name)  # a night's: claimed through any of its tables
+            taker = next((t for p, t in self._takers.items() if name.startswith(p)), None)
+            if group:
+                with contextlib.suppress(StoreError):
+                    await self.claim(group[0])
+                if taker is not None and name in self.held:
+                    self.pinned.add(name)
+                    taker(name)  # the night's job, played on here with its tables
+            elif taker is not None:
+                await self._take_job(name)
+            else:
+                await redis.zrem(LEASES, name)  # nothing of it here (or anywhere)
         watched: dict[str, str] = {}
         for conn in self._local.values():
             if conn.remote is not None:
                 watched[conn.remote[0]] = conn.remote[1]
         if watched:
             tables = list(watched)
-            holders = await redis.mget([lease_key(t) for t in tables])
+            holders = await redis.mget([lease_key(self.lease_of(t)) for t in tables])
             for table, holder in zip(tables, holders, strict=True):
                 if holder != watched[table]:
                     for conn in list(self._local.values()):

@@ -246,6 +246,14 @@ class Room:
         return found if isinstance(found, dict) else None
 
     @property
+    def lease(self) -> str:
+        """What this table is played under among many processes: its own lease, or its
+        league night's, one for all the night's tables (they keep in step: one process
+        plays them all)."""
+        league = self.league
+        return f"night/{league.get('fixture')}" if league is not None else self.id
+
+    @property
     def withheld(self) -> bool:
         """Whether what this table dealt is kept from all but its seats: a league night's
         table until the night is scored (the other tables deal the same cards, and may not
