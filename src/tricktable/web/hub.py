@@ -109,6 +109,9 @@ class Conn:
         self.cid = secrets.token_hex(8)
         #: the table this connection watches at another process, and that process's name
         self.remote: tuple[str, str] | None = None
+        #: acts sent and not yet answered, by id (many processes: sent again, as a page
+        #: does after reconnecting, when the table's process dies; an id is applied once)
+        self.inflight: dict[str, str] = {}
 
     def send(
         self,
@@ -119,6 +122,8 @@ class Conn:
         id: str | None = None,
     ) -> None:
         """Queue one envelope for the client."""
+        if id is not None and self.inflight:
+            self.inflight.pop(id, None)  # answered (a confirm, a refusal or an error)
         if not self.closed:
             self.send_frame(frame(kind, data, table, v, id))
 
@@ -578,13 +583,11 @@ class Hub:
                 # The client's v is read for nothing else (the server's versions are its own,
                 # a hello's ``since`` says what a client has): checked, so a bug shows.
                 raise BadRequest("v is the last version the client saw (an int) or null")
-            if (
-                self.cluster.shared
-                and table is not None
-                and kind in ROUTED
-                and await self.cluster.forward(conn, kind, table, text)
-            ):
-                return
+            if self.cluster.shared and table is not None and kind in ROUTED:
+                if kind == "act" and msg_id is not None and len(conn.inflight) < 100:
+                    conn.inflight[msg_id] = text
+                if await self.cluster.forward(conn, kind, table, text):
+                    return
             await getattr(self, "_on_" + kind)(conn, table, msg_id, data)
         except TricktableError as exc:
             line = str(exc).splitlines()[0][:300] if str(exc) else "refused"

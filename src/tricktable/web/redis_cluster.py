@@ -533,6 +533,11 @@ class RedisCluster(Alone):
         hub = self.hub
         assert hub is not None
         await hub.dispatch(conn, hello_text(table, conn.versions.get(table)))
+        # The acts it sent that were never answered, sent again as a page does after a
+        # reconnection: one the journal holds is confirmed (its id), one lost is applied now
+        # (the table is where the client left it: nothing moves while it is to act).
+        for text in list(conn.inflight.values()):
+            await hub.dispatch(conn, text)
 
     # ------------------------------------------------------------------------ the buses
 
@@ -634,6 +639,10 @@ class RedisCluster(Alone):
                 if to is not None:
                     if table is not None and version is not None:
                         to.versions[table] = version
+                    if to.inflight:
+                        answered = json.loads(text).get("id")
+                        if answered is not None:
+                            to.inflight.pop(answered, None)
                     to.send_frame(text)
         elif kind == "in":
             key = (message["src"], message["c"])
