@@ -106,6 +106,8 @@ class Room:
         self.nonce = row.nonce
         self.commitment = row.commitment
         self.game = load_game(self.settings["spec"])
+        #: the game's spec, as the lobby shows it (made once: the lobby lists every table)
+        self._spec = self.game.spec()
         self._dealing: dict[str, Any] | None = None
         self.table: Table | None = None
         #: the wire's version: the journal's length (rows committed)
@@ -196,7 +198,7 @@ class Room:
             "url": f"/t/{self.id}",
             "game": self.game.preset,
             "title": _title(self.game),
-            "spec": self.game.spec(),
+            "spec": self._spec,
             "status": self.status,
             "match": self.match_no,
             "move_time": self.settings.get("move_time", 0),
