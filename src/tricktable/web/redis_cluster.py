@@ -80,20 +80,32 @@ if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
 end
 return 0
 """
-# Renewed if ours; set again if absent (a Redis restarted empty: the epoch says whether the
-# table is still ours); 0 if another process holds it.
+# Every lease of this process renewed in one call (ARGV: the process, the lease's
+# milliseconds, the names): each 1 if ours, set again if absent (a Redis restarted empty: the
+# epoch says whether the table is still ours), 0 if another process holds it. (The keys are
+# made inside the script: one Redis, not a Redis Cluster, whose scripts must name them.)
 _RENEW: Final = """
-local v = redis.call('get', KEYS[1])
-if v == ARGV[1] then
-  redis.call('pexpire', KEYS[1], ARGV[2])
-elseif not v then
-  redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
-else
-  return 0
-end
 local t = redis.call('time')
-redis.call('zadd', KEYS[2], t[1] * 1000 + math.floor(t[2] / 1000) + ARGV[2], ARGV[3])
-return 1
+local expiry = t[1] * 1000 + math.floor(t[2] / 1000) + ARGV[2]
+local kept = {}
+for i, name in ipairs(ARGV) do
+  if i > 2 then
+    local key = 'tt:lease:' .. name
+    local v = redis.call('get', key)
+    if v == ARGV[1] then
+      redis.call('pexpire', key, ARGV[2])
+    elseif not v then
+      redis.call('set', key, ARGV[1], 'PX', ARGV[2])
+    end
+    if v == ARGV[1] or not v then
+      redis.call('zadd', KEYS[1], expiry, name)
+      kept[#kept + 1] = 1
+    else
+      kept[#kept + 1] = 0
+    end
+  end
+end
+return kept
 """
 _RELEASE: Final = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
@@ -696,10 +708,7 @@ class RedisCluster(Alone):
             await self._resync()
         jobs = list(self.jobs)
         if jobs:
-            async with redis.pipeline(transaction=False) as pipe:
-                for name in jobs:
-                    pipe.eval(_RENEW, 2, lease_key(name), LEASES, self.node, self.lease_ms, name)
-                kept = await pipe.execute()
+            kept = await self._eval(_RENEW, 1, LEASES, self.node, self.lease_ms, *jobs)
             for name, ok in zip(jobs, kept, strict=True):
                 if not ok:
                     end = self.jobs.pop(name, None)
@@ -708,10 +717,7 @@ class RedisCluster(Alone):
                         end()
         held = list(self.held)
         if held:
-            async with redis.pipeline(transaction=False) as pipe:
-                for name in held:
-                    pipe.eval(_RENEW, 2, lease_key(name), LEASES, self.node, self.lease_ms, name)
-                kept = await pipe.execute()
+            kept = await self._eval(_RENEW, 1, LEASES, self.node, self.lease_ms, *held)
             for name, ok in zip(held, kept, strict=True):
                 if ok or name not in self.held:
                     continue
