@@ -227,6 +227,17 @@ def test_three_processes_one_table_an_owner_killed_frozen_and_redis_restarted(
                     ann.recv(1)
         assert journal_acts(db, table) == acts
         seqs = [seq for seq, _ in journal_rows(db, table)]
+
+        # A logout at one process closes the session's websocket at another at once; a
+        # message in Redis that is no process's is one line in the log, and all serve on.
+        bob.http = bob.http.__class__(base_url=b, timeout=10, cookies=bob.http.cookies)
+        assert bob.post("/api/logout", {}).status_code == 200
+        ended = bob.until("error", timeout=10)
+        assert ended["data"]["code"] == "session"
+        r.publish(f"tt:node:{_node_name(b)}", b'{"k": "in"}')
+        r.publish("tt:tables", b"not json")
+        log_b = tmp_path / f"node{list(procs).index(b)}.log"
+        _wait(lambda: log_b.read_text().count("a message not understood") >= 2, 10)
         assert seqs == list(range(1, len(seqs) + 1))
         records = []
         for base in (b, c):
@@ -308,6 +319,15 @@ def test_a_web_tournament_whose_server_process_dies_is_played_on_by_another(
             procs.append(stack.enter_context(node(db, rs.url, port, logs[-1])))
             bases.append(f"http://127.0.0.1:{port}")
         client, csrf = account(bases[0])
+        # Failed logins are counted for the whole site: five at one process, the sixth refused
+        # at the other.
+        for _ in range(5):
+            wrong = httpx.post(
+                bases[0] + "/api/login", json={"name": "ann", "password": "wrong-password"}
+            )
+            assert wrong.status_code in (401, 403), wrong.text
+        sixth = httpx.post(bases[1] + "/api/login", json={"name": "ann", "password": "password-1"})
+        assert sixth.status_code == 429, sixth.text
         body = {"game": "setback", "entrants": ["random", "random"], "deals": 400, "seed": 3}
         answer = client.post("/api/tournaments", json=body, headers={"X-CSRF-Token": csrf})
         assert answer.status_code == 201, answer.text

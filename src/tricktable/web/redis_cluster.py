@@ -613,15 +613,18 @@ class RedisCluster(Alone):
                     message = await pubsub.get_message(timeout=1.0)
                     if message is None:
                         continue
-                    await self._heard(str(message["channel"]), str(message["data"]))
+                    try:
+                        await self._heard(str(message["channel"]), str(message["data"]))
+                    except (RedisError, OSError):
+                        raise
+                    except Exception as exc:  # a bad message is one line; the next is heard
+                        assert self.hub is not None
+                        self.hub.log(f"cluster: a message not understood: {exc!r}"[:300])
             except asyncio.CancelledError:
                 raise
             except (RedisError, OSError) as exc:
                 self._unwell(exc)
                 await asyncio.sleep(TICK_S)
-            except Exception as exc:  # a bad message never stops the listening
-                assert self.hub is not None
-                self.hub.log(f"cluster: {exc!r}")
             finally:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
