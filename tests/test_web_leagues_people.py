@@ -120,6 +120,21 @@ def play_table(ann: Person, room: str) -> list[dict[str, Any]]:
     over; every frame she was sent."""
     ann.connect()
     ann.send("hello", room, {})
+    return play_on(ann, room)
+
+
+def play_into(ann: Person, room: str, deal: int) -> None:
+    """Ann, said hello to ``room``, plays her seat until the night's deal ``deal`` begins."""
+    while not any(f["type"] == "table" and f["data"]["match"] == deal for f in ann.frames):
+        frame = ann.recv(30)
+        snap = ann.snapshot
+        if frame["type"] == "snapshot" and snap and snap.get("decision"):
+            ann.send("act", room, first_act(snap), id=ann.next_id())
+
+
+def play_on(ann: Person, room: str) -> list[dict[str, Any]]:
+    """Ann, said hello to ``room``, plays her seat until the table is over; every frame she
+    was sent."""
     seen = 0
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -272,11 +287,7 @@ def test_a_night_killed_mid_deal_plays_on_and_counts_once(tmp_path: Path) -> Non
         # Ann plays into the second deal, then the server is killed (SIGKILL) mid-deal.
         ann.connect()
         ann.send("hello", rid, {})
-        while not any(f["type"] == "table" and f["data"]["match"] == 2 for f in ann.frames):
-            frame = ann.recv(30)
-            snap = ann.snapshot
-            if frame["type"] == "snapshot" and snap and snap.get("decision"):
-                ann.send("act", rid, first_act(snap), id=ann.next_id())
+        play_into(ann, rid, 2)
         ann.close()
     with server_process(db, port):
         ann = Returning(base, "ann")

@@ -58,6 +58,21 @@ def node(db: str, redis_url: str, port: int, log: Path) -> Iterator[subprocess.P
             proc.wait(10)
 
 
+def two_nodes(
+    stack: ExitStack, db: str, tmp_path: Path
+) -> tuple[list[str], list[subprocess.Popen[bytes]], list[Path]]:
+    """A Redis and two server processes on it (stopped with ``stack``): their base URLs,
+    processes and logs."""
+    rs = stack.enter_context(LocalRedis.running())
+    bases, procs, logs = [], [], []
+    for i in range(2):
+        port = free_port()
+        logs.append(tmp_path / f"node{i}.log")
+        procs.append(stack.enter_context(node(db, rs.url, port, logs[-1])))
+        bases.append(f"http://127.0.0.1:{port}")
+    return bases, procs, logs
+
+
 def same_person(other: Client, base: str) -> Client:
     """A second connection of ``other``'s person, through the server at ``base``."""
     twin = Client.__new__(Client)
@@ -311,13 +326,7 @@ def test_a_web_tournament_whose_server_process_dies_is_played_on_by_another(
 
     db = str(postgres.url(postgres.new_database()))
     with ExitStack() as stack:
-        rs = stack.enter_context(LocalRedis.running())
-        bases, procs, logs = [], [], []
-        for i in range(2):
-            port = free_port()
-            logs.append(tmp_path / f"node{i}.log")
-            procs.append(stack.enter_context(node(db, rs.url, port, logs[-1])))
-            bases.append(f"http://127.0.0.1:{port}")
+        bases, procs, logs = two_nodes(stack, db, tmp_path)
         client, csrf = account(bases[0])
         # Failed logins are counted for the whole site: five at one process, the sixth refused
         # at the other.
@@ -350,19 +359,21 @@ def test_a_league_night_whose_server_process_dies_is_played_on_by_another(
     """A league night and its people's tables share one lease: the process playing them is
     killed mid-deal; another takes the night up with its tables, the person plays on
     through her own process, and the night is scored once, every deal stored."""
-    from test_web_leagues_people import DEALS, TEAMS, Person, league, post, wait_for
-    from web_harness import first_act
+    from test_web_leagues_people import (
+        DEALS,
+        TEAMS,
+        Person,
+        league,
+        play_into,
+        play_on,
+        post,
+        wait_for,
+    )
     from web_tournaments_harness import account
 
     db = str(postgres.url(postgres.new_database()))
     with ExitStack() as stack:
-        rs = stack.enter_context(LocalRedis.running())
-        bases, procs, logs = [], [], []
-        for i in range(2):
-            port = free_port()
-            logs.append(tmp_path / f"node{i}.log")
-            procs.append(stack.enter_context(node(db, rs.url, port, logs[-1])))
-            bases.append(f"http://127.0.0.1:{port}")
+        bases, procs, logs = two_nodes(stack, db, tmp_path)
         owner, csrf = account(bases[0], "owner")
         ann = Person(bases[1], "ann")
         lid, fid = league(owner, csrf)
@@ -372,33 +383,10 @@ def test_a_league_night_whose_server_process_dies_is_played_on_by_another(
         # Ann plays into the second deal through the other process; the night's is killed.
         ann.connect()
         ann.send("hello", rid, {})
-        while not any(f["type"] == "table" and f["data"]["match"] == 2 for f in ann.frames):
-            frame = ann.recv(30)
-            snap = ann.snapshot
-            if frame["type"] == "snapshot" and snap and snap.get("decision"):
-                ann.send("act", rid, first_act(snap), id=ann.next_id())
+        play_into(ann, rid, 2)
         procs[0].kill()
         procs[0].wait(10)
-        # She plays on where she is: her process takes the night up with her table.
-        deadline = time.monotonic() + 120
-        seen = -1
-        while time.monotonic() < deadline:
-            try:
-                frame = ann.recv(5)
-            except TimeoutError:
-                continue
-            if frame["type"] == "table" and frame["data"]["status"] == "over":
-                break
-            snap = ann.snapshot
-            if (
-                frame["type"] in ("snapshot", "confirm", "refuse")
-                and snap is not None
-                and snap.get("decision")
-                and snap["version"] == ann.version
-                and ann.version != seen
-            ):
-                seen = ann.version
-                ann.send("act", rid, first_act(snap), id=ann.next_id())
+        play_on(ann, rid)  # where she is: her process takes the night up with her table
         other = httpx.Client(base_url=bases[1], timeout=30)
         night = wait_for(other, lid, fid, lambda n: n["status"] in ("played", "failed"))
         assert night["status"] == "played", logs[1].read_text()[-2000:]
