@@ -162,14 +162,18 @@ async def play(
             await act(data["snapshot"]["legal"][0]["action"])
 
 
-async def seat_table(base: str, http: httpx.AsyncClient, k: int) -> list[Seat]:
-    seats = [Seat(base, f"t{k}s{s}") for s in range(4)]
+async def seat_table(
+    base: str, http: httpx.AsyncClient, k: int, seats: list[Any] | None = None
+) -> list[Any]:
+    """Table k's four guests (``seats``, made here unless given: web_scale.py gives its own),
+    its table made by the first at its server, the others seated."""
+    seats = seats or [Seat(base, f"t{k}s{s}") for s in range(4)]
     await asyncio.gather(*(s.open(http) for s in seats))
     body = {"game": "setback(target=500)", "seats": [{"kind": "me"}] + [{"kind": "open"}] * 3}
     first = seats[0]
     answer = await post(
         http,
-        base + "/api/tables",
+        first.base + "/api/tables",
         json=body,
         headers={"X-CSRF-Token": first.csrf, "Cookie": first.cookie},
     )

@@ -48,6 +48,7 @@ from websockets.exceptions import ConnectionClosed
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests"), str(ROOT / "benchmarks")]
 
+import web_load  # noqa: E402
 from web_load import cpu_seconds, free_port, journal_ids, post, raise_file_limit  # noqa: E402
 
 MANY = "100000"
@@ -101,24 +102,10 @@ class Seat:
 
 
 async def seat_table(bases: list[str], http: httpx.AsyncClient, k: int) -> list[Seat]:
+    """Table k: made at process k mod N, its seat s connected to process k + s mod N."""
     n = len(bases)
     seats = [Seat(bases, (k + s) % n, f"t{k}s{s}") for s in range(4)]
-    await asyncio.gather(*(s.open(http) for s in seats))
-    body = {"game": "setback(target=500)", "seats": [{"kind": "me"}] + [{"kind": "open"}] * 3}
-    first = seats[0]
-    answer = await post(
-        http,
-        first.base + "/api/tables",
-        json=body,
-        headers={"X-CSRF-Token": first.csrf, "Cookie": first.cookie},
-    )
-    table = answer.json()["table"]["id"]
-    for i, seat in enumerate(seats):
-        seat.table = table
-        await seat.send("hello", {})
-        if i:
-            await seat.send("take_seat", {"seat": i})
-    return seats
+    return await web_load.seat_table(seats[0].base, http, k, seats)
 
 
 async def play(

@@ -132,6 +132,24 @@ def play_into(ann: Person, room: str, deal: int) -> None:
             ann.send("act", room, first_act(snap), id=ann.next_id())
 
 
+def night_played_into(
+    owner_base: str, ann_base: str, deal: int
+) -> tuple[httpx.Client, Person, int, int, str]:
+    """A league of :data:`TEAMS` made by its owner at ``owner_base``, its first night started;
+    Ann, an account at ``ann_base``, plays her table into deal ``deal``. The owner's client,
+    Ann, the league, the night and Ann's table."""
+    owner, csrf = account(owner_base, "owner")
+    ann = Person(ann_base, "ann")
+    lid, fid = league(owner, csrf)
+    assert post(owner, csrf, f"/api/leagues/{lid}/nights/{fid}", {}).status_code == 202
+    [room] = wait_for(owner, lid, fid, lambda n: n["rooms"])["rooms"]
+    rid = room["url"].rsplit("/", 1)[1]
+    ann.connect()
+    ann.send("hello", rid, {})
+    play_into(ann, rid, deal)
+    return owner, ann, lid, fid, rid
+
+
 def play_on(ann: Person, room: str) -> list[dict[str, Any]]:
     """Ann, said hello to ``room``, plays her seat until the table is over; every frame she
     was sent."""
@@ -278,16 +296,8 @@ def test_a_night_killed_mid_deal_plays_on_and_counts_once(tmp_path: Path) -> Non
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with server_process(db, port):
-        owner, csrf = account(base, "owner")
-        ann = Person(base, "ann")
-        lid, fid = league(owner, csrf)
-        assert post(owner, csrf, f"/api/leagues/{lid}/nights/{fid}", {}).status_code == 202
-        [room] = wait_for(owner, lid, fid, lambda n: n["rooms"])["rooms"]
-        rid = room["url"].rsplit("/", 1)[1]
         # Ann plays into the second deal, then the server is killed (SIGKILL) mid-deal.
-        ann.connect()
-        ann.send("hello", rid, {})
-        play_into(ann, rid, 2)
+        _, ann, lid, fid, rid = night_played_into(base, base, 2)
         ann.close()
     with server_process(db, port):
         ann = Returning(base, "ann")

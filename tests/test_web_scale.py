@@ -359,31 +359,13 @@ def test_a_league_night_whose_server_process_dies_is_played_on_by_another(
     """A league night and its people's tables share one lease: the process playing them is
     killed mid-deal; another takes the night up with its tables, the person plays on
     through her own process, and the night is scored once, every deal stored."""
-    from test_web_leagues_people import (
-        DEALS,
-        TEAMS,
-        Person,
-        league,
-        play_into,
-        play_on,
-        post,
-        wait_for,
-    )
-    from web_tournaments_harness import account
+    from test_web_leagues_people import DEALS, TEAMS, night_played_into, play_on, wait_for
 
     db = str(postgres.url(postgres.new_database()))
     with ExitStack() as stack:
         bases, procs, logs = two_nodes(stack, db, tmp_path)
-        owner, csrf = account(bases[0], "owner")
-        ann = Person(bases[1], "ann")
-        lid, fid = league(owner, csrf)
-        assert post(owner, csrf, f"/api/leagues/{lid}/nights/{fid}", {}).status_code == 202
-        [room] = wait_for(owner, lid, fid, lambda n: n["rooms"])["rooms"]
-        rid = room["url"].rsplit("/", 1)[1]
         # Ann plays into the second deal through the other process; the night's is killed.
-        ann.connect()
-        ann.send("hello", rid, {})
-        play_into(ann, rid, 2)
+        _, ann, lid, fid, rid = night_played_into(bases[0], bases[1], 2)
         procs[0].kill()
         procs[0].wait(10)
         play_on(ann, rid)  # where she is: her process takes the night up with her table
