@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, delete, event, insert, select, update
+from sqlalchemy import Connection, bindparam, delete, event, insert, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from tricktable.db import Store, StoreError
@@ -455,12 +455,8 @@ class WebStore:
             connection = self._group
             with connection.begin():
                 if fences:
-                    held = select(WebTable.id, WebTable.epoch).where(
-                        WebTable.id.in_(sorted(fences))
-                    )
-                    # FOR UPDATE: a claim waits for this transaction, and this one for a
-                    # claim begun before it (PostgreSQL; SQLite writes one at a time anyway).
-                    epochs = {t: e for t, e in connection.execute(held.with_for_update())}
+                    held = connection.execute(_FENCES, {"ids": sorted(fences)})
+                    epochs = {t: e for t, e in held}
                     stale = {t for t, e in fences.items() if epochs.get(t) != e}
                 values = [
                     {
@@ -487,6 +483,15 @@ class WebStore:
 
 #: the journal's one statement
 _APPEND = insert(WebJournal)
+#: the epochs of the tables a group of rows is for, their rows locked: FOR UPDATE, so that a
+#: claim waits for this transaction, and this one for a claim begun before it (PostgreSQL;
+#: SQLite writes one transaction at a time anyway). Made once: built for every transaction,
+#: it cost as much as running it.
+_FENCES = (
+    select(WebTable.id, WebTable.epoch)
+    .where(WebTable.id.in_(bindparam("ids", expanding=True)))
+    .with_for_update()
+)
 #: a bot's columns, its name's key from its user row
 _BOTS = select(
     WebBot.id,
