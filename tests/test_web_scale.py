@@ -157,6 +157,10 @@ def test_three_processes_one_table_an_owner_killed_frozen_and_redis_restarted(
         assert bob.until("table")["data"]["you"]["seat"] is None
         acts = [act(ann, table) for _ in range(3)]
         assert owner_of(r, table, nodes) == a  # a hello forwarded claims nothing
+        # Every process's lobby knows who is there: Bob watching (through C), Ann seated
+        # (through B), both attached at A, which plays the table.
+        for base in procs:
+            _wait(lambda base=base: _watched(base, table), 10)
 
         # The same act through two processes: applied once, confirmed to both.
         twin = same_person(ann, c)
@@ -303,6 +307,11 @@ def test_a_former_owners_rows_are_refused_in_the_append_transaction(postgres: An
 
 def _node_name(base: str) -> str:
     return str(httpx.get(base + "/api/cluster", timeout=10).json()["node"])
+
+
+def _watched(base: str, table: str) -> bool:
+    info = httpx.get(f"{base}/api/tables/{table}", timeout=10).json()
+    return bool(info["watchers"] == 1 and info["seats"][0]["connected"])
 
 
 def _status(base: str, table: str) -> str:

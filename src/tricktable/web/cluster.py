@@ -56,6 +56,9 @@ class Alone:
     def changed(self, room: Room) -> None:
         """A table's seats or status changed here (the other processes' lobbies hear it)."""
 
+    def present(self, room: Room) -> None:
+        """Who is attached to ``room`` here changed (the other processes' lobbies hear it)."""
+
     def released(self, room: Room) -> None:
         """This process no longer plays ``room`` (asleep or closed): its lease is let go."""
 

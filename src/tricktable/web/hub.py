@@ -247,6 +247,7 @@ class Hub:
         else:
             room.let_go()
             room.reload(row)
+        room.elsewhere = None  # who is attached is this process's to know now
         room.asleep = True
         if room.status == "playing":
             room.wake()
@@ -255,8 +256,9 @@ class Hub:
         self.lobby_changed()
         return room
 
-    def refresh(self, row: TableRow) -> None:
-        """Another process changed table ``row`` (or made it): the lobby shows it so."""
+    def refresh(self, row: TableRow, here: tuple[list[int], int] | None = None) -> None:
+        """Another process changed table ``row`` (or made it; ``here``: who is attached
+        there, the users and the watchers): the lobby shows it so."""
         room = self.rooms.get(row.id)
         try:
             if room is None:
@@ -267,6 +269,8 @@ class Hub:
         except (TricktableError, ValueError) as exc:
             self.log(f"table {row.id} cannot be shown: {exc}")
             return
+        if here is not None:
+            room.elsewhere = here
         self.lobby_changed()
 
     def create_league_table(

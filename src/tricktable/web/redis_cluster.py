@@ -382,8 +382,13 @@ class RedisCluster(Alone):
             taker(name)
 
     def changed(self, room: Room) -> None:
-        row = room.row()
-        self._publish(TABLES, {"src": self.node, "row": _row_json(row)})
+        users, watchers = room.presence()
+        message = {"src": self.node, "row": _row_json(room.row()), "here": [users, watchers]}
+        self._publish(TABLES, message)
+
+    def present(self, room: Room) -> None:
+        if room.id in self.owned:
+            self.changed(room)
 
     def released(self, room: Room) -> None:
         if self.owned.pop(room.id, None) is None:
@@ -635,7 +640,9 @@ class RedisCluster(Alone):
         message = json.loads(data)
         if channel == TABLES:
             if message.get("src") != self.node:
-                hub.refresh(_row_of(message["row"]))
+                users, watchers = message.get("here") or ([], 0)
+                here = ([int(u) for u in users], int(watchers))
+                hub.refresh(_row_of(message["row"]), here)
             return
         if channel == LOBBY:
             if message.get("src") != self.node:

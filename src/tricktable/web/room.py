@@ -154,6 +154,9 @@ class Room:
         self._snapshots: dict[int, Any] = {}
         #: frames encoded at the current version (``()``: that version)
         self._frames: dict[tuple[Any, ...], Any] = {}
+        #: who is attached at the process that plays the table, where that is another one
+        #: (users, watchers): the lobby's picture of it here (many processes)
+        self.elsewhere: tuple[list[int], int] | None = None
         #: whether the table is not played now (nobody came for a while, or a restart):
         #: the next hello wakes it (:meth:`wake`)
         self.asleep = False
@@ -192,7 +195,9 @@ class Room:
     def info(self) -> dict[str, Any]:
         """The table as the lobby and ``table`` messages show it (TABLE_INFO)."""
         over = self.status in ("over", "closed")
-        users = {c.user.id for c in self.conns}
+        # Where another process plays the table, who is there is what it last said.
+        attached, watchers = self.presence() if self.elsewhere is None else self.elsewhere
+        users = set(attached)
         return {
             "id": self.id,
             "url": f"/t/{self.id}",
@@ -204,7 +209,7 @@ class Room:
             "move_time": self.settings.get("move_time", 0),
             "summary_seconds": self.summary_seconds,
             "private": bool(self.settings.get("private")),
-            "watchers": sum(1 for v in self.conns.values() if v == SPECTATOR),
+            "watchers": watchers,
             "seats": [
                 {
                     "seat": i,
@@ -1243,6 +1248,12 @@ class Room:
                     # taken or a bot invited renames one at the same version
                     self.send_snapshot(conn, viewer)
         self.hub.lobby_changed()
+        self.hub.cluster.present(self)
+
+    def presence(self) -> tuple[list[int], int]:
+        """Who is attached here: the users, and how many watchers (what the lobby shows)."""
+        users = sorted({c.user.id for c in self.conns})
+        return users, sum(1 for v in self.conns.values() if v == SPECTATOR)
 
     def reseat(self) -> None:
         """Give every attached connection the viewer its user's seat gives it now."""
