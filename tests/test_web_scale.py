@@ -346,6 +346,21 @@ def test_a_web_tournament_whose_server_process_dies_is_played_on_by_another(
             assert wrong.status_code in (401, 403), wrong.text
         sixth = httpx.post(bases[1] + "/api/login", json={"name": "ann", "password": "password-1"})
         assert sixth.status_code == 429, sixth.text
+        # A bot connected to one process is invited to a table made at the other: found
+        # there, seated, and its connection says hello through its own process.
+        from test_web_bots import Account, BotClient, create_table
+
+        cora = Account(bases[0], "cora")
+        robo = BotClient(bases[1], cora.make_bot("Robo"))
+        robo.connect()
+        cora.connect()
+        made = create_table(cora)
+        cora.send("invite", made, {"seat": 1, "bot": "Robo"}, id="i")
+        seated = cora.until("table", id="i")["data"]["seats"][1]
+        assert (seated["name"], seated["bot"]) == ("Robo", True)
+        assert robo.until("table")["data"]["you"]["seat"] == 1
+        robo.close()
+        cora.close()
         body = {"game": "setback", "entrants": ["random", "random"], "deals": 400, "seed": 3}
         answer = client.post("/api/tournaments", json=body, headers={"X-CSRF-Token": csrf})
         assert answer.status_code == 201, answer.text

@@ -122,10 +122,13 @@ async def rejoin(hub: Hub, conn: Conn) -> None:
             return
 
 
-def invite(hub: Hub, conn: Conn, table: str | None, mid: str | None, data: dict[str, Any]) -> None:
+async def invite(
+    hub: Hub, conn: Conn, table: str | None, mid: str | None, data: dict[str, Any]
+) -> None:
     """The ``invite`` message: the table's creator seats a connected bot at an open seat
     of the waiting table; the bot's connection is attached there at once (it gets the
-    table and its snapshot, as a browser that says hello)."""
+    table and its snapshot, as a browser that says hello). Among many processes, a bot
+    connected to another is found there, and that process says hello for it."""
     room = hub._room(conn, table)
     if room.creator != conn.user.id:
         raise BadRequest("only the table's creator invites a bot")
@@ -151,12 +154,22 @@ def invite(hub: Hub, conn: Conn, table: str | None, mid: str | None, data: dict[
     if room.seat_of(bot.user_id) is not None:
         raise BadRequest(f"{bot.name} sits at this table already")
     mine = [c for c in hub.conns if c.user.id == bot.user_id and not c.closed]
-    if not mine:
-        raise BadRequest(f"{bot.name} is not connected: start it, then invite it again")
-    free = [c for c in mine if c.room is None]
-    if not free:
+    free = [c for c in mine if c.room is None and c.remote is None]
+    elsewhere = None
+    if not free and hub.cluster.shared:
+        elsewhere = await hub.cluster.find_free(bot.user_id)
+        if room.status != "waiting" or room.seats[seat]["kind"] != "open":
+            raise BadRequest(f"seat {seat} is not free")  # taken while the others answered
+    if not free and elsewhere is None:
+        if not mine and not hub.cluster.shared:
+            raise BadRequest(f"{bot.name} is not connected: start it, then invite it again")
+        if mine:
+            raise BadRequest(
+                f"{bot.name} plays at another table on each of its connections: it may open another"
+            )
         raise BadRequest(
-            f"{bot.name} plays at another table on each of its connections: it may open another"
+            f"{bot.name} is not connected (or plays at another table on each of its "
+            "connections): start it, then invite it again"
         )
     room.seats[seat] = {
         "kind": "person",
@@ -166,7 +179,9 @@ def invite(hub: Hub, conn: Conn, table: str | None, mid: str | None, data: dict[
         "token": secrets.token_urlsafe(16),
         "bot": True,
     }
-    _seated(hub, room, conn, mid, free[0])
+    _seated(hub, room, conn, mid, free[0] if free else None)
+    if elsewhere is not None:
+        hub.cluster.join(elsewhere, bot.user_id, room.id)
 
 
 def _seated(hub: Hub, room: Room, conn: Conn, mid: str | None, bots: Conn | None = None) -> None:

@@ -73,6 +73,14 @@ class Alone:
     def disconnected(self, conn: Conn) -> None:
         """``conn`` closed: the process it was forwarded to lets its connection go."""
 
+    async def find_free(self, user_id: int) -> str | None:
+        """The process where user ``user_id`` (a bot) has a connection at no table, or None."""
+        return None
+
+    def join(self, node: str, user_id: int, table: str) -> None:
+        """Tell process ``node`` to say hello to ``table`` for a free connection of
+        ``user_id``'s (a bot just invited there)."""
+
     def lobby_chat(self, text: str) -> None:
         """A lobby chat line (a frame) for the other processes' lobbies."""
 

@@ -645,7 +645,7 @@ class Hub:
     async def _on_invite(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
         from tricktable.web.bots import invite
 
-        invite(self, conn, table, mid, data)  # an account's bot seated (web/bots.py)
+        await invite(self, conn, table, mid, data)  # an account's bot seated (web/bots.py)
 
     async def _on_hello(self, conn: Conn, table: str | None, mid: str | None, data: dict) -> None:
         room = self._room(conn, table)

@@ -64,6 +64,10 @@ LEASES: Final = "tt:leases"
 TABLES: Final = "tt:tables"
 LOBBY: Final = "tt:lobby"
 SESSIONS: Final = "tt:sessions"
+#: where a process asks which of the others holds a bot's free connection (an invitation)
+BOTS: Final = "tt:bots"
+#: seconds an invitation waits for the others' answer
+ASK_S: Final = 1.0
 
 UNREACHABLE: Final = (
     "this server cannot reach its Redis now: no table can be opened or taken up here; "
@@ -203,6 +207,8 @@ class RedisCluster(Alone):
         #: claims under way (one at a time a table)
         self._claiming: dict[str, asyncio.Future[bool]] = {}
         self.takeovers = 0
+        #: questions to the other processes waiting for their first answer, by their token
+        self._asks: dict[str, asyncio.Future[str]] = {}
         #: the jobs this process runs under a lease (web tournaments), each one's end
         self.jobs: dict[str, Callable[[], None]] = {}
         #: the jobs to run once started, and who takes up each kind of lapsed job
@@ -579,6 +585,35 @@ class RedisCluster(Alone):
     def _publish(self, channel: str, message: dict[str, Any]) -> None:
         self._sending.put_nowait((channel, json.dumps(message, separators=(",", ":"))))
 
+    async def find_free(self, user_id: int) -> str | None:
+        ask = secrets.token_hex(8)
+        answer: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._asks[ask] = answer
+        self._publish(BOTS, {"k": "who", "user": user_id, "src": self.node, "ask": ask})
+        try:
+            return await asyncio.wait_for(answer, ASK_S)
+        except TimeoutError:
+            return None
+        finally:
+            self._asks.pop(ask, None)
+
+    def join(self, node: str, user_id: int, table: str) -> None:
+        self.send(node, {"k": "join", "user": user_id, "table": table})
+
+    def _free(self, user_id: int) -> Conn | None:
+        hub = self.hub
+        assert hub is not None
+        for conn in hub.conns:
+            if (
+                conn.user.id == user_id
+                and not conn.closed
+                and conn.room is None
+                and conn.remote is None
+                and not isinstance(conn, RemoteConn)
+            ):
+                return conn
+        return None
+
     def lobby_chat(self, text: str) -> None:
         self._publish(LOBBY, {"src": self.node, "f": text})
 
@@ -613,7 +648,7 @@ class RedisCluster(Alone):
         while True:
             pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(inbox(self.node), TABLES, LOBBY, SESSIONS)
+                await pubsub.subscribe(inbox(self.node), TABLES, LOBBY, SESSIONS, BOTS)
                 while True:
                     message = await pubsub.get_message(timeout=1.0)
                     if message is None:
@@ -649,6 +684,11 @@ class RedisCluster(Alone):
                 for conn in list(hub.lobby):
                     conn.send_frame(message["f"])
             return
+        if channel == BOTS:
+            src = str(message["src"])
+            if src != self.node and self._free(int(message["user"])) is not None:
+                self.send(src, {"k": "here", "ask": message["ask"], "node": self.node})
+            return
         if channel == SESSIONS:
             if message.get("src") != self.node and self.on_sessions_ended is not None:
                 self.on_sessions_ended(list(message["sids"]), str(message["reason"]))
@@ -680,6 +720,14 @@ class RedisCluster(Alone):
             if remote is not None:
                 remote.gone = True
                 hub.disconnect(remote)
+        elif kind == "here":
+            asked = self._asks.get(str(message["ask"]))
+            if asked is not None and not asked.done():
+                asked.set_result(str(message["node"]))
+        elif kind == "join":
+            free = self._free(int(message["user"]))
+            if free is not None:
+                self._spawn(hub.dispatch(free, hello_text(str(message["table"]), None)))
         elif kind == "moved":
             moved = self._local.get(message["c"])
             if moved is not None:
