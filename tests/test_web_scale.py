@@ -141,7 +141,11 @@ def test_three_processes_one_table_an_owner_killed_frozen_and_redis_restarted(
         ann = Client(a, "Ann")
         made = ann.post(
             "/api/tables",
-            {"game": "setback", "seats": [{"kind": "me"}] + [{"kind": "bot"}] * 3},
+            {
+                "game": "setback",
+                "seats": [{"kind": "me"}] + [{"kind": "bot"}] * 3,
+                "move_time": 120,
+            },
         )
         assert made.status_code == 200, made.text
         table = made.json()["table"]["id"]
@@ -181,11 +185,22 @@ def test_three_processes_one_table_an_owner_killed_frozen_and_redis_restarted(
 
         # The owner killed mid-hand: another process takes the table up; Ann (at B) and Bob
         # (at C) see a pause and play and watch on, nothing lost or doubled.
+        turn(ann)
+
+        def clock() -> dict[str, Any]:
+            return next(f["data"] for f in reversed(ann.frames) if f["type"] == "clock")
+
+        while clock()["seat"] != 0:  # her clock, sent after the snapshot of her turn
+            ann.recv(10)
+        running = clock()
+        assert running["deadline"] > time.time()
         killed_at = time.monotonic()
         procs[a].kill()
         procs[a].wait(10)
         ann.until("table", timeout=30)  # said hello again for her, by her own gateway
         resumed = time.monotonic() - killed_at
+        # Her clock runs on from where it was: the process's death bought her no time.
+        assert ann.until("clock")["data"]["deadline"] == running["deadline"]
         acts.append(act(ann, table))
         owner = owner_of(r, table, nodes)
         assert owner in (b, c)

@@ -59,6 +59,10 @@ class Alone:
     def present(self, room: Room) -> None:
         """Who is attached to ``room`` here changed (the other processes' lobbies hear it)."""
 
+    def clock(self, room: Room, running: tuple[int, str, float, float] | None) -> None:
+        """``room``'s clock started (seat, the turn's mark, start, deadline) or stopped (None):
+        kept where a process taking the table up finds it."""
+
     def released(self, room: Room) -> None:
         """This process no longer plays ``room`` (asleep or closed): its lease is let go."""
 

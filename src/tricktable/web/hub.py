@@ -238,9 +238,10 @@ class Hub:
         self.loop = asyncio.get_running_loop()
         self.ready.set()
 
-    def take(self, row: TableRow) -> Room:
+    def take(self, row: TableRow, clock: tuple[int, str, float, float] | None = None) -> Room:
         """Play table ``row`` from now on (this process has just claimed it: ``row`` is as
-        stored at the claim): rebuilt from its journal and played on if it was being played."""
+        stored at the claim): rebuilt from its journal and played on if it was being played,
+        its ``clock`` (as the process before left it) running on if the same turn is to play."""
         room = self.rooms.get(row.id)
         if room is None:
             room = self.rooms[row.id] = Room(self, row)
@@ -248,6 +249,7 @@ class Hub:
             room.let_go()
             room.reload(row)
         room.elsewhere = None  # who is attached is this process's to know now
+        room.carried_clock = clock
         room.asleep = True
         if room.status == "playing":
             room.wake()

@@ -66,6 +66,8 @@ LOBBY: Final = "tt:lobby"
 SESSIONS: Final = "tt:sessions"
 #: where a process asks which of the others holds a bot's free connection (an invitation)
 BOTS: Final = "tt:bots"
+#: the running clocks of the tables, by table (a process taking a table up keeps its clock)
+CLOCKS: Final = "tt:clocks"
 #: seconds an invitation waits for the others' answer
 ASK_S: Final = 1.0
 
@@ -199,7 +201,9 @@ class RedisCluster(Alone):
         self._tasks: list[asyncio.Task[Any]] = []
         #: frames for other processes' clients, by process, sent at the pass's end
         self._outbox: dict[str, list[Any]] = {}
-        self._sending: asyncio.Queue[tuple[str, str] | None] = asyncio.Queue()
+        #: what to send Redis, in order: ("pub", channel, message), ("hset", key, field,
+        #: value) or ("hdel", key, field)
+        self._sending: asyncio.Queue[tuple[str, ...] | None] = asyncio.Queue()
         #: the stand-in connections of other processes' clients, by (process, their id)
         self._remote: dict[tuple[str, str], RemoteConn] = {}
         #: this process's websockets forwarded elsewhere, by their id
@@ -470,7 +474,9 @@ class RedisCluster(Alone):
             row, epoch = claimed
             self.owned[one] = epoch
             self.takeovers += 1
-            hub.take(row)
+            assert self._redis is not None
+            kept = await self._redis.hget(CLOCKS, one)
+            hub.take(row, _clock_of(str(kept) if kept is not None else None))
             taken = True
         if not taken:  # nothing of it is stored: forget the lease
             self.held.discard(name)
@@ -583,7 +589,15 @@ class RedisCluster(Alone):
             self.send(node, {"k": "out", "items": items})
 
     def _publish(self, channel: str, message: dict[str, Any]) -> None:
-        self._sending.put_nowait((channel, json.dumps(message, separators=(",", ":"))))
+        self._sending.put_nowait(("pub", channel, json.dumps(message, separators=(",", ":"))))
+
+    def clock(self, room: Room, running: tuple[int, str, float, float] | None) -> None:
+        if room.id not in self.owned:
+            return
+        if running is None:
+            self._sending.put_nowait(("hdel", CLOCKS, room.id))
+        else:
+            self._sending.put_nowait(("hset", CLOCKS, room.id, json.dumps(running)))
 
     async def find_free(self, user_id: int) -> str | None:
         ask = secrets.token_hex(8)
@@ -635,8 +649,13 @@ class RedisCluster(Alone):
             try:
                 assert self._redis is not None
                 async with self._redis.pipeline(transaction=False) as pipe:
-                    for channel, payload in batch:
-                        pipe.publish(channel, payload)
+                    for op, *args in batch:
+                        if op == "pub":
+                            pipe.publish(args[0], args[1])
+                        elif op == "hset":
+                            pipe.hset(args[0], args[1], args[2])
+                        else:
+                            pipe.hdel(args[0], args[1])
                     await pipe.execute()
             except (RedisError, OSError) as exc:
                 self._unwell(exc)
@@ -861,6 +880,17 @@ class RedisCluster(Alone):
         """Try to claim ``tables`` (a start: a league night's tables play by themselves)."""
         for table in tables:
             self._spawn(self.claim(table))
+
+
+def _clock_of(stored: str | None) -> tuple[int, str, float, float] | None:
+    """A clock as kept in Redis (seat, the turn's mark, start, deadline), or None."""
+    if stored is None:
+        return None
+    try:
+        seat, mark, start, deadline = json.loads(stored)
+        return int(seat), str(mark), float(start), float(deadline)
+    except (ValueError, TypeError):
+        return None  # not a clock: the table's person gets a whole move time
 
 
 def _row_json(row: TableRow) -> dict[str, Any]:

@@ -154,6 +154,9 @@ class Room:
         self._snapshots: dict[int, Any] = {}
         #: frames encoded at the current version (``()``: that version)
         self._frames: dict[tuple[Any, ...], Any] = {}
+        #: the clock that ran when another process played the table (seat, the turn's mark,
+        #: start, deadline): kept if the same turn is still to play (:meth:`_set_clock`)
+        self.carried_clock: tuple[int, str, float, float] | None = None
         #: who is attached at the process that plays the table, where that is another one
         #: (users, watchers): the lobby's picture of it here (many processes)
         self.elsewhere: tuple[list[int], int] | None = None
@@ -975,10 +978,18 @@ class Room:
             if self.clock is not None:
                 self.clock = None
                 self.send_all("clock", {"seat": None, "deadline": None})
+                self.hub.cluster.clock(self, None)
             return
         seconds = float(self.settings["move_time"])
         now = time.time()
         start = now
+        carried, self.carried_clock = self.carried_clock, None
+        if carried is not None and carried[:2] == (seat, self._turn_mark()):
+            # The same turn as when the process that played the table before died: its
+            # clock runs on, not given again in full (a server's death buys no time).
+            self._summary_open.discard(seat)
+            self._start_clock(seat, carried[2], carried[3] - carried[2])
+            return
         if seat in self._summary_open:
             # The person's first clock since a hand was scored: it runs once they close the
             # summary (``continue``: :meth:`summary_closed`), or summary_seconds after it
@@ -991,8 +1002,18 @@ class Room:
         deadline = start + seconds
         self.clock = (seat, deadline)
         self._clock_start = start
+        self.hub.cluster.clock(self, (seat, self._turn_mark(), start, deadline))
         self.send_all("clock", self.clock_data())
         self._clock_task = asyncio.ensure_future(self._time_out(seat, deadline))
+
+    def _turn_mark(self) -> str:
+        """Which turn of the match this is (its hand, and the actions made in it), the same
+        in a table rebuilt from the journal (a table's ``moves`` counts its own moves)."""
+        table = self.table
+        if table is None:
+            return ""
+        state = table.state
+        return f"{len(state.history)}:{len(state.actions)}"
 
     def clock_data(self) -> dict[str, Any]:
         """The ``clock`` message's data: the running clock (docs/protocol-web.md, 3)."""
