@@ -421,3 +421,36 @@ def test_a_league_night_whose_server_process_dies_is_played_on_by_another(
         assert stored == (DEALS * 2, DEALS * 2)
         assert results == (len(TEAMS),)
         ann.close()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_epochs_migration_keeps_every_journal_row_both_ways(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Migration 0009 adds and drops ``web_table.epoch`` in place: on SQLite a copied table
+    would take its journal's rows with it (``ON DELETE CASCADE``)."""
+    from alembic import command
+
+    from tricktable.db.migrate import alembic_config
+
+    if kind == "sqlite":
+        db = str(tmp_path / "web.db")
+    else:
+        server = request.getfixturevalue("postgres")
+        db = str(server.url(server.new_database()))
+    store = WebStore.open(db)
+    try:
+        store.add_table(
+            TableRow("t1", None, {"spec": "setback"}, [], "playing", 1, 1, "n", "c"), epoch=3
+        )
+        store.append_many([("t1", 1, 1, [["deal"]]), ("t1", 2, 1, [["act", 0, 5]])], {"t1": 3})
+        config = alembic_config()
+        for target in ("0008", "head"):
+            with store.engine.begin() as connection:
+                config.attributes["connection"] = connection
+                (command.downgrade if target == "0008" else command.upgrade)(config, target)
+            assert [row.seq for row in store.journal("t1")] == [1, 2], target
+        claimed = store.claim_table("t1")
+        assert claimed is not None and claimed[1] == 1  # the epoch began again at 0
+    finally:
+        store.close()

@@ -20,12 +20,16 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    """Add ``web_table.epoch`` (0: no owner has claimed the table yet)."""
-    with op.batch_alter_table("web_table") as batch:
-        batch.add_column(sa.Column("epoch", sa.Integer(), server_default="0", nullable=False))
+    """Add ``web_table.epoch`` (0: no owner has claimed the table yet). Not in a batch:
+    SQLite adds a column in place, and a batch would copy the table and drop the old one,
+    which, its journal's rows pointing at it ``ON DELETE CASCADE``, would delete them."""
+    op.add_column("web_table", sa.Column("epoch", sa.Integer(), server_default="0", nullable=False))
 
 
 def downgrade() -> None:
-    """Drop ``web_table.epoch`` (one process serves alone again)."""
-    with op.batch_alter_table("web_table") as batch:
-        batch.drop_column("epoch")
+    """Drop ``web_table.epoch`` (one process serves alone again), in place for the same
+    reason (SQLite 3.35 and later drop a column without copying the table)."""
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute("ALTER TABLE web_table DROP COLUMN epoch")
+    else:
+        op.drop_column("web_table", "epoch")
