@@ -270,6 +270,13 @@ def test_three_processes_one_table_an_owner_killed_frozen_and_redis_restarted(
         assert ended["data"]["code"] == "session"
         r.publish(f"tt:node:{_node_name(b)}", b'{"k": "in"}')
         r.publish("tt:tables", b"not json")
+        # A stranger's table id claims nothing: "no table", and no lease made for it.
+        cal = Client(b, "Cal")
+        cal.connect()
+        cal.send("hello", "nosuchtab", id="x")
+        assert "no table" in cal.until("error", id="x")["data"]["reason"]
+        assert r.exists("tt:lease:nosuchtab") == 0
+        cal.close()
         log_b = tmp_path / f"node{list(procs).index(b)}.log"
         _wait(lambda: log_b.read_text().count("a message not understood") >= 2, 10)
         assert seqs == list(range(1, len(seqs) + 1))

@@ -508,6 +508,22 @@ class RedisCluster(Alone):
         if routed is not None and routed[0] == table and kind != "hello":
             self._send_in(conn, routed[1], text)
             return True
+        hub = self.hub
+        assert hub is not None
+        known = hub.rooms.get(table)
+        if known is not None and known.status == "closed":
+            return False  # the hub answers "no table" here; a closed table is nobody's
+        if known is None:
+            # A stranger's id claims nothing: a table this process has not heard of yet (made
+            # a moment ago elsewhere) is read from the database; no such table, and the hub
+            # answers "no table" here.
+            row = None
+            if len(table) <= 32:
+                with contextlib.suppress(StoreError):
+                    row = await asyncio.to_thread(hub.store.table, table)
+            if row is None or row.status == "closed":
+                return False
+            hub.refresh(row)
         try:
             node = await self.owner(table)
             if node is None and await self.claim(table):
@@ -821,6 +837,16 @@ class RedisCluster(Alone):
             if group:
                 with contextlib.suppress(StoreError):
                     await self.claim(group[0])
+                for table in group:  # a table nobody plays now goes back to no one
+                    room = hub.rooms.get(table)
+                    if (
+                        room is not None
+                        and table in self.owned
+                        and not room.conns
+                        and room.league is None
+                        and room.status != "playing"
+                    ):
+                        self.released(room)
                 if taker is not None and name in self.held:
                     self.pinned.add(name)
                     taker(name)  # the night's job, played on here with its tables
