@@ -235,14 +235,14 @@ class RedisCluster(Alone):
             await self._redis.ping()
             self.healthy = True
         loop = self._loop = asyncio.get_running_loop()
-        adopting, self._adopting = self._adopting, []
-        for name, begin, end in adopting:
-            self._spawn(self._adopt(name, begin, end))
         self._tasks = [
             loop.create_task(self._listen()),
             loop.create_task(self._send_loop()),
             loop.create_task(self._tick_loop()),
         ]
+        adopting, self._adopting = self._adopting, []
+        for name, begin, end in adopting:  # after: _spawn keeps its tasks in that list
+            self._spawn(self._adopt(name, begin, end))
 
     async def stop(self) -> None:
         for task in self._tasks:
