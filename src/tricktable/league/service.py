@@ -503,8 +503,12 @@ class Leagues:
                 continue
             lease = f"night/{fid}"
             if self.hub is not None and not self.hub.cluster.hold_now(lease):
-                # Another server process plays this night (many processes: docs/deploy.md);
-                # if it dies, its lease lapses and one process takes the night up.
+                # Another server process plays this night (many processes: docs/deploy.md),
+                # or Redis cannot say: looked at again in a while (a night played elsewhere
+                # is then over, and play() returns at once).
+                again = threading.Timer(RETRY_S, self._jobs.put, (fid,))
+                again.daemon = True
+                again.start()
                 continue
             try:
                 self.play(fid)
