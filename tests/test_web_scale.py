@@ -461,3 +461,30 @@ def test_the_epochs_migration_keeps_every_journal_row_both_ways(
         assert claimed is not None and claimed[1] == 1  # the epoch began again at 0
     finally:
         store.close()
+
+
+@pytest.mark.parametrize(
+    ("redis_url", "db", "said"),
+    [
+        ("redis://127.0.0.1:1/0", "web.db", "give them one PostgreSQL database too"),
+        ("nonsense", "postgresql://u@127.0.0.1:1/x", "--redis 'nonsense': give a URL"),
+    ],
+)
+def test_serve_redis_wants_a_url_and_postgresql_said_in_one_line(
+    redis_url: str, db: str, said: str, tmp_path: Path
+) -> None:
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "tricktable", "serve", "--port", "0"),
+            *("--redis", redis_url, "--db", db),
+        ],
+        env={**os.environ, "PYTHONPATH": SRC},
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert said in done.stderr and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1
+    assert not (tmp_path / "web.db").exists()
