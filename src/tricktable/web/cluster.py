@@ -45,13 +45,15 @@ class Alone:
         """The fencing epoch the journal's rows of ``table_id`` carry (None: unchecked)."""
         return None
 
-    def opening(self, table_id: str, lease: str | None = None) -> None:
+    def opening(self, table_id: str, lease: str | None = None) -> int:
         """A table is being made here: this process holds its lease (``lease``: a league
         night's, shared by its tables) before anyone can learn its id (a
-        :class:`~tricktable.errors.TricktableError` if it cannot)."""
+        :class:`~tricktable.errors.TricktableError` if it cannot); the epoch its row is
+        stored with (alone: 0, never checked)."""
+        return 0
 
-    def opened(self, room: Room) -> None:
-        """A table was just made here (this process owns it)."""
+    def opened(self, room: Room, epoch: int) -> None:
+        """A table was just made here, stored with ``epoch`` (this process owns it)."""
 
     def changed(self, room: Room) -> None:
         """A table's seats or status changed here (the other processes' lobbies hear it)."""

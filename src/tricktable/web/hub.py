@@ -238,6 +238,15 @@ class Hub:
         self.loop = asyncio.get_running_loop()
         self.ready.set()
 
+    def _made(self, row: TableRow, lease: str | None = None) -> Room:
+        """A new table's room, stored and this process's: its lease held first (``lease``:
+        a league night's, its tables'), then its row with the epoch that lease gives."""
+        epoch = self.cluster.opening(row.id, lease)
+        self.store.add_table(row, epoch=epoch)
+        room = self.rooms[row.id] = Room(self, row)
+        self.cluster.opened(room, epoch)
+        return room
+
     def take(self, row: TableRow, clock: tuple[int, str, float, float] | None = None) -> Room:
         """Play table ``row`` from now on (this process has just claimed it: ``row`` is as
         stored at the claim): rebuilt from its journal and played on if it was being played,
@@ -314,11 +323,7 @@ class Hub:
         refused = self.cluster.refusal()
         if refused is not None:
             raise TricktableError(refused)
-        self.cluster.opening(row.id, lease=f"night/{league.get('fixture')}")
-        self.store.add_table(row, epoch=1 if self.cluster.shared else 0)
-        room = Room(self, row)
-        self.rooms[room.id] = room
-        self.cluster.opened(room)
+        room = self._made(row, lease=f"night/{league.get('fixture')}")
         room.start_match()
         self.lobby_changed()
         return room
@@ -523,11 +528,7 @@ class Hub:
             nonce=nonce,
             commitment=commitment,
         )
-        self.cluster.opening(row.id)
-        self.store.add_table(row, epoch=1 if self.cluster.shared else 0)
-        room = Room(self, row)
-        self.rooms[room.id] = room
-        self.cluster.opened(room)
+        room = self._made(row)
         if all(s["kind"] != "open" for s in seats):
             room.start_match()
         self.lobby_changed()

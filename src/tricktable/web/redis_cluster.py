@@ -56,6 +56,8 @@ if TYPE_CHECKING:
 
 #: milliseconds a lease lasts unless renewed (a dead owner's tables wait this long at most)
 LEASE_MS: Final = 3000
+#: a new table's epoch: its maker's, stored with its row (a claim raises it)
+FIRST_EPOCH: Final = 1
 #: seconds between two renewals of this process's leases (and looks for lapsed ones)
 TICK_S: Final = 0.5
 #: the sorted set of leases by expiry (any process claims a lapsed one)
@@ -321,7 +323,7 @@ class RedisCluster(Alone):
             )
         return self._sync
 
-    def opening(self, table_id: str, lease: str | None = None) -> None:
+    def opening(self, table_id: str, lease: str | None = None) -> int:
         if not self.healthy:
             raise BadRequest(UNREACHABLE)
         # Held before the table is stored and its id told to anyone: a hello at another
@@ -329,7 +331,7 @@ class RedisCluster(Alone):
         # move never waits for it), on a connection of its own.
         name = lease or table_id
         if name in self.held:
-            return  # another table of a night this process plays
+            return FIRST_EPOCH  # another table of a night this process plays
         try:
             got = self._blocking().eval(
                 _CLAIM, 2, lease_key(name), LEASES, self.node, self.lease_ms, name
@@ -340,9 +342,10 @@ class RedisCluster(Alone):
         if not got:
             raise BadRequest("that table is played by another server process: try again")
         self.held.add(name)
+        return FIRST_EPOCH
 
-    def opened(self, room: Room) -> None:
-        self.owned[room.id] = 1  # stored with epoch 1 (Hub._open)
+    def opened(self, room: Room, epoch: int) -> None:
+        self.owned[room.id] = epoch
         self.changed(room)
 
     def adopt(self, name: str, begin: Callable[[], None], end: Callable[[], None]) -> None:
