@@ -152,7 +152,7 @@ class Newcomer(Player):
         game: str,
         seats: int,
         dealer: Any,
-        tries: int = 16,
+        tries: int = 64,
         options: dict[str, Any] | None = None,
     ) -> int:
         """Player.seated_where, leaving a table by a tap on "Leave seat"."""
