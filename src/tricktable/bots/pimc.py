@@ -37,6 +37,15 @@ it has none of PIMC's *strategy fusion* — the solver's assumption that every l
 made knowing the deal. ``cards="solve"`` always solves (falling back to the heuristic where no
 solve ends in time), ``cards="rollout"`` always plays out.
 
+**Spades: the whole hand double-dummy** (``dds``, on by default). Beyond ``solve_cards``, a
+Spades world is valued by DDS, the bridge solver (:mod:`tricktable.search.solver.dds`:
+Spades' play is bridge's with spades trump), from the first card: a 13-card world in tens of
+milliseconds. Only where the hand's value is its side's trick count, never falling as it
+grows — no nil open, no ten bags in reach — does DDS answer; a world with a nil open is rolled
+out as above, and the last six tricks are solved by the project's own exact solver, which
+also keeps the lead rule (spades unbroken) that DDS does not. Without endplay installed, one
+line says so and the rollouts play.
+
 **Bidding** (Setback and the Pitch presets): each legal bid and passing is valued on sampled
 worlds (weighted by the auction so far, as above), the rest of the auction played by the
 model; ``bidding="solve"`` (the default, ``"auto"``, where the solver's compiled core is
@@ -75,6 +84,7 @@ Each solve is given the decision's deadline (:func:`~tricktable.search.solver.so
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Final
 
@@ -89,7 +99,11 @@ from tricktable.games.setback import Setback
 from tricktable.search.determinize import Determinizer
 from tricktable.search.inference import DEFAULT_BID_MISMATCH, DEFAULT_PLAY_MISMATCH, Inference
 from tricktable.search.solver import SolveTimeout, solve, supports
+from tricktable.search.solver.dds import DDSFailed, spades_values, tell_unavailable
+from tricktable.search.solver.dds import available as dds_loaded
 from tricktable.search.solver.fast import available as compiled
+
+_log = logging.getLogger("tricktable.pimc")
 
 #: the most worlds a card decision solves by default (the compiled solver affords a hundred
 #: or more at Setback's first trick in 0.5 s; the time binds first early in a hand)
@@ -142,6 +156,7 @@ class PimcBot(SearchBot):
         clock: str = "wall",
         cards: str = "auto",
         solve_cards: int = DEFAULT_SOLVE_CARDS,
+        dds: bool = True,
     ) -> None:
         if worlds < 1 or bid_worlds < 1:
             raise BotError(f"pimc needs at least one world, got {min(worlds, bid_worlds)}")
@@ -168,6 +183,9 @@ class PimcBot(SearchBot):
         self.clock = clock
         self.cards = cards
         self.solve_cards = solve_cards
+        self.dds = dds
+        # Whether this match's worlds go to DDS beyond ``solve_cards`` (Spades, DDS loaded).
+        self._dd = False
         # The model of every seat inside a world (rollouts, the bids' auctions), by seat.
         self._players: list[Bot] = []
         # Wall seconds a CPU second took in the last decision (the CPU clock's solver deadline).
@@ -205,6 +223,10 @@ class PimcBot(SearchBot):
         self._players = models = [other_phases_bot(game) for _ in range(game.num_players)]
         for s, one in enumerate(models):
             one.start_match(game, s, seed)
+        self._dd = self.dds and self.cards == "auto" and game.name == "spades"
+        if self._dd and not dds_loaded():
+            tell_unavailable("the heuristic's rollouts")
+            self._dd = False
         if isinstance(game, Setback) and self.bidding != "heuristic":
             solved = self.bidding == "solve" or (self.bidding == "auto" and compiled())
             self._bidder = PitchBidder(game, models, self.bid_suits, solved=solved)
@@ -318,13 +340,15 @@ class PimcBot(SearchBot):
                 break
             world = sampler.sample(rng)
             w = self._timed_weight(world, view) if self.inference else 1.0
-            moves: dict[int, float] | dict[int, int]
+            moves: dict[int, float] | dict[int, int] | None = None
             if solving:
                 try:
                     moves = solve(world, view.seat, budget.solver_deadline()).moves
                 except SolveTimeout:
                     break
-            else:
+            elif self._dd:
+                moves = self._double_dummy(world, view.seat)
+            if moves is None:
                 moves = self._rollouts(world, view.seat, legal)
             for card, value in moves.items():
                 totals[card] += w * value
@@ -341,6 +365,18 @@ class PimcBot(SearchBot):
             return self.cards == "solve"
         # The cards left in the hands, about: the seat's own, at every seat.
         return view.hand.bit_count() * view.game.num_players <= self.solve_cards
+
+    def _double_dummy(self, world: TrickState, seat: int) -> dict[int, int] | None:
+        """Each legal card's value in ``world`` by DDS (Spades), or None where DDS does not
+        model it (a nil open, bags past a ten in reach: rolled out instead). A DDS that
+        fails is logged once and not asked again this match."""
+        try:
+            found = spades_values(world, seat)
+        except DDSFailed as exc:
+            _log.warning("%s: the heuristic's rollouts play instead", exc)
+            self._dd = False
+            return None
+        return None if found is None else found.moves
 
     def _rollouts(self, world: TrickState, seat: int, legal: list[int]) -> dict[int, float]:
         """Each legal card's value in ``world`` when the model plays the rest of the hand for
