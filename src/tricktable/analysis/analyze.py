@@ -7,7 +7,9 @@ first) and at each decision of the chosen seats asks two questions:
   (:func:`tricktable.search.solver.solve`: the rest of the hand's score change for the seat's
   side minus the other side's under perfect play by everyone), the best card(s), and what the
   card played lost against them. Card play only, where the solver handles the game
-  (:func:`tricktable.search.solver.supports`).
+  (:func:`tricktable.search.solver.supports`). Spades from its first card: beyond six cards a
+  seat, by DDS where it models the hand (``solve(..., dds=True)``; a nil open or ten bags in
+  reach are searched by the project's solver, in the time given).
 - **with sampling** — what the best search bot would have done from the seat's own
   :class:`~tricktable.engine.trick.View` at that moment and nothing more
   (:func:`tricktable.search.explain.hint`: the same advice as the terminal game's ``hint``),
@@ -445,7 +447,8 @@ def _decision(state: TrickState, h: int, i: int, seat: int, action: int, asked: 
         if asked.solving:
             limit = asked.solve_time
             try:
-                solved = solve(state, seat, None if limit is None else perf_counter() + limit)
+                end = None if limit is None else perf_counter() + limit
+                solved = solve(state, seat, end, dds=True)
                 dd = DoubleDummy(dict(solved.moves), solved.moves[action])
                 unsolved = False
             except SolveTimeout:

@@ -84,7 +84,6 @@ Each solve is given the decision's deadline (:func:`~tricktable.search.solver.so
 
 from __future__ import annotations
 
-import logging
 import time
 from typing import Final
 
@@ -99,11 +98,14 @@ from tricktable.games.setback import Setback
 from tricktable.search.determinize import Determinizer
 from tricktable.search.inference import DEFAULT_BID_MISMATCH, DEFAULT_PLAY_MISMATCH, Inference
 from tricktable.search.solver import SolveTimeout, solve, supports
-from tricktable.search.solver.dds import DDSFailed, spades_values, tell_unavailable
+from tricktable.search.solver.dds import (
+    DDSFailed,
+    spades_values,
+    tell_failed,
+    tell_unavailable,
+)
 from tricktable.search.solver.dds import available as dds_loaded
 from tricktable.search.solver.fast import available as compiled
-
-_log = logging.getLogger("tricktable.pimc")
 
 #: the most worlds a card decision solves by default (the compiled solver affords a hundred
 #: or more at Setback's first trick in 0.5 s; the time binds first early in a hand)
@@ -198,6 +200,9 @@ class PimcBot(SearchBot):
         self.decisions = 0
         self.worlds_used = 0
         self.fallbacks = 0
+        #: worlds valued by DDS (Spades beyond ``solve_cards``), and those it did not model
+        self.dd_worlds = 0
+        self.dd_declined = 0
         #: bid decisions simulated, and the worlds they played out
         self.bid_decisions = 0
         self.bid_worlds_used = 0
@@ -373,10 +378,14 @@ class PimcBot(SearchBot):
         try:
             found = spades_values(world, seat)
         except DDSFailed as exc:
-            _log.warning("%s: the heuristic's rollouts play instead", exc)
+            tell_failed(exc, "the heuristic's rollouts")
             self._dd = False
             return None
-        return None if found is None else found.moves
+        if found is None:
+            self.dd_declined += 1
+            return None
+        self.dd_worlds += 1
+        return dict(found.moves)
 
     def _rollouts(self, world: TrickState, seat: int, legal: list[int]) -> dict[int, float]:
         """Each legal card's value in ``world`` when the model plays the rest of the hand for

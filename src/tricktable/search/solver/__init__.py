@@ -58,8 +58,18 @@ def supports(game: Game) -> bool:
     return game.name in _FOUR_SEATS and game.num_players == 4
 
 
+#: the cards a seat holds past which ``solve(..., dds=True)`` asks DDS (the project's own
+#: solver takes milliseconds up to here, and keeps Spades' lead rule exactly)
+DDS_ABOVE = 6
+
+
 def solve(
-    state: TrickState, seat: int, deadline: float | None = None, *, core: str = "auto"
+    state: TrickState,
+    seat: int,
+    deadline: float | None = None,
+    *,
+    core: str = "auto",
+    dds: bool = False,
 ) -> SolveResult:
     """Solve the rest of ``state``'s hand for ``seat`` with every hand known.
 
@@ -71,6 +81,12 @@ def solve(
     ``core``: ``"auto"`` (the compiled core, :mod:`.fast`, where it is built and takes the
     game, else the Python search: the same values), ``"python"`` (the reference) or ``"c"``
     (the compiled core, or a one-line error where it cannot).
+
+    ``dds``: a Spades position where the seat to play holds more than :data:`DDS_ABOVE`
+    cards is valued by DDS (:mod:`.dds`) where DDS models it and is installed — a whole hand
+    in tens of milliseconds, where the project's search takes seconds — else searched as
+    without. DDS lets an unbroken spade lead inside its search (the legal cards valued are
+    the position's own): its values were measured against this solver's (docs/solver.md).
     """
     if core not in ("auto", "python", "c"):
         raise TricktableError(f"solve: no core {core!r} (auto, python or c)")
@@ -88,6 +104,11 @@ def solve(
     if game.name == "spades":
         from tricktable.search.solver.spades import solve_spades
 
+        if dds and state.hands[state.to_act].bit_count() > DDS_ABOVE:
+            found = _by_dds(state, seat)
+            if found is not None:
+                return found
+
         return solve_spades(state, seat, deadline, core)
     if game.name == "all-fours":
         from tricktable.search.solver.all_fours import solve_all_fours
@@ -100,3 +121,19 @@ def solve(
     from tricktable.search.solver.pitch import check_pitch, solve_pitch
 
     return solve_pitch(check_pitch(state), seat, deadline, core)
+
+
+def _by_dds(state: TrickState, seat: int) -> SolveResult | None:
+    """DDS's values of a Spades position, or None where DDS is missing (told once), fails
+    (told) or does not model the position."""
+    from tricktable.search.solver import dds
+
+    if not dds.available():
+        dds.tell_unavailable("the project's solver")
+        return None
+    try:
+        found: SolveResult | None = dds.spades_values(state, seat)
+    except dds.DDSFailed as exc:
+        dds.tell_failed(exc, "the project's solver")
+        return None
+    return found

@@ -92,7 +92,12 @@ def tell_unavailable(instead: str) -> None:
     global _told
     if not _told and _why:
         _told = True
-        _log.warning("%s: %s plays instead", _why, instead)
+        _log.warning("%s: falling back to %s", _why, instead)
+
+
+def tell_failed(exc: Exception, instead: str) -> None:
+    """Log the one line of a DDS call that failed, and what plays ``instead``."""
+    _log.warning("%s: falling back to %s", exc, instead)
 
 
 # ---------------------------------------------------------------------------- the adapter
