@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tricktable.bots.pimc import PimcBot
-from tricktable.bots.registry import make_builtin
+from tricktable.bots.search_base import other_phases_bot
 from tricktable.engine.trick import PLAY, TrickState
 from tricktable.games import load_game
 from tricktable.search.solver import dds, solve
@@ -31,7 +31,7 @@ def played_to(spec: str, seed: int, cards: int, inside: int = 0) -> TrickState:
     game = load_game(spec)
     state = game.new_state(seed)
     state.deal()
-    bots = [make_builtin("heuristic") for _ in range(4)]
+    bots = [other_phases_bot(game) for _ in range(4)]  # the game's heuristic
     for seat, bot in enumerate(bots):
         bot.start_match(game, seat, seed)
     while not (
