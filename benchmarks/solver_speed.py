@@ -16,6 +16,12 @@ thrown-in deal is dealt again) and its declarer's first card drawn at random amo
 ones: in Setback that card names trump, so "a whole hand" means **the rest of the hand after
 the first lead**, 23 cards. ``solve(state, declarer)`` gives the exact value of every reply.
 
+**DDS** (``--cores dds``, Spades only): the bridge solver through endplay
+(:mod:`tricktable.search.solver.dds`) values every card of the seat to play from the same
+starts: the time of that one call, on every deal; ``modeled`` counts the deals where pimc and
+``analyze`` take its answer (no nil open, no ten bags in reach; the rest are searched by the
+project's solver or played out).
+
 **Hearts and Spades**: a whole 13-card hand is far beyond a pure-Python solver (a dozen cards
 a seat left already takes minutes on some deals), so each is timed **from the lead of a later
 trick**: with ``k`` cards a seat left, for each ``k`` of ``--cards``. Seeded deals are played
@@ -44,13 +50,14 @@ import statistics
 import sys
 import time
 
+from tricktable.cards import SPADES
 from tricktable.engine.actions import BID
 from tricktable.engine.phases import PLAY
 from tricktable.engine.state import TrickState
 from tricktable.games import load_game
 from tricktable.games.setback import SetbackState
 from tricktable.games.spades import SpadesState
-from tricktable.search.solver import SolveTimeout, fast, solve
+from tricktable.search.solver import SolveTimeout, dds, fast, solve
 from tricktable.search.solver.core import Search
 from tricktable.search.solver.spades import SpadesRules
 
@@ -138,8 +145,12 @@ def timed(
     for state, seat in states:
         start = time.process_time()
         try:
-            result = solve(state, seat, time.perf_counter() + cap, core=core)
-            nodes.append(result.nodes)
+            if core == "dds":
+                leader = state.trick_leader if state.trick else state.to_act
+                dds.future_tricks(state.hands, state.trick, leader, SPADES, state.step)
+            else:
+                result = solve(state, seat, time.perf_counter() + cap, core=core)
+                nodes.append(result.nodes)
             times.append(time.process_time() - start)
         except SolveTimeout:
             over += 1
@@ -166,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--cores",
         default="c,python" if fast.available() else "python",
-        help="the solver cores to time: c (where built), python",
+        help="the solver cores to time: c (where built), python, dds (Spades only)",
     )
     parser.add_argument(
         "--cards", default="13,10,7", help="Hearts and Spades, the C core: cards a seat to start"
@@ -184,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     cores = [c.strip() for c in args.cores.split(",") if c.strip()]
     if "c" in cores and not fast.available():
         parser.error("the C core is not built (see docs/solver.md)")
+    if "dds" in cores and not dds.available():
+        parser.error(dds.unavailable_reason())
     figures: dict[str, object] = {
         "load_before": os.getloadavg()[0],
         "python": platform.python_version(),
@@ -191,10 +204,12 @@ def main(argv: list[str] | None = None) -> int:
         "c_core_built": fast.available(),
     }
     for core in cores:
-        deals = args.deals if core == "c" else args.python_deals
-        cards = args.cards if core == "c" else args.python_cards
+        deals = args.python_deals if core == "python" else args.deals
+        cards = args.python_cards if core == "python" else args.cards
         starts = [int(k) for k in cards.split(",") if k.strip()]
         for game in games:
+            if core == "dds" and game != "spades":
+                continue  # DDS models Spades only
             if game == "setback":
                 hands: list[tuple[TrickState, int]] = []
                 for seed in range(args.first_seed, args.first_seed + deals):
@@ -211,6 +226,10 @@ def main(argv: list[str] | None = None) -> int:
                     figures[label] = found = timed(states, core, args.cap, args.raw)
                     if game == "spades" and core == "c":
                         found["trick_mode"] = sum(trick_counted(*pair) for pair in states)
+                    if core == "dds":
+                        found["modeled"] = sum(
+                            dds.spades_values(*pair) is not None for pair in states
+                        )
             else:
                 parser.error(f"unknown game {game!r}: setback, hearts or spades")
     if not args.no_engine:
