@@ -56,9 +56,11 @@ without the compiled core) plays the hand out by the model instead. Scored by th
 rules; the highest value wins, a bid needing to beat passing by ``bid_margin`` points
 (:mod:`tricktable.bots.pimc_bidding` has the rule). The trump is named by the first
 lead in every Pitch preset, which the card search covers (the solver values each first card
-with the trump it names). ``bidding="heuristic"`` bids as the heuristic does. Spades' bids and
-Hearts' passes are the game's heuristic's (not simulated), as is anything else before the
-first card.
+with the trump it names). ``bidding="heuristic"`` bids as the heuristic does. Spades' bids:
+``bidding="solve"`` values every bid on sampled deals solved by DDS from the first lead
+(:mod:`tricktable.bots.pimc_spades`), any other setting bids as the heuristic does (the
+default: see docs/strength.md). Hearts' passes are the game's heuristic's (not simulated), as
+is anything else before the first card.
 
 **Budget.** ``worlds`` is the most worlds a card decision solves, ``bid_worlds`` the most a bid
 decision plays out; ``max_seconds`` (0.5 s by default) the time of either: sampling stops when
@@ -90,6 +92,7 @@ from typing import Final
 from tricktable.bots.base import Bot
 from tricktable.bots.budget import CLOCKS, Budget
 from tricktable.bots.pimc_bidding import DEFAULT_MARGIN, DEFAULT_SUITS, BidEstimate, PitchBidder
+from tricktable.bots.pimc_spades import SpadesBidder
 from tricktable.bots.search_base import SearchBot, other_phases_bot
 from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState, View
 from tricktable.errors import BotError, TricktableError
@@ -195,7 +198,7 @@ class PimcBot(SearchBot):
         self._model: Bot | None = None
         self._weigh: Inference | None = None
         self._auction: Inference | None = None
-        self._bidder: PitchBidder | None = None
+        self._bidder: PitchBidder | SpadesBidder | None = None
         #: card-play decisions searched, worlds they solved, and those no world was solved for
         self.decisions = 0
         self.worlds_used = 0
@@ -232,6 +235,11 @@ class PimcBot(SearchBot):
         if self._dd and not dds_loaded():
             tell_unavailable("the heuristic's rollouts")
             self._dd = False
+        if game.name == "spades" and self.bidding == "solve" and game.num_players == 4:
+            if dds_loaded():
+                self._bidder = SpadesBidder(models)
+            else:
+                tell_unavailable("the heuristic's bids")
         if isinstance(game, Setback) and self.bidding != "heuristic":
             solved = self.bidding == "solve" or (self.bidding == "auto" and compiled())
             self._bidder = PitchBidder(game, models, self.bid_suits, solved=solved)
