@@ -1,7 +1,9 @@
-"""The ``pimc`` bot: perfect-information Monte Carlo, for every game the solver supports.
+"""The ``pimc`` bot: perfect-information Monte Carlo, for every game a solver here supports.
 
 The games: those :func:`tricktable.search.solver.supports` names (Setback and the Pitch
-presets, Hearts, Spades); any other is refused with one line.
+presets, Hearts, Spades), and partnership Euchre, which DDS solves
+(:func:`tricktable.search.solver.dds.models`, where endplay is installed); any other is
+refused with one line.
 
 **Card play.** Each decision
 
@@ -103,11 +105,13 @@ from tricktable.search.inference import DEFAULT_BID_MISMATCH, DEFAULT_PLAY_MISMA
 from tricktable.search.solver import SolveTimeout, solve, supports
 from tricktable.search.solver.dds import (
     DDSFailed,
-    spades_values,
     tell_failed,
     tell_unavailable,
+    unavailable_reason,
 )
 from tricktable.search.solver.dds import available as dds_loaded
+from tricktable.search.solver.dds import models as dds_models
+from tricktable.search.solver.dds import values as dds_values
 from tricktable.search.solver.fast import available as compiled
 
 #: the most worlds a card decision solves by default (the compiled solver affords a hundred
@@ -189,8 +193,10 @@ class PimcBot(SearchBot):
         self.cards = cards
         self.solve_cards = solve_cards
         self.dds = dds
-        # Whether this match's worlds go to DDS beyond ``solve_cards`` (Spades, DDS loaded).
+        # Whether this match's worlds go to DDS beyond ``solve_cards`` (Spades, Euchre).
         self._dd = False
+        # Whether the project's exact solver takes this match's game.
+        self._exact = True
         # The model of every seat inside a world (rollouts, the bids' auctions), by seat.
         self._players: list[Bot] = []
         # Wall seconds a CPU second took in the last decision (the CPU clock's solver deadline).
@@ -217,8 +223,13 @@ class PimcBot(SearchBot):
     # ------------------------------------------------------------------ the Bot interface
 
     def start_match(self, game: Game, seat: int, seed: int) -> None:
-        if not supports(game):
+        # The project's exact solver, or DDS alone (Euchre: its bowers mapped into trump).
+        self._exact = supports(game)
+        by_dds = dds_models(game) and dds_loaded() and self.dds and self.cards != "rollout"
+        if not self._exact and not by_dds:
             why = "its solver does not support that game"
+            if dds_models(game):
+                why = unavailable_reason() or "pimc was asked not to use DDS"
             if game.num_players != 4 and _solved_at_four(game.name):
                 why = f"its solver plays {game.name} at four seats, not {game.num_players}"
             raise BotError(f"the pimc bot cannot play {game.name}: {why}")
@@ -231,7 +242,7 @@ class PimcBot(SearchBot):
         self._players = models = [other_phases_bot(game) for _ in range(game.num_players)]
         for s, one in enumerate(models):
             one.start_match(game, s, seed)
-        self._dd = self.dds and self.cards == "auto" and game.name == "spades"
+        self._dd = self.dds and self.cards != "rollout" and dds_models(game)
         if self._dd and not dds_loaded():
             tell_unavailable("the heuristic's rollouts")
             self._dd = False
@@ -373,18 +384,21 @@ class PimcBot(SearchBot):
         return totals, weight, used
 
     def _solves(self, view: View) -> bool:
-        """Whether this card decision solves its worlds (else plays them out: ``cards``)."""
+        """Whether this card decision solves its worlds by the project's exact solver (else
+        by DDS where it answers, or plays them out: ``cards``)."""
+        if not self._exact:
+            return False  # Euchre: DDS or playouts
         if self.cards != "auto":
             return self.cards == "solve"
         # The cards left in the hands, about: the seat's own, at every seat.
         return view.hand.bit_count() * view.game.num_players <= self.solve_cards
 
     def _double_dummy(self, world: TrickState, seat: int) -> dict[int, int] | None:
-        """Each legal card's value in ``world`` by DDS (Spades), or None where DDS does not
-        model it (a nil open, bags past a ten in reach: rolled out instead). A DDS that
-        fails is logged once and not asked again this match."""
+        """Each legal card's value in ``world`` by DDS (Spades, Euchre), or None where DDS
+        does not model it (a nil open, bags past a ten in reach, a lone hand: rolled out). A
+        DDS that fails is logged once and not asked again this match."""
         try:
-            found = spades_values(world, seat)
+            found = dds_values(world, seat)
         except DDSFailed as exc:
             tell_failed(exc, "the heuristic's rollouts")
             self._dd = False

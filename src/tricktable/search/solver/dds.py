@@ -38,9 +38,10 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from tricktable.cards import JACK, card_of
 from tricktable.errors import TricktableError
 
 __all__ = [
@@ -48,11 +49,15 @@ __all__ = [
     "available",
     "card_from_dds",
     "card_to_dds",
+    "euchre_code",
+    "euchre_values",
     "future_tricks",
+    "models",
     "seat_from_dds",
     "seat_to_dds",
     "spades_values",
     "unavailable_reason",
+    "values",
 ]
 
 _log = logging.getLogger("tricktable.dds")
@@ -130,6 +135,36 @@ def seat_from_dds(hand: int, step: int = 1) -> int:
     return seat_to_dds(hand, step)  # the map is its own inverse: 3 * 3 = 9 = 1 (mod 4)
 
 
+#: how a game's cards are DDS's: a card as DDS's (suit, rank)
+Code = Callable[[int], tuple[int, int]]
+
+
+def euchre_code(trump: int) -> Code:
+    """Euchre's cards as DDS's with ``trump`` (0 clubs .. 3 spades): the right bower (the
+    trump jack) is the trump ace, the left bower (the jack of the same colour) the trump king,
+    the trump ace, king and queen the queen, jack and ten, the trump ten and nine the nine and
+    eight; the other suits as they are, less the left bower. DDS then follows suit and ranks
+    trumps as Euchre does."""
+    left = card_of(_SAME_COLOUR[trump], JACK)
+    right = card_of(trump, JACK)
+
+    def code(card: int) -> tuple[int, int]:
+        if card == right:
+            return 3 - trump, 14
+        if card == left:
+            return 3 - trump, 13
+        suit, rank = card_to_dds(card)
+        if card // 13 == trump:  # A, K, Q to 12, 11, 10 under the bowers; 10, 9 to 9, 8
+            return suit, rank - 2 if rank >= 12 else rank - 1
+        return suit, rank
+
+    return code
+
+
+#: the suit of the same colour (clubs and spades, diamonds and hearts)
+_SAME_COLOUR: Final = (3, 2, 1, 0)
+
+
 def future_tricks(
     hands: Sequence[int],
     trick: Sequence[int],
@@ -137,6 +172,7 @@ def future_tricks(
     trump: int | None,
     step: int = 1,
     every: bool = True,
+    code: Code = card_to_dds,
 ) -> dict[int, int]:
     """Each card the seat to play holds, with the tricks its side takes from this trick on.
 
@@ -145,7 +181,8 @@ def future_tricks(
     ``leader``, ``trump`` the trump suit (0 clubs .. 3 spades) or None, ``step`` the turn's
     direction. Every card the seat holds is valued, legal or not: DDS lists the cards that
     follow suit where the seat can. Without ``every``, only one best card (and those equal to
-    it) is valued: about two and a half times faster from a whole hand.
+    it) is valued: about two and a half times faster from a whole hand. ``code`` gives each
+    card's DDS suit and rank (:func:`card_to_dds`; :func:`euchre_code` for the bowers).
     """
     if _dds is None:
         raise DDSFailed(_why)
@@ -157,13 +194,21 @@ def future_tricks(
     for i in range(3):
         deal.currentTrickSuit[i] = deal.currentTrickRank[i] = 0
     for i, card in enumerate(trick):
-        deal.currentTrickSuit[i], deal.currentTrickRank[i] = card_to_dds(card)
+        deal.currentTrickSuit[i], deal.currentTrickRank[i] = code(card)
+    back: dict[tuple[int, int], int] = {}
     for seat, hand in enumerate(hands):
         if hand >> 52:
             raise DDSFailed("DDS plays a 52-card deck: no jokers")
         row = deal.remainCards[seat_to_dds(seat, step)]
-        for suit in range(4):
-            row[3 - suit] = (hand >> (13 * suit) & 0x1FFF) << 2
+        for i in range(4):
+            row[i] = 0
+        while hand:
+            low = hand & -hand
+            card = low.bit_length() - 1
+            hand ^= low
+            suit, rank = back_key = code(card)
+            row[suit] |= 1 << rank
+            back[back_key] = card
     found = _dds.futureTricks()
     try:
         with _LOCK:
@@ -181,7 +226,10 @@ def future_tricks(
         ranks = 1 << found.rank[i] | found.equals[i]
         for rank in range(2, 15):
             if ranks >> rank & 1:
-                out[card_from_dds(suit, rank)] = score
+                named = back.get((suit, rank))
+                if named is None:
+                    raise DDSFailed(f"DDS named a card nobody holds (suit {suit}, rank {rank})")
+                out[named] = score
     return out
 
 
@@ -231,3 +279,67 @@ def spades_values(state: Any, seat: int) -> Any:
         moves[card] = by_tricks[got if mine else left - got]
     best = max(moves.values()) if mine else min(moves.values())
     return SolveResult(best, moves, 0)
+
+
+# ----------------------------------------------------------------------------------- Euchre
+
+
+def euchre_values(state: Any, seat: int) -> Any:
+    """Every legal card's value for ``seat``'s side in partnership Euchre by DDS (its side's
+    points for the hand minus the other's), as a
+    :class:`~tricktable.search.solver.core.SolveResult`; None for a lone hand (three seats
+    play: not bridge). The makers' points never fall as their tricks grow (euchred 2 to the
+    defenders, 3 or 4 tricks 1, a march 2), so the most tricks is the best score for both
+    sides; the bowers are mapped into the trump suit (:func:`euchre_code`)."""
+    from tricktable.games.euchre import EuchreState, hand_points
+    from tricktable.search.solver.core import SolveResult, check_play
+
+    if not isinstance(state, EuchreState) or state.n != 4:
+        raise TricktableError(f"DDS values: {state.game.name} at {state.n} seats is not Euchre")
+    if not 0 <= seat < 4:
+        raise TricktableError(f"DDS values: no seat {seat} at this table")
+    if state.alone:
+        return None
+    check_play(state)
+    trump = state.tables.suit
+    to_act = state.to_act
+    left = state.hands[to_act].bit_count()
+    leader = state.trick_leader if state.trick else to_act
+    tricks = future_tricks(
+        state.hands, state.trick, leader, trump, state.step, code=euchre_code(trump)
+    )
+    makers = state.maker & 1
+    won = state.tricks_won
+    before = won[makers] + won[makers + 2]
+
+    def value(maker_tricks: int) -> int:
+        made, points = hand_points(maker_tricks, False)
+        return points if made == (seat & 1 == makers) else -points
+
+    moves: dict[int, int] = {}
+    for card in state.legal_actions():
+        got = tricks.get(card)
+        if got is None:
+            raise DDSFailed(f"DDS gave no value for a legal card ({card})")
+        ours = got if to_act & 1 == makers else left - got
+        moves[card] = value(before + ours)
+    mine = (seat & 1) == (to_act & 1)
+    best = max(moves.values()) if mine else min(moves.values())
+    return SolveResult(best, moves, 0)
+
+
+# --------------------------------------------------------------------------------- the games
+
+
+def models(game: Any) -> bool:
+    """Whether DDS values ``game``'s card play here (:func:`values`): Spades and Euchre at
+    four seats, in partnerships."""
+    return game.name in ("spades", "euchre") and game.num_players == 4
+
+
+def values(state: Any, seat: int) -> Any:
+    """DDS's :class:`~tricktable.search.solver.core.SolveResult` for ``seat`` in a game
+    :func:`models` (None where it does not model the position)."""
+    if state.game.name == "euchre":
+        return euchre_values(state, seat)
+    return spades_values(state, seat)
