@@ -322,8 +322,13 @@ def test_sampled_auction_worlds_never_contradict_the_view() -> None:
 
 
 def test_refuses_a_game_without_a_solver() -> None:
+    with pytest.raises(BotError, match="cannot play oh-hell"):
+        PimcBot().start_match(load_game("oh-hell"), 0, 1)
+    # Euchre is DDS's alone: asked not to use it, pimc cannot play it (nor cut-throat Euchre)
+    with pytest.raises(BotError, match="cannot play euchre: pimc was asked not to use DDS"):
+        PimcBot(dds=False).start_match(load_game("euchre"), 0, 1)
     with pytest.raises(BotError, match="cannot play euchre"):
-        PimcBot().start_match(load_game("euchre"), 0, 1)
+        PimcBot().start_match(load_game("euchre(players=3)"), 0, 1)
 
 
 def test_beats_random_in_setback() -> None:

@@ -85,9 +85,12 @@ class Hint:
 
 
 def hint_bot(game: Game) -> str:
-    """The search bot a hint asks for ``game``: ``pimc`` where the solver it needs handles
-    the game's hands (what :meth:`PimcBot.start_match` checks), else ``ismcts``."""
-    return "pimc" if supports(game) else "ismcts"
+    """The search bot a hint asks for ``game``: ``pimc`` where a solver it needs handles
+    the game's hands (what :meth:`PimcBot.start_match` checks: the project's, or DDS for
+    Euchre), else ``ismcts``."""
+    from tricktable.search.solver import dds
+
+    return "pimc" if supports(game) or (dds.models(game) and dds.available()) else "ismcts"
 
 
 def hint(
