@@ -234,17 +234,16 @@ def test_search_bots_play_every_table_legally(name: str) -> None:
     """ismcts and pimc (tiny budgets) play a hand without fault, or pimc refuses the game in
     one line: their worlds are sampled from a view at any table size."""
     from tricktable.bots.ismcts import IsmctsBot
-    from tricktable.bots.pimc import PimcBot
+    from tricktable.bots.pimc import PimcBot, plays
     from tricktable.match import Referee
     from tricktable.search.rules import unsupported
-    from tricktable.search.solver import supports
 
     game = load_game(name)
     search: list[Callable[[], Bot]] = [lambda: IsmctsBot(iterations=8, max_seconds=None)]
     if unsupported(game):  # a stock or hidden actions the search cannot sample yet
         with pytest.raises(BotError, match=f"ismcts bot cannot play {game.name}: "):
             search.pop()().start_match(game, 0, 1)
-    if supports(game):
+    if plays(game):
         search.append(lambda: PimcBot(worlds=2, max_seconds=0.01, bid_worlds=2))
     else:
         with pytest.raises(BotError, match=f"cannot play {game.name}") as refused:

@@ -457,6 +457,12 @@ class PimcBot(SearchBot):
         return self._auction.weight(world, view)
 
 
+def plays(game: Game) -> bool:
+    """Whether the pimc bot (at its defaults) plays ``game``: the project's solver takes it,
+    or DDS does where it is installed (partnership Euchre)."""
+    return supports(game) or (dds_models(game) and dds_loaded())
+
+
 def _solved_at_four(name: str) -> bool:
     """Whether the solver plays game ``name`` at its four-seat default (False: not a game)."""
     try:
@@ -465,4 +471,4 @@ def _solved_at_four(name: str) -> bool:
         return False
 
 
-__all__ = ["PimcBot"]
+__all__ = ["PimcBot", "plays"]

@@ -25,11 +25,10 @@ from typing import Final
 
 from tricktable.bots.base import Bot
 from tricktable.bots.ismcts import DEFAULT_ITERATIONS, IsmctsBot
-from tricktable.bots.pimc import DEFAULT_BID_WORLDS, DEFAULT_WORLDS, PimcBot
+from tricktable.bots.pimc import DEFAULT_BID_WORLDS, DEFAULT_WORLDS, PimcBot, plays
 from tricktable.bots.search_base import other_phases_bot
 from tricktable.engine.trick import PLAY, Game, View
 from tricktable.errors import TricktableError
-from tricktable.search.solver import supports
 
 __all__ = ["DEFAULT_BUDGET", "Choice", "Hint", "hint", "hint_bot"]
 
@@ -88,9 +87,7 @@ def hint_bot(game: Game) -> str:
     """The search bot a hint asks for ``game``: ``pimc`` where a solver it needs handles
     the game's hands (what :meth:`PimcBot.start_match` checks: the project's, or DDS for
     Euchre), else ``ismcts``."""
-    from tricktable.search.solver import dds
-
-    return "pimc" if supports(game) or (dds.models(game) and dds.available()) else "ismcts"
+    return "pimc" if plays(game) else "ismcts"
 
 
 def hint(

@@ -93,11 +93,11 @@ four_seat_games = table_games
 
 def bot_choices(game: Game) -> list[tuple[str, str]]:
     """(label, spec) of the players that can sit at ``game``: characters, then plain bots."""
-    from tricktable.search.solver import supports
+    from tricktable.bots.pimc import plays
 
     choices = [(f"{c.display} (character)", c.name) for c in CHARACTERS.values()]
     for name in BOTS:
-        if (name == "pimc" and not supports(game)) or (name == "cfr" and game.name != "setback"):
+        if (name == "pimc" and not plays(game)) or (name == "cfr" and game.name != "setback"):
             continue
         choices.append((name, name))
     return choices
