@@ -21,7 +21,8 @@ def test_the_expert_of_each_game() -> None:
     bot = make_bot("expert")
     assert isinstance(bot, ExpertBot) and bot.name == "expert"
     pimc = "pimc(max_seconds=0.5)" if fast.available() else ISMCTS
-    for spec, name in [("setback", pimc), ("ten-point-pitch", pimc), ("hearts", ISMCTS)]:
+    cases = [("setback", pimc), ("ten-point-pitch", pimc), ("hearts", ISMCTS), ("spades", pimc)]
+    for spec, name in [*cases, ("spades(players=3)", ISMCTS), ("euchre", ISMCTS)]:
         assert expert_spec(load_game(spec)) == name
     bot.start_match(load_game("hearts"), 0, 1)
     assert bot.name == "ismcts"
@@ -30,6 +31,16 @@ def test_the_expert_of_each_game() -> None:
     bot.close()
     # With options, the level is ismcts with them (docs/characters.md).
     assert make_bot("expert(iterations=50)").name == "ismcts"
+
+
+def test_spades_expert_is_ismcts_without_dds(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tricktable.search.solver import dds
+
+    monkeypatch.setattr(dds, "available", lambda: False)
+    assert expert_spec(load_game("spades")) == ISMCTS
+    assert expert_spec(load_game("setback")) == (
+        "pimc(max_seconds=0.5)" if fast.available() else ISMCTS
+    )
 
 
 def test_it_plays_as_the_bot_it_chose(monkeypatch: pytest.MonkeyPatch) -> None:
