@@ -30,6 +30,11 @@ The same search is compiled in C (:mod:`.fast`, ``_dd.c``: a setuptools extensio
 times faster; ``solve`` uses it wherever it is built (every game here, each of its options),
 and the Python search, the reference, wherever it is not. Both give the same values
 (docs/solver.md).
+
+Whole Spades hands are beyond both in a decision's time (a median of a second for 13
+cards), and Spades' play is bridge's: :mod:`.dds` asks DDS, the bridge solver, where the
+hand's value is its sides' trick count (``solve(..., dds=True)``, and ``pimc``'s worlds); it
+also plays partnership Euchre, which this solver does not.
 """
 
 from __future__ import annotations
