@@ -22,7 +22,8 @@ def test_the_expert_of_each_game() -> None:
     assert isinstance(bot, ExpertBot) and bot.name == "expert"
     pimc = "pimc(max_seconds=0.5)" if fast.available() else ISMCTS
     cases = [("setback", pimc), ("ten-point-pitch", pimc), ("hearts", ISMCTS), ("spades", pimc)]
-    for spec, name in [*cases, ("spades(players=3)", ISMCTS), ("euchre", ISMCTS)]:
+    cases += [("euchre", pimc), ("spades(players=3)", ISMCTS), ("euchre(players=3)", ISMCTS)]
+    for spec, name in [*cases, ("oh-hell", ISMCTS)]:
         assert expert_spec(load_game(spec)) == name
     bot.start_match(load_game("hearts"), 0, 1)
     assert bot.name == "ismcts"
@@ -33,11 +34,12 @@ def test_the_expert_of_each_game() -> None:
     assert make_bot("expert(iterations=50)").name == "ismcts"
 
 
-def test_spades_expert_is_ismcts_without_dds(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_spades_and_euchre_experts_are_ismcts_without_dds(monkeypatch: pytest.MonkeyPatch) -> None:
     from tricktable.search.solver import dds
 
     monkeypatch.setattr(dds, "available", lambda: False)
     assert expert_spec(load_game("spades")) == ISMCTS
+    assert expert_spec(load_game("euchre")) == ISMCTS
     assert expert_spec(load_game("setback")) == (
         "pimc(max_seconds=0.5)" if fast.available() else ISMCTS
     )

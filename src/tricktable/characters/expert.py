@@ -5,8 +5,9 @@ the choice is a table, not a rule: ``pimc`` where it was measured stronger than 
 and ``ismcts`` elsewhere. ``pimc`` needs the solver's compiled core to be strong (the pure
 Python solver buys a few worlds a decision, and its bids fall back to playouts), so where the
 core is not built every game gets ``ismcts``; in Spades it needs DDS too (its worlds solved
-from the first card: without DDS it lost to ``ismcts``), so without endplay Spades' expert is
-``ismcts``.
+from the first card: without DDS it lost to ``ismcts``), and Euchre is DDS's alone, so without
+endplay their expert is ``ismcts`` (and in cut-throat Spades and Euchre, which DDS does not
+model).
 
 Both search with a budget a person does not wait on: 0.5 s a decision at most.
 """
@@ -22,13 +23,16 @@ from tricktable.engine.trick import Game
 ISMCTS: Final = "ismcts(iterations=500,max_seconds=0.5)"
 #: the expert's bot by the game's ``name`` where it is not ismcts, and the measurement that
 #: put it there (docs/strength.md): pimc v ismcts, duplicate, 95% interval above 0 — Setback
-#: +0.475 over 1,100 deals; Spades (whole hands by DDS) +22.5 over 80 deals
+#: +0.475 over 1,100 deals; Spades (whole hands by DDS) +22.5 over 80 deals; partnership
+#: Euchre (by DDS) +0.062 over 600 deals
 STRONGEST: Final[dict[str, str]] = {
     "setback": "pimc(max_seconds=0.5)",
     "spades": "pimc(max_seconds=0.5)",
+    "euchre": "pimc(max_seconds=0.5)",
 }
-#: the games whose expert is pimc only where DDS is installed (see the module)
-NEEDS_DDS: Final = frozenset({"spades"})
+#: the games whose expert is pimc only where DDS is installed, at the tables it models (see
+#: the module): partnership Spades and Euchre
+NEEDS_DDS: Final = frozenset({"spades", "euchre"})
 
 
 def expert_spec(game: Game) -> str:
