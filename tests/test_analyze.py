@@ -277,12 +277,12 @@ def test_cli_errors_are_one_line(tmp_path: Path, made: tuple[Path, dict[str, Any
     _one_line_error(_cli("analyze", str(cut), "--no-sampling"), "middle of hand 1")
     _one_line_error(_cli("analyze", str(made[0]), "--hands", "x"), "bad --hands")
     _one_line_error(_cli("analyze", str(made[0]), "--seat", "7"), "no seat 7")
-    # A game the solver does not know, without the sampling that could analyse it.
-    euchre = tmp_path / "euchre.json"
-    run = _cli("play", "--game", "euchre", "--players", "random,random,random,random",
-               "--seed", "1", "--max-hands", "1", "--save", str(euchre))  # fmt: skip
+    # A game no solver here knows, without the sampling that could analyse it.
+    oh_hell = tmp_path / "oh-hell.json"
+    run = _cli("play", "--game", "oh-hell", "--players", "random,random,random,random",
+               "--seed", "1", "--max-hands", "1", "--save", str(oh_hell))  # fmt: skip
     assert run.returncode == 0, run.stderr
-    _one_line_error(_cli("analyze", str(euchre), "--no-sampling"), "no double-dummy solver")
+    _one_line_error(_cli("analyze", str(oh_hell), "--no-sampling"), "no double-dummy solver")
 
 
 def test_cli_json_parses_and_the_text_report_names_who_lost_what(
@@ -395,5 +395,23 @@ def test_a_spades_hand_is_analysed_from_its_first_card() -> None:
     assert all(not d.unsolved for d in found.decisions)
     for d in first:
         state = _state_before(record, 0, d.index)
+        assert d.double_dummy is not None
+        assert d.double_dummy.values == solve(state, d.seat, dds=True).moves
+
+
+def test_a_euchre_hand_is_analysed_by_dds() -> None:
+    """Partnership Euchre, which the project's solver does not take: DDS values every card
+    decision of a hand not played alone (a lone hand is left without a value, not unsolved)."""
+    game = load_game("euchre")
+    bots = [make_bot("heuristic"), make_bot("random")] * 2
+    record = to_record(play_match(game, bots, 4, max_hands=3))
+    found = analyze(record, sampling=False)
+    played = [d for d in found.decisions if d.playing and not d.forced]
+    assert played and not any(d.unsolved for d in played)
+    valued = [d for d in played if d.double_dummy is not None]
+    assert valued
+    for d in valued[:6]:
+        state = _state_before(record, d.hand, d.index)
+        assert not state.alone  # type: ignore[attr-defined]
         assert d.double_dummy is not None
         assert d.double_dummy.values == solve(state, d.seat, dds=True).moves

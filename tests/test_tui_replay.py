@@ -289,7 +289,7 @@ def test_hearts_steps_through_the_passes_and_tricks() -> None:
 
 
 def test_why_there_is_no_analysis() -> None:
-    euchre = load(other_record("euchre"))
+    oh_hell = load(other_record("oh-hell"))
     cut = load(setback_record())
     # The first hand cut short after move 9 by a forfeit of North's (a record/2 note).
     cut["format"] = "tricktable-record/2"
@@ -308,14 +308,14 @@ def test_why_there_is_no_analysis() -> None:
         assert "the match is over" in text_of(screen, "#rp-facts")
 
     async def unsolved(screen: ReplayScreen, pilot: Pilot[None]) -> None:
-        lines["euchre"] = text_of(screen, "#rp-analysis")
+        lines["oh-hell"] = text_of(screen, "#rp-analysis")
 
     run(ReplayScreen(cut, ASCII), stopped)
-    run(ReplayScreen(euchre, ASCII), unsolved)
+    run(ReplayScreen(oh_hell, ASCII), unsolved)
     assert lines["setback"] == (
         "no analysis: the record's only hand did not finish (analyze takes finished hands only)"
     )
-    assert lines["euchre"].startswith("no analysis: no double-dummy solver for euchre")
+    assert lines["oh-hell"].startswith("no analysis: no double-dummy solver for oh-hell")
 
 
 def test_a_corrupt_record_is_one_clear_line(tmp_path: Path) -> None:

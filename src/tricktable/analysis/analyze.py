@@ -9,7 +9,8 @@ first) and at each decision of the chosen seats asks two questions:
   card played lost against them. Card play only, where the solver handles the game
   (:func:`tricktable.search.solver.supports`). Spades from its first card: beyond six cards a
   seat, by DDS where it models the hand (``solve(..., dds=True)``; a nil open or ten bags in
-  reach are searched by the project's solver, in the time given).
+  reach are searched by the project's solver, in the time given). Partnership Euchre by DDS
+  alone (:func:`double_dummy_solvable`).
 - **with sampling** — what the best search bot would have done from the seat's own
   :class:`~tricktable.engine.trick.View` at that moment and nothing more
   (:func:`tricktable.search.explain.hint`: the same advice as the terminal game's ``hint``),
@@ -41,6 +42,7 @@ __all__ = [
     "Sampled",
     "SeatSummary",
     "analyze",
+    "double_dummy_solvable",
 ]
 
 #: points a decision must lose (by either measure) to count as a mistake, by default
@@ -365,7 +367,7 @@ def analyze(
         )
     if not final.history:
         raise AnalysisError("the record has no hand to analyse")
-    solvable = supports(game)
+    solvable = double_dummy_solvable(game)
     if not solvable and not sampling:
         named = game.name if game.num_players == 4 else game.spec()  # a size it does not solve
         raise AnalysisError(
@@ -464,6 +466,17 @@ def _decision(state: TrickState, h: int, i: int, seat: int, action: int, asked: 
         if given.choices:
             advice = Sampled(given, action)
     return replace(decision, double_dummy=dd, sampled=advice, unsolved=unsolved)
+
+
+def double_dummy_solvable(game: Game) -> bool:
+    """Whether :func:`analyze` gives ``game``'s card play double-dummy values: the solver
+    :func:`~tricktable.search.solver.supports` it, or it is partnership Euchre with DDS
+    installed (``solve(..., dds=True)``; a lone hand is left without values)."""
+    from tricktable.search.solver import dds
+
+    if supports(game):
+        return True
+    return game.name == "euchre" and dds.models(game) and dds.available()
 
 
 def _chosen(given: Iterable[int] | None, count: int, what: str, base: int) -> set[int]:

@@ -30,14 +30,19 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.widgets import Button, DataTable, Footer, Static
 
-from tricktable.analysis.analyze import DEFAULT_THRESHOLD, AnalysisError, Decision, analyze
+from tricktable.analysis.analyze import (
+    DEFAULT_THRESHOLD,
+    AnalysisError,
+    Decision,
+    analyze,
+    double_dummy_solvable,
+)
 from tricktable.cards import SUIT_NAMES, SUITS, parse_card
 from tricktable.engine import actions as act
 from tricktable.engine.trick import PLAY, HandLog, TrickState
 from tricktable.errors import RecordError, TricktableError
 from tricktable.records import load_record, replay
 from tricktable.search.explain import value_text
-from tricktable.search.solver import supports
 from tricktable.seat.games import Presenter, Seating, presenter_for, safely
 from tricktable.seat.games.base import HandSeen
 from tricktable.seat.phrases import to_plain
@@ -580,7 +585,7 @@ class ReplayScreen(FittedScreen[None]):
 
     def _why_not(self) -> str | None:
         """Why the match cannot be analysed here, or None."""
-        if not supports(self.game):
+        if not double_dummy_solvable(self.game):
             return (
                 f"no double-dummy solver for {self.game.name}"
                 " (tricktable analyze with sampling judges it, slowly)"

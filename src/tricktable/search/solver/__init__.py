@@ -92,11 +92,15 @@ def solve(
     in tens of milliseconds, where the project's search takes seconds — else searched as
     without. DDS lets an unbroken spade lead inside its search (the legal cards valued are
     the position's own): its values were measured against this solver's (docs/solver.md).
+    Partnership Euchre, which this solver does not take, is solved by DDS alone with ``dds``
+    (a lone hand, or no DDS, is a one-line :class:`~tricktable.errors.TricktableError`).
     """
     if core not in ("auto", "python", "c"):
         raise TricktableError(f"solve: no core {core!r} (auto, python or c)")
     game = state.game
     if not supports(game):
+        if dds and game.name == "euchre" and game.num_players == 4:
+            return _euchre_by_dds(state, seat)
         raise TricktableError(f"solve: {game.name} is not a game the solver knows")
     check_play(state)
     if not 0 <= seat < state.n:
@@ -141,4 +145,16 @@ def _by_dds(state: TrickState, seat: int) -> SolveResult | None:
     except dds.DDSFailed as exc:
         dds.tell_failed(exc, "the project's solver")
         return None
+    return found
+
+
+def _euchre_by_dds(state: TrickState, seat: int) -> SolveResult:
+    """DDS's values of a partnership Euchre position (:func:`.dds.euchre_values`)."""
+    from tricktable.search.solver import dds
+
+    if not dds.available():
+        raise TricktableError(f"solve: Euchre needs DDS: {dds.unavailable_reason()}")
+    found: SolveResult | None = dds.euchre_values(state, seat)
+    if found is None:
+        raise TricktableError("solve: a lone hand of Euchre (three seats play) is not DDS's")
     return found
