@@ -1,7 +1,7 @@
 """DDS (endplay's binding) against the project's solver, its adapter, and what happens without it.
 
-DDS is a dependency of the package (pyproject), so these tests run everywhere the suite does:
-none of them is skipped for want of it.
+DDS is the ``dds`` extra, which ``make test`` installs (``all``), so none of these tests is
+skipped for want of it.
 """
 
 from __future__ import annotations
