@@ -476,7 +476,7 @@ def double_dummy_solvable(game: Game) -> bool:
 
     if supports(game):
         return True
-    return game.name == "euchre" and dds.models(game) and dds.available()
+    return game.name == "euchre" and dds.usable(game)
 
 
 def _chosen(given: Iterable[int] | None, count: int, what: str, base: int) -> set[int]:

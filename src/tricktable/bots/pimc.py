@@ -111,6 +111,7 @@ from tricktable.search.solver.dds import (
 )
 from tricktable.search.solver.dds import available as dds_loaded
 from tricktable.search.solver.dds import models as dds_models
+from tricktable.search.solver.dds import usable as dds_usable
 from tricktable.search.solver.dds import values as dds_values
 from tricktable.search.solver.fast import available as compiled
 
@@ -225,7 +226,7 @@ class PimcBot(SearchBot):
     def start_match(self, game: Game, seat: int, seed: int) -> None:
         # The project's exact solver, or DDS alone (Euchre: its bowers mapped into trump).
         self._exact = supports(game)
-        by_dds = dds_models(game) and dds_loaded() and self.dds and self.cards != "rollout"
+        by_dds = dds_usable(game) and self.dds and self.cards != "rollout"
         if not self._exact and not by_dds:
             why = "its solver does not support that game"
             if dds_models(game):
@@ -460,7 +461,7 @@ class PimcBot(SearchBot):
 def plays(game: Game) -> bool:
     """Whether the pimc bot (at its defaults) plays ``game``: the project's solver takes it,
     or DDS does where it is installed (partnership Euchre)."""
-    return supports(game) or (dds_models(game) and dds_loaded())
+    return supports(game) or dds_usable(game)
 
 
 def _solved_at_four(name: str) -> bool:

@@ -54,7 +54,7 @@ def _solver_compiled() -> bool:
 def _dds_loaded(game: Game) -> bool:
     from tricktable.search.solver import dds
 
-    return dds.models(game) and dds.available()
+    return dds.usable(game)
 
 
 class ExpertBot(Delegate):

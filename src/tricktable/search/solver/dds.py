@@ -57,6 +57,7 @@ __all__ = [
     "seat_to_dds",
     "spades_values",
     "unavailable_reason",
+    "usable",
     "values",
 ]
 
@@ -335,6 +336,12 @@ def models(game: Any) -> bool:
     """Whether DDS values ``game``'s card play here (:func:`values`): Spades and Euchre at
     four seats, in partnerships."""
     return game.name in ("spades", "euchre") and game.num_players == 4
+
+
+def usable(game: Any) -> bool:
+    """Whether DDS values ``game``'s card play in this process: it :func:`models` the game
+    and is :func:`available`."""
+    return models(game) and available()
 
 
 def values(state: Any, seat: int) -> Any:
