@@ -250,7 +250,10 @@ def local_cluster(workers: int, security: Security | None = None) -> LocalCluste
         # The scheduler serves a few HTTP routes even without its dashboard: on a free
         # loopback port, not on 8787 (and no warning where 8787 is taken).
         scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-        silence_logs=logging.ERROR,
+        # Dask logs its own teardown races at ERROR (a worker's heartbeat to a scheduler that
+        # is closing, seen on a loaded machine): noise on a run that went well. What can go
+        # wrong in a run reaches the user as one ClusterError line from the executor.
+        silence_logs=logging.CRITICAL,
     )
 
 
