@@ -13,7 +13,9 @@ seat sees them; each iteration
 3. **expands** one untried legal action;
 4. **plays out** the rest of the hand with uniformly random legal cards (measured: a random
    card costs a few microseconds, a heuristic card — a view and the heuristic's thought —
-   hundreds, so a heuristic playout would buy a tenth of the iterations);
+   hundreds, so a heuristic playout would buy a tenth of the iterations); in the Hearts family
+   ``playout="greedy"`` plays it by a few rules on masks instead (duck, dump the Q♠, shed
+   high: :mod:`tricktable.search.playouts`), at a random card's cost;
 5. **backs up** each node's reward for the seat that chose it: the change of the hand's
    scores from the decision on, as that seat's *margin* — its side's gain minus the mean gain
    of the other sides (two partnerships: its side's gain minus the other's; a game where each
@@ -48,6 +50,7 @@ from tricktable.bots.search_base import SearchBot
 from tricktable.engine.trick import PLAY, Game, TrickState, View
 from tricktable.errors import BotError, TricktableError
 from tricktable.search.determinize import Determinizer
+from tricktable.search.playouts import PLAYOUTS, Playout, playout_for, random_playout
 from tricktable.search.rules import unsupported
 
 #: iterations a decision runs by default: at most about 0.45 s on one core (Hearts' first
@@ -82,7 +85,8 @@ class IsmctsBot(SearchBot):
 
     ``iterations`` is the number of sampled worlds a decision searches, ``max_seconds`` its
     time budget (None: none; the search stops at whichever comes first), ``exploration``
-    UCB1's constant.
+    UCB1's constant, ``playout`` how a sampled hand is played out past the tree (``random``,
+    or ``greedy`` in the Hearts family: see :mod:`tricktable.search.playouts`).
     """
 
     name = "ismcts"
@@ -92,10 +96,16 @@ class IsmctsBot(SearchBot):
         iterations: int = DEFAULT_ITERATIONS,
         max_seconds: float | None = DEFAULT_SECONDS,
         exploration: float = DEFAULT_EXPLORATION,
+        playout: str = "random",
     ) -> None:
         if iterations < 1:
             raise ValueError(f"ismcts needs at least one iteration, got {iterations}")
+        if playout not in PLAYOUTS:
+            names = ", ".join(PLAYOUTS)
+            raise ValueError(f"ismcts has no playout {playout!r}; its playouts: {names}")
         super().__init__()
+        self.playout = playout
+        self._play_out: Playout = random_playout
         self.iterations = iterations
         self.max_seconds = max_seconds
         self.exploration = exploration
@@ -108,6 +118,7 @@ class IsmctsBot(SearchBot):
         why = unsupported(game)
         if why:
             raise BotError(f"the ismcts bot cannot play {game.name}: {why}")
+        self._play_out = playout_for(self.playout, game)
         super().start_match(game, seat, seed)
 
     def act(self, view: View) -> int:
@@ -167,7 +178,7 @@ class IsmctsBot(SearchBot):
                 break
             world = sampler.sample(rng)
             path = self._descend(root, world, rng, (high - low) or 1.0)
-            _play_out(world, rng)
+            self._play_out(world, rng)
             gains = [after - was for after, was in zip(world.scores, before, strict=False)]
             total = sum(gains)
             rewards = [
@@ -236,12 +247,3 @@ class IsmctsBot(SearchBot):
 def _preference(node: Node) -> tuple[int, float]:
     """How a root child ranks: visits, then mean reward."""
     return node.visits, node.total / node.visits if node.visits else -math.inf
-
-
-def _play_out(world: TrickState, rng: random.Random) -> None:
-    """Play the rest of the hand with uniformly random legal cards."""
-    while world.phase == PLAY:
-        mask = world.legal_mask()
-        for _ in range(rng.randrange(mask.bit_count())):
-            mask &= mask - 1
-        world.apply((mask & -mask).bit_length() - 1)
