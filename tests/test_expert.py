@@ -13,6 +13,8 @@ from tricktable.games import load_game
 from tricktable.runner import MatchSpec, run_match
 from tricktable.search.solver import fast
 
+#: Hearts' expert at four seats: ismcts with the greedy playouts, measured stronger there
+HEARTS = "ismcts(iterations=500,max_seconds=0.5,playout=greedy)"
 #: a pimc that searches a few worlds, without a clock: the same moves on every machine
 CHEAP = "pimc(max_seconds=none,worlds=3,bid_worlds=2)"
 
@@ -21,12 +23,13 @@ def test_the_expert_of_each_game() -> None:
     bot = make_bot("expert")
     assert isinstance(bot, ExpertBot) and bot.name == "expert"
     pimc = "pimc(max_seconds=0.5)" if fast.available() else ISMCTS
-    cases = [("setback", pimc), ("ten-point-pitch", pimc), ("hearts", ISMCTS), ("spades", pimc)]
+    cases = [("setback", pimc), ("ten-point-pitch", pimc), ("hearts", HEARTS), ("spades", pimc)]
     cases += [("euchre", pimc), ("spades(players=3)", ISMCTS), ("euchre(players=3)", ISMCTS)]
+    cases += [("hearts-3", ISMCTS), ("hearts(players=5)", ISMCTS), ("filippa", ISMCTS)]
     for spec, name in [*cases, ("oh-hell", ISMCTS)]:
         assert expert_spec(load_game(spec)) == name
     bot.start_match(load_game("hearts"), 0, 1)
-    assert bot.name == "ismcts"
+    assert bot.name == "ismcts" and getattr(bot._playing(), "playout", None) == "greedy"
     bot.start_match(load_game("setback(players=6,partners=3x2)"), 3, 1)
     assert bot.name == ("pimc" if fast.available() else "ismcts")
     bot.close()
@@ -40,6 +43,11 @@ def test_spades_and_euchre_experts_are_ismcts_without_dds(monkeypatch: pytest.Mo
     monkeypatch.setattr(dds, "available", lambda: False)
     assert expert_spec(load_game("spades")) == ISMCTS
     assert expert_spec(load_game("euchre")) == ISMCTS
+    assert expert_spec(load_game("hearts")) == HEARTS  # no solver, no DDS: its own
+    monkeypatch.setattr(fast, "available", lambda: False)
+    assert expert_spec(load_game("hearts")) == HEARTS
+    monkeypatch.undo()
+    monkeypatch.setattr(dds, "available", lambda: False)
     assert expert_spec(load_game("setback")) == (
         "pimc(max_seconds=0.5)" if fast.available() else ISMCTS
     )

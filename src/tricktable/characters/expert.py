@@ -2,7 +2,8 @@
 
 Which bot is strongest is a measurement (docs/strength.md, duplicate play with intervals), so
 the choice is a table, not a rule: ``pimc`` where it was measured stronger than ``ismcts``,
-and ``ismcts`` elsewhere. ``pimc`` needs the solver's compiled core to be strong (the pure
+and ``ismcts`` elsewhere, with the greedy playouts in four-seat Hearts, where they measured
+stronger than random ones. ``pimc`` needs the solver's compiled core to be strong (the pure
 Python solver buys a few worlds a decision, and its bids fall back to playouts), so where the
 core is not built every game gets ``ismcts``; in Spades it needs DDS too (its worlds solved
 from the first card: without DDS it lost to ``ismcts``), and Euchre is DDS's alone, so without
@@ -39,10 +40,19 @@ def expert_spec(game: Game) -> str:
     """The spec of the bot that is ``game``'s expert (see the module)."""
     spec = STRONGEST.get(game.name)
     if spec is None or not _solver_compiled():
-        return ISMCTS
+        return ismcts_spec(game)
     if game.name in NEEDS_DDS and not _dds_loaded(game):
-        return ISMCTS
+        return ismcts_spec(game)
     return spec
+
+
+def ismcts_spec(game: Game) -> str:
+    """:data:`ISMCTS` with the playout it was measured strongest with in ``game`` (greedy in
+    four-seat Hearts: :func:`~tricktable.search.playouts.measured_playout`)."""
+    from tricktable.search.playouts import measured_playout
+
+    playout = measured_playout(game)
+    return ISMCTS if playout == "random" else f"{ISMCTS[:-1]},playout={playout})"
 
 
 def _solver_compiled() -> bool:

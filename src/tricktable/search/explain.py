@@ -29,6 +29,7 @@ from tricktable.bots.pimc import DEFAULT_BID_WORLDS, DEFAULT_WORLDS, PimcBot, pl
 from tricktable.bots.search_base import other_phases_bot
 from tricktable.engine.trick import PLAY, Game, View
 from tricktable.errors import TricktableError
+from tricktable.search.playouts import measured_playout
 
 __all__ = ["DEFAULT_BUDGET", "Choice", "Hint", "hint", "hint_bot"]
 
@@ -131,7 +132,11 @@ def hint(
             left = None if budget is None else max(budget - (time.perf_counter() - start), 0.0)
             name, note = "ismcts", "pimc solved no world in time"
     if name == "ismcts":
-        ismcts = IsmctsBot(iterations=samples or DEFAULT_ITERATIONS, max_seconds=left)
+        ismcts = IsmctsBot(
+            iterations=samples or DEFAULT_ITERATIONS,
+            max_seconds=left,
+            playout=measured_playout(game),
+        )
         choices, used = _run(ismcts, game, view, seed)
     seconds = time.perf_counter() - start
     advice = None

@@ -98,6 +98,13 @@ def hearts_card(world: TrickState, mask: int, rng: random.Random) -> int:
 PLAYOUTS: Final = ("random", "greedy")
 
 
+def measured_playout(game: Game) -> str:
+    """The playout ismcts was measured strongest with in ``game`` (docs/strength.md): greedy
+    in Hearts at four seats, random elsewhere — Filippa and Hearts at other tables may take
+    ``greedy`` too, but no measurement says it is better there."""
+    return "greedy" if game.name == "hearts" and game.num_players == 4 else "random"
+
+
 def playout_for(name: str, game: Game) -> Playout:
     """The playout called ``name`` for ``game``: a :class:`BotError` where it has none."""
     if name == "random":
