@@ -32,6 +32,12 @@ ApplyActions = Callable[[SetbackState, "str | Iterable[str]"], SetbackState]
 #: the signals a child inherits as they are here (a disposition of "ignored", or a block in
 #: the thread that starts it): a command started by a test must find them as a shell leaves them
 _INHERITED = (signal.SIGINT, signal.SIGTERM)
+# A suite started in the background by a shell without job control (``make test &`` in a
+# script) inherits SIGINT ignored, and so would every command a test starts: a test of Ctrl-C
+# would wait on a command that never sees it. Those commands must find SIGINT as a shell
+# leaves a foreground command's, so the suite starts from Python's own handler.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 _START = {sig: signal.getsignal(sig) for sig in _INHERITED}
 _START_MASK = signal.pthread_sigmask(signal.SIG_BLOCK, [])
 
