@@ -20,8 +20,10 @@ from typing import Final
 from tricktable.bots.base import Bot, Delegate
 from tricktable.engine.trick import Game
 
+#: the budget of the expert's ismcts: a person never waits more than 0.5 s a decision
+_ISMCTS_BUDGET: Final = "iterations=500,max_seconds=0.5"
 #: the expert of a game not in :data:`STRONGEST`: card play searched by ismcts
-ISMCTS: Final = "ismcts(iterations=500,max_seconds=0.5)"
+ISMCTS: Final = f"ismcts({_ISMCTS_BUDGET})"
 #: the expert's bot by the game's ``name`` where it is not ismcts, and the measurement that
 #: put it there (docs/strength.md): pimc v ismcts, duplicate, 95% interval above 0 — Setback
 #: +0.475 over 1,100 deals; Spades (whole hands by DDS) +22.5 over 80 deals; partnership
@@ -52,7 +54,7 @@ def ismcts_spec(game: Game) -> str:
     from tricktable.search.playouts import measured_playout
 
     playout = measured_playout(game)
-    return ISMCTS if playout == "random" else f"{ISMCTS[:-1]},playout={playout})"
+    return ISMCTS if playout == "random" else f"ismcts({_ISMCTS_BUDGET},playout={playout})"
 
 
 def _solver_compiled() -> bool:
