@@ -1,6 +1,7 @@
 """A pool worker between tasks dies of SIGTERM at once; only while it works does a handler
 end its bots' processes first; and it never runs its parent's handler, being forked with
-SIGTERM blocked (tricktable.workers explains the hangs this prevents)."""
+SIGTERM blocked (tricktable.workers explains the hangs this prevents). A Ctrl-C during the
+fork waits for its end, and one Python lost in a callback still stops a pool's loop."""
 
 from __future__ import annotations
 
@@ -10,6 +11,10 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
+from tricktable.interrupts import SignalWatch, raise_if_lost
+from tricktable.tournament.play import run_local
 from tricktable.workers import _stop, forking, ignore_interrupts, working
 
 #: the mask a worker was forked with, before its initializer
@@ -32,6 +37,10 @@ def _init() -> None:
 def _masks() -> tuple[bool, bool]:
     now = signal.pthread_sigmask(signal.SIG_BLOCK, [])
     return signal.SIGTERM in _FORKED_MASK, signal.SIGTERM in now
+
+
+def _both_masks() -> tuple[set[int], set[int]]:
+    return set(_FORKED_MASK), set(signal.pthread_sigmask(signal.SIG_BLOCK, []))
 
 
 def test_an_idle_worker_keeps_sigterms_default_action() -> None:
@@ -72,3 +81,53 @@ def test_pools_terminated_at_once_end_every_time_whatever_the_parents_handler() 
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_ctrl_c_during_the_fork_waits_for_its_end_and_the_worker_takes_neither() -> None:
+    # A KeyboardInterrupt raised in a fork's callbacks (logging's lock) is printed and lost.
+    with forking():
+        assert {signal.SIGINT, signal.SIGTERM} <= signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        pool = multiprocessing.Pool(1, initializer=_init)
+    with pool:
+        forked, now = pool.apply(_both_masks)
+    assert {signal.SIGINT, signal.SIGTERM} <= forked
+    assert signal.SIGINT not in now and signal.SIGTERM not in now  # nor the bots it starts
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
+class _Swallows:
+    """An object whose finalizer takes a Ctrl-C: Python prints its KeyboardInterrupt ("Exception
+    ignored in") and goes on, as it did in SQLAlchemy's weakref callback on a CI run."""
+
+    def __del__(self) -> None:
+        signal.raise_signal(signal.SIGINT)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_ctrl_c_python_lost_is_raised_at_the_next_step() -> None:
+    with SignalWatch() as watch:
+        raise_if_lost()  # nothing seen: nothing raised
+        _Swallows()  # collected at once: its KeyboardInterrupt is lost
+        assert watch.seen
+        with pytest.raises(KeyboardInterrupt):
+            raise_if_lost()
+    raise_if_lost()  # the watch closed: nothing left to raise
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # given back
+
+
+def _double(batch: list[int]) -> list[int]:
+    return [2 * n for n in batch]
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_pools_loop_stops_on_a_ctrl_c_python_lost() -> None:
+    # The tournament's loop over its batches: the Ctrl-C comes while a batch is stored and
+    # is lost; the loop stops at its next step rather than play the other 198 batches.
+    work = ([n] for n in range(200))
+    stored: list[int] = []
+    with pytest.raises(KeyboardInterrupt):
+        for played in run_local(work, 2, _double):
+            stored += played
+            if len(stored) == 2:
+                _Swallows()
+    assert 2 <= len(stored) < 10

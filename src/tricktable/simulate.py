@@ -102,6 +102,7 @@ from tricktable.engine.trick import Game, TrickState
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
 from tricktable.games.setback_results import SetbackResult
+from tricktable.interrupts import raise_if_lost
 from tricktable.limits import RunnerOptions
 from tricktable.match import Referee, end_bots, play_on
 from tricktable.runner import BotPool, MatchOutcome, MatchSpec, MatchStopped, run_match
@@ -648,6 +649,7 @@ def _run_pool(
     with executor(workers, initializer=_collect_sparsely) as pool:
         futures = {pool.submit(play_chunk, chunk): chunk for chunk in chunks}
         for future in as_completed(futures):
+            raise_if_lost()  # a Ctrl-C Python lost (tricktable.interrupts)
             chunk = futures[future]
             tallies[chunk.index] = future.result()
             if progress is not None:

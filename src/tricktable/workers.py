@@ -17,13 +17,21 @@ worker for ever (about one run in 300 hung so, before). Nor may a worker run its
 handler, which it holds from the fork until its initializer has run: a pool's workers are
 forked with SIGTERM blocked (:func:`forking`), and each takes it only once it would die of it.
 
+SIGINT is blocked in the parent for the fork too. Python runs a signal's handler between two
+bytecodes, and a fork runs Python callbacks in the parent (``os.register_at_fork``: logging's
+releases its lock there); a ``KeyboardInterrupt`` raised inside one is printed as "Exception
+ignored" and lost, and the command played on as though no Ctrl-C had come (a loaded CI run's
+tournament, reproduced here 1 run in 3 with the Ctrl-C sent as the pool started). Blocked, it
+waits until the fork is over and interrupts the parent then.
+
 Every pool is made by :func:`executor`, a ``concurrent.futures.Executor`` whatever runs the work:
 a :class:`LocalExecutor` of processes on this machine, which does all the above by itself
 (each ``submit`` forks with SIGTERM blocked and runs the task in :func:`working`), or, given a
 cluster's address, an executor over a Dask cluster
 (:class:`~tricktable.tournament.cluster.ClusterExecutor`, imported only then: Dask is the
-``cluster`` extra). Callers use ``submit``, ``map``, ``wait`` and ``as_completed``; leaving the
-block on an error or Ctrl-C stops the workers at once (:func:`stop_executor`).
+``cluster`` extra). Callers use ``submit``, ``map``, ``wait`` and ``as_completed``, and call
+:func:`~tricktable.interrupts.raise_if_lost` between two results; leaving the block on an
+error or Ctrl-C stops the workers at once (:func:`stop_executor`).
 """
 
 from __future__ import annotations
@@ -37,10 +45,15 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
+from tricktable.interrupts import SignalWatch
 from tricktable.processes import die_with_parent, end_all
 
 T = TypeVar("T")
 P = ParamSpec("P")
+
+
+#: the signals a pool's fork blocks in the parent and its worker takes again (:func:`forking`)
+_FORK_BLOCKED = {signal.SIGTERM, signal.SIGINT}
 
 
 def default_workers() -> int:
@@ -57,25 +70,29 @@ def ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent(signal.SIGTERM)
-    if hasattr(signal, "pthread_sigmask"):  # forked with it blocked (forking): now it kills
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+    if hasattr(signal, "pthread_sigmask"):  # forked with them blocked (forking): SIGTERM
+        # kills from now on, SIGINT is ignored, and the bots it starts inherit neither blocked
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _FORK_BLOCKED)
 
 
 @contextlib.contextmanager
 def forking() -> Iterator[None]:
     """Around the start of a pool's workers (``multiprocessing.Pool(...)``, the first
-    ``submit`` of a ``ProcessPoolExecutor``): SIGTERM blocked in this thread meanwhile.
+    ``submit`` of a ``ProcessPoolExecutor``): SIGTERM and SIGINT blocked in this thread
+    meanwhile.
 
     A forked worker holds its parent's SIGTERM handler until its initializer sets the default:
     a parent's handler that does not end the process (the command line's, or a test
     runner's) would swallow a pool's terminate there, and the worker then wait on the task
     queue for ever. Forked with it blocked, the worker takes it only after
     :func:`ignore_interrupts`; here, one that came meanwhile is taken as the block ends.
+    A Ctrl-C during the fork would be lost in the parent's fork callbacks (see the module):
+    blocked, it interrupts once the block ends.
     """
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _FORK_BLOCKED)
     try:
         yield
     finally:
@@ -174,9 +191,12 @@ def executor(
         from tricktable.tournament.cluster import connect
 
         pool = connect(cluster, workers)
-    try:
-        yield pool
-    except BaseException:
-        stop_executor(pool)
-        raise
-    pool.shutdown(wait=True)
+    # Within, a Ctrl-C whose KeyboardInterrupt Python lost still stops the work: the loops
+    # over its results call raise_if_lost between batches (tricktable.interrupts).
+    with SignalWatch():
+        try:
+            yield pool
+        except BaseException:
+            stop_executor(pool)
+            raise
+        pool.shutdown(wait=True)

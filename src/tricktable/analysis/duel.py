@@ -47,6 +47,7 @@ from tricktable.cards import cards_in
 from tricktable.engine.trick import Game
 from tricktable.errors import TricktableError
 from tricktable.games import load_game
+from tricktable.interrupts import raise_if_lost
 from tricktable.limits import RunnerOptions
 from tricktable.runner import BotPool, Deal, MatchOutcome, MatchSpec, MatchStopped, run_match
 from tricktable.seeds import derive_seed
@@ -350,6 +351,7 @@ def _pooled(
         while pending:
             try:
                 results = pending.popleft().result()
+                raise_if_lost()  # a Ctrl-C Python lost (tricktable.interrupts)
             except BrokenProcessPool:
                 raise DuelFailure("a worker process died (out of memory, or killed)") from None
             following = next(todo, None)

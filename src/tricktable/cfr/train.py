@@ -76,6 +76,7 @@ from tricktable.cfr.store import (
     phase_iterations,
 )
 from tricktable.engine.trick import AUCTION, PLAY, Game, TrickState
+from tricktable.interrupts import raise_if_lost
 from tricktable.seeds import derive_seed
 from tricktable.workers import default_workers, executor
 
@@ -452,6 +453,7 @@ def _train_pool(
             if not running:
                 return
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            raise_if_lost()  # a Ctrl-C Python lost (tricktable.interrupts): what was merged is kept
             for future in finished:
                 share = running.pop(future)
                 count, deltas = future.result()

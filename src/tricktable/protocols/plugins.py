@@ -23,12 +23,10 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
-import signal
 import sys
-import threading
 from importlib import metadata
 from pathlib import Path
-from types import FrameType, ModuleType, TracebackType
+from types import ModuleType
 from typing import Any
 
 from tricktable.botcalls import UNTRUSTED, mark_untrusted
@@ -36,6 +34,7 @@ from tricktable.bots.base import Bot
 from tricktable.engine.results import HandResult
 from tricktable.engine.trick import Game, View
 from tricktable.errors import BotError
+from tricktable.interrupts import SignalWatch
 from tricktable.processes import become_subreaper
 
 #: the entry-point group where installed packages offer bots
@@ -57,45 +56,10 @@ def _summary(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {said}"
 
 
-class _Signals:
+class _Signals(SignalWatch):
     """Watches for Ctrl-C and SIGTERM while a plug-in's code runs (in the main thread): to
     tell a ``KeyboardInterrupt`` the signal raised (the person stops the command) from one the
-    plug-in raised itself (a broken bot). Each handler that Python runs is wrapped, then given
-    back on the way out, whatever the plug-in set meanwhile."""
-
-    NAMES = ("SIGINT", "SIGTERM")
-
-    def __init__(self) -> None:
-        #: whether one of the signals arrived
-        self.seen = False
-        self._kept: list[tuple[int, Any]] = []
-
-    def __enter__(self) -> _Signals:
-        if threading.current_thread() is not threading.main_thread():
-            return self  # signals reach the main thread only
-        for name in self.NAMES:
-            number = getattr(signal, name, None)
-            if number is None:
-                continue
-            handler = signal.getsignal(number)
-            if callable(handler):  # not SIG_DFL, SIG_IGN or set outside Python
-                signal.signal(number, self._watch(handler))
-                self._kept.append((number, handler))
-        return self
-
-    def _watch(self, handler: Any) -> Any:
-        def watch(number: int, frame: FrameType | None) -> Any:
-            self.seen = True
-            return handler(number, frame)
-
-        return watch
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        for number, handler in self._kept:
-            signal.signal(number, handler)
-        self._kept = []
+    plug-in raised itself (a broken bot)."""
 
     def failed(self, spec: str, doing: str, exc: BaseException) -> BotError:
         """The load error of ``exc``, raised by the plug-in's code while ``doing``; an

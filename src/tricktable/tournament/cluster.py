@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Final, ParamSpec, TypeVar
 
 import tricktable
 from tricktable.errors import TricktableError
+from tricktable.interrupts import raise_if_lost
 from tricktable.tournament.play import Played
 from tricktable.tournament.schedule import Unit
 from tricktable.tournament.verify import refusal
@@ -448,6 +449,7 @@ class DaskExecutor:
             submit()
             while pending:
                 done, _ = wait(pending, timeout=RECOUNT, return_when=FIRST_COMPLETED)
+                raise_if_lost()  # a Ctrl-C Python lost (tricktable.interrupts)
                 if not done:
                     # Nothing finished for a while: fine while workers play, not when none is left
                     # (a worker that cannot import tricktable leaves at its first task).

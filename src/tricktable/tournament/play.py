@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tricktable.engine.trick import TrickState
+from tricktable.interrupts import raise_if_lost
 from tricktable.runner import BotPool, MatchResult, MatchSpec, MatchStopped, run_match
 from tricktable.tournament.schedule import Unit
 from tricktable.workers import executor
@@ -169,4 +170,5 @@ def run_local(
                 break
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
+                raise_if_lost()  # a Ctrl-C lost here or while the last batch was stored
                 yield future.result()
