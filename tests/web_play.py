@@ -38,6 +38,8 @@ from tricktable.cards import SUIT_NAMES, SUITS
 from tricktable.chat.notation import RANK_WORDS
 
 ROOT = Path(__file__).resolve().parents[1]
+#: milliseconds a table's page may take to show its table (a deadline for a broken page)
+OPEN_MS = 30_000
 CHROMIUM = "/usr/bin/chromium"
 
 _RANKS = dict(zip("23456789TJQKA", RANK_WORDS, strict=True))
@@ -287,8 +289,22 @@ class Player:
         return str(info["id"])
 
     def open(self, table: str) -> None:
+        """Go to the page of ``table`` and wait until it shows the table.
+
+        The wait is a deadline for a broken page, not a measure: a loaded CI machine once took
+        more than the page's 10 s here, once in the dozens of tables a suite opens. On a miss
+        the failure says what the page showed instead (still "Finding the table…", a refusal).
+        """
         self.page.goto(f"{self.base}/t/{table}")
-        self.page.get_by_role("region", name=re.compile(r"^The table")).wait_for()
+        try:
+            self.page.get_by_role("region", name=re.compile(r"^The table")).wait_for(
+                timeout=OPEN_MS
+            )
+        except Exception as exc:  # playwright's TimeoutError: say what was shown instead
+            shown = " ".join(self.page.locator("body").inner_text(timeout=OPEN_MS).split())
+            raise PlayFailed(
+                f"table {table} not shown in {OPEN_MS // 1000} s; the page showed: {shown[:300]!r}"
+            ) from exc
 
     def dealer(self, timeout: float = 10.0) -> int:
         """The first hand's dealer, from the snapshots the page was sent."""
