@@ -73,7 +73,7 @@ cairo:
 	@ldconfig -p | grep -q 'libcairo\.so\.2' || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y libcairo2; }
 
 test: lint typecheck tools postgres redis chromium cairo
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --durations=30
 
 bench: $(RUN_STAMP)
 	$(BIN)/python benchmarks/setback_speed.py

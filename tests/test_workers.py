@@ -97,10 +97,16 @@ def test_a_ctrl_c_during_the_fork_waits_for_its_end_and_the_worker_takes_neither
 
 class _Swallows:
     """An object whose finalizer takes a Ctrl-C: Python prints its KeyboardInterrupt ("Exception
-    ignored in") and goes on, as it did in SQLAlchemy's weakref callback on a CI run."""
+    ignored in") and goes on, as it did in SQLAlchemy's weakref callback on a CI run.
+
+    The finalizer runs SIGINT's handler as Python runs it on a signal, rather than raise a
+    real one: a real signal left pending (the mask, another thread) would interrupt whatever
+    test the worker runs next."""
 
     def __del__(self) -> None:
-        signal.raise_signal(signal.SIGINT)
+        handler = signal.getsignal(signal.SIGINT)
+        assert callable(handler)
+        handler(signal.SIGINT, None)
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
