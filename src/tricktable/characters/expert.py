@@ -2,13 +2,13 @@
 
 Which bot is strongest is a measurement (docs/strength.md, duplicate play with intervals), so
 the choice is a table, not a rule: ``pimc`` where it was measured stronger than ``ismcts``,
-and ``ismcts`` elsewhere, with the greedy playouts in four-seat Hearts, where they measured
-stronger than random ones. ``pimc`` needs the solver's compiled core to be strong (the pure
-Python solver buys a few worlds a decision, and its bids fall back to playouts), so where the
-core is not built every game gets ``ismcts``; in Spades it needs DDS too (its worlds solved
-from the first card: without DDS it lost to ``ismcts``), and Euchre is DDS's alone, so without
-endplay their expert is ``ismcts`` (and in cut-throat Spades and Euchre, which DDS does not
-model).
+and ``ismcts`` elsewhere, with the greedy playouts at the Hearts tables where they measured
+stronger than random ones (four and six seats, and Filippa). ``pimc`` needs the solver's
+compiled core to be strong (the pure Python solver buys a few worlds a decision, and its bids
+fall back to playouts), so where the core is not built every game gets ``ismcts``; in Spades
+it needs DDS too (its worlds solved from the first card: without DDS it lost to ``ismcts``),
+and Euchre is DDS's alone, so without endplay their expert is ``ismcts`` (and in cut-throat
+Spades and Euchre, which DDS does not model).
 
 Both search with a budget a person does not wait on: 0.5 s a decision at most.
 """
@@ -49,8 +49,8 @@ def expert_spec(game: Game) -> str:
 
 
 def ismcts_spec(game: Game) -> str:
-    """:data:`ISMCTS` with the playout it was measured strongest with in ``game`` (greedy in
-    four-seat Hearts: :func:`~tricktable.search.playouts.measured_playout`)."""
+    """:data:`ISMCTS` with the playout it was measured strongest with in ``game`` (greedy at
+    the tables of :data:`~tricktable.search.playouts.GREEDY_MEASURED`)."""
     from tricktable.search.playouts import measured_playout
 
     playout = measured_playout(game)
