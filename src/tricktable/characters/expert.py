@@ -3,7 +3,7 @@
 Which bot is strongest is a measurement (docs/strength.md, duplicate play with intervals), so
 the choice is a table, not a rule: ``pimc`` where it was measured stronger than ``ismcts``,
 and ``ismcts`` elsewhere, with the greedy playouts at the Hearts tables where they measured
-stronger than random ones (four and six seats, and Filippa). ``pimc`` needs the solver's
+stronger than random ones (four, five and six seats, and Filippa). ``pimc`` needs the solver's
 compiled core to be strong (the pure Python solver buys a few worlds a decision, and its bids
 fall back to playouts), so where the core is not built every game gets ``ismcts``; in Spades
 it needs DDS too (its worlds solved from the first card: without DDS it lost to ``ismcts``),

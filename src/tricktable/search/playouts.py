@@ -103,6 +103,7 @@ PLAYOUTS: Final = ("random", "greedy")
 #: decision (docs/strength.md): the greedy playout's mean margin a deal [interval], deals
 GREEDY_MEASURED: Final = {
     ("hearts", 4): "+1.77 [+1.14, +2.40] penalty points, 1,000 deals",
+    ("hearts", 5): "+1.11 [+0.59, +1.63] penalty points, 100 deals",
     ("hearts", 6): "+1.75 [+0.36, +3.14] penalty points, 200 deals",
     ("filippa", 4): "+4.86 [+2.86, +6.86] points, 200 deals",
 }
