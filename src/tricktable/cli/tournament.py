@@ -27,6 +27,7 @@ from typing import Any
 
 from tricktable.cli import one_line
 from tricktable.errors import OptionError, TricktableError
+from tricktable.interrupts import SignalWatch
 from tricktable.limits import RunnerOptions
 
 #: what the command says when stopped, by Ctrl-C or SIGTERM
@@ -149,7 +150,9 @@ def _tournament(
         from tricktable.tournament.cluster import dask_executor
 
         executor = dask_executor(cluster, workers)
-    with executor, Store.open(db) as store:
+    # SignalWatch: a Ctrl-C Python lost is raised at the next step of the cluster's loop,
+    # which no workers.executor() watches (tricktable.interrupts)
+    with executor, SignalWatch(), Store.open(db) as store:
         started = run_mod.begin(store, planned)
         if not as_json:
             print(_started_line(started), flush=True)
