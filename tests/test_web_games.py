@@ -140,3 +140,21 @@ def test_a_hand_of_hearts_by_the_keyboard_alone(person: Player) -> None:
     played = hand(person, "hearts", 4, keyboard=True)
     assert played.names("cards") == ["Pass these three"]
     assert played.count("card") == 13
+
+
+def test_what_arrives_before_the_page_listens_is_drawn(person: Player) -> None:
+    """The page draws when its store changes, and listens from an effect that runs after the
+    first frame. On a loaded machine the snapshot once came before that effect ran, and the
+    page stayed at "Finding the table…" with the hand in memory (twice on CI). Here the page's
+    timers are held until every message is in, so that order is certain."""
+    table = person.create("hearts", 4)
+    person.page.clock.install()
+    person.page.clock.pause_at(time.time() * 1000 + 60_000)
+    person.page.goto(f"{person.base}/t/{table}")
+    end = time.monotonic() + 30
+    while person.snapshot is None and time.monotonic() < end:
+        person.page.wait_for_timeout(20)  # Playwright's own wait: the page's clock is held
+    assert person.snapshot is not None, person.trace
+    person.page.clock.resume()
+    person.page.get_by_role("region", name=re.compile(r"^The table")).wait_for(timeout=10_000)
+    assert person.page.get_by_role("status").first.inner_text() == "connected"

@@ -113,16 +113,32 @@ def start_server(db: Path, port: int, log: Any = subprocess.DEVNULL) -> subproce
     raise RuntimeError("tricktable serve did not answer in 20 s")
 
 
+#: each served address's log file (what a failure quotes from the server's side)
+SERVER_LOGS: dict[str, Path] = {}
+
+
 @contextlib.contextmanager
 def served(db: Path) -> Iterator[str]:
-    """A ``tricktable serve`` of ``db`` on a free port while the block runs: its address."""
+    """A ``tricktable serve`` of ``db`` on a free port while the block runs: its address.
+    The server's output goes to ``serve.log`` beside ``db``."""
     port = free_port()
-    proc = start_server(db, port)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    base = f"http://127.0.0.1:{port}"
+    SERVER_LOGS[base] = db.parent / "serve.log"
+    with SERVER_LOGS[base].open("ab") as log:
+        proc = start_server(db, port, log=log)
+        try:
+            yield base
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+def server_log_tail(base: str, lines: int = 15) -> str:
+    """The last ``lines`` lines the server at ``base`` wrote ("" if none is known)."""
+    path = SERVER_LOGS.get(base)
+    if path is None or not path.exists():
+        return ""
+    return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
 
 
 def launch(playwright: Any) -> Any:
@@ -216,6 +232,13 @@ class Player:
         self.page.on(
             "console", lambda m: self.problems.append(m.text) if m.type == "error" else None
         )
+        #: what the page's websockets and requests did, latest last (a failure quotes it)
+        self.trace: list[str] = []
+        self.page.on("requestfailed", lambda r: self._note(f"failed {r.url}: {r.failure}"))
+        self.page.on(
+            "response",
+            lambda r: self._note(f"{r.status} {r.url}") if "/api/" in r.url else None,
+        )
         self.page.on("websocket", self._watch)
         self.rng = random.Random(seed)
         #: the latest snapshot the server sent this page, and how many have come
@@ -233,7 +256,15 @@ class Player:
             raise PlayFailed(f"no session: {answer.status} {answer.text()}")
         self.csrf = str(answer.json()["csrf"])
 
+    def _note(self, line: str) -> None:
+        self.trace.append(f"{time.monotonic():.1f} {line}")
+        del self.trace[:-20]
+
     def _watch(self, ws: Any) -> None:
+        self._note(f"websocket {ws.url}")
+        ws.on("close", lambda _ws: self._note("websocket closed"))
+        ws.on("socketerror", lambda e: self._note(f"websocket error {e}"))
+
         def received(payload: str | bytes) -> None:
             try:
                 frame = json.loads(payload)
@@ -248,6 +279,8 @@ class Player:
                 snap = data.get("snapshot")
             if kind == "refuse":
                 self.refused = str(data.get("reason"))
+            if kind != "events" and len(self.trace) < 20:
+                self._note(f"frame {kind}")
             if isinstance(snap, dict):
                 self.snapshot = snap
                 self.stamp += 1
@@ -295,15 +328,21 @@ class Player:
         more than the page's 10 s here, once in the dozens of tables a suite opens. On a miss
         the failure says what the page showed instead (still "Finding the table…", a refusal).
         """
+        self.trace.clear()
+        self._note(f"goto /t/{table}")
         self.page.goto(f"{self.base}/t/{table}")
+        self._note("loaded")
         try:
             self.page.get_by_role("region", name=re.compile(r"^The table")).wait_for(
                 timeout=OPEN_MS
             )
         except Exception as exc:  # playwright's TimeoutError: say what was shown instead
             shown = " ".join(self.page.locator("body").inner_text(timeout=OPEN_MS).split())
+            me = self.context.request.get(self.base + "/api/me", timeout=5000)
             raise PlayFailed(
-                f"table {table} not shown in {OPEN_MS // 1000} s; the page showed: {shown[:300]!r}"
+                f"table {table} not shown in {OPEN_MS // 1000} s; the page showed: "
+                f"{shown[:300]!r}; /api/me now: {me.status}; the page's trace: {self.trace}; "
+                f"the server's log ends:\n{server_log_tail(self.base)}"
             ) from exc
 
     def dealer(self, timeout: float = 10.0) -> int:

@@ -655,7 +655,13 @@ function App({ store, wire, animator, tableId }) {
   const [, setTick] = useState(0);
   const [skin, setSkinState] = useState(loadSkin);
   const [sound, setSoundState] = useState(soundOn);
-  useEffect(() => store.subscribe(setTick), []);
+  useEffect(() => {
+    // This effect runs after the first frame: the snapshot may already be in (a loaded
+    // machine), and a change made before the subscription would never be drawn.
+    const off = store.subscribe(setTick);
+    setTick(store.tick);
+    return off;
+  }, []);
   useEffect(() => {
     // Focus that leaves the hand for another control ends "keep the focus on the hand".
     const away = (e) => {
