@@ -10,12 +10,16 @@ import signal
 import subprocess
 import sys
 import textwrap
+from typing import Any
 
 import pytest
 
+from tricktable.bots.random_bot import RandomBot
+from tricktable.games import load_game
 from tricktable.interrupts import SignalWatch, raise_if_lost
+from tricktable.match import play_match
 from tricktable.tournament.play import run_local
-from tricktable.workers import _stop, forking, ignore_interrupts, working
+from tricktable.workers import _stop, executor, forking, ignore_interrupts, working
 
 #: the mask a worker was forked with, before its initializer
 _FORKED_MASK: set[int] = set()
@@ -137,3 +141,58 @@ def test_a_pools_loop_stops_on_a_ctrl_c_python_lost() -> None:
             if len(stored) == 2:
                 _Swallows()
     assert 2 <= len(stored) < 10
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_one_worker_loop_stops_on_a_ctrl_c_python_lost() -> None:
+    # One worker plays in this process: the command line's watch (cli.main) is the one open.
+    work = ([n] for n in range(200))
+    stored: list[int] = []
+    with SignalWatch(), pytest.raises(KeyboardInterrupt):
+        for played in run_local(work, 1, _double):
+            stored += played
+            if len(stored) == 2:
+                _Swallows()
+    assert stored == [0, 2]
+
+
+class _LosesACtrlC(RandomBot):
+    """A bot at whose first turn a Ctrl-C comes and is lost (a finalizer takes it)."""
+
+    def act(self, view: Any) -> int:
+        if view.hand_number == 0 and not getattr(self, "lost", False):
+            self.lost = True
+            _Swallows()
+        return super().act(view)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_match_in_this_process_stops_after_the_hand_a_ctrl_c_was_lost_in() -> None:
+    game = load_game("setback")
+    bots = [_LosesACtrlC(), RandomBot(), RandomBot(), RandomBot()]
+    hands: list[int] = []
+
+    def listen(state: Any, seat: int, action: int) -> None:
+        hands.append(len(state.history) - 1)
+
+    with SignalWatch(), pytest.raises(KeyboardInterrupt):
+        play_match(game, bots, seed=5, listener=listen, max_hands=50)
+    assert set(hands) == {0}  # the first hand finished, no second dealt
+
+
+def _clear() -> str:
+    try:
+        raise_if_lost()
+    except KeyboardInterrupt:  # returned, not raised: raised, it would stop the test run
+        return "raised"
+    return "clear"
+
+
+def test_a_worker_forgets_the_watch_its_parent_saw_a_signal_in() -> None:
+    # Forked from a parent whose watch saw a Ctrl-C, a worker (which leaves Ctrl-C to the
+    # parent) must not raise it in its own loops.
+    with SignalWatch() as watch:
+        watch.seen = True
+        with executor(1) as pool:
+            assert pool.submit(_clear).result(timeout=60) == "clear"
+        watch.seen = False

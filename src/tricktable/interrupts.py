@@ -9,9 +9,11 @@ once in 13 runs with SQLAlchemy's weakref callback ``_collection_gced`` swallowi
 once in 3 with logging's fork hook, as a pool's workers were forked.
 
 A :class:`SignalWatch` wraps each handler Python runs for SIGINT and SIGTERM so that it notes
-the signal first, then does what it did. A loop that runs long (a pool's: every batch of a
-tournament, a duel, a simulation, a training run) calls :func:`raise_if_lost` between two
-steps: a signal seen whose interruption never came out is raised there as one.
+the signal first, then does what it did. The command line holds one for the whole command
+(``cli.main``), and a pool holds one for its life. A loop that runs long calls
+:func:`raise_if_lost` between two steps (every hand of a match played in this process, every
+batch or chunk of a tournament, a duel, a simulation, a training run, in a pool or not): a
+signal seen whose interruption never came out is raised there as one.
 """
 
 from __future__ import annotations
@@ -72,6 +74,12 @@ class SignalWatch:
             _OPEN.remove(self)
 
 
+def forget_watches() -> None:
+    """Drop the watches a forked worker copied from its parent: it leaves Ctrl-C to the
+    parent, so a signal its parent saw before the fork is not its to raise."""
+    _OPEN.clear()
+
+
 def raise_if_lost() -> None:
     """Raise ``KeyboardInterrupt`` if a watch open now saw SIGINT or SIGTERM: the
     interruption its handler raised was lost (see the module), or is about to come out."""
@@ -79,4 +87,4 @@ def raise_if_lost() -> None:
         raise KeyboardInterrupt
 
 
-__all__ = ["SignalWatch", "raise_if_lost"]
+__all__ = ["SignalWatch", "forget_watches", "raise_if_lost"]

@@ -50,6 +50,7 @@ from tricktable.chat import checked_say
 from tricktable.engine.events import EVERYONE, Fault
 from tricktable.engine.trick import Game, TrickState
 from tricktable.errors import BotError, BotFault, IllegalAction, TricktableError
+from tricktable.interrupts import raise_if_lost
 from tricktable.limits import RunnerOptions
 from tricktable.seeds import derive_seed
 
@@ -803,6 +804,7 @@ def play_on(
             _deal(state, bots, ref, deal)
         else:  # HAND_OVER
             _hand_over(state, bots, ref)
+            raise_if_lost()  # a Ctrl-C Python lost (tricktable.interrupts): between hands
     return state
 
 

@@ -626,6 +626,7 @@ def run(sim: Simulation, workers: int | None = None, progress: Progress | None =
     if workers <= 1:
         with _sparse_gc():
             for chunk in chunks:
+                raise_if_lost()  # a Ctrl-C Python lost (tricktable.interrupts)
                 tallies[chunk.index] = play_chunk(chunk)
                 if progress is not None:
                     progress(chunk.count)

@@ -45,7 +45,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
-from tricktable.interrupts import SignalWatch
+from tricktable.interrupts import SignalWatch, forget_watches
 from tricktable.processes import die_with_parent, end_all
 
 T = TypeVar("T")
@@ -69,6 +69,7 @@ def ignore_interrupts() -> None:
     the worker (see the module)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    forget_watches()
     die_with_parent(signal.SIGTERM)
     if hasattr(signal, "pthread_sigmask"):  # forked with them blocked (forking): SIGTERM
         # kills from now on, SIGINT is ignored, and the bots it starts inherit neither blocked

@@ -325,6 +325,7 @@ def deal_results(duel: Duel, workers: int = 1) -> Generator[DealResult, None, No
     workers = max(1, min(workers, len(chunks)))
     if workers == 1:
         for start, count in chunks:
+            raise_if_lost()  # a Ctrl-C Python lost (tricktable.interrupts)
             yield from play_chunk(duel, start, count)
         return
     yield from _pooled(duel, chunks, workers)

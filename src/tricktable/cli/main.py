@@ -917,9 +917,15 @@ def main() -> None:
     """
     import signal
 
+    from tricktable.interrupts import SignalWatch
+
     before = _terminate_as_interrupt()
     try:
-        _run()
+        # Watched for the whole command: a loop that runs long in this process (a match's
+        # hands, a duel's or a tournament's batches) raises a Ctrl-C Python lost
+        # (tricktable.interrupts), not only a pool's loop.
+        with SignalWatch():
+            _run()
     finally:
         if before is not None:
             signal.signal(signal.SIGTERM, before)

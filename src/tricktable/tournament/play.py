@@ -153,6 +153,7 @@ def run_local(
     """
     if workers <= 1:
         for batch in work:
+            raise_if_lost()  # a Ctrl-C lost while the last batch was stored
             yield play(batch)
         return
     with executor(workers) as pool:
