@@ -4,6 +4,7 @@ opens the table page, and that page draws every seat's cards face up."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -46,5 +47,9 @@ def test_the_form_starts_a_match_shown_face_up(
         shown = page.locator(".seat .face[data-card]").count()
         assert shown > 0
         assert errors == []
-        for server in bot_servers:
-            assert server.requests  # each web service was called
+        # Each web service is called when its seat first acts, which may come after every
+        # seat's cards are drawn (the deal is shown first): waited for, with a deadline.
+        end = time.monotonic() + 60
+        while not all(server.requests for server in bot_servers) and time.monotonic() < end:
+            page.wait_for_timeout(50)
+        assert [bool(server.requests) for server in bot_servers] == [True, True]
