@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tricktable.bots.base import Bot
 from tricktable.bots.random_bot import RandomBot
 from tricktable.games import load_game
 from tricktable.interrupts import SignalWatch, raise_if_lost
@@ -156,14 +157,20 @@ def test_a_one_worker_loop_stops_on_a_ctrl_c_python_lost() -> None:
     assert stored == [0, 2]
 
 
-class _LosesACtrlC(RandomBot):
-    """A bot at whose first turn a Ctrl-C comes and is lost (a finalizer takes it)."""
+class _LosesACtrlC(Bot):
+    """A bot at whose first turn a Ctrl-C comes and is lost (a finalizer takes it). It
+    derives from the base class: a compiled bot (RandomBot, under mypyc) takes no subclass."""
+
+    name = "loses-a-ctrl-c"
+
+    def __init__(self) -> None:
+        self.lost = False
 
     def act(self, view: Any) -> int:
-        if view.hand_number == 0 and not getattr(self, "lost", False):
+        if not self.lost:
             self.lost = True
             _Swallows()
-        return super().act(view)
+        return int(view.legal_actions()[0])
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
