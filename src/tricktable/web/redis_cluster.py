@@ -33,6 +33,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Final
 
 import redis
@@ -56,6 +57,8 @@ if TYPE_CHECKING:
 
 #: milliseconds a lease lasts unless renewed (a dead owner's tables wait this long at most)
 LEASE_MS: Final = 3000
+#: the connection whose hello the running task is saying again (``_reroute``), if any
+_REROUTING: ContextVar[str | None] = ContextVar("rerouting", default=None)
 #: a new table's epoch: its maker's, stored with its row (a claim raises it)
 FIRST_EPOCH: Final = 1
 #: seconds between two renewals of this process's leases (and looks for lapsed ones)
@@ -210,6 +213,9 @@ class RedisCluster(Alone):
         self._remote: dict[tuple[str, str], RemoteConn] = {}
         #: this process's websockets forwarded elsewhere, by their id
         self._local: dict[str, Conn] = {}
+        #: each connection whose hello this process is saying again (``_reroute``), done
+        #: once it is said: the connection's own frames wait for it (see ``forward``)
+        self._rerouting: dict[str, asyncio.Future[None]] = {}
         #: claims under way (one at a time a table)
         self._claiming: dict[str, asyncio.Future[bool]] = {}
         self.takeovers = 0
@@ -497,6 +503,12 @@ class RedisCluster(Alone):
     # -------------------------------------------------------------------------- routing
 
     async def forward(self, conn: Conn, kind: str, table: str, text: str) -> bool:
+        rerouting = self._rerouting.get(conn.cid)
+        if rerouting is not None and _REROUTING.get() != conn.cid:
+            # Its hello is being said again to the table's new owner: an act that came
+            # meanwhile would reach that owner (or this process) before the hello, and be
+            # refused ("say hello to the table first"). It goes once the hello has.
+            await asyncio.shield(rerouting)
         if isinstance(conn, RemoteConn):
             if table in self.owned:
                 return False
@@ -580,12 +592,21 @@ class RedisCluster(Alone):
             self._local.pop(conn.cid, None)
         hub = self.hub
         assert hub is not None
-        await hub.dispatch(conn, hello_text(table, conn.versions.get(table)))
-        # The acts it sent that were never answered, sent again as a page does after a
-        # reconnection: one the journal holds is confirmed (its id), one lost is applied now
-        # (the table is where the client left it: nothing moves while it is to act).
-        for text in list(conn.inflight.values()):
-            await hub.dispatch(conn, text)
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._rerouting[conn.cid] = done
+        inside = _REROUTING.set(conn.cid)  # this task's own frames for conn do not wait
+        try:
+            await hub.dispatch(conn, hello_text(table, conn.versions.get(table)))
+            # The acts it sent that were never answered, sent again as a page does after a
+            # reconnection: one the journal holds is confirmed (its id), one lost is applied
+            # now (the table is where the client left it: nothing moves while it is to act).
+            for text in list(conn.inflight.values()):
+                await hub.dispatch(conn, text)
+        finally:
+            _REROUTING.reset(inside)
+            if self._rerouting.get(conn.cid) is done:
+                del self._rerouting[conn.cid]
+            done.set_result(None)
 
     # ------------------------------------------------------------------------ the buses
 
